@@ -1,0 +1,27 @@
+import type { CycleDeps } from '../cycle/cycle-deps';
+import { runCycle } from '../cycle/run-cycle';
+import { isAuthorizedCron } from './authorize-cron';
+import { detectTrigger, parseCronQuery } from './cron-query';
+
+const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+
+/** GET /api/cron: auth → parse → runCycle → JSON. Nothing runs before the secret checks out. */
+export async function handleCronRequest(request: Request, deps: CycleDeps): Promise<Response> {
+  const { config } = deps;
+  if (!isAuthorizedCron(request, { secret: config.CRON_SECRET, allowQuerySecret: config.CRON_ALLOW_QUERY_SECRET })) {
+    return json(401, { error: 'unauthorized' });
+  }
+  const parsed = parseCronQuery(request.url);
+  if (!parsed.ok) return json(400, { error: 'invalid query', fields: parsed.errors });
+  if (parsed.query.now && !config.ALLOW_CLOCK_OVERRIDE) {
+    return json(400, { error: 'invalid query', fields: { now: 'the clock override is disabled (ALLOW_CLOCK_OVERRIDE=false)' } });
+  }
+  try {
+    const result = await runCycle(deps, { now: parsed.query.now, dryRun: parsed.query.dryRun ?? false, trigger: detectTrigger(request) });
+    const { kind: _kind, ...body } = result;
+    return json(200, body);
+  } catch (error) {
+    deps.log('run.error', { error: error instanceof Error ? error.message : String(error) });
+    return json(500, { error: 'run failed; see runs/ and the logs', message: error instanceof Error ? error.message : String(error) });
+  }
+}

@@ -1,0 +1,20 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Config } from '../config';
+import type { Mailer } from '../mail/mailer';
+import type { Failpoint } from './failpoints';
+import type { Logger } from './logger';
+
+/** Everything the cycle touches, passed in: tests swap the failpoints and the clock, never the database. */
+export type CycleDeps = {
+  db: Firestore;
+  mailer: Mailer;
+  fetch: typeof fetch;
+  config: Config;
+  failpoint: Failpoint;
+  log: Logger;
+  /** Real elapsed time, for the run's budget; the run's *clock* may be overridden by ?now=. */
+  wallClock: () => number;
+  sleep: (ms: number) => Promise<void>;
+};
+
+export type CycleOptions = { now?: Date; dryRun: boolean; trigger: string };

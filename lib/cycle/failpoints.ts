@@ -1,0 +1,22 @@
+/**
+ * Named places in the cycle where a test can inject a crash. Production passes `noFailpoints`;
+ * a test passes one that throws (or holds a deferred promise) at the point it arms.
+ */
+export type FailpointName =
+  | 'after-postings-stored'
+  | 'after-claim'
+  | 'before-send'
+  | 'after-send'
+  | 'after-digest-claim'
+  | 'before-record';
+
+export type Failpoint = (name: FailpointName, context?: { emailKey?: string }) => Promise<void>;
+
+export const noFailpoints: Failpoint = async () => {};
+
+export class InjectedCrash extends Error {
+  constructor(readonly point: FailpointName) {
+    super(`injected crash at ${point}`);
+    this.name = 'InjectedCrash';
+  }
+}

@@ -1,0 +1,109 @@
+import { enqueueDueDigests } from '../digests/enqueue-due-digests';
+import { parseFeedUrls } from '../feeds/feed-source';
+import { refreshFeeds } from '../feeds/refresh-feeds';
+import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
+import { claimDeliveries } from '../ledger/claim-deliveries';
+import { addDays } from '../ledger/timestamps';
+import { composeDailyDigest, composeInstantAlert, type MailSettings } from '../mail/compose-email';
+import { createSendLimiter } from '../mail/send-limiter';
+import { matchPostings } from '../matching/match-postings';
+import { dispatchOutbox } from '../outbox/dispatch-outbox';
+import { listActiveSubscribers } from '../subscribers/subscriber';
+import type { CycleDeps, CycleOptions } from './cycle-deps';
+import { acquireLock } from './lock';
+import { previewCycle, type CyclePreview } from './preview-cycle';
+import { newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
+
+export type CycleResult = ({ kind: 'ran' } & RunStats) | { kind: 'skipped'; skipped: string; lockOwner: string | null; lockExpiresAt: string | null } | ({ kind: 'preview' } & CyclePreview);
+
+/** Matching reads pending postings in slices this big; the rest waits for the next run. */
+const POSTINGS_PER_RUN = 2_000;
+
+/**
+ * One cycle, top to bottom as DESIGN §3 tells it:
+ *   lock → fetch feeds, store new postings → match them against active subscribers →
+ *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
+ *   claim today's digests when due → dispatch the outbox → record the run, release the lock.
+ * Every step is safe to repeat: the ledger, not the lock, is what keeps a second run silent.
+ */
+export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<CycleResult> {
+  const { db, config } = deps;
+  const startedWall = deps.wallClock();
+  const startedAt = options.now ?? new Date(startedWall);
+  // With ?now= the run's clock starts there and moves with real time, so leases still age.
+  const clock = () => new Date(startedAt.getTime() + (deps.wallClock() - startedWall));
+  const runId = newRunId(startedAt);
+  const sources = parseFeedUrls(config.FEED_URLS);
+  const mail: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
+
+  if (options.dryRun) return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId })) };
+
+  const lock = await acquireLock(db, { name: 'scan', owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
+  if (!lock.acquired) {
+    deps.log('run.skipped', { runId, reason: 'previous run in flight', lockOwner: lock.owner });
+    return { kind: 'skipped', skipped: 'previous run in flight', lockOwner: lock.owner, lockExpiresAt: lock.expiresAt?.toISOString() ?? null };
+  }
+
+  const stats: RunStats = {
+    runId, trigger: options.trigger, dryRun: false, jobsFetched: 0, jobsNew: 0, users: 0, matches: 0, instantEmails: 0, instantDeliveries: 0,
+    queued: 0, digests: 0, emailsSent: 0, skipped: 0, failures: 0, partial: false, durationMs: 0, feeds: [], errors: [],
+  };
+  const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
+  try {
+    await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });
+
+    const feeds = await refreshFeeds(deps, {
+      sources, now: startedAt, runId, retentionDays: config.RETENTION_DAYS, timeoutMs: config.FEED_TIMEOUT_MS, maxBytes: config.FEED_MAX_BYTES, appUrl: config.APP_URL, dryRun: false,
+    });
+    stats.jobsFetched = feeds.fetched;
+    stats.jobsNew = feeds.new;
+    stats.feeds = feeds.feeds.map(({ source, status, postings, error }) => ({ source, status, postings, error }));
+    stats.failures += feeds.feeds.filter((f) => f.status === 'error').length;
+    await deps.failpoint('after-postings-stored');
+
+    const postings = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN });
+    stats.partial ||= postings.length === POSTINGS_PER_RUN;
+    const subscribers = postings.length > 0 ? await listActiveSubscribers(db) : [];
+    stats.users = subscribers.length;
+    const candidates = matchPostings(postings, subscribers);
+
+    const claims = await claimDeliveries(
+      { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }) },
+      { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
+    );
+    await markPostingsMatched(db, postings.map((p) => p.id));
+    stats.matches = claims.matches;
+    stats.instantDeliveries = claims.instantDeliveries;
+    stats.queued = claims.queued;
+    await deps.failpoint('after-claim');
+
+    await enqueueDueDigests(
+      { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
+      { now: startedAt, runId, digestHourUtc: config.DIGEST_HOUR_UTC, maxItems: config.DIGEST_MAX_ITEMS, retentionDays: config.RETENTION_DAYS },
+    );
+    await deps.failpoint('after-digest-claim');
+
+    const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
+    const sent = await dispatchOutbox({ db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime }, { runId, maxAttempts: config.SEND_MAX_ATTEMPTS });
+    stats.instantEmails = sent.sent.alert;
+    stats.digests = sent.sent.digest;
+    stats.emailsSent = sent.sent.alert + sent.sent.digest;
+    stats.skipped = sent.skipped + claims.skipped;
+    stats.failures += sent.failed + sent.dead;
+    stats.partial ||= sent.deferred > 0;
+    return { kind: 'ran', ...finish(stats, deps, startedWall) };
+  } catch (error) {
+    stats.errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    throw error;
+  } finally {
+    finish(stats, deps, startedWall);
+    await recordRunEnd(db, stats, clock()).catch((e) => deps.log('run.record_failed', { runId, error: String(e) }));
+    await lock.handle.release().catch((e) => deps.log('lock.release_failed', { runId, error: String(e) }));
+    deps.log(stats.errors.length > 0 ? 'run.failed' : 'run.done', { ...stats, feeds: undefined });
+  }
+}
+
+function finish(stats: RunStats, deps: CycleDeps, startedWall: number): RunStats {
+  stats.durationMs = deps.wallClock() - startedWall;
+  return stats;
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type { Firestore } from 'firebase-admin/firestore';
+
+export type RunStats = {
+  runId: string;
+  trigger: string;
+  dryRun: boolean;
+  jobsFetched: number;
+  jobsNew: number;
+  users: number;
+  matches: number;
+  instantEmails: number;
+  instantDeliveries: number;
+  queued: number;
+  digests: number;
+  emailsSent: number;
+  skipped: number;
+  failures: number;
+  partial: boolean;
+  durationMs: number;
+  feeds: { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; error?: string }[];
+  errors: string[];
+};
+
+/** Sortable by time, unique across machines. */
+export const newRunId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+
+/** runs/{runId}: what ran, for the operator. Written when the run starts and again when it ends. */
+export function runsCollection(db: Firestore) {
+  return db.collection('runs');
+}
+
+export async function recordRunStart(db: Firestore, input: { runId: string; trigger: string; startedAt: Date; expireAt: Date }) {
+  await runsCollection(db).doc(input.runId).set({ trigger: input.trigger, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
+}
+
+export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {
+  const { runId, partial, durationMs, errors, ...rest } = stats;
+  await runsCollection(db)
+    .doc(runId)
+    .set({ status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, durationMs, errors, finishedAt }, { merge: true });
+}

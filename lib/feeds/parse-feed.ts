@@ -1,0 +1,73 @@
+import { parseFeed as parseAnyFeed, type AnyFeed } from 'feedsmith';
+import { FeedParseError } from './feed-errors';
+import { readFeedItems } from './feed-items';
+import type { Posting } from './posting';
+import { toSafeUrl } from './safe-url';
+import { toPosting } from './to-posting';
+
+export { FeedParseError } from './feed-errors';
+
+/**
+ * RSS 2.0 / Atom / RDF / JSON Feed → Postings. Items with neither title nor
+ * link are dropped; items sharing an id keep the first. Anything that is not
+ * a complete, recognisable feed throws FeedParseError rather than yielding
+ * partial results.
+ */
+export function parseFeed(body: string, options: { source: string; baseUrl: string }): Posting[] {
+  const { parsed, rawJson } = detectFeed(body, options.source);
+  const document = readFeedItems(parsed, rawJson);
+  // Relative item links resolve against the feed's own home link, else the URL it was fetched from.
+  const feedUrl = toSafeUrl(options.baseUrl, null);
+  const baseUrl = toSafeUrl(document.homeUrl, feedUrl) ?? feedUrl;
+
+  const postings: Posting[] = [];
+  const seen = new Set<string>();
+  for (const item of document.items) {
+    const posting = toPosting(item, { source: options.source, baseUrl });
+    if (!posting || seen.has(posting.id)) continue;
+    seen.add(posting.id);
+    postings.push(posting);
+  }
+  return postings;
+}
+
+function detectFeed(body: string, source: string): { parsed: AnyFeed; rawJson: unknown } {
+  const text = body.replace(/^\uFEFF/, '').trim();
+  if (!text) throw new FeedParseError(source, 'empty feed body');
+  const rawJson = text.startsWith('{') ? parseJson(text, source) : null;
+  let parsed: AnyFeed;
+  try {
+    parsed = parseAnyFeed(rawJson ?? text);
+  } catch (error) {
+    throw new FeedParseError(source, describeFeedsmithError(error), { cause: error });
+  }
+  if (parsed.format !== 'json') assertRootClosed(text, source);
+  return { parsed, rawJson };
+}
+
+function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new FeedParseError(source, 'malformed JSON', { cause: error });
+  }
+}
+
+function describeFeedsmithError(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'DetectError') return 'not an RSS, Atom, RDF or JSON feed';
+  if (name === 'MalformedError') return 'malformed XML';
+  return 'invalid feed';
+}
+
+// The XML parser is lenient with a document cut short (a dropped connection,
+// a proxy's partial response) and returns the items it saw. A feed that does
+// not end with its root's end tag is incomplete, so it is rejected whole.
+const ROOT_END = /<\/(?:[\w.-]+:)?(?:rss|feed|RDF)\s*>(?:\s|<!--[\s\S]*?-->|<\?[\s\S]*?\?>)*$/;
+
+// Only the tail is searched, so a hostile body full of "</rss><!--" costs nothing.
+const TAIL_LENGTH = 4_096;
+
+function assertRootClosed(text: string, source: string): void {
+  if (!ROOT_END.test(text.slice(-TAIL_LENGTH))) throw new FeedParseError(source, 'malformed XML: document is incomplete');
+}

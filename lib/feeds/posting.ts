@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+
+export type Budget = { amount: number; currency: string; kind: 'fixed' | 'hourly' };
+
+export type Posting = {
+  /** Firestore doc id for jobs/: `${source}_${hash}`. */
+  id: string;
+  /** Feed source id (see feed-source.ts); [a-z0-9-] only. */
+  source: string;
+  guid: string | null;
+  /** Plain text, at most 300 chars. */
+  title: string;
+  /** Absolute http(s) URL, or null. */
+  url: string | null;
+  /** Plain text, at most 2,000 chars. */
+  description: string;
+  budget: Budget | null;
+  skills: string[];
+  publishedAt: Date | null;
+};
+
+// 20 base64url chars = 120 bits: collisions are out of reach, ids stay short.
+const HASH_LENGTH = 20;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, HASH_LENGTH);
+}
+
+/**
+ * Deterministic jobs/ id, so two runs on two machines compute the same id
+ * (DESIGN §2.2). `key` is the guid, else the link, else a content key.
+ */
+export function postingId(source: string, key: string): string {
+  return `${source}_${hashKey(key)}`;
+}

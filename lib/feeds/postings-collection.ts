@@ -1,0 +1,44 @@
+import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { toDate, toTimestamp } from '../ledger/timestamps';
+import type { Posting } from './posting';
+
+/**
+ * jobs/{source}_{hash}: a posting as stored. `matchState` makes matching resumable: a posting
+ * stays `pending` until its deliveries are claimed, so a run that dies after storing postings
+ * but before claiming leaves them for the next run instead of losing them.
+ */
+export type StoredPosting = Posting & {
+  matchState: 'pending' | 'matched';
+  runId: string;
+  fetchedAt: Date;
+  expireAt: Date;
+};
+
+export const postingConverter: FirestoreDataConverter<StoredPosting> = {
+  toFirestore: (p) => ({
+    ...p,
+    publishedAt: toTimestamp(p.publishedAt as Date | null),
+    fetchedAt: toTimestamp(p.fetchedAt as Date),
+    expireAt: toTimestamp(p.expireAt as Date),
+  }),
+  fromFirestore: (snap) => {
+    const d = snap.data();
+    return {
+      id: snap.id,
+      source: d.source,
+      guid: d.guid ?? null,
+      title: d.title,
+      url: d.url ?? null,
+      description: d.description ?? '',
+      budget: d.budget ?? null,
+      skills: d.skills ?? [],
+      publishedAt: toDate(d.publishedAt),
+      matchState: d.matchState,
+      runId: d.runId,
+      fetchedAt: toDate(d.fetchedAt)!,
+      expireAt: toDate(d.expireAt)!,
+    };
+  },
+};
+
+export const postingsCollection = (db: Firestore) => db.collection('jobs').withConverter(postingConverter);

@@ -1,0 +1,60 @@
+import type { DocumentReference, DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
+import { isAlreadyExists } from './firestore-errors';
+
+/** Firestore's limit on writes in one batch. */
+export const MAX_BATCH_WRITES = 500;
+/** getAll takes many refs per call; chunks keep each request and its answer modest. */
+const READ_CHUNK = 300;
+
+export type NewDocument<T> = { ref: DocumentReference<T>; data: T };
+
+/**
+ * Reads many documents in few round trips: the existence check before a claim is one getAll per
+ * chunk, never one get() per candidate.
+ */
+export async function readMany<T>(db: Firestore, refs: DocumentReference<T>[]): Promise<DocumentSnapshot<T>[]> {
+  const snaps: DocumentSnapshot<T>[] = [];
+  for (let i = 0; i < refs.length; i += READ_CHUNK) {
+    const chunk = refs.slice(i, i + READ_CHUNK);
+    // getAll is typed for plain refs, but each snapshot still reads through its ref's converter.
+    if (chunk.length > 0) snaps.push(...((await db.getAll(...(chunk as DocumentReference[]))) as DocumentSnapshot<T>[]));
+  }
+  return snaps;
+}
+
+/**
+ * Creates every document that does not exist yet. Claims go out in batches; a batch that loses a
+ * race to a concurrent run (ALREADY_EXISTS) falls back to one create() per document, so each
+ * document is won by exactly one writer. A document that exists but carries our runId was ours:
+ * its commit answer was lost and the retry saw our own write.
+ */
+export async function createDocuments<T extends { runId: string }>(db: Firestore, docs: NewDocument<T>[], runId: string) {
+  const created: NewDocument<T>[] = [];
+  const existed: NewDocument<T>[] = [];
+  for (let i = 0; i < docs.length; i += MAX_BATCH_WRITES) {
+    const chunk = docs.slice(i, i + MAX_BATCH_WRITES);
+    const batch = db.batch();
+    for (const doc of chunk) batch.create(doc.ref, doc.data);
+    try {
+      await batch.commit();
+      created.push(...chunk);
+      continue;
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+    const outcomes = await Promise.all(chunk.map((doc) => createOne(doc, runId)));
+    chunk.forEach((doc, j) => (outcomes[j] ? created : existed).push(doc));
+  }
+  return { created, existed };
+}
+
+async function createOne<T extends { runId: string }>(doc: NewDocument<T>, runId: string): Promise<boolean> {
+  try {
+    await doc.ref.create(doc.data);
+    return true;
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+    const current = await doc.ref.get();
+    return current.get('runId') === runId;
+  }
+}

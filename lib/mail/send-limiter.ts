@@ -1,0 +1,47 @@
+import pLimit from 'p-limit';
+
+/**
+ * Every request to the provider goes through one limiter: at most `concurrency` in flight and at
+ * most `ratePerSec` started per second (Resend's default is 2/s per team, shared by all keys).
+ * A 429 pushes the whole limiter back by its Retry-After, because the budget is shared.
+ */
+export type SendLimiter = {
+  run<T>(task: () => Promise<T>): Promise<T>;
+  backOff(ms: number): void;
+  requests(): number;
+};
+
+export function createSendLimiter(options: {
+  ratePerSec: number;
+  concurrency: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}): SendLimiter {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const spacingMs = 1000 / options.ratePerSec;
+  const limit = pLimit(options.concurrency);
+  let nextStart = 0;
+  let started = 0;
+
+  // Reserve the slot before sleeping so concurrent callers queue behind each other, not on top.
+  const waitForSlot = async () => {
+    const at = Math.max(now(), nextStart);
+    nextStart = at + spacingMs;
+    const wait = at - now();
+    if (wait > 0) await sleep(wait);
+  };
+
+  return {
+    run: (task) =>
+      limit(async () => {
+        await waitForSlot();
+        started += 1;
+        return task();
+      }),
+    backOff(ms) {
+      nextStart = Math.max(nextStart, now() + ms);
+    },
+    requests: () => started,
+  };
+}

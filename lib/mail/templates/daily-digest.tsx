@@ -1,0 +1,49 @@
+import { Heading, Text } from '@react-email/components';
+import type { EmailItem } from './email-item';
+import { EmailLayout, type FooterLinks } from './layout';
+import { PostingCard } from './posting-card';
+
+export type DailyDigestProps = { dayLabel: string; items: EmailItem[]; moreCount: number; footer: FooterLinks };
+
+export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
+  const total = items.length + moreCount;
+  return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
+}
+
+export function DailyDigestEmail({ dayLabel, items, moreCount, footer }: DailyDigestProps) {
+  return (
+    <EmailLayout preview={dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer}>
+      <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
+        Your digest for {dayLabel}
+      </Heading>
+      <Text style={{ fontSize: 14, color: '#4b5563', margin: 0 }}>
+        The {items.length} best fit{items.length === 1 ? '' : 's'} since your last digest, best first.
+      </Text>
+      {items.map((item, i) => (
+        <PostingCard key={i} item={item} />
+      ))}
+      {moreCount > 0 ? (
+        <Text style={{ fontSize: 13, color: '#4b5563' }}>
+          {moreCount} more posting{moreCount === 1 ? '' : 's'} matched with a lower score. Narrow your keywords to see only the best.
+        </Text>
+      ) : null}
+    </EmailLayout>
+  );
+}
+
+DailyDigestEmail.PreviewProps = {
+  dayLabel: 'Monday 30 November',
+  items: [
+    {
+      title: 'Firestore data model review',
+      url: 'https://example.com/jobs/2',
+      budget: '$60/hour',
+      published: '30 Nov 2026, 03:10 UTC',
+      excerpt: 'Looking for someone to review our Firestore schema and security rules…',
+      reasons: ['“firestore” in the title'],
+      score: 55,
+    },
+  ],
+  moreCount: 0,
+  footer: { unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview' },
+} satisfies DailyDigestProps;

@@ -1,0 +1,10 @@
+/** One posting as an email shows it. Every string here came from an untrusted feed: React escapes it. */
+export type EmailItem = {
+  title: string;
+  url: string | null;
+  budget: string | null;
+  published: string | null;
+  excerpt: string;
+  reasons: string[];
+  score: number;
+};

@@ -1,0 +1,36 @@
+import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import type { ReactNode } from 'react';
+
+export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null };
+
+export function EmailLayout({ preview, children, footer }: { preview: string; children: ReactNode; footer: FooterLinks }) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>{preview}</Preview>
+      <Body style={{ backgroundColor: '#f6f7f9', fontFamily: '-apple-system, Segoe UI, Helvetica, Arial, sans-serif', margin: 0 }}>
+        <Container style={{ backgroundColor: '#ffffff', maxWidth: 600, margin: '24px auto', padding: '24px 28px', borderRadius: 8 }}>
+          <Text style={{ fontSize: 13, letterSpacing: 1, textTransform: 'uppercase', color: '#6b7280', margin: 0 }}>Scout</Text>
+          {children}
+          <Hr style={{ borderColor: '#e5e7eb', margin: '24px 0 12px' }} />
+          <Section>
+            <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: 0 }}>
+              You get this because you subscribed to Scout job alerts.{' '}
+              {footer.preferencesUrl ? (
+                <>
+                  <Link href={footer.preferencesUrl} style={{ color: '#6b7280' }}>
+                    Change preferences
+                  </Link>
+                  {' · '}
+                </>
+              ) : null}
+              <Link href={footer.unsubscribeUrl} style={{ color: '#6b7280' }}>
+                Unsubscribe
+              </Link>
+            </Text>
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}

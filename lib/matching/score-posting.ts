@@ -1,0 +1,46 @@
+import type { Posting } from '../feeds/posting';
+import type { Subscriber } from '../subscribers/subscriber';
+import { keywordPattern } from './text';
+
+export type Verdict = { matched: true; score: number; reasons: string[] } | { matched: false; reason: string };
+
+const WEIGHT = { title: 40, skills: 25, description: 15 } as const;
+const formatMoney = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+
+/**
+ * Decides whether a posting fits a subscriber and how well (0–100), keeping the reasons a person
+ * would want to read in the email. Pure: the same inputs give the same verdict on every run.
+ */
+export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>, posting: Posting): Verdict {
+  const fields = { title: posting.title, skills: posting.skills.join(' · '), description: posting.description };
+
+  for (const exclude of subscriber.excludes) {
+    const pattern = keywordPattern(exclude);
+    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) {
+      return { matched: false, reason: `excluded by “${exclude}”` };
+    }
+  }
+
+  let score = 0;
+  const reasons: string[] = [];
+  for (const keyword of subscriber.keywords) {
+    const pattern = keywordPattern(keyword);
+    const where = (Object.keys(fields) as (keyof typeof fields)[]).find((field) => pattern.test(fields[field]));
+    if (!where) continue;
+    score += WEIGHT[where];
+    reasons.push(`“${keyword}” in the ${where === 'skills' ? 'skills' : where}`);
+  }
+  if (reasons.length === 0) return { matched: false, reason: 'no keyword' };
+
+  const { minBudget } = subscriber;
+  const budget = posting.budget;
+  if (minBudget !== null && budget?.kind === 'fixed') {
+    if (budget.amount < minBudget) return { matched: false, reason: `budget ${budget.amount} below ${minBudget}` };
+    score += 15;
+    reasons.push(`budget ${formatMoney(budget.amount, budget.currency)} meets your ${formatMoney(minBudget, budget.currency)} minimum`);
+  } else if (budget) {
+    score += 5;
+  }
+  return { matched: true, score: Math.min(100, score), reasons };
+}

@@ -1,0 +1,70 @@
+import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { shortHash } from '../ledger/short-hash';
+import { toDate, toTimestamp } from '../ledger/timestamps';
+import type { EmailPayload } from '../mail/email-payload';
+
+/**
+ * emails/{emailKey}: the outbox. The row exists before any send and stores the exact payload,
+ * so a retry sends the same bytes under the same Idempotency-Key (the provider answers a changed
+ * body under a reused key with 409 invalid_idempotent_request).
+ *   pending → sending (leased) → sent | failed | dead | skipped
+ */
+export type EmailKind = 'alert' | 'digest';
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'skipped';
+
+export type OutboxRow = {
+  uid: string;
+  kind: EmailKind;
+  deliveryIds: string[];
+  status: OutboxStatus;
+  attempts: number;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  lastError: string | null;
+  providerId: string | null;
+  payload: EmailPayload;
+  payloadHash: string;
+  runId: string;
+  createdAt: Date;
+  firstAttemptAt: Date | null;
+  sentAt: Date | null;
+  expireAt: Date;
+};
+
+/** One alert per subscriber per cycle: the key is the set of deliveries it carries, so it is the same on every machine. */
+export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
+/** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
+export const digestEmailKey = (uid: string, day: string) => `digest_${uid}_${day}`;
+
+const dateFields = ['leaseUntil', 'createdAt', 'firstAttemptAt', 'sentAt', 'expireAt'] as const;
+
+export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
+  toFirestore: (row) => {
+    const data: Record<string, unknown> = { ...row };
+    for (const field of dateFields) if (field in data) data[field] = toTimestamp(data[field] as Date | null);
+    return data;
+  },
+  fromFirestore: (snap) => {
+    const d = snap.data();
+    return {
+      uid: d.uid,
+      kind: d.kind,
+      deliveryIds: d.deliveryIds ?? [],
+      status: d.status,
+      attempts: d.attempts ?? 0,
+      leaseOwner: d.leaseOwner ?? null,
+      leaseUntil: toDate(d.leaseUntil),
+      lastError: d.lastError ?? null,
+      providerId: d.providerId ?? null,
+      payload: d.payload,
+      payloadHash: d.payloadHash,
+      runId: d.runId,
+      createdAt: toDate(d.createdAt)!,
+      firstAttemptAt: toDate(d.firstAttemptAt),
+      sentAt: toDate(d.sentAt),
+      expireAt: toDate(d.expireAt)!,
+    };
+  },
+};
+
+export const outboxCollection = (db: Firestore) => db.collection('emails').withConverter(outboxRowConverter);

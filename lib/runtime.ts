@@ -1,0 +1,31 @@
+import { loadConfig, type Config } from './config';
+import type { CycleDeps } from './cycle/cycle-deps';
+import { noFailpoints } from './cycle/failpoints';
+import { jsonLogger } from './cycle/logger';
+import { createFirestore } from './firestore';
+import { createResendMailer } from './mail/mailer';
+
+/**
+ * The production wiring of the cycle's dependencies, from the environment. Built once per server
+ * instance and reused across invocations: serverless platforms keep a warm instance, and the
+ * Firestore client's connection is worth keeping.
+ */
+let cached: CycleDeps | undefined;
+
+export function productionDeps(): CycleDeps {
+  cached ??= buildDeps(loadConfig(process.env));
+  return cached;
+}
+
+export function buildDeps(config: Config): CycleDeps {
+  return {
+    config,
+    db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: config.FIREBASE_SERVICE_ACCOUNT }),
+    mailer: createResendMailer({ apiKey: config.RESEND_API_KEY, baseUrl: config.RESEND_BASE_URL }),
+    fetch: globalThis.fetch,
+    failpoint: noFailpoints,
+    log: jsonLogger,
+    wallClock: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}

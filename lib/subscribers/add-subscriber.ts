@@ -1,0 +1,49 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { isAlreadyExists } from '../ledger/firestore-errors';
+import { normaliseEmail, subscriberId, subscriberInputSchema, subscribersCollection, type Subscriber, type SubscriberInput } from './subscriber';
+
+export type AddOutcome = 'created' | 'updated' | 'kept-unsubscribed';
+
+/**
+ * The operator's way in (CLI, CSV import, demo, tests): adds a subscriber as active. Signing up
+ * twice can never make two accounts (the id is the email), and an import never revives someone
+ * who unsubscribed: opt-outs win.
+ */
+export async function addActiveSubscriber(db: Firestore, input: SubscriberInput, now: Date): Promise<{ id: string; outcome: AddOutcome }> {
+  const parsed = subscriberInputSchema.parse(input);
+  const id = subscriberId(parsed.email);
+  const ref = subscribersCollection(db).doc(id);
+  const subscriber: Subscriber = {
+    id,
+    email: normaliseEmail(parsed.email),
+    keywords: [...new Set(parsed.keywords)],
+    excludes: [...new Set(parsed.excludes)],
+    minBudget: parsed.minBudget,
+    mode: parsed.mode,
+    status: 'active',
+    timezone: null,
+    createdAt: now,
+    confirmedAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ref.create(subscriber);
+    return { id, outcome: 'created' };
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  return db.runTransaction(async (tx) => {
+    const existing = (await tx.get(ref)).data();
+    if (existing?.status === 'unsubscribed') return { id, outcome: 'kept-unsubscribed' as const };
+    tx.update(ref, {
+      keywords: subscriber.keywords,
+      excludes: subscriber.excludes,
+      minBudget: subscriber.minBudget,
+      mode: subscriber.mode,
+      status: 'active',
+      confirmedAt: existing?.confirmedAt ?? now,
+      updatedAt: now,
+    });
+    return { id, outcome: 'updated' as const };
+  });
+}

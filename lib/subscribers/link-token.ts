@@ -1,0 +1,49 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * Signed links are the subscriber's only credential: HMAC(LINK_SECRET) over the subscriber id,
+ * what the link is for, and when it stops working. A token for one purpose opens nothing else.
+ */
+export type LinkPurpose = 'unsubscribe' | 'preferences' | 'confirm';
+
+const claimsSchema = z.object({ uid: z.string().min(1), purpose: z.enum(['unsubscribe', 'preferences', 'confirm']), exp: z.number().int() });
+export type LinkClaims = z.infer<typeof claimsSchema>;
+
+export type TokenCheck = { ok: true; claims: LinkClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'wrong-purpose' };
+
+const sign = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('base64url');
+
+export function signLinkToken(claims: LinkClaims, secret: string): string {
+  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${body}.${sign(body, secret)}`;
+}
+
+export function verifyLinkToken(token: string | null | undefined, input: { secret: string; purpose: LinkPurpose; now: Date }): TokenCheck {
+  if (!token || token.length > 1_000) return { ok: false, reason: 'malformed' };
+  const [body, signature, extra] = token.split('.');
+  if (!body || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
+  const expected = Buffer.from(sign(body, input.secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'bad-signature' };
+  let claims: LinkClaims;
+  try {
+    claims = claimsSchema.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (claims.purpose !== input.purpose) return { ok: false, reason: 'wrong-purpose' };
+  if (claims.exp * 1000 <= input.now.getTime()) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
+}
+
+/** Unsubscribe links must keep working in old emails (RFC 8058 mail clients cache them). */
+export const UNSUBSCRIBE_LINK_DAYS = 400;
+
+export function unsubscribeUrl(input: { appUrl: string; uid: string; secret: string; issuedAt: Date }): string {
+  const exp = Math.floor(input.issuedAt.getTime() / 1000) + UNSUBSCRIBE_LINK_DAYS * 86_400;
+  // Issued-at is rounded to the day so that every email composed that day carries the same link.
+  const dayExp = exp - (exp % 86_400);
+  const token = signLinkToken({ uid: input.uid, purpose: 'unsubscribe', exp: dayExp }, input.secret);
+  return `${input.appUrl}/unsubscribe?token=${token}`;
+}

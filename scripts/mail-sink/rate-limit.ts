@@ -1,0 +1,43 @@
+const WINDOW_MS = 1000;
+/**
+ * With no limit configured the sink enforces nothing, but clients still get numeric
+ * ratelimit-* headers (a header cannot say "infinity"); this ceiling reads as "plenty".
+ */
+export const UNLIMITED_NOMINAL = 1000;
+
+export type RateVerdict = { allowed: boolean; headers: Record<string, string> };
+
+/**
+ * A fixed 1-second window per API key, opened by the first request in it. Refused requests do
+ * not count, so a client that honours retry-after gets exactly `limit` requests per window.
+ */
+export function createRateLimiter(now: () => number) {
+  const windows = new Map<string, { start: number; count: number }>();
+
+  function take(apiKey: string, limit: number | undefined): RateVerdict {
+    const at = now();
+    let window = windows.get(apiKey);
+    if (!window || at - window.start >= WINDOW_MS || at < window.start) {
+      window = { start: at, count: 0 };
+      windows.set(apiKey, window);
+    }
+    const ceiling = limit ?? UNLIMITED_NOMINAL;
+    const resetSeconds = String(Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000)));
+    if (limit !== undefined && window.count >= limit) {
+      return {
+        allowed: false,
+        headers: { 'ratelimit-limit': String(ceiling), 'ratelimit-remaining': '0', 'ratelimit-reset': resetSeconds, 'retry-after': resetSeconds },
+      };
+    }
+    window.count += 1;
+    const remaining = Math.max(0, ceiling - window.count);
+    return {
+      allowed: true,
+      headers: { 'ratelimit-limit': String(ceiling), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': resetSeconds },
+    };
+  }
+
+  return { take };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { admitApiCall } from './api-gate';
+import { createFaultBook } from './faults';
+import { methodNotAllowed, notFound, sendError, sendJson, sendText } from './http-io';
+import { createIdempotencyStore } from './idempotency';
+import { createMessageStore, toResendEmail } from './message-store';
+import { createRateLimiter } from './rate-limit';
+import { handleSend, type SendContext } from './send-handler';
+import { handleFaults, handleInbox, handleMessages, type SinkRouteContext } from './sink-routes';
+import type { MailSink, MailSinkOptions } from './types';
+
+export type { MailSink, MailSinkOptions, MessageFilter, SinkFaults, SinkMessage } from './types';
+
+const EMAIL_PATH = /^\/emails\/([^/]+)$/;
+
+/** Concatenated, not resolved: `new URL('//x', base)` reads "//x" as a host, and may throw. */
+function requestUrl(raw = '/'): URL | null {
+  try {
+    return new URL(`http://sink.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  } catch {
+    return null;
+  }
+}
+
+/** A malformed %-escape is just an id that cannot exist, not a server error. */
+function decodeId(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A Resend-compatible HTTP API on loopback, for dev and tests: point the real SDK at `url`
+ * (`new Resend(key, { baseUrl })` or RESEND_BASE_URL). All state belongs to this one sink.
+ */
+export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
+  const host = options.host ?? '127.0.0.1';
+  const now = options.now ?? Date.now;
+  const store = createMessageStore();
+  const idempotency = createIdempotencyStore(now);
+  const faults = createFaultBook();
+  const limiter = createRateLimiter(now);
+  const shutdown = new AbortController();
+
+  // A kept key whose email was cleared would replay an id that GET /emails/:id no longer knows.
+  const clear = () => {
+    store.clear();
+    idempotency.clear();
+  };
+  const sendContext: SendContext = { store, idempotency, faults, now, signal: shutdown.signal };
+  const sinkContext: SinkRouteContext = { store, faults, clear };
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    const url = requestUrl(req.url);
+    if (!url) return notFound(res);
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const method = req.method ?? 'GET';
+
+    if (path === '/health') return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
+    if (path === '/') return method === 'GET' ? handleInbox(sinkContext, res, url.searchParams) : methodNotAllowed(res);
+    if (path === '/sink/messages') return handleMessages(sinkContext, req, res, url.searchParams);
+    if (path === '/sink/faults') return handleFaults(sinkContext, req, res, url.searchParams);
+
+    const emailId = EMAIL_PATH.exec(path)?.[1];
+    const isSend = path === '/emails' || path === '/emails/batch';
+    if (!isSend && emailId === undefined) return notFound(res);
+    if (isSend ? method !== 'POST' : method !== 'GET') return methodNotAllowed(res);
+
+    const call = admitApiCall(req, res, limiter, faults);
+    if (!call) return;
+    if (isSend) return handleSend(sendContext, req, res, call, path === '/emails' ? 'single' : 'batch');
+
+    await faults.delay(call.apiKey, shutdown.signal);
+    const id = decodeId(emailId!);
+    const message = id === null ? undefined : store.get(call.apiKey, id);
+    if (!message) return sendError(res, 404, 'not_found', 'Email not found', call.rateHeaders);
+    sendJson(res, 200, toResendEmail(message), call.rateHeaders);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      // Shutdown and clients hanging up are not the sink's failures: nothing to report, nobody to tell.
+      if (shutdown.signal.aborted || req.socket.destroyed) return res.destroy();
+      // Never crash on bad input: whatever slipped through becomes a 500 for that request only.
+      console.error('[mail-sink] request failed:', error);
+      sendError(res, 500, 'internal_server_error', 'The mail sink failed to handle this request.');
+    });
+  });
+  // Malformed HTTP never reaches route(); answer it rather than letting the socket hang.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    messages: (filter) => store.list(filter),
+    clear,
+    setFaults: (apiKey, value) => faults.set(apiKey, value),
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        shutdown.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets (the SDK's fetch pools them) would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** What the sink kept of one accepted email: enough to answer GET /emails/:id and to count deliveries in tests. */
+export type SinkMessage = {
+  id: string;
+  /** The Bearer key it was sent with: the sink's notion of a Resend team. */
+  apiKey: string;
+  idempotencyKey: string | null;
+  receivedAt: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  tags: { name: string; value: string }[];
+  batch: boolean;
+};
+
+export type SinkFaults = {
+  /** Requests per 1-second window for this key; unset means unlimited. */
+  ratePerSec?: number;
+  /** The next `count` send requests fail with `status` and store nothing. */
+  failNext?: { count: number; status: number; name?: string };
+  /** Delay before answering; an idempotency key stays "in flight" for its length. */
+  latencyMs?: number;
+  /** The next N sends are stored and their key completed, then the socket is destroyed unanswered. */
+  dropAfterAccept?: number;
+};
+
+export type MessageFilter = { to?: string; apiKey?: string };
+
+export type MailSinkOptions = {
+  port?: number;
+  host?: string;
+  /** The sink's clock (ms since epoch): idempotency-key expiry, rate windows, receivedAt. */
+  now?: () => number;
+};
+
+export type MailSink = {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  messages(filter?: MessageFilter): SinkMessage[];
+  clear(): void;
+  setFaults(apiKey: string, faults: SinkFaults): void;
+};

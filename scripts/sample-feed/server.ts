@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ServedFeed = {
+  body: string;
+  contentType: string;
+  /** Answer with this status instead of 200 (fault tests: 500, 429…); no validators then. */
+  status?: number;
+  /** Wait this long before answering (timeout tests). */
+  delayMs?: number;
+};
+
+export type FeedServerRequest = {
+  path: string;
+  ifNoneMatch: string | null;
+  ifModifiedSince: string | null;
+  userAgent: string | null;
+};
+
+export type FeedServer = {
+  /** Origin without a trailing slash, e.g. http://127.0.0.1:3030. */
+  url: string;
+  /** The bundled sample feed: `${url}/sample.xml`. */
+  feedUrl: string;
+  port: number;
+  setFeed(path: string, feed: ServedFeed): void;
+  requests(): FeedServerRequest[];
+  close(): Promise<void>;
+};
+
+export const SAMPLE_FEED_PATH = '/sample.xml';
+export const SAMPLE_FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8';
+
+type StoredFeed = ServedFeed & { etag: string; lastModified: string };
+
+export function readSampleFeed(): Promise<string> {
+  return readFile(new URL('./sample-feed.xml', import.meta.url), 'utf8');
+}
+
+/**
+ * A loopback feed host for dev and tests: serves the bundled sample at
+ * /sample.xml plus any feeds given, with a strong ETag (sha256 of the body)
+ * and Last-Modified, and answers conditional GETs with 304 like a
+ * well-behaved feed host would.
+ */
+export async function startFeedServer(
+  options: { port?: number; host?: string; feeds?: Record<string, ServedFeed>; now?: () => Date } = {},
+): Promise<FeedServer> {
+  const now = options.now ?? (() => new Date());
+  const host = options.host ?? '127.0.0.1';
+  const feeds = new Map<string, StoredFeed>();
+  const log: FeedServerRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const setFeed = (path: string, feed: ServedFeed) => {
+    feeds.set(normalizePath(path), {
+      ...feed,
+      etag: `"${createHash('sha256').update(feed.body, 'utf8').digest('base64url')}"`,
+      lastModified: now().toUTCString(),
+    });
+  };
+  setFeed(SAMPLE_FEED_PATH, { body: await readSampleFeed(), contentType: SAMPLE_FEED_CONTENT_TYPE });
+  for (const [path, feed] of Object.entries(options.feeds ?? {})) setFeed(path, feed);
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    log.push({
+      path,
+      ifNoneMatch: request.headers['if-none-match'] ?? null,
+      ifModifiedSince: request.headers['if-modified-since'] ?? null,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
+    const feed = feeds.get(path);
+    if (!feed?.delayMs) return respond(request, response, feed);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      respond(request, response, feed);
+    }, feed.delayMs);
+    timers.add(timer);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url,
+    feedUrl: `${url}${SAMPLE_FEED_PATH}`,
+    port,
+    setFeed,
+    requests: () => log.map((entry) => ({ ...entry })),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function respond(request: IncomingMessage, response: ServerResponse, feed: StoredFeed | undefined): void {
+  if (response.destroyed) return;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  if (!feed) {
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+    return;
+  }
+  if (feed.status !== undefined && feed.status !== 200) {
+    response.writeHead(feed.status, { 'content-type': feed.contentType }).end(feed.body);
+    return;
+  }
+  const validators = { etag: feed.etag, 'last-modified': feed.lastModified, 'cache-control': 'no-cache' };
+  if (isNotModified(request, feed)) {
+    response.writeHead(304, validators).end();
+    return;
+  }
+  const body = Buffer.from(feed.body, 'utf8');
+  response.writeHead(200, { ...validators, 'content-type': feed.contentType, 'content-length': body.byteLength });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+// RFC 9110 §13.1.2: If-None-Match uses weak comparison and, when present,
+// If-Modified-Since is ignored.
+function isNotModified(request: IncomingMessage, feed: StoredFeed): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    const tags = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    return tags.includes('*') || tags.includes(feed.etag);
+  }
+  const ifModifiedSince = request.headers['if-modified-since'];
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && Date.parse(feed.lastModified) <= since;
+}
+
+function normalizePath(path: string): string {
+  return path.startsWith('/') ? path : `/${path}`;
+}

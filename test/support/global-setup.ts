@@ -1,0 +1,27 @@
+import type { TestProject } from 'vitest/node';
+import { startMailSink } from '../../scripts/mail-sink/server';
+import { startFirestoreEmulator } from '../../scripts/stack/firestore-emulator';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    firestoreEmulatorHost: string;
+    mailSinkUrl: string;
+  }
+}
+
+/**
+ * Starts the real parts once for the whole run: the Firestore emulator (from its jar) and the
+ * mail sink. Test files share them but never each other's data: each file uses its own
+ * Firebase project id and its own mail API key.
+ */
+export default async function setup(project: TestProject) {
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  const emulator = await startFirestoreEmulator({ port: Number(process.env.SCOUT_TEST_FIRESTORE_PORT ?? 8086) });
+  const sink = await startMailSink({ port: 0 });
+  project.provide('firestoreEmulatorHost', emulator.host);
+  project.provide('mailSinkUrl', sink.url);
+  return async () => {
+    await sink.close();
+    await emulator.stop();
+  };
+}
