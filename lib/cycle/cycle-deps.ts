@@ -17,4 +17,10 @@ export type CycleDeps = {
   sleep: (ms: number) => Promise<void>;
 };
 
-export type CycleOptions = { now?: Date; dryRun: boolean; trigger: string };
+export type CycleOptions = {
+  now?: Date;
+  dryRun: boolean;
+  trigger: string;
+  /** locks/{lockName}; one per shard. Tests also use distinct names to prove the ledger alone holds. */
+  lockName?: string;
+};

@@ -38,7 +38,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
   if (options.dryRun) return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId })) };
 
-  const lock = await acquireLock(db, { name: 'scan', owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
+  const lock = await acquireLock(db, { name: options.lockName ?? 'scan', owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
   if (!lock.acquired) {
     deps.log('run.skipped', { runId, reason: 'previous run in flight', lockOwner: lock.owner });
     return { kind: 'skipped', skipped: 'previous run in flight', lockOwner: lock.owner, lockExpiresAt: lock.expiresAt?.toISOString() ?? null };
@@ -46,7 +46,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
   const stats: RunStats = {
     runId, trigger: options.trigger, dryRun: false, jobsFetched: 0, jobsNew: 0, users: 0, matches: 0, instantEmails: 0, instantDeliveries: 0,
-    queued: 0, digests: 0, emailsSent: 0, skipped: 0, failures: 0, partial: false, durationMs: 0, feeds: [], errors: [],
+    queued: 0, digests: 0, emailsSent: 0, skippedEmails: 0, failures: 0, partial: false, durationMs: 0, feeds: [], errors: [],
   };
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
@@ -88,7 +88,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     stats.instantEmails = sent.sent.alert;
     stats.digests = sent.sent.digest;
     stats.emailsSent = sent.sent.alert + sent.sent.digest;
-    stats.skipped = sent.skipped + claims.skipped;
+    stats.skippedEmails = sent.skipped + claims.skipped;
     stats.failures += sent.failed + sent.dead;
     stats.partial ||= sent.deferred > 0;
     return { kind: 'ran', ...finish(stats, deps, startedWall) };

@@ -14,7 +14,7 @@ export type RunStats = {
   queued: number;
   digests: number;
   emailsSent: number;
-  skipped: number;
+  skippedEmails: number;
   failures: number;
   partial: boolean;
   durationMs: number;

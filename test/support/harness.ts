@@ -6,6 +6,7 @@ import type { SinkFaults, SinkMessage } from '../../scripts/mail-sink/types';
 import { loadConfig, type Config } from '../../lib/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import type { CycleDeps } from '../../lib/cycle/cycle-deps';
+import { runCycle } from '../../lib/cycle/run-cycle';
 import { noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { silentLogger } from '../../lib/cycle/logger';
 import { buildDeps } from '../../lib/runtime';
@@ -25,6 +26,8 @@ export type Harness = {
   serveFeed(items: TestItem[]): void;
   /** Calls GET /api/cron through the real route logic with the secret. */
   cron(query?: Record<string, string>, init?: { headers?: Record<string, string>; failpoint?: Failpoint }): Promise<{ status: number; body: any }>;
+  /** Runs the cycle directly, e.g. under its own lock name to take the lock out of the picture. */
+  run(options: { now: string; lockName?: string; failpoint?: Failpoint }): Promise<any>;
   subscribe(input: SubscriberInput): Promise<string>;
   inbox(to?: string): Promise<SinkMessage[]>;
   setFaults(faults: SinkFaults): Promise<void>;
@@ -77,6 +80,9 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
       const request = new Request(url, { headers: init.headers ?? { authorization: `Bearer ${CRON_SECRET}` } });
       const response = await handleCronRequest(request, { ...deps, failpoint: init.failpoint ?? noFailpoints });
       return { status: response.status, body: await response.json() };
+    },
+    async run(options) {
+      return runCycle({ ...deps, failpoint: options.failpoint ?? noFailpoints }, { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName });
     },
     async subscribe(input) {
       return (await addActiveSubscriber(db, input, new Date('2026-11-29T00:00:00Z'))).id;

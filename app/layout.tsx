@@ -1,0 +1,33 @@
+import type { Metadata, Viewport } from 'next';
+import type { ReactNode } from 'react';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'Scout — job alerts that fit',
+  description: 'Scout watches job feeds and emails you only the postings that fit you, instantly or as one daily digest.',
+};
+
+export const viewport: Viewport = {
+  colorScheme: 'light dark',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <a className="brand" href="/">
+            Scout
+          </a>
+        </header>
+        <main id="main">{children}</main>
+        <footer className="site-footer">
+          <p>Scout sends job alerts by email. Every email has a one-click unsubscribe link.</p>
+        </footer>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,50 @@
+const FEATURES = [
+  {
+    title: 'Watches the feeds',
+    text: 'Scout checks job feeds (RSS, Atom and JSON Feed) every few minutes, so you do not have to.',
+  },
+  {
+    title: 'Only what fits',
+    text: 'Postings are matched against your keywords, skip your excludes, and respect your minimum budget when a posting states one.',
+  },
+  {
+    title: 'Instantly or once a day',
+    text: 'Get an email as soon as a posting fits, or one daily digest of the best matches at 08:00 UTC.',
+  },
+  {
+    title: 'Leave in one click',
+    text: 'Every email carries a one-click unsubscribe link. Once you leave, nothing queued for you is sent.',
+  },
+];
+
+export default function HomePage() {
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <p className="eyebrow">Job alerts by email</p>
+        <h1 id="hero-title">Job alerts that fit.</h1>
+        <p className="lead">
+          Scout watches job feeds and emails you only the postings that fit you — no noise, no duplicates, never the same
+          posting twice.
+        </p>
+        <aside className="notice" aria-label="Signup">
+          <strong>Signup opens soon.</strong> Until then, ask the operator to add you.
+        </aside>
+      </section>
+
+      <section aria-labelledby="how-title">
+        <h2 id="how-title" className="section-title">
+          How it works
+        </h2>
+        <ul className="features">
+          {FEATURES.map((feature) => (
+            <li key={feature.title} className="feature">
+              <h3>{feature.title}</h3>
+              <p>{feature.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import type { z } from 'zod';
+import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
+import { normaliseEmail, subscriberInputSchema } from '../../lib/subscribers/subscriber';
+import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
+import { expectPositionals, invalid, readArgv, splitList } from './cli-args';
+
+/** A subscriber as the schema leaves it: lowercased keywords, defaults filled in. */
+export type UsersAddArgs = { subscriber: z.output<typeof subscriberInputSchema> };
+
+const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-budget <amount>] [--mode instant|daily]
+
+Adds a subscriber as active (confirmed), or updates the one with that email (in any case).
+Someone who unsubscribed stays unsubscribed: opt-outs win.
+
+Options:
+  --keywords <list>      required; comma-separated, e.g. "react, next.js"
+  --excludes <list>      postings mentioning any of these are never sent, e.g. "wordpress"
+  --min-budget <amount>  skip fixed-price postings below this amount, e.g. 500
+  --mode <mode>          instant (default): an email per cycle; daily: one digest a day
+  -h, --help             show this help`;
+
+/** The argument each field of the subscriber schema comes from, for error messages. */
+const argumentOf: Record<string, string> = { email: '<email>', keywords: '--keywords', excludes: '--excludes', minBudget: '--min-budget', mode: '--mode' };
+
+export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        keywords: { type: 'string' },
+        excludes: { type: 'string' },
+        'min-budget': { type: 'string' },
+        mode: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+
+  const positionalError = expectPositionals(positionals, ['<email>']);
+  if (positionalError) return invalid(positionalError);
+  if (values.keywords === undefined) return invalid('--keywords is required, e.g. --keywords "react, next.js"');
+
+  let minBudget: number | null = null;
+  const budgetText = values['min-budget'];
+  if (budgetText !== undefined) {
+    minBudget = Number(budgetText.trim());
+    if (budgetText.trim() === '' || !Number.isFinite(minBudget)) return invalid(`--min-budget must be a number, got "${budgetText}"`);
+  }
+  const mode = values.mode ?? 'instant';
+  if (mode !== 'instant' && mode !== 'daily') return invalid(`--mode must be instant or daily, got "${values.mode}"`);
+
+  const checked = subscriberInputSchema.safeParse({
+    email: positionals[0].trim(),
+    keywords: splitList(values.keywords),
+    excludes: splitList(values.excludes ?? ''),
+    minBudget,
+    mode,
+  });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const field = String(issue.path[0] ?? '');
+    return invalid(`${argumentOf[field] ?? field}: ${issue.message}`);
+  }
+  return { kind: 'args', args: { subscriber: checked.data } };
+}
+
+export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs): Promise<number> {
+  const { outcome } = await addActiveSubscriber(ctx.db, subscriber, ctx.now);
+  const email = normaliseEmail(subscriber.email);
+  if (outcome === 'kept-unsubscribed') {
+    ctx.out(`kept-unsubscribed ${email}: they unsubscribed, so nothing was changed (opt-outs win)`);
+    return EXIT.ok;
+  }
+  const details = [
+    subscriber.mode,
+    `keywords: ${subscriber.keywords.join(', ')}`,
+    subscriber.excludes.length > 0 ? `excludes: ${subscriber.excludes.join(', ')}` : null,
+    subscriber.minBudget !== null ? `min budget: ${subscriber.minBudget}` : null,
+  ];
+  ctx.out(`${outcome} ${email} (${details.filter(Boolean).join('; ')})`);
+  return EXIT.ok;
+}
+
+export const usersAddCommand = defineCommand({ name: 'add', summary: 'add or update an active subscriber', usage, parse: parseUsersAddArgs, run: usersAdd });

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InjectedCrash, type Failpoint } from '../../lib/cycle/failpoints';
+import { createHarness, type Harness } from '../support/harness';
+import type { TestItem } from '../support/rss';
+
+let h: Harness;
+const DANA = 'dana@example.com';
+
+beforeEach(async () => {
+  h = await createHarness();
+  await h.subscribe({ email: DANA, keywords: ['python', 'django'], mode: 'daily' });
+});
+afterEach(async () => h.close());
+
+/** `strong` postings name both keywords in the title (higher score); the rest mention python only in the body. */
+function postings(prefix: string, count: number, strong: number, at: string): TestItem[] {
+  return Array.from({ length: count }, (_, i) => ({
+    guid: `${prefix}-${i}`,
+    title: i < strong ? `Python Django backend ${prefix}-${i}` : `Backend work ${prefix}-${i}`,
+    link: `https://jobs.example.com/${prefix}/${i}`,
+    description: i < strong ? 'A django app.' : 'Mostly python scripts.',
+    pubDate: new Date(new Date(at).getTime() - (i + 1) * 60_000).toUTCString(),
+  }));
+}
+
+const itemsIn = (text: string) => text.split('\n').filter((line) => line.startsWith('* ')).map((line) => line.slice(2));
+
+describe('daily digest', () => {
+  it('nothing before 08:00; one digest of the top 20 by score after; nothing more that day; next day only new items', async () => {
+    h.serveFeed(postings('day1', 25, 5, '2026-11-30T06:00:00Z'));
+    expect((await h.cron({ now: '2026-11-30T06:00:00Z' })).body).toMatchObject({ queued: 25, digests: 0 });
+    expect((await h.cron({ now: '2026-11-30T07:59:00Z' })).body.digests).toBe(0);
+    expect(await h.inbox()).toHaveLength(0);
+
+    expect((await h.cron({ now: '2026-11-30T08:05:00Z' })).body.digests).toBe(1);
+    let inbox = await h.inbox();
+    expect(inbox).toHaveLength(1);
+    expect(inbox[0].subject).toContain('25 matching postings');
+    const items = itemsIn(inbox[0].text!);
+    expect(items).toHaveLength(20);
+    // The five two-keyword postings score highest and lead the digest.
+    expect(items.slice(0, 5).every((t) => t.startsWith('Python Django backend'))).toBe(true);
+    expect(inbox[0].text).toContain('5 more matched with a lower score');
+
+    h.serveFeed([...postings('day1', 25, 5, '2026-11-30T06:00:00Z'), ...postings('late', 3, 0, '2026-11-30T09:00:00Z')]);
+    expect((await h.cron({ now: '2026-11-30T09:00:00Z' })).body).toMatchObject({ queued: 3, digests: 0 });
+    expect((await h.cron({ now: '2026-11-30T23:45:00Z' })).body.digests).toBe(0);
+    expect(await h.inbox()).toHaveLength(1);
+
+    expect((await h.cron({ now: '2026-12-01T08:00:00Z' })).body.digests).toBe(1);
+    inbox = await h.inbox();
+    expect(inbox).toHaveLength(2);
+    expect(itemsIn(inbox[1].text!).map((t) => t.split(' ').pop())).toEqual(expect.arrayContaining(['late-0', 'late-1', 'late-2']));
+    expect(itemsIn(inbox[1].text!)).toHaveLength(3);
+
+    const deliveries = await h.db.collection('deliveries').get();
+    const byStatus = (s: string) => deliveries.docs.filter((d) => d.get('status') === s).length;
+    expect({ sent: byStatus('sent'), skipped: byStatus('skipped'), queued: byStatus('queued') }).toEqual({ sent: 23, skipped: 5, queued: 0 });
+  });
+
+  it('a missed 08:00 run is caught up by the next run', async () => {
+    h.serveFeed(postings('miss', 4, 1, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    // The scheduler dropped every run between 06:00 and 13:10.
+    expect((await h.cron({ now: '2026-11-30T13:10:00Z' })).body.digests).toBe(1);
+    expect(await h.inbox()).toHaveLength(1);
+    expect((await h.db.collection('emails').doc(`digest_${(await h.db.collection('users').get()).docs[0].id}_2026-11-30`).get()).get('status')).toBe('sent');
+  });
+
+  it('at-least-once: a crash after the send and before marking re-sends under the same key, so the provider drops the copy', async () => {
+    h.serveFeed(postings('crash', 3, 1, '2026-11-30T07:00:00Z'));
+    await h.cron({ now: '2026-11-30T07:00:00Z' });
+    const crashOnce: Failpoint = async (name, ctx) => {
+      if (name === 'before-record' && ctx?.emailKey?.startsWith('digest_')) throw new InjectedCrash(name);
+    };
+    expect((await h.cron({ now: '2026-11-30T08:00:00Z' }, { failpoint: crashOnce })).status).toBe(500);
+    expect(await h.inbox()).toHaveLength(1);
+    const row = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs[0];
+    expect(row.get('status')).toBe('sending');
+
+    // Within the lease nobody touches it; after the lease the next run retries with the same key.
+    expect((await h.cron({ now: '2026-11-30T08:01:00Z' })).body.digests).toBe(0);
+    expect((await h.cron({ now: '2026-11-30T08:15:00Z' })).body.digests).toBe(1);
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(1);
+    expect((await row.ref.get()).get('status')).toBe('sent');
+    const deliveries = await h.db.collection('deliveries').get();
+    expect(deliveries.docs.every((d) => d.get('status') === 'sent')).toBe(true);
+  });
+
+  it('opt-outs win: a subscriber paused before 08:00 gets no digest and the queued items are closed as skipped', async () => {
+    h.serveFeed(postings('paused', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    const user = (await h.db.collection('users').get()).docs[0];
+    await user.ref.update({ status: 'paused' });
+    await h.cron({ now: '2026-11-30T08:30:00Z' });
+    expect(await h.inbox()).toHaveLength(0);
+    const deliveries = await h.db.collection('deliveries').get();
+    expect(deliveries.docs.map((d) => [d.get('status'), d.get('reason')])).toEqual([
+      ['skipped', 'subscriber_paused'],
+      ['skipped', 'subscriber_paused'],
+    ]);
+  });
+});
