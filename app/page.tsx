@@ -1,7 +1,7 @@
 const FEATURES = [
   {
     title: 'Watches the feeds',
-    text: 'Scout checks job feeds (RSS, Atom and JSON Feed) every few minutes, so you do not have to.',
+    text: 'Scout checks job feeds (RSS, Atom and JSON Feed) around the clock, so you do not have to.',
   },
   {
     title: 'Only what fits',
@@ -24,8 +24,8 @@ export default function HomePage() {
         <p className="eyebrow">Job alerts by email</p>
         <h1 id="hero-title">Job alerts that fit.</h1>
         <p className="lead">
-          Scout watches job feeds and emails you only the postings that fit you — no noise, no duplicates, never the same
-          posting twice.
+          Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes,
+          at or above your budget.
         </p>
         <aside className="notice" aria-label="Signup">
           <strong>Signup opens soon.</strong> Until then, ask the operator to add you.

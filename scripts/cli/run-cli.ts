@@ -1,0 +1,110 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { ConfigError } from '../../lib/config';
+import { EXIT, type CliCommand, type Out } from './command';
+import { usersAddCommand } from './users-add';
+import { usersImportCommand } from './users-import';
+import { usersListCommand } from './users-list';
+import { usersPauseCommand, usersResumeCommand } from './users-status';
+
+/** Command groups: `scout <group> <command> [args]`. */
+const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
+  users: { summary: 'manage subscribers', commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand] },
+};
+
+export type CliDeps = {
+  out: Out;
+  /** Usage errors and failures; the commands' own report goes to `out`. */
+  err: Out;
+  /** Opens the store. Called only once argv is valid, so help and usage errors need no configuration. */
+  openDb: () => Firestore;
+  now: () => Date;
+};
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
+function topUsage(): string {
+  const lines = Object.entries(groups).flatMap(([group, { commands }]) => commands.map((c) => [`${group} ${c.name}`, c.summary] as const));
+  const width = Math.max(...lines.map(([name]) => name.length));
+  return [
+    'Usage: scout <command> [options]',
+    '',
+    "Scout's operator tools. The store comes from the environment: FIREBASE_PROJECT_ID, plus",
+    'FIRESTORE_EMULATOR_HOST (local emulator) or FIREBASE_SERVICE_ACCOUNT (production).',
+    '',
+    'Commands:',
+    ...lines.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`),
+    '',
+    'Run `scout <command> --help` for its arguments, e.g. `scout users add --help`.',
+  ].join('\n');
+}
+
+function groupUsage(group: string): string {
+  const { summary, commands } = groups[group];
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `Usage: scout ${group} <command> [options]`,
+    '',
+    `${summary[0].toUpperCase()}${summary.slice(1)}.`,
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `Run \`scout ${group} <command> --help\` for its arguments.`,
+  ].join('\n');
+}
+
+const print = (write: Out, text: string) => text.split('\n').forEach((line) => write(line));
+
+/**
+ * Routes argv to a command, and maps what happens to an exit code: 0 done, 1 done with problems
+ * or failed, 2 not run (unknown command, bad arguments, missing configuration) with nothing written.
+ */
+export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
+  const [group, name, ...rest] = argv;
+  if (group === undefined || isHelp(group)) {
+    print(group ? deps.out : deps.err, topUsage());
+    return group ? EXIT.ok : EXIT.usage;
+  }
+  if (!Object.hasOwn(groups, group)) {
+    deps.err(`scout: unknown command "${group}"`);
+    print(deps.err, topUsage());
+    return EXIT.usage;
+  }
+  if (name === undefined || isHelp(name)) {
+    print(name ? deps.out : deps.err, groupUsage(group));
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = groups[group].commands.find((c) => c.name === name);
+  if (!command) {
+    deps.err(`scout: unknown command "${group} ${name}"`);
+    print(deps.err, groupUsage(group));
+    return EXIT.usage;
+  }
+
+  const label = `scout ${group} ${name}`;
+  const parsed = command.prepare(rest);
+  if (parsed.kind === 'help') {
+    print(deps.out, command.usage);
+    return EXIT.ok;
+  }
+  if (parsed.kind === 'invalid') {
+    deps.err(`${label}: ${parsed.message}`);
+    deps.err(`Run \`${label} --help\` for usage.`);
+    return EXIT.usage;
+  }
+
+  let db: Firestore;
+  try {
+    db = deps.openDb();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    print(deps.err, `${label}: ${error.message}`);
+    return EXIT.usage;
+  }
+  try {
+    return await parsed.args({ db, now: deps.now(), out: deps.out });
+  } catch (error) {
+    deps.err(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.problems;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { createFirestore } from '../lib/firestore';
+import { loadCliEnv } from './cli/cli-env';
+import { runCli } from './cli/run-cli';
+
+// Scout's operator CLI: `tsx scripts/scout.ts <command>`; `--help` lists the commands.
+// This file only wires the process to runCli: argv, the environment, stdout/stderr, the exit code.
+
+let db: Firestore | undefined;
+
+function openDb(): Firestore {
+  const env = loadCliEnv(process.env);
+  if (env.FIRESTORE_EMULATOR_HOST) process.env.METADATA_SERVER_DETECTION = 'none';
+  const target = env.FIRESTORE_EMULATOR_HOST ? `the emulator at ${env.FIRESTORE_EMULATOR_HOST}` : 'production (service account)';
+  process.stderr.write(`scout: Firestore project ${env.FIREBASE_PROJECT_ID} on ${target}\n`);
+  db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID, serviceAccountJson: env.FIREBASE_SERVICE_ACCOUNT });
+  return db;
+}
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    openDb,
+    now: () => new Date(),
+  });
+} finally {
+  // The client keeps its gRPC channel open; closing it lets the process exit on its own.
+  await db?.terminate();
+}

@@ -1,0 +1,74 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { signLinkToken, UNSUBSCRIBE_LINK_DAYS, unsubscribeUrl, verifyLinkToken, type LinkClaims } from '../../lib/subscribers/link-token';
+
+const SECRET = 'test-link-secret-0123456789';
+const NOW = new Date('2026-11-30T06:00:00Z');
+const inAnHour = Math.floor(NOW.getTime() / 1000) + 3_600;
+const claims: LinkClaims = { uid: 'YWRhQGV4YW1wbGUuY29t', purpose: 'unsubscribe', exp: inAnHour };
+const verify = (token: string | null | undefined, overrides: Partial<Parameters<typeof verifyLinkToken>[1]> = {}) =>
+  verifyLinkToken(token, { secret: SECRET, purpose: 'unsubscribe', now: NOW, ...overrides });
+
+/** Flips one character of a base64url string to another valid one. */
+const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+
+describe('signLinkToken / verifyLinkToken', () => {
+  it('round-trips the claims', () => {
+    expect(verify(signLinkToken(claims, SECRET))).toEqual({ ok: true, claims });
+  });
+
+  it('refuses a token whose body was changed', () => {
+    const [, signature] = signLinkToken(claims, SECRET).split('.');
+    const otherBody = Buffer.from(JSON.stringify({ ...claims, uid: 'Ym9iQGV4YW1wbGUuY29t' })).toString('base64url');
+    expect(verify(`${otherBody}.${signature}`)).toEqual({ ok: false, reason: 'bad-signature' });
+    const [body] = signLinkToken(claims, SECRET).split('.');
+    expect(verify(`${flip(body, 3)}.${signature}`)).toEqual({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('refuses a token whose signature was changed or made with another secret', () => {
+    const [body, signature] = signLinkToken(claims, SECRET).split('.');
+    expect(verify(`${body}.${flip(signature, 0)}`)).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(verify(`${body}.${signature.slice(0, -1)}`)).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(verify(signLinkToken(claims, 'another-secret-0123456789'))).toEqual({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('refuses a token at and after its expiry', () => {
+    const token = signLinkToken(claims, SECRET);
+    expect(verify(token, { now: new Date(inAnHour * 1000 - 1) }).ok).toBe(true);
+    expect(verify(token, { now: new Date(inAnHour * 1000) })).toEqual({ ok: false, reason: 'expired' });
+    expect(verify(signLinkToken({ ...claims, exp: inAnHour - 7_200 }, SECRET))).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('refuses a token made for another purpose', () => {
+    expect(verify(signLinkToken({ ...claims, purpose: 'preferences' }, SECRET))).toEqual({ ok: false, reason: 'wrong-purpose' });
+    expect(verify(signLinkToken(claims, SECRET), { purpose: 'confirm' })).toEqual({ ok: false, reason: 'wrong-purpose' });
+  });
+
+  it('refuses malformed tokens', () => {
+    const [body, signature] = signLinkToken(claims, SECRET).split('.');
+    // A correctly signed body that is not valid claims: a good signature alone is not enough.
+    const signed = (raw: string) => {
+      const b = Buffer.from(raw).toString('base64url');
+      return `${b}.${createHmac('sha256', SECRET).update(b).digest('base64url')}`;
+    };
+    for (const token of [null, undefined, '', 'nodot', `${body}.`, `.${signature}`, `${body}.${signature}.extra`, 'x'.repeat(1_001)]) {
+      expect(verify(token), String(token)).toEqual({ ok: false, reason: 'malformed' });
+    }
+    for (const raw of ['not json', '{"uid":"","purpose":"unsubscribe","exp":1}', '{"uid":"a","purpose":"delete","exp":1}', '{"uid":"a","purpose":"unsubscribe","exp":"soon"}']) {
+      expect(verify(signed(raw)), raw).toEqual({ ok: false, reason: 'malformed' });
+    }
+  });
+
+  it('unsubscribeUrl carries a day-stable unsubscribe token that lasts about UNSUBSCRIBE_LINK_DAYS', () => {
+    const morning = unsubscribeUrl({ appUrl: 'https://scout.example.com', uid: claims.uid, secret: SECRET, issuedAt: NOW });
+    const evening = unsubscribeUrl({ appUrl: 'https://scout.example.com', uid: claims.uid, secret: SECRET, issuedAt: new Date('2026-11-30T22:00:00Z') });
+    expect(evening).toBe(morning);
+    const url = new URL(morning);
+    expect(url.origin + url.pathname).toBe('https://scout.example.com/unsubscribe');
+    const check = verify(url.searchParams.get('token'));
+    expect(check).toMatchObject({ ok: true, claims: { uid: claims.uid, purpose: 'unsubscribe' } });
+    const later = new Date(NOW.getTime() + (UNSUBSCRIBE_LINK_DAYS - 1) * 86_400_000);
+    expect(verify(url.searchParams.get('token'), { now: later }).ok).toBe(true);
+    expect(verify(url.searchParams.get('token'), { now: new Date(NOW.getTime() + (UNSUBSCRIBE_LINK_DAYS + 1) * 86_400_000) })).toEqual({ ok: false, reason: 'expired' });
+  });
+});
