@@ -65,7 +65,8 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const field = String(issue.path[0] ?? '');
-    return invalid(`${argumentOf[field] ?? field}: ${issue.message}`);
+    const value = field === 'email' ? ` "${positionals[0]}"` : '';
+    return invalid(`${argumentOf[field] ?? field}${value}: ${issue.message}`);
   }
   return { kind: 'args', args: { subscriber: checked.data } };
 }

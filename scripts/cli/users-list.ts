@@ -42,7 +42,8 @@ export async function usersList(ctx: CommandContext, { status }: UsersListArgs):
   const rows = subscribers.map((s) => [s.email, s.status, s.mode, s.minBudget === null ? '-' : String(s.minBudget), describeKeywords(s)]);
   for (const line of formatTable(['EMAIL', 'STATUS', 'MODE', 'MIN BUDGET', 'KEYWORDS'], rows)) ctx.out(line);
   ctx.out('');
-  ctx.out(`${subscribers.length} ${subscribers.length === 1 ? 'subscriber' : 'subscribers'}${status ? '' : ` (${countByStatus(subscribers)})`}`);
+  const noun = `${status ? `${status} ` : ''}${subscribers.length === 1 ? 'subscriber' : 'subscribers'}`;
+  ctx.out(`${subscribers.length} ${noun}${status ? '' : ` (${countByStatus(subscribers)})`}`);
   return EXIT.ok;
 }
 

@@ -1,0 +1,97 @@
+/**
+ * npm run demo — the whole story in one terminal, on the embedded default:
+ * starts the emulator, the mail sink and the sample feed, runs the real app (`next dev`), adds the
+ * demo subscribers, calls GET /api/cron like a scheduler would, and shows what each subscriber
+ * received; then calls it again and shows that the second run sent nothing.
+ *
+ *   npm run demo            run the story and stop everything
+ *   npm run demo -- --keep  leave the stack running afterwards to browse the inbox page
+ */
+import { readFile } from 'node:fs/promises';
+import { clearEmulatorProject } from './stack/firestore-emulator';
+import { DEFAULT_PORTS, localEnv } from './stack/local-env';
+import { startNextServer } from './stack/next-server';
+import { startLocalStack } from './stack/start-stack';
+
+const keep = process.argv.includes('--keep');
+// The sample feed's postings are from 30 Nov 2026; the demo replays that day with ?now=.
+const EARLY = '2026-11-30T06:00:00Z';
+const DIGEST_TIME = '2026-11-30T08:05:00Z';
+
+const ports = { ...DEFAULT_PORTS, firestore: 8089, mailSink: 3125, feed: 3130, app: 3100 };
+const env = localEnv(ports);
+Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: env.FIRESTORE_EMULATOR_HOST, METADATA_SERVER_DETECTION: 'none' });
+
+const heading = (text: string) => console.log(`\n\x1b[1m${text}\x1b[0m`);
+
+async function main() {
+  heading('Starting the local stack');
+  const stack = await startLocalStack(ports);
+  await clearEmulatorProject(stack.firestoreHost, env.FIREBASE_PROJECT_ID);
+  console.log(`• Scout (next dev) on http://127.0.0.1:${ports.app} — compiling, this takes a moment…`);
+  const app = await startNextServer({ mode: 'dev', port: ports.app, env, quiet: true });
+  try {
+    heading('Adding the demo subscribers (scripts/demo/demo-subscribers.csv)');
+    const { createFirestore } = await import('../lib/firestore');
+    const { parseSubscribersCsv } = await import('../lib/subscribers/import-csv');
+    const { addActiveSubscriber } = await import('../lib/subscribers/add-subscriber');
+    const db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID });
+    const rows = parseSubscribersCsv(await readFile(new URL('./demo/demo-subscribers.csv', import.meta.url), 'utf8'));
+    for (const row of rows) {
+      if (!row.input) throw new Error(`demo CSV line ${row.line}: ${row.error}`);
+      await addActiveSubscriber(db, row.input, new Date(EARLY));
+      console.log(`  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`);
+    }
+
+    const cron = async (now: string) => {
+      const res = await fetch(`${app.url}/api/cron?now=${encodeURIComponent(now)}`, { headers: { authorization: `Bearer ${env.CRON_SECRET}` } });
+      const body = await res.json();
+      if (res.status !== 200) throw new Error(`GET /api/cron → ${res.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    const summary = (b: Record<string, number>) =>
+      `new postings ${b.jobsNew}, matches ${b.matches}, instant emails ${b.instantEmails}, queued for digest ${b.queued}, digests ${b.digests}, failures ${b.failures}`;
+    const received = (label: string) => {
+      heading(label);
+      const messages = stack.mailSink.messages();
+      for (const row of rows) {
+        const mine = messages.filter((m) => m.to.includes(row.input!.email));
+        console.log(`  ${row.input!.email}: ${mine.length} email${mine.length === 1 ? '' : 's'}`);
+        for (const m of mine) console.log(`    ✉ ${m.subject}`);
+      }
+      return messages.length;
+    };
+
+    heading(`Run 1 — GET /api/cron at ${EARLY}`);
+    console.log(`  ${summary(await cron(EARLY))}`);
+    const afterFirst = received('Inboxes after run 1 (instant subscribers got one alert each; daily ones wait for 08:00)');
+
+    heading(`Run 2 — the same call again, as a retrying scheduler would`);
+    const second = await cron(EARLY);
+    console.log(`  ${summary(second)}`);
+    const afterSecond = stack.mailSink.messages().length;
+    console.log(afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!');
+
+    heading(`Run 3 — GET /api/cron at ${DIGEST_TIME} (the daily digest hour has passed)`);
+    console.log(`  ${summary(await cron(DIGEST_TIME))}`);
+    heading(`Run 4 — and again`);
+    const fourth = await cron(DIGEST_TIME);
+    console.log(`  ${summary(fourth)}`);
+    console.log(fourth.emailsSent === 0 ? '  ✔ One digest per subscriber per day: the repeat sent nothing.' : '  ✘ The repeat sent email!');
+    received('Final inboxes');
+    console.log(`\nOpen the inbox page: ${stack.mailSink.url}/  (run with --keep to leave it up)`);
+    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0) process.exitCode = 1;
+  } finally {
+    if (keep) {
+      console.log(`\nStack left running — Scout ${app.url}, inbox ${stack.mailSink.url}. Ctrl-C to stop.`);
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    }
+    await app.stop();
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\n${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

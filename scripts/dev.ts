@@ -1,0 +1,36 @@
+/**
+ * npm run dev — the embedded default stack plus `next dev`: the Firestore emulator, the mail sink
+ * (inbox page), the sample feed, and Scout itself. Values from the environment (or .env.local,
+ * which Next reads) override the local defaults.
+ */
+import { DEFAULT_PORTS, localEnv } from './stack/local-env';
+import { startLocalStack } from './stack/start-stack';
+import { startNextServer } from './stack/next-server';
+
+async function main() {
+  const env = localEnv(DEFAULT_PORTS, process.env);
+  const stack = await startLocalStack(DEFAULT_PORTS);
+  const app = await startNextServer({ mode: 'dev', port: DEFAULT_PORTS.app, env });
+  console.log(`
+Scout is running:
+  app          ${app.url}
+  mail inbox   ${stack.mailSink.url}/
+  sample feed  ${stack.feeds.feedUrl}
+Run a cycle:
+  curl -H "Authorization: Bearer ${env.CRON_SECRET}" "${app.url}/api/cron?now=2026-11-30T06:00:00Z"
+Add a subscriber:
+  FIREBASE_PROJECT_ID=${env.FIREBASE_PROJECT_ID} FIRESTORE_EMULATOR_HOST=${env.FIRESTORE_EMULATOR_HOST} npm run scout -- users add you@example.com --keywords "react, next.js"
+Ctrl-C stops everything.`);
+  const shutdown = async () => {
+    await app.stop();
+    await stack.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+/**
+ * The embedded default: what `npm run dev`, `npm run demo` and the tests run against when no
+ * .env says otherwise. Everything points at loopback; nothing here is a real secret.
+ */
+export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number };
+
+export const DEFAULT_PORTS: StackPorts = { firestore: 8080, mailSink: 3025, feed: 3030, app: 3000 };
+
+export function localEnv(ports: StackPorts, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    CRON_SECRET: 'local-cron-secret-not-for-production',
+    LINK_SECRET: 'local-link-secret-not-for-production',
+    ADMIN_SECRET: 'local-admin-secret-not-for-production',
+    APP_URL: `http://localhost:${ports.app}`,
+    MAIL_FROM: 'Scout <alerts@scout.localhost>',
+    RESEND_API_KEY: 're_local_sink',
+    RESEND_BASE_URL: `http://127.0.0.1:${ports.mailSink}`,
+    FIREBASE_PROJECT_ID: 'demo-scout',
+    FIRESTORE_EMULATOR_HOST: `127.0.0.1:${ports.firestore}`,
+    METADATA_SERVER_DETECTION: 'none',
+    FEED_URLS: `sample=http://127.0.0.1:${ports.feed}/sample.xml`,
+    ALLOW_CLOCK_OVERRIDE: 'true',
+    SEND_RATE_PER_SEC: '10',
+  };
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined && value !== '') env[key] = value;
+  return env;
+}

@@ -1,0 +1,26 @@
+import { startMailSink, type MailSink } from '../mail-sink/server';
+import { startFeedServer, type FeedServer } from '../sample-feed/server';
+import { startFirestoreEmulator } from './firestore-emulator';
+import type { StackPorts } from './local-env';
+
+export type LocalStack = { mailSink: MailSink; feeds: FeedServer; firestoreHost: string; stop(): Promise<void> };
+
+/** The emulator, the mail sink and the sample feed, each on its port of `ports`. */
+export async function startLocalStack(ports: StackPorts, log: (line: string) => void = console.log): Promise<LocalStack> {
+  log(`• Firestore emulator on 127.0.0.1:${ports.firestore} (Java; first start takes a few seconds)`);
+  const emulator = await startFirestoreEmulator({ port: ports.firestore });
+  log(`• Mail sink on http://127.0.0.1:${ports.mailSink} (inbox page at /)`);
+  const mailSink = await startMailSink({ port: ports.mailSink });
+  log(`• Sample feed on http://127.0.0.1:${ports.feed}/sample.xml`);
+  const feeds = await startFeedServer({ port: ports.feed });
+  return {
+    mailSink,
+    feeds,
+    firestoreHost: emulator.host,
+    async stop() {
+      await feeds.close();
+      await mailSink.close();
+      await emulator.stop();
+    },
+  };
+}
