@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { subscriberId } from '../../lib/subscribers/subscriber';
+import { parseUsersAddArgs, usersAdd } from '../../scripts/cli/users-add';
+import { createCliFixture, type CliFixture } from './cli-fixture';
+
+let fx: CliFixture;
+beforeEach(() => {
+  fx = createCliFixture();
+});
+afterEach(() => fx.close());
+
+describe('scout users add', () => {
+  it('creates an active, confirmed subscriber from the arguments', async () => {
+    const run = await fx.cli(['users', 'add', 'Maya.Chen@Example.com', '--keywords', 'React, Next.js', '--excludes', 'wordpress', '--min-budget', '500', '--mode', 'daily']);
+
+    expect(run.code).toBe(0);
+    expect(run.out).toEqual(['created maya.chen@example.com (daily; keywords: react, next.js; excludes: wordpress; min budget: 500)']);
+    const users = await fx.users();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({
+      id: subscriberId('maya.chen@example.com'),
+      email: 'maya.chen@example.com',
+      keywords: ['react', 'next.js'],
+      excludes: ['wordpress'],
+      minBudget: 500,
+      mode: 'daily',
+      status: 'active',
+      confirmedAt: fx.now,
+    });
+  });
+
+  it('adding the same email twice in a different case updates the one subscriber', async () => {
+    expect((await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react'])).out[0]).toMatch(/^created sam@example\.com/);
+    const second = await fx.cli(['users', 'add', '  SAM@Example.COM ', '--keywords', 'firebase; firestore', '--mode', 'daily']);
+
+    expect(second.code).toBe(0);
+    expect(second.out[0]).toMatch(/^updated sam@example\.com \(daily; keywords: firebase, firestore\)$/);
+    const users = await fx.users();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ email: 'sam@example.com', keywords: ['firebase', 'firestore'], mode: 'daily', minBudget: null });
+  });
+
+  it('keeps someone who unsubscribed unsubscribed, and says so', async () => {
+    await fx.cli(['users', 'add', 'gone@example.com', '--keywords', 'react']);
+    await fx.setStatus('gone@example.com', 'unsubscribed');
+
+    const run = await fx.cli(['users', 'add', 'gone@example.com', '--keywords', 'vue']);
+
+    expect(run.code).toBe(0);
+    expect(run.out[0]).toMatch(/^kept-unsubscribed gone@example\.com/);
+    expect((await fx.users())[0]).toMatchObject({ status: 'unsubscribed', keywords: ['react'] });
+  });
+
+  it.each([
+    { argv: ['not-an-email', '--keywords', 'react'], names: '<email> "not-an-email"' },
+    { argv: ['a@example.com'], names: '--keywords' },
+    { argv: ['a@example.com', '--keywords', ' , '], names: '--keywords' },
+    { argv: ['a@example.com', '--keywords', 'react', '--mode', 'weekly'], names: '--mode' },
+    { argv: ['a@example.com', '--keywords', 'react', '--min-budget', 'lots'], names: '--min-budget' },
+    { argv: ['a@example.com', '--keywords', 'react', '--min-budget=-5'], names: '--min-budget' },
+    { argv: ['a@example.com', '--keywords', 'react', '--colour', 'blue'], names: '--colour' },
+    { argv: ['a@example.com', 'b@example.com', '--keywords', 'react'], names: '"b@example.com"' },
+    { argv: ['--keywords', 'react'], names: '<email>' },
+  ])('rejects $argv naming $names: exit 2, nothing written', async ({ argv, names }) => {
+    const run = await fx.cli(['users', 'add', ...argv]);
+
+    expect(run.code).toBe(2);
+    expect(run.err[0]).toContain(names);
+    expect(run.out).toEqual([]);
+    expect(run.opened).toBe(false);
+    expect(await fx.users()).toEqual([]);
+  });
+
+  it('is a plain function of a context and parsed arguments', async () => {
+    const parsed = parseUsersAddArgs(['lea@example.com', '--keywords', 'Figma, UI design']);
+    if (parsed.kind !== 'args') throw new Error(`unexpected ${parsed.kind}`);
+    const ctx = fx.ctx();
+
+    expect(await usersAdd(ctx, parsed.args)).toBe(0);
+    expect(ctx.lines).toEqual(['created lea@example.com (instant; keywords: figma, ui design)']);
+  });
+
+  it('prints its help with exit 0, without opening the store', async () => {
+    const run = await fx.cli(['users', 'add', '--help']);
+    expect(run).toMatchObject({ code: 0, opened: false });
+    expect(run.out[0]).toMatch(/^Usage: scout users add <email> --keywords/);
+  });
+});
