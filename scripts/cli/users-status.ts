@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { normaliseEmail } from '../../lib/subscribers/subscriber';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { checkEmail, expectPositionals, invalid, readArgv } from './cli-args';
-import { setSubscriberStatus, type StatusAction } from './set-subscriber-status';
+import { setSubscriberStatus, type StatusAction } from '../../lib/subscribers/set-subscriber-status';
 
 export type UsersStatusArgs = { email: string };
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideStatus } from '../../scripts/cli/set-subscriber-status';
+import { decideStatus } from '../../lib/subscribers/set-subscriber-status';
 import { createCliFixture, type CliFixture } from './cli-fixture';
 
 let fx: CliFixture;

@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../../lib/ledger/firestore-errors';
-import { subscriberId, subscribersCollection, type SubscriberStatus } from '../../lib/subscribers/subscriber';
+import { isLostPrecondition } from '../ledger/firestore-errors';
+import { subscriberId, subscribersCollection, type SubscriberStatus } from './subscriber';
 
 export type StatusAction = 'pause' | 'resume';
 

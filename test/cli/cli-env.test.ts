@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../lib/config';
+import { loadCliEnv } from '../../scripts/cli/cli-env';
+
+const problems = (env: Record<string, string>) => {
+  try {
+    loadCliEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('the CLI environment', () => {
+  it('needs only the project id and the emulator host, not the whole app config', () => {
+    expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual({
+      FIREBASE_PROJECT_ID: 'scout-dev',
+      FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080',
+    });
+  });
+
+  it('accepts a service account instead of the emulator', () => {
+    const key = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\n', client_email: 'cli@scout.iam.gserviceaccount.com' });
+    expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_SERVICE_ACCOUNT: key }).FIREBASE_SERVICE_ACCOUNT).toBe(key);
+  });
+
+  it('names each missing or bad variable', () => {
+    expect(problems({ FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual(['FIREBASE_PROJECT_ID is required']);
+    expect(problems({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '' })).toEqual([
+      expect.stringMatching(/^FIRESTORE_EMULATOR_HOST or FIREBASE_SERVICE_ACCOUNT is required/),
+    ]);
+    expect(problems({ FIREBASE_PROJECT_ID: 'Scout Dev', FIRESTORE_EMULATOR_HOST: 'localhost' })).toEqual([
+      expect.stringMatching(/^FIREBASE_PROJECT_ID must be a Firebase project id/),
+      'FIRESTORE_EMULATOR_HOST must be host:port',
+    ]);
+  });
+});
