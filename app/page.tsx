@@ -24,8 +24,8 @@ export default function HomePage() {
         <p className="eyebrow">Job alerts by email</p>
         <h1 id="hero-title">Job alerts that fit.</h1>
         <p className="lead">
-          Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes,
-          at or above your budget.
+          Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes, at or above your
+          budget.
         </p>
         <aside className="notice" aria-label="Signup">
           <strong>Signup opens soon.</strong> Until then, ask the operator to add you.

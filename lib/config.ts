@@ -22,16 +22,30 @@ export const configSchema = z.object({
   LINK_SECRET: secret,
   ADMIN_SECRET: secret,
   APP_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((u) => u.replace(/\/+$/, '')),
-  MAIL_FROM: z.string({ error: 'is required' }).min(3).refine((v) => /<?[^\s<>@]+@[^\s<>@]+>?\s*$/.test(v), 'must be an address like "Scout <alerts@example.com>"'),
+  MAIL_FROM: z
+    .string({ error: 'is required' })
+    .min(3)
+    .refine((v) => /<?[^\s<>@]+@[^\s<>@]+>?\s*$/.test(v), 'must be an address like "Scout <alerts@example.com>"'),
   RESEND_API_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
   RESEND_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.resend.com'),
   CRON_ALLOW_QUERY_SECRET: flag(false),
-  FIREBASE_PROJECT_ID: z.string({ error: 'is required' }).regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id (lowercase letters, digits, dashes)'),
+  FIREBASE_PROJECT_ID: z
+    .string({ error: 'is required' })
+    .regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id (lowercase letters, digits, dashes)'),
   FIREBASE_SERVICE_ACCOUNT: z
     .string()
-    .refine((v) => { try { return typeof JSON.parse(v).private_key === 'string'; } catch { return false; } }, 'must be the service account key JSON')
+    .refine((v) => {
+      try {
+        return typeof JSON.parse(v).private_key === 'string';
+      } catch {
+        return false;
+      }
+    }, 'must be the service account key JSON')
     .optional(),
-  FIRESTORE_EMULATOR_HOST: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  FIRESTORE_EMULATOR_HOST: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+    .optional(),
   FEED_URLS: z.string({ error: 'is required' }).min(1, 'is required'),
   DIGEST_HOUR_UTC: int(8, 0, 23),
   DIGEST_MAX_ITEMS: int(20, 1, 100),

@@ -40,11 +40,15 @@ async function main() {
     for (const row of rows) {
       if (!row.input) throw new Error(`demo CSV line ${row.line}: ${row.error}`);
       await addActiveSubscriber(db, row.input, new Date(EARLY));
-      console.log(`  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`);
+      console.log(
+        `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`,
+      );
     }
 
     const cron = async (now: string) => {
-      const res = await fetch(`${app.url}/api/cron?now=${encodeURIComponent(now)}`, { headers: { authorization: `Bearer ${env.CRON_SECRET}` } });
+      const res = await fetch(`${app.url}/api/cron?now=${encodeURIComponent(now)}`, {
+        headers: { authorization: `Bearer ${env.CRON_SECRET}` },
+      });
       const body = await res.json();
       if (res.status !== 200) throw new Error(`GET /api/cron → ${res.status} ${JSON.stringify(body)}`);
       return body;
@@ -70,7 +74,9 @@ async function main() {
     const second = await cron(EARLY);
     console.log(`  ${summary(second)}`);
     const afterSecond = stack.mailSink.messages().length;
-    console.log(afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!');
+    console.log(
+      afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!',
+    );
 
     heading(`Run 3 — GET /api/cron at ${DIGEST_TIME} (the daily digest hour has passed)`);
     console.log(`  ${summary(await cron(DIGEST_TIME))}`);

@@ -2,15 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../lib/config';
 
 const valid = {
-  CRON_SECRET: 'c'.repeat(24), LINK_SECRET: 'l'.repeat(24), ADMIN_SECRET: 'a'.repeat(24), APP_URL: 'https://scout.example.com/',
-  MAIL_FROM: 'Scout <alerts@scout.example.com>', RESEND_API_KEY: 're_123', FIREBASE_PROJECT_ID: 'scout-prod', FEED_URLS: 'https://jobs.example.com/rss',
+  CRON_SECRET: 'c'.repeat(24),
+  LINK_SECRET: 'l'.repeat(24),
+  ADMIN_SECRET: 'a'.repeat(24),
+  APP_URL: 'https://scout.example.com/',
+  MAIL_FROM: 'Scout <alerts@scout.example.com>',
+  RESEND_API_KEY: 're_123',
+  FIREBASE_PROJECT_ID: 'scout-prod',
+  FEED_URLS: 'https://jobs.example.com/rss',
 };
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig(valid)).toMatchObject({
-      APP_URL: 'https://scout.example.com', CRON_ALLOW_QUERY_SECRET: false, ALLOW_CLOCK_OVERRIDE: false, DIGEST_HOUR_UTC: 8, DIGEST_MAX_ITEMS: 20,
-      LOCK_TTL_MS: 600_000, RESEND_BASE_URL: 'https://api.resend.com',
+      APP_URL: 'https://scout.example.com',
+      CRON_ALLOW_QUERY_SECRET: false,
+      ALLOW_CLOCK_OVERRIDE: false,
+      DIGEST_HOUR_UTC: 8,
+      DIGEST_MAX_ITEMS: 20,
+      LOCK_TTL_MS: 600_000,
+      RESEND_BASE_URL: 'https://api.resend.com',
     });
   });
 

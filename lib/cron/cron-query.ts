@@ -6,7 +6,10 @@ const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1, 0, true or
 export const cronQuerySchema = z.strictObject(
   {
     dryRun: flag.optional(),
-    now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp, e.g. 2026-11-30T08:15:00Z' }).transform((v) => new Date(v)).optional(),
+    now: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 timestamp, e.g. 2026-11-30T08:15:00Z' })
+      .transform((v) => new Date(v))
+      .optional(),
     key: z.string().optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter(s): ${issue.keys.join(', ')}` : undefined) },

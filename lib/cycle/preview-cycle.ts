@@ -28,16 +28,28 @@ export type CyclePreview = {
 export async function previewCycle(deps: CycleDeps, input: { now: Date; sources: FeedSource[]; runId: string }): Promise<CyclePreview> {
   const { db, config } = deps;
   const feeds = await refreshFeeds(deps, {
-    sources: input.sources, now: input.now, runId: input.runId, retentionDays: config.RETENTION_DAYS,
-    timeoutMs: config.FEED_TIMEOUT_MS, maxBytes: config.FEED_MAX_BYTES, appUrl: config.APP_URL, dryRun: true,
+    sources: input.sources,
+    now: input.now,
+    runId: input.runId,
+    retentionDays: config.RETENTION_DAYS,
+    timeoutMs: config.FEED_TIMEOUT_MS,
+    maxBytes: config.FEED_MAX_BYTES,
+    appUrl: config.APP_URL,
+    dryRun: true,
   });
-  const stored = await readMany(db, feeds.preview.map((p) => postingsCollection(db).doc(p.id)));
+  const stored = await readMany(
+    db,
+    feeds.preview.map((p) => postingsCollection(db).doc(p.id)),
+  );
   const unseen = feeds.preview.filter((_, i) => !stored[i].exists);
   const pending = await loadPendingPostings(db, { now: input.now, retentionDays: config.RETENTION_DAYS, limit: 2_000 });
   const byId = new Map([...pending, ...unseen].map((p) => [p.id, p]));
   const subscribers = await listActiveSubscribers(db);
   const candidates = matchPostings([...byId.values()], subscribers);
-  const deliveries = await readMany(db, candidates.map((c) => deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id))));
+  const deliveries = await readMany(
+    db,
+    candidates.map((c) => deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id))),
+  );
   const unclaimed = candidates.filter((_, i) => !deliveries[i].exists);
   const instant = unclaimed.filter((c) => c.subscriber.mode === 'instant');
 
@@ -46,7 +58,10 @@ export async function previewCycle(deps: CycleDeps, input: { now: Date; sources:
     const day = utcDay(input.now);
     const queued = await deliveriesCollection(db).where('status', '==', 'queued').where('digestDate', '<=', day).get();
     const uids = [...new Set(queued.docs.map((d) => d.get('uid') as string))];
-    const rows = await readMany(db, uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))));
+    const rows = await readMany(
+      db,
+      uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+    );
     digests = rows.filter((r) => !r.exists).length;
   }
   const outboxPending = (await outboxCollection(db).where('status', '==', 'pending').count().get()).data().count;

@@ -14,7 +14,10 @@ import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
 import { newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
 
-export type CycleResult = ({ kind: 'ran' } & RunStats) | { kind: 'skipped'; skipped: string; lockOwner: string | null; lockExpiresAt: string | null } | ({ kind: 'preview' } & CyclePreview);
+export type CycleResult =
+  | ({ kind: 'ran' } & RunStats)
+  | { kind: 'skipped'; skipped: string; lockOwner: string | null; lockExpiresAt: string | null }
+  | ({ kind: 'preview' } & CyclePreview);
 
 /** Matching reads pending postings in slices this big; the rest waits for the next run. */
 const POSTINGS_PER_RUN = 2_000;
@@ -41,19 +44,47 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const lock = await acquireLock(db, { name: options.lockName ?? 'scan', owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
   if (!lock.acquired) {
     deps.log('run.skipped', { runId, reason: 'previous run in flight', lockOwner: lock.owner });
-    return { kind: 'skipped', skipped: 'previous run in flight', lockOwner: lock.owner, lockExpiresAt: lock.expiresAt?.toISOString() ?? null };
+    return {
+      kind: 'skipped',
+      skipped: 'previous run in flight',
+      lockOwner: lock.owner,
+      lockExpiresAt: lock.expiresAt?.toISOString() ?? null,
+    };
   }
 
   const stats: RunStats = {
-    runId, trigger: options.trigger, dryRun: false, jobsFetched: 0, jobsNew: 0, users: 0, matches: 0, instantEmails: 0, instantDeliveries: 0,
-    queued: 0, digests: 0, emailsSent: 0, skippedEmails: 0, failures: 0, partial: false, durationMs: 0, feeds: [], errors: [],
+    runId,
+    trigger: options.trigger,
+    dryRun: false,
+    jobsFetched: 0,
+    jobsNew: 0,
+    users: 0,
+    matches: 0,
+    instantEmails: 0,
+    instantDeliveries: 0,
+    queued: 0,
+    digests: 0,
+    emailsSent: 0,
+    skippedEmails: 0,
+    failures: 0,
+    partial: false,
+    durationMs: 0,
+    feeds: [],
+    errors: [],
   };
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
     await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });
 
     const feeds = await refreshFeeds(deps, {
-      sources, now: startedAt, runId, retentionDays: config.RETENTION_DAYS, timeoutMs: config.FEED_TIMEOUT_MS, maxBytes: config.FEED_MAX_BYTES, appUrl: config.APP_URL, dryRun: false,
+      sources,
+      now: startedAt,
+      runId,
+      retentionDays: config.RETENTION_DAYS,
+      timeoutMs: config.FEED_TIMEOUT_MS,
+      maxBytes: config.FEED_MAX_BYTES,
+      appUrl: config.APP_URL,
+      dryRun: false,
     });
     stats.jobsFetched = feeds.fetched;
     stats.jobsNew = feeds.new;
@@ -71,7 +102,10 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
       { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }) },
       { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
     );
-    await markPostingsMatched(db, postings.map((p) => p.id));
+    await markPostingsMatched(
+      db,
+      postings.map((p) => p.id),
+    );
     stats.matches = claims.matches;
     stats.instantDeliveries = claims.instantDeliveries;
     stats.queued = claims.queued;
@@ -79,12 +113,21 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
     await enqueueDueDigests(
       { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
-      { now: startedAt, runId, digestHourUtc: config.DIGEST_HOUR_UTC, maxItems: config.DIGEST_MAX_ITEMS, retentionDays: config.RETENTION_DAYS },
+      {
+        now: startedAt,
+        runId,
+        digestHourUtc: config.DIGEST_HOUR_UTC,
+        maxItems: config.DIGEST_MAX_ITEMS,
+        retentionDays: config.RETENTION_DAYS,
+      },
     );
     await deps.failpoint('after-digest-claim');
 
     const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
-    const sent = await dispatchOutbox({ db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime }, { runId, maxAttempts: config.SEND_MAX_ATTEMPTS });
+    const sent = await dispatchOutbox(
+      { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime },
+      { runId, maxAttempts: config.SEND_MAX_ATTEMPTS },
+    );
     stats.instantEmails = sent.sent.alert;
     stats.digests = sent.sent.digest;
     stats.emailsSent = sent.sent.alert + sent.sent.digest;

@@ -31,12 +31,17 @@ export function runsCollection(db: Firestore) {
 }
 
 export async function recordRunStart(db: Firestore, input: { runId: string; trigger: string; startedAt: Date; expireAt: Date }) {
-  await runsCollection(db).doc(input.runId).set({ trigger: input.trigger, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
+  await runsCollection(db)
+    .doc(input.runId)
+    .set({ trigger: input.trigger, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
 }
 
 export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {
   const { runId, partial, durationMs, errors, ...rest } = stats;
   await runsCollection(db)
     .doc(runId)
-    .set({ status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, durationMs, errors, finishedAt }, { merge: true });
+    .set(
+      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, durationMs, errors, finishedAt },
+      { merge: true },
+    );
 }

@@ -6,12 +6,17 @@ import { deliveriesCollection, type Delivery } from '../ledger/delivery';
 import { addDays, utcDay } from '../ledger/timestamps';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { matchesCollection, matchId } from '../matching/match';
-import { hashPayload, type EmailPayload } from '../mail/email-payload';
+import type { EmailPayload } from '../mail/email-payload';
 import type { ScoredPosting } from '../mail/compose-email';
-import { digestEmailKey, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
-export type ComposeDigest = (input: { subscriber: Subscriber; items: ScoredPosting[]; moreCount: number; day: string }) => Promise<EmailPayload>;
+export type ComposeDigest = (input: {
+  subscriber: Subscriber;
+  items: ScoredPosting[];
+  moreCount: number;
+  day: string;
+}) => Promise<EmailPayload>;
 
 export type DigestStats = { due: number; claimed: number; skippedSubscribers: number };
 
@@ -34,7 +39,11 @@ export async function enqueueDueDigests(
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const day = utcDay(input.now);
 
-  const queued = await deliveriesCollection(db).where('status', '==', 'queued').where('digestDate', '<=', day).limit(MAX_QUEUED_PER_RUN).get();
+  const queued = await deliveriesCollection(db)
+    .where('status', '==', 'queued')
+    .where('digestDate', '<=', day)
+    .limit(MAX_QUEUED_PER_RUN)
+    .get();
   const byUid = new Map<string, QueuedItem[]>();
   for (const doc of queued.docs) {
     const list = byUid.get(doc.get('uid')) ?? [];
@@ -45,8 +54,14 @@ export async function enqueueDueDigests(
   stats.due = uids.length;
   if (uids.length === 0) return stats;
 
-  const existingRows = await readMany(db, uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))));
-  const subscribers = await readMany(db, uids.map((uid) => subscribersCollection(db).doc(uid)));
+  const existingRows = await readMany(
+    db,
+    uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+  );
+  const subscribers = await readMany(
+    db,
+    uids.map((uid) => subscribersCollection(db).doc(uid)),
+  );
   const plans: DigestPlan[] = [];
   const closures: WriteGroup[] = [];
   for (let i = 0; i < uids.length; i++) {
@@ -94,14 +109,22 @@ type DigestPlan = { subscriber: Subscriber; top: QueuedItem[]; moreCount: number
 async function readDigestContents(db: Firestore, plans: DigestPlan[]): Promise<(plan: DigestPlan) => ScoredPosting[]> {
   const all = plans.flatMap((plan) => plan.top.map((t) => ({ uid: plan.subscriber.id, jobId: t.delivery.jobId, score: t.delivery.score })));
   const jobIds = [...new Set(all.map((a) => a.jobId))];
-  const postingSnaps = await readMany(db, jobIds.map((id) => postingsCollection(db).doc(id)));
+  const postingSnaps = await readMany(
+    db,
+    jobIds.map((id) => postingsCollection(db).doc(id)),
+  );
   const postings = new Map(jobIds.map((id, i) => [id, postingSnaps[i].data() as StoredPosting | undefined]));
-  const matchSnaps = await readMany(db, all.map((a) => matchesCollection(db).doc(matchId(a.uid, a.jobId))));
+  const matchSnaps = await readMany(
+    db,
+    all.map((a) => matchesCollection(db).doc(matchId(a.uid, a.jobId))),
+  );
   const reasons = new Map(all.map((a, i) => [matchId(a.uid, a.jobId), matchSnaps[i].data()?.reasons ?? []]));
   return (plan) =>
     plan.top.flatMap((t) => {
       const posting = postings.get(t.delivery.jobId);
-      return posting ? [{ posting, score: t.delivery.score, reasons: reasons.get(matchId(plan.subscriber.id, t.delivery.jobId)) ?? [] }] : [];
+      return posting
+        ? [{ posting, score: t.delivery.score, reasons: reasons.get(matchId(plan.subscriber.id, t.delivery.jobId)) ?? [] }]
+        : [];
     });
 }
 
@@ -113,24 +136,15 @@ async function digestGroup(
   const { subscriber, top, day } = input;
   const emailKey = digestEmailKey(subscriber.id, day);
   const payload = await deps.composeDigest({ subscriber, items: input.items, moreCount: input.moreCount, day });
-  const row: OutboxRow = {
+  const row = newOutboxRow({
     uid: subscriber.id,
     kind: 'digest',
     deliveryIds: top.map((t) => t.id),
-    status: 'pending',
-    attempts: 0,
-    leaseOwner: null,
-    leaseUntil: null,
-    lastError: null,
-    providerId: null,
     payload,
-    payloadHash: hashPayload(payload),
     runId: input.runId,
-    createdAt: input.now,
-    firstAttemptAt: null,
-    sentAt: null,
+    now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
-  };
+  });
   return {
     size: top.length + 1,
     apply(batch) {

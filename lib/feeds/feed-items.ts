@@ -72,9 +72,7 @@ export function readFeedItems(parsed: AnyFeed, rawJson: unknown): FeedDocument {
           guid: item.id ?? null,
           title: html(item.title),
           link: item.url ?? item.external_url ?? null,
-          description: item.content_html
-            ? html(item.content_html)
-            : plain(item.content_text || item.summary),
+          description: item.content_html ? html(item.content_html) : plain(item.content_text || item.summary),
           categories: item.tags ?? [],
           published: item.date_published ?? item.date_modified ?? null,
           scout: item.id === undefined ? null : (extensions.get(item.id) ?? null),

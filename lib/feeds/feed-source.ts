@@ -54,9 +54,7 @@ function parseHttpUrl(raw: string, entry: string): URL {
 function sanitizeName(name: string, entry: string): string {
   const source = toSourceChars(name);
   if (!source || source.length > MAX_SOURCE_LENGTH) {
-    throw new Error(
-      `FEED_URLS: entry "${entry}" has an unusable name (use 1-${MAX_SOURCE_LENGTH} chars of a-z, 0-9, -)`,
-    );
+    throw new Error(`FEED_URLS: entry "${entry}" has an unusable name (use 1-${MAX_SOURCE_LENGTH} chars of a-z, 0-9, -)`);
   }
   return source;
 }

@@ -2,16 +2,31 @@ import { FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { toDate } from '../ledger/timestamps';
 
 /** feeds/{source}: the validators for the next conditional GET and the health an operator reads. */
-export type FeedState = { url: string; etag: string | null; lastModified: string | null; lastFetchedAt: Date | null; lastError: string | null };
+export type FeedState = {
+  url: string;
+  etag: string | null;
+  lastModified: string | null;
+  lastFetchedAt: Date | null;
+  lastError: string | null;
+};
 
 export const feedStatesCollection = (db: Firestore) => db.collection('feeds');
 
 export function readFeedState(data: FirebaseFirestore.DocumentData | undefined): FeedState | null {
   if (!data) return null;
-  return { url: data.url, etag: data.etag ?? null, lastModified: data.lastModified ?? null, lastFetchedAt: toDate(data.lastFetchedAt), lastError: data.lastError ?? null };
+  return {
+    url: data.url,
+    etag: data.etag ?? null,
+    lastModified: data.lastModified ?? null,
+    lastFetchedAt: toDate(data.lastFetchedAt),
+    lastError: data.lastError ?? null,
+  };
 }
 
-export async function recordFeedSuccess(db: Firestore, input: { source: string; url: string; etag?: string | null; lastModified?: string | null; now: Date; postings: number | null }) {
+export async function recordFeedSuccess(
+  db: Firestore,
+  input: { source: string; url: string; etag?: string | null; lastModified?: string | null; now: Date; postings: number | null },
+) {
   await feedStatesCollection(db)
     .doc(input.source)
     .set(
@@ -31,5 +46,8 @@ export async function recordFeedSuccess(db: Firestore, input: { source: string; 
 export async function recordFeedFailure(db: Firestore, input: { source: string; url: string; error: string; now: Date }) {
   await feedStatesCollection(db)
     .doc(input.source)
-    .set({ url: input.url, lastStatus: 'error', lastError: input.error, lastErrorAt: input.now, consecutiveFailures: FieldValue.increment(1) }, { merge: true });
+    .set(
+      { url: input.url, lastStatus: 'error', lastError: input.error, lastErrorAt: input.now, consecutiveFailures: FieldValue.increment(1) },
+      { merge: true },
+    );
 }

@@ -8,8 +8,7 @@ import { readCappedBody } from './read-body';
 export { FeedFetchError, FeedParseError } from './feed-errors';
 
 export type FeedFetchResult =
-  | { status: 'not-modified' }
-  | { status: 'ok'; postings: Posting[]; etag: string | null; lastModified: string | null; bytes: number };
+  { status: 'not-modified' } | { status: 'ok'; postings: Posting[]; etag: string | null; lastModified: string | null; bytes: number };
 
 export type FetchFeedInput = {
   source: FeedSource;

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { Budget } from './posting';
 
 const CURRENCY_SYMBOLS: Record<string, string> = {
-  'US$': 'USD', 'CA$': 'CAD', 'AU$': 'AUD', 'A$': 'AUD', $: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '¥': 'JPY',
+  US$: 'USD',
+  CA$: 'CAD',
+  AU$: 'AUD',
+  A$: 'AUD',
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '₹': 'INR',
+  '¥': 'JPY',
 };
 const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'INR', 'CHF', 'JPY', 'NZD', 'SGD'];
 
@@ -48,7 +56,10 @@ export function parseBudgetText(text: string): Budget | null {
 
 const scoutBudgetSchema = z.object({
   amount: z.number().positive().max(MAX_AMOUNT),
-  currency: z.string().regex(/^[A-Za-z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
+    .optional(),
   kind: z.enum(['fixed', 'hourly']).optional(),
 });
 
@@ -62,9 +73,7 @@ export function parseScoutBudget(extension: unknown): Budget | null {
 }
 
 function upperAmount(span: string): number | null {
-  const amounts = [...span.matchAll(new RegExp(NUM, 'gi'))]
-    .map((m) => parseAmount(m[0]))
-    .filter((n): n is number => n !== null);
+  const amounts = [...span.matchAll(new RegExp(NUM, 'gi'))].map((m) => parseAmount(m[0])).filter((n): n is number => n !== null);
   if (amounts.length === 0) return null;
   const amount = Math.max(...amounts);
   return amount > 0 && amount <= MAX_AMOUNT ? amount : null;

@@ -2,8 +2,20 @@ import { compile } from 'html-to-text';
 
 // Elements whose content is never visible prose: code, styling, embeds.
 const SKIPPED_ELEMENTS = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed',
-  'svg', 'math', 'canvas', 'audio', 'video', 'head', 'title',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'canvas',
+  'audio',
+  'video',
+  'head',
+  'title',
 ];
 
 // Compiled once: building the selector tree is the expensive part.

@@ -4,10 +4,7 @@
  * expand far past it. Returns null, having cancelled the stream, as soon as
  * the body outgrows the cap.
  */
-export async function readCappedBody(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-): Promise<Uint8Array | null> {
+export async function readCappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | null> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -18,7 +18,16 @@ const FEED_CONCURRENCY = 4;
  */
 export async function refreshFeeds(
   deps: { db: Firestore; fetch: typeof fetch },
-  input: { sources: FeedSource[]; now: Date; runId: string; retentionDays: number; timeoutMs: number; maxBytes: number; appUrl: string; dryRun: boolean },
+  input: {
+    sources: FeedSource[];
+    now: Date;
+    runId: string;
+    retentionDays: number;
+    timeoutMs: number;
+    maxBytes: number;
+    appUrl: string;
+    dryRun: boolean;
+  },
 ): Promise<{ fetched: number; new: number; feeds: FeedReport[]; preview: Posting[] }> {
   const { db } = deps;
   const states = input.sources.length > 0 ? await db.getAll(...input.sources.map((s) => feedStatesCollection(db).doc(s.source))) : [];
@@ -47,8 +56,20 @@ export async function refreshFeeds(
             await recordFeedSuccess(db, { source: source.source, url: source.url, now: input.now, postings: null });
             return { source: source.source, status: 'not-modified', postings: 0, new: 0 };
           }
-          const created = await storeNewPostings(db, { postings: result.postings, now: input.now, runId: input.runId, retentionDays: input.retentionDays });
-          await recordFeedSuccess(db, { source: source.source, url: source.url, etag: result.etag, lastModified: result.lastModified, now: input.now, postings: result.postings.length });
+          const created = await storeNewPostings(db, {
+            postings: result.postings,
+            now: input.now,
+            runId: input.runId,
+            retentionDays: input.retentionDays,
+          });
+          await recordFeedSuccess(db, {
+            source: source.source,
+            url: source.url,
+            etag: result.etag,
+            lastModified: result.lastModified,
+            now: input.now,
+            postings: result.postings.length,
+          });
           return { source: source.source, status: 'ok', postings: result.postings.length, new: created };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

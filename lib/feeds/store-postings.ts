@@ -9,7 +9,10 @@ import { postingsCollection, type StoredPosting } from './postings-collection';
  * A posting published before the retention window is ignored here, before matching: its ledger
  * lines may already be pruned, and it must never look new again.
  */
-export async function storeNewPostings(db: Firestore, input: { postings: Posting[]; now: Date; runId: string; retentionDays: number }): Promise<number> {
+export async function storeNewPostings(
+  db: Firestore,
+  input: { postings: Posting[]; now: Date; runId: string; retentionDays: number },
+): Promise<number> {
   const cutoff = addDays(input.now, -input.retentionDays);
   const fresh = input.postings.filter((p) => !p.publishedAt || p.publishedAt >= cutoff);
   const refs = fresh.map((p) => postingsCollection(db).doc(p.id));
@@ -28,7 +31,10 @@ export async function storeNewPostings(db: Firestore, input: { postings: Posting
 }
 
 /** Postings stored but not yet matched, including those a crashed run left behind. */
-export async function loadPendingPostings(db: Firestore, input: { now: Date; retentionDays: number; limit: number }): Promise<StoredPosting[]> {
+export async function loadPendingPostings(
+  db: Firestore,
+  input: { now: Date; retentionDays: number; limit: number },
+): Promise<StoredPosting[]> {
   const snap = await postingsCollection(db).where('matchState', '==', 'pending').limit(input.limit).get();
   const cutoff = addDays(input.now, -input.retentionDays);
   return snap.docs.map((d) => d.data()).filter((p) => !p.publishedAt || p.publishedAt >= cutoff);

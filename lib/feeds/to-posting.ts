@@ -34,10 +34,7 @@ export function toPosting(item: FeedItem, context: { source: string; baseUrl: st
     title,
     url,
     description,
-    budget:
-      parseScoutBudget(item.scout) ??
-      parseBudgetText(descriptionText) ??
-      parseBudgetText(titleText),
+    budget: parseScoutBudget(item.scout) ?? parseBudgetText(descriptionText) ?? parseBudgetText(titleText),
     skills: collectSkills([
       ...item.categories.map((category) => htmlToPlainText(category, MAX_CATEGORY_INPUT)),
       ...findSkillsLines(descriptionText),

@@ -1,9 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { EmailPayload } from '../mail/email-payload';
-import { hashPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { matchesCollection, matchId } from '../matching/match';
-import { alertEmailKey, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { alertEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
 import { createDocuments, readMany } from './create-documents';
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
@@ -51,12 +50,26 @@ export async function claimDeliveries(
   const unclaimed = await withoutExistingDeliveries(db, candidates);
   const delivery = (c: Candidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
     ref: deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id)),
-    data: { uid: c.subscriber.id, jobId: c.posting.id, mode: c.subscriber.mode, score: c.score, runId, createdAt: now, sentAt: null, expireAt, ...fields } satisfies Delivery,
+    data: {
+      uid: c.subscriber.id,
+      jobId: c.posting.id,
+      mode: c.subscriber.mode,
+      score: c.score,
+      runId,
+      createdAt: now,
+      sentAt: null,
+      expireAt,
+      ...fields,
+    } satisfies Delivery,
   });
 
   const digestDate = digestDayFor(now, input.digestHourUtc);
   const daily = unclaimed.filter((c) => c.subscriber.mode === 'daily');
-  const queued = await createDocuments(db, daily.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate, reason: null })), runId);
+  const queued = await createDocuments(
+    db,
+    daily.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate, reason: null })),
+    runId,
+  );
   stats.queued = queued.created.length;
 
   const bySubscriber = groupBySubscriber(unclaimed.filter((c) => c.subscriber.mode === 'instant'));
@@ -66,7 +79,11 @@ export async function claimDeliveries(
     overflow.push(...ranked.slice(MAX_ALERT_ITEMS));
     return ranked.slice(0, MAX_ALERT_ITEMS);
   });
-  const skipped = await createDocuments(db, overflow.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })), runId);
+  const skipped = await createDocuments(
+    db,
+    overflow.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
+    runId,
+  );
   stats.skipped = skipped.created.length;
 
   const claimed = await claimAlerts({ db, composeAlert: deps.composeAlert, delivery, runId, now, expireAt }, alerts);
@@ -96,7 +113,10 @@ function groupBySubscriber(candidates: Candidate[]): Map<string, Candidate[]> {
 type AlertContext = {
   db: Firestore;
   composeAlert: ComposeAlert;
-  delivery: (c: Candidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => { ref: FirebaseFirestore.DocumentReference<Delivery>; data: Delivery };
+  delivery: (
+    c: Candidate,
+    fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>,
+  ) => { ref: FirebaseFirestore.DocumentReference<Delivery>; data: Delivery };
   runId: string;
   now: Date;
   expireAt: Date;
@@ -114,7 +134,10 @@ async function claimAlerts(ctx: AlertContext, alerts: Candidate[][]): Promise<{ 
   for (let round = 0; pending.length > 0; round++) {
     if (round > 10) throw new Error('alert claims kept colliding; giving up this cycle (the next run resumes)');
     const groups = await Promise.all(pending.map((items) => alertGroup(ctx, items)));
-    const committed = await commitGroups(ctx.db, groups.map((g) => g.write));
+    const committed = await commitGroups(
+      ctx.db,
+      groups.map((g) => g.write),
+    );
     const lost: Candidate[][] = [];
     for (let i = 0; i < groups.length; i++) {
       if (committed[i] || (await wasOurs(ctx, groups[i].emailKey))) {
@@ -134,24 +157,15 @@ async function alertGroup(ctx: AlertContext, items: Candidate[]): Promise<{ emai
   const ids = items.map((c) => deliveryId(subscriber.id, c.posting.id));
   const emailKey = alertEmailKey(subscriber.id, ids);
   const payload = await ctx.composeAlert(subscriber, items);
-  const row: OutboxRow = {
+  const row = newOutboxRow({
     uid: subscriber.id,
     kind: 'alert',
     deliveryIds: ids,
-    status: 'pending',
-    attempts: 0,
-    leaseOwner: null,
-    leaseUntil: null,
-    lastError: null,
-    providerId: null,
     payload,
-    payloadHash: hashPayload(payload),
     runId: ctx.runId,
-    createdAt: ctx.now,
-    firstAttemptAt: null,
-    sentAt: null,
+    now: ctx.now,
     expireAt: ctx.expireAt,
-  };
+  });
   return {
     emailKey,
     write: {

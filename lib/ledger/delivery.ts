@@ -29,7 +29,12 @@ export type Delivery = {
 export const deliveryId = (uid: string, jobId: string) => `${uid}_${jobId}`;
 
 export const deliveryConverter: FirestoreDataConverter<Delivery> = {
-  toFirestore: (d) => ({ ...d, createdAt: toTimestamp(d.createdAt as Date), sentAt: toTimestamp(d.sentAt as Date | null), expireAt: toTimestamp(d.expireAt as Date) }),
+  toFirestore: (d) => ({
+    ...d,
+    createdAt: toTimestamp(d.createdAt as Date),
+    sentAt: toTimestamp(d.sentAt as Date | null),
+    expireAt: toTimestamp(d.expireAt as Date),
+  }),
   fromFirestore: (snap) => {
     const d = snap.data();
     return {

@@ -14,23 +14,44 @@ const EXCERPT_CHARS = 280;
 
 function formatBudget(budget: Posting['budget']): string | null {
   if (!budget) return null;
-  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: budget.currency, maximumFractionDigits: budget.kind === 'hourly' ? 2 : 0 }).format(budget.amount);
+  const money = new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: budget.currency,
+    maximumFractionDigits: budget.kind === 'hourly' ? 2 : 0,
+  }).format(budget.amount);
   return budget.kind === 'hourly' ? `${money}/hour` : `${money} fixed`;
 }
 
 const formatPublished = (date: Date | null) =>
-  date ? `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(date)} UTC` : null;
+  date
+    ? `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(date)} UTC`
+    : null;
 
 export function toEmailItem({ posting, score, reasons }: ScoredPosting): EmailItem {
-  const excerpt = posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
-  return { title: posting.title, url: posting.url, budget: formatBudget(posting.budget), published: formatPublished(posting.publishedAt), excerpt, reasons, score };
+  const excerpt =
+    posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
+  return {
+    title: posting.title,
+    url: posting.url,
+    budget: formatBudget(posting.budget),
+    published: formatPublished(posting.publishedAt),
+    excerpt,
+    reasons,
+    score,
+  };
 }
 
 /** The plain-text part, written for people whose client shows no HTML. */
 function itemsAsText(items: EmailItem[]): string {
   return items
     .map((item) =>
-      [`* ${item.title}`, [item.budget, item.published].filter(Boolean).join(' · '), item.url ?? '', item.excerpt, `Why: ${item.reasons.join('; ')}`]
+      [
+        `* ${item.title}`,
+        [item.budget, item.published].filter(Boolean).join(' · '),
+        item.url ?? '',
+        item.excerpt,
+        `Why: ${item.reasons.join('; ')}`,
+      ]
         .filter(Boolean)
         .map((line, i) => (i === 0 ? line : `  ${line}`))
         .join('\n'),
@@ -43,12 +64,29 @@ function unsubscribeHeaders(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-export async function composeInstantAlert(input: { subscriber: Subscriber; items: ScoredPosting[]; settings: MailSettings; now: Date }): Promise<EmailPayload> {
+export async function composeInstantAlert(input: {
+  subscriber: Subscriber;
+  items: ScoredPosting[];
+  settings: MailSettings;
+  now: Date;
+}): Promise<EmailPayload> {
   const items = [...input.items].sort((a, b) => b.score - a.score).map(toEmailItem);
-  const unsubscribe = unsubscribeUrl({ appUrl: input.settings.appUrl, uid: input.subscriber.id, secret: input.settings.linkSecret, issuedAt: input.now });
+  const unsubscribe = unsubscribeUrl({
+    appUrl: input.settings.appUrl,
+    uid: input.subscriber.id,
+    secret: input.settings.linkSecret,
+    issuedAt: input.now,
+  });
   const html = await render(<InstantAlertEmail items={items} footer={{ unsubscribeUrl: unsubscribe }} />);
   const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${itemsAsText(items)}\n\n--\nUnsubscribe: ${unsubscribe}\n`;
-  return { from: input.settings.from, to: input.subscriber.email, subject: instantAlertSubject(items), html, text, headers: unsubscribeHeaders(unsubscribe) };
+  return {
+    from: input.settings.from,
+    to: input.subscriber.email,
+    subject: instantAlertSubject(items),
+    html,
+    text,
+    headers: unsubscribeHeaders(unsubscribe),
+  };
 }
 
 export async function composeDailyDigest(input: {
@@ -60,10 +98,26 @@ export async function composeDailyDigest(input: {
   now: Date;
 }): Promise<EmailPayload> {
   const items = [...input.items].sort((a, b) => b.score - a.score).map(toEmailItem);
-  const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${input.day}T12:00:00Z`));
-  const unsubscribe = unsubscribeUrl({ appUrl: input.settings.appUrl, uid: input.subscriber.id, secret: input.settings.linkSecret, issuedAt: input.now });
-  const html = await render(<DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} footer={{ unsubscribeUrl: unsubscribe }} />);
+  const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(`${input.day}T12:00:00Z`),
+  );
+  const unsubscribe = unsubscribeUrl({
+    appUrl: input.settings.appUrl,
+    uid: input.subscriber.id,
+    secret: input.settings.linkSecret,
+    issuedAt: input.now,
+  });
+  const html = await render(
+    <DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} footer={{ unsubscribeUrl: unsubscribe }} />,
+  );
   const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
   const text = `Your Scout digest for ${dayLabel}:\n\n${itemsAsText(items)}${more}\n\n--\nUnsubscribe: ${unsubscribe}\n`;
-  return { from: input.settings.from, to: input.subscriber.email, subject: dailyDigestSubject({ dayLabel, items, moreCount: input.moreCount }), html, text, headers: unsubscribeHeaders(unsubscribe) };
+  return {
+    from: input.settings.from,
+    to: input.subscriber.email,
+    subject: dailyDigestSubject({ dayLabel, items, moreCount: input.moreCount }),
+    html,
+    text,
+    headers: unsubscribeHeaders(unsubscribe),
+  };
 }

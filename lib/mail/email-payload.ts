@@ -11,4 +11,6 @@ export type EmailPayload = {
 };
 
 export const hashPayload = (payload: EmailPayload) =>
-  sha256Hex(JSON.stringify([payload.from, payload.to, payload.subject, payload.html, payload.text, Object.entries(payload.headers).sort()]));
+  sha256Hex(
+    JSON.stringify([payload.from, payload.to, payload.subject, payload.html, payload.text, Object.entries(payload.headers).sort()]),
+  );

@@ -22,7 +22,8 @@ export function classifyProviderError(error: ProviderError, headers: Record<stri
   if (error.name === 'concurrent_idempotent_requests') return { kind: 'key-conflict', reason: 'concurrent', error: description };
   if (error.name === 'invalid_idempotent_request') return { kind: 'key-conflict', reason: 'mismatch', error: description };
   if (status === null) return { kind: 'ambiguous', status, error: description };
-  if (status === 429) return { kind: 'refused', retryable: true, status, error: description, retryAfterMs: parseRetryAfter(headers?.['retry-after']) };
+  if (status === 429)
+    return { kind: 'refused', retryable: true, status, error: description, retryAfterMs: parseRetryAfter(headers?.['retry-after']) };
   if (status >= 400 && status < 500) return { kind: 'refused', retryable: false, status, error: description, retryAfterMs: null };
   return { kind: 'ambiguous', status, error: description };
 }

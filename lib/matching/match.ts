@@ -10,7 +10,15 @@ export const matchConverter: FirestoreDataConverter<Match> = {
   toFirestore: (m) => ({ ...m, scoredAt: toTimestamp(m.scoredAt as Date), expireAt: toTimestamp(m.expireAt as Date) }),
   fromFirestore: (snap) => {
     const d = snap.data();
-    return { uid: d.uid, jobId: d.jobId, score: d.score, reasons: d.reasons ?? [], runId: d.runId, scoredAt: toDate(d.scoredAt)!, expireAt: toDate(d.expireAt)! };
+    return {
+      uid: d.uid,
+      jobId: d.jobId,
+      score: d.score,
+      reasons: d.reasons ?? [],
+      runId: d.runId,
+      scoredAt: toDate(d.scoredAt)!,
+      expireAt: toDate(d.expireAt)!,
+    };
   },
 };
 

@@ -11,7 +11,10 @@ export function keywordPattern(keyword: string): RegExp {
 
 /** Letter/digit runs: the inverted index's vocabulary (a superset filter; the pattern decides). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 export const firstToken = (keyword: string): string | null => tokenize(keyword)[0] ?? null;

@@ -20,7 +20,15 @@ export type DispatchDeps = {
   outOfTime: (reserveMs?: number) => boolean;
 };
 
-export type DispatchStats = { sent: { alert: number; digest: number }; skipped: number; failed: number; dead: number; retried: number; deferred: number; fenced: number };
+export type DispatchStats = {
+  sent: { alert: number; digest: number };
+  skipped: number;
+  failed: number;
+  dead: number;
+  retried: number;
+  deferred: number;
+  fenced: number;
+};
 
 const ROWS_PER_RUN = 1_000;
 const LEASE_MS = 120_000;
@@ -70,7 +78,17 @@ async function deliver(deps: DispatchDeps, lease: Lease, input: { maxAttempts: n
   const close = async (rowStatus: 'sent' | 'failed' | 'dead', reason: string | null, providerId?: string): Promise<Final> => {
     await deps.failpoint('before-record', { emailKey });
     const deliveryStatus = rowStatus === 'sent' ? 'sent' : 'failed';
-    const ok = await closeRow(deps.db, { emailKey, row, guard, rowStatus, deliveryStatus, reason, providerId, attempts, now: deps.clock() });
+    const ok = await closeRow(deps.db, {
+      emailKey,
+      row,
+      guard,
+      rowStatus,
+      deliveryStatus,
+      reason,
+      providerId,
+      attempts,
+      now: deps.clock(),
+    });
     return ok ? rowStatus : 'fenced';
   };
 
@@ -118,11 +136,17 @@ function lastErrorOf(outcome: SendOutcome): string {
   return outcome.error;
 }
 
-async function extendLease(deps: DispatchDeps, input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; attempts: number; lastError: string }) {
+async function extendLease(
+  deps: DispatchDeps,
+  input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; attempts: number; lastError: string },
+) {
   try {
     const result = await outboxCollection(deps.db)
       .doc(input.emailKey)
-      .update({ attempts: input.attempts, lastError: input.lastError, leaseUntil: new Date(deps.clock().getTime() + LEASE_MS) }, input.guard);
+      .update(
+        { attempts: input.attempts, lastError: input.lastError, leaseUntil: new Date(deps.clock().getTime() + LEASE_MS) },
+        input.guard,
+      );
     return result.writeTime;
   } catch (error) {
     if (isLostPrecondition(error)) return null;
@@ -135,12 +159,23 @@ async function extendLease(deps: DispatchDeps, input: { emailKey: string; guard:
  * `pending` (it was never sent); an unknown outcome stays `sending` with an expired lease, so the
  * next run re-checks it under the key-window rule.
  */
-async function release(deps: DispatchDeps, input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; outcome: SendOutcome; attempts: number }): Promise<Final> {
+async function release(
+  deps: DispatchDeps,
+  input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; outcome: SendOutcome; attempts: number },
+): Promise<Final> {
   const neverSent = input.outcome.kind === 'refused';
   try {
     await outboxCollection(deps.db)
       .doc(input.emailKey)
-      .update({ status: neverSent ? 'pending' : 'sending', leaseUntil: neverSent ? null : deps.clock(), lastError: lastErrorOf(input.outcome), attempts: input.attempts }, input.guard);
+      .update(
+        {
+          status: neverSent ? 'pending' : 'sending',
+          leaseUntil: neverSent ? null : deps.clock(),
+          lastError: lastErrorOf(input.outcome),
+          attempts: input.attempts,
+        },
+        input.guard,
+      );
     return 'released';
   } catch (error) {
     if (isLostPrecondition(error)) return 'fenced';

@@ -21,7 +21,10 @@ export type LeaseResult =
  * we read, our lease is refused and we walk away. The subscriber's status is checked in the same
  * step, so an opt-out that lands before the lease is honoured.
  */
-export async function leaseRow(db: Firestore, input: { emailKey: string; uid: string; runId: string; now: Date; leaseMs: number }): Promise<LeaseResult> {
+export async function leaseRow(
+  db: Firestore,
+  input: { emailKey: string; uid: string; runId: string; now: Date; leaseMs: number },
+): Promise<LeaseResult> {
   const rowRef = outboxCollection(db).doc(input.emailKey);
   const [rowSnap, subscriberSnap] = await db.getAll(rowRef, subscribersCollection(db).doc(input.uid));
   const row = rowSnap.exists ? (rowSnap.data() as OutboxRow) : undefined;
@@ -33,22 +36,53 @@ export async function leaseRow(db: Firestore, input: { emailKey: string; uid: st
   const subscriber = subscriberSnap.exists ? (subscriberSnap.data() as Subscriber) : undefined;
   if (subscriber?.status !== 'active') {
     const reason = `subscriber_${subscriber?.status ?? 'deleted'}`;
-    return (await closeRow(db, { emailKey: input.emailKey, row, guard, rowStatus: 'skipped', deliveryStatus: 'skipped', reason, now: input.now })) ? { kind: 'skipped', reason } : { kind: 'not-ours' };
+    return (await closeRow(db, {
+      emailKey: input.emailKey,
+      row,
+      guard,
+      rowStatus: 'skipped',
+      deliveryStatus: 'skipped',
+      reason,
+      now: input.now,
+    }))
+      ? { kind: 'skipped', reason }
+      : { kind: 'not-ours' };
   }
 
   // A row left `sending` by a holder that died may or may not have reached the provider. An
   // alert may be retried only under the same key inside the provider's key window; past it, it is
   // given up as a visible loss instead of risking a second copy. A digest is always retried.
   const firstAttempt = row.firstAttemptAt;
-  if (row.status === 'sending' && row.kind === 'alert' && firstAttempt && input.now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS) {
+  if (
+    row.status === 'sending' &&
+    row.kind === 'alert' &&
+    firstAttempt &&
+    input.now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS
+  ) {
     const reason = 'unknown_outcome';
-    return (await closeRow(db, { emailKey: input.emailKey, row, guard, rowStatus: 'failed', deliveryStatus: 'failed', reason, now: input.now })) ? { kind: 'failed', reason } : { kind: 'not-ours' };
+    return (await closeRow(db, {
+      emailKey: input.emailKey,
+      row,
+      guard,
+      rowStatus: 'failed',
+      deliveryStatus: 'failed',
+      reason,
+      now: input.now,
+    }))
+      ? { kind: 'failed', reason }
+      : { kind: 'not-ours' };
   }
 
   try {
     const attempts = row.attempts + 1;
     const result = await rowRef.update(
-      { status: 'sending', leaseOwner: input.runId, leaseUntil: new Date(input.now.getTime() + input.leaseMs), firstAttemptAt: firstAttempt ?? input.now, attempts },
+      {
+        status: 'sending',
+        leaseOwner: input.runId,
+        leaseUntil: new Date(input.now.getTime() + input.leaseMs),
+        firstAttemptAt: firstAttempt ?? input.now,
+        attempts,
+      },
       guard,
     );
     return { kind: 'leased', lease: { emailKey: input.emailKey, row, updateTime: result.writeTime, attempts } };
@@ -89,7 +123,10 @@ export async function closeRow(
     input.guard,
   );
   for (const id of input.row.deliveryIds) {
-    batch.update(deliveriesCollection(db).doc(id), sent ? { status: 'sent', sentAt: input.now } : { status: input.deliveryStatus, reason: input.reason });
+    batch.update(
+      deliveriesCollection(db).doc(id),
+      sent ? { status: 'sent', sentAt: input.now } : { status: input.deliveryStatus, reason: input.reason },
+    );
   }
   try {
     await batch.commit();

@@ -1,7 +1,7 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { shortHash } from '../ledger/short-hash';
 import { toDate, toTimestamp } from '../ledger/timestamps';
-import type { EmailPayload } from '../mail/email-payload';
+import { hashPayload, type EmailPayload } from '../mail/email-payload';
 
 /**
  * emails/{emailKey}: the outbox. The row exists before any send and stores the exact payload,
@@ -35,6 +35,36 @@ export type OutboxRow = {
 export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
 export const digestEmailKey = (uid: string, day: string) => `digest_${uid}_${day}`;
+
+/** A row as first written: pending, never attempted, its payload frozen with its hash. */
+export function newOutboxRow(input: {
+  uid: string;
+  kind: EmailKind;
+  deliveryIds: string[];
+  payload: EmailPayload;
+  runId: string;
+  now: Date;
+  expireAt: Date;
+}): OutboxRow {
+  return {
+    uid: input.uid,
+    kind: input.kind,
+    deliveryIds: input.deliveryIds,
+    status: 'pending',
+    attempts: 0,
+    leaseOwner: null,
+    leaseUntil: null,
+    lastError: null,
+    providerId: null,
+    payload: input.payload,
+    payloadHash: hashPayload(input.payload),
+    runId: input.runId,
+    createdAt: input.now,
+    firstAttemptAt: null,
+    sentAt: null,
+    expireAt: input.expireAt,
+  };
+}
 
 const dateFields = ['leaseUntil', 'createdAt', 'firstAttemptAt', 'sentAt', 'expireAt'] as const;
 

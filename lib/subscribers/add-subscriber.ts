@@ -1,6 +1,13 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../ledger/firestore-errors';
-import { normaliseEmail, subscriberId, subscriberInputSchema, subscribersCollection, type Subscriber, type SubscriberInput } from './subscriber';
+import {
+  normaliseEmail,
+  subscriberId,
+  subscriberInputSchema,
+  subscribersCollection,
+  type Subscriber,
+  type SubscriberInput,
+} from './subscriber';
 
 export type AddOutcome = 'created' | 'updated' | 'kept-unsubscribed';
 

@@ -7,10 +7,15 @@ import { z } from 'zod';
  */
 export type LinkPurpose = 'unsubscribe' | 'preferences' | 'confirm';
 
-const claimsSchema = z.object({ uid: z.string().min(1), purpose: z.enum(['unsubscribe', 'preferences', 'confirm']), exp: z.number().int() });
+const claimsSchema = z.object({
+  uid: z.string().min(1),
+  purpose: z.enum(['unsubscribe', 'preferences', 'confirm']),
+  exp: z.number().int(),
+});
 export type LinkClaims = z.infer<typeof claimsSchema>;
 
-export type TokenCheck = { ok: true; claims: LinkClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'wrong-purpose' };
+export type TokenCheck =
+  { ok: true; claims: LinkClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'wrong-purpose' };
 
 const sign = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('base64url');
 

@@ -29,7 +29,10 @@ const MAX_ATTEMPTS = 5;
  * if anything changed the document in between (they unsubscribed a moment ago), the write fails
  * and the decision is taken again on the fresh state, never on the stale one.
  */
-export async function setSubscriberStatus(db: Firestore, params: { email: string; action: StatusAction; now: Date }): Promise<StatusResult> {
+export async function setSubscriberStatus(
+  db: Firestore,
+  params: { email: string; action: StatusAction; now: Date },
+): Promise<StatusResult> {
   const ref = subscribersCollection(db).doc(subscriberId(params.email));
   for (let attempt = 1; ; attempt += 1) {
     const snap = await ref.get();

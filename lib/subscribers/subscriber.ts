@@ -45,7 +45,12 @@ export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   toFirestore: (s) => {
     const { id: _id, ...rest } = s as Subscriber;
-    return { ...rest, createdAt: toTimestamp(s.createdAt as Date), confirmedAt: toTimestamp(s.confirmedAt as Date | null), updatedAt: toTimestamp(s.updatedAt as Date) };
+    return {
+      ...rest,
+      createdAt: toTimestamp(s.createdAt as Date),
+      confirmedAt: toTimestamp(s.confirmedAt as Date | null),
+      updatedAt: toTimestamp(s.updatedAt as Date),
+    };
   },
   fromFirestore: (snap) => {
     const d = snap.data();

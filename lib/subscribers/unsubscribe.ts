@@ -7,8 +7,7 @@ import { subscribersCollection } from './subscriber';
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
 export type UnsubscribeResult =
-  | { ok: true; uid: string; alreadyUnsubscribed: boolean; skippedDeliveries: number }
-  | { ok: false; reason: UnsubscribeFailure };
+  { ok: true; uid: string; alreadyUnsubscribed: boolean; skippedDeliveries: number } | { ok: false; reason: UnsubscribeFailure };
 
 /** The delivery reason the dispatcher and the digest flush also use for this subscriber state. */
 export const UNSUBSCRIBED_REASON = 'subscriber_unsubscribed';
@@ -21,7 +20,10 @@ const MAX_ATTEMPTS = 5;
  * on the subscriber (the first `unsubscribedAt` stays) but sweeps queued deliveries again, so a
  * call that died between the two steps is completed by the retry.
  */
-export async function unsubscribeSubscriber(db: Firestore, input: { token: string | null | undefined; secret: string; now: Date }): Promise<UnsubscribeResult> {
+export async function unsubscribeSubscriber(
+  db: Firestore,
+  input: { token: string | null | undefined; secret: string; now: Date },
+): Promise<UnsubscribeResult> {
   const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'unsubscribe', now: input.now });
   if (!check.ok) return { ok: false, reason: check.reason };
   const { uid } = check.claims;

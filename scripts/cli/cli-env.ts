@@ -20,7 +20,9 @@ export function loadCliEnv(env: Record<string, string | undefined>): CliEnv {
   const result = cliEnvSchema.safeParse(cleaned);
   const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`);
   if (!cleaned.FIRESTORE_EMULATOR_HOST && !cleaned.FIREBASE_SERVICE_ACCOUNT) {
-    problems.push('FIRESTORE_EMULATOR_HOST or FIREBASE_SERVICE_ACCOUNT is required (the emulator host:port locally, the service account key JSON in production)');
+    problems.push(
+      'FIRESTORE_EMULATOR_HOST or FIREBASE_SERVICE_ACCOUNT is required (the emulator host:port locally, the service account key JSON in production)',
+    );
   }
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return result.data;

@@ -8,7 +8,10 @@ import { usersPauseCommand, usersResumeCommand } from './users-status';
 
 /** Command groups: `scout <group> <command> [args]`. */
 const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
-  users: { summary: 'manage subscribers', commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand] },
+  users: {
+    summary: 'manage subscribers',
+    commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand],
+  },
 };
 
 export type CliDeps = {

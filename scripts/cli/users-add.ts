@@ -21,7 +21,13 @@ Options:
   -h, --help             show this help`;
 
 /** The argument each field of the subscriber schema comes from, for error messages. */
-const argumentOf: Record<string, string> = { email: '<email>', keywords: '--keywords', excludes: '--excludes', minBudget: '--min-budget', mode: '--mode' };
+const argumentOf: Record<string, string> = {
+  email: '<email>',
+  keywords: '--keywords',
+  excludes: '--excludes',
+  minBudget: '--min-budget',
+  mode: '--mode',
+};
 
 export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
   const read = readArgv(() =>
@@ -88,4 +94,10 @@ export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs
   return EXIT.ok;
 }
 
-export const usersAddCommand = defineCommand({ name: 'add', summary: 'add or update an active subscriber', usage, parse: parseUsersAddArgs, run: usersAdd });
+export const usersAddCommand = defineCommand({
+  name: 'add',
+  summary: 'add or update an active subscriber',
+  usage,
+  parse: parseUsersAddArgs,
+  run: usersAdd,
+});

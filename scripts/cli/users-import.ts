@@ -25,7 +25,9 @@ Options:
 const CONCURRENCY = 8;
 
 export function parseUsersImportArgs(argv: string[]): Parsed<UsersImportArgs> {
-  const read = readArgv(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }));
+  const read = readArgv(() =>
+    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
+  );
   if (!read.ok) return invalid(read.message);
   if (read.value.values.help) return { kind: 'help' };
   const positionalError = expectPositionals(read.value.positionals, ['<file.csv>']);
@@ -67,7 +69,8 @@ export async function usersImport(ctx: CommandContext, { file }: UsersImportArgs
   const counts: Record<AddOutcome, number> = { created: 0, updated: 0, 'kept-unsubscribed': 0 };
   for (const { line, input, outcome } of outcomes) {
     counts[outcome] += 1;
-    if (outcome === 'kept-unsubscribed') ctx.out(`line ${line}: ${normaliseEmail(input.email)} unsubscribed earlier and stays unsubscribed`);
+    if (outcome === 'kept-unsubscribed')
+      ctx.out(`line ${line}: ${normaliseEmail(input.email)} unsubscribed earlier and stays unsubscribed`);
   }
   for (const error of errors) ctx.out(error);
   if (failure) {
@@ -128,4 +131,10 @@ async function importRows(ctx: CommandContext, rows: ValidRow[]): Promise<Import
   return result;
 }
 
-export const usersImportCommand = defineCommand({ name: 'import', summary: 'add subscribers from a CSV file', usage, parse: parseUsersImportArgs, run: usersImport });
+export const usersImportCommand = defineCommand({
+  name: 'import',
+  summary: 'add subscribers from a CSV file',
+  usage,
+  parse: parseUsersImportArgs,
+  run: usersImport,
+});

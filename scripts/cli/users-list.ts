@@ -16,7 +16,12 @@ Options:
 
 export function parseUsersListArgs(argv: string[]): Parsed<UsersListArgs> {
   const read = readArgv(() =>
-    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { status: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }),
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { status: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
   );
   if (!read.ok) return invalid(read.message);
   const { values, positionals } = read.value;
@@ -57,4 +62,10 @@ function countByStatus(subscribers: Subscriber[]): string {
     .join(', ');
 }
 
-export const usersListCommand = defineCommand({ name: 'list', summary: 'list subscribers', usage, parse: parseUsersListArgs, run: usersList });
+export const usersListCommand = defineCommand({
+  name: 'list',
+  summary: 'list subscribers',
+  usage,
+  parse: parseUsersListArgs,
+  run: usersList,
+});

@@ -23,7 +23,9 @@ Options:
 };
 
 export function parseUsersStatusArgs(argv: string[]): Parsed<UsersStatusArgs> {
-  const read = readArgv(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }));
+  const read = readArgv(() =>
+    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
+  );
   if (!read.ok) return invalid(read.message);
   if (read.value.values.help) return { kind: 'help' };
   const positionalError = expectPositionals(read.value.positionals, ['<email>']);
@@ -56,5 +58,17 @@ async function changeStatus(ctx: CommandContext, action: StatusAction, { email }
 export const usersPause = (ctx: CommandContext, args: UsersStatusArgs) => changeStatus(ctx, 'pause', args);
 export const usersResume = (ctx: CommandContext, args: UsersStatusArgs) => changeStatus(ctx, 'resume', args);
 
-export const usersPauseCommand = defineCommand({ name: 'pause', summary: 'stop sending to a subscriber', usage: usages.pause, parse: parseUsersStatusArgs, run: usersPause });
-export const usersResumeCommand = defineCommand({ name: 'resume', summary: 'send again to a paused subscriber', usage: usages.resume, parse: parseUsersStatusArgs, run: usersResume });
+export const usersPauseCommand = defineCommand({
+  name: 'pause',
+  summary: 'stop sending to a subscriber',
+  usage: usages.pause,
+  parse: parseUsersStatusArgs,
+  run: usersPause,
+});
+export const usersResumeCommand = defineCommand({
+  name: 'resume',
+  summary: 'send again to a paused subscriber',
+  usage: usages.resume,
+  parse: parseUsersStatusArgs,
+  run: usersResume,
+});

@@ -19,7 +19,12 @@ export function bearerKey(req: IncomingMessage): string | null {
 export function admitApiCall(req: IncomingMessage, res: ServerResponse, limiter: RateLimiter, faults: FaultBook): ApiCall | null {
   const apiKey = bearerKey(req);
   if (!apiKey) {
-    sendError(res, 401, 'missing_api_key', 'Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY');
+    sendError(
+      res,
+      401,
+      'missing_api_key',
+      'Missing API key in the authorization header. Include the following header in the request: Authorization: Bearer YOUR_API_KEY',
+    );
     return null;
   }
   const limit = faults.ratePerSec(apiKey);

@@ -42,10 +42,18 @@ export function createIdempotencyStore(now: () => number) {
     const existing = entries.get(id);
     if (existing && !(existing.state === 'done' && expired(existing, at))) {
       if (existing.fingerprint !== fingerprint) {
-        return { kind: 'conflict', name: 'invalid_idempotent_request', message: 'Same idempotency key used with a different request payload.' };
+        return {
+          kind: 'conflict',
+          name: 'invalid_idempotent_request',
+          message: 'Same idempotency key used with a different request payload.',
+        };
       }
       if (existing.state === 'in_flight') {
-        return { kind: 'conflict', name: 'concurrent_idempotent_requests', message: 'Same idempotency key used while original request is still in progress.' };
+        return {
+          kind: 'conflict',
+          name: 'concurrent_idempotent_requests',
+          message: 'Same idempotency key used while original request is still in progress.',
+        };
       }
       return { kind: 'replay', status: existing.status, body: existing.body };
     }

@@ -26,7 +26,12 @@ export function createRateLimiter(now: () => number) {
     if (limit !== undefined && window.count >= limit) {
       return {
         allowed: false,
-        headers: { 'ratelimit-limit': String(ceiling), 'ratelimit-remaining': '0', 'ratelimit-reset': resetSeconds, 'retry-after': resetSeconds },
+        headers: {
+          'ratelimit-limit': String(ceiling),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': resetSeconds,
+          'retry-after': resetSeconds,
+        },
       };
     }
     window.count += 1;

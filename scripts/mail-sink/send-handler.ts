@@ -47,7 +47,10 @@ export async function handleSend(ctx: SendContext, req: IncomingMessage, res: Se
   }
   const idempotencyKey = readIdempotencyKey(req);
   if (!idempotencyKey.ok) {
-    return answerAfterLatency(400, errorBody(400, 'invalid_idempotency_key', `The key must be between 1-${MAX_IDEMPOTENCY_KEY_LENGTH} chars.`));
+    return answerAfterLatency(
+      400,
+      errorBody(400, 'invalid_idempotency_key', `The key must be between 1-${MAX_IDEMPOTENCY_KEY_LENGTH} chars.`),
+    );
   }
   const json = parseJson(body.raw);
   if (!json.ok) return answerAfterLatency(400, errorBody(400, 'validation_error', 'The request body is not valid JSON.'));

@@ -59,7 +59,8 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const method = req.method ?? 'GET';
 
-    if (path === '/health') return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
+    if (path === '/health')
+      return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
     if (path === '/') return method === 'GET' ? handleInbox(sinkContext, res, url.searchParams) : methodNotAllowed(res);
     if (path === '/sink/messages') return handleMessages(sinkContext, req, res, url.searchParams);
     if (path === '/sink/faults') return handleFaults(sinkContext, req, res, url.searchParams);

@@ -4,10 +4,7 @@ export const MAX_RECIPIENTS = 50;
 export const MAX_BATCH_SIZE = 100;
 
 /** An email as the API accepted it, before the sink gives it an id and a time. */
-export type EmailDraft = Pick<
-  SinkMessage,
-  'from' | 'to' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'tags'
->;
+export type EmailDraft = Pick<SinkMessage, 'from' | 'to' | 'cc' | 'bcc' | 'replyTo' | 'subject' | 'html' | 'text' | 'headers' | 'tags'>;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -24,8 +21,7 @@ export function parseAddress(recipient: string): string | null {
   return named ? named[1].toLowerCase() : null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON null and an absent field mean the same to the API (the SDK sends `undefined`, which vanishes). */
 const present = (value: unknown) => value !== undefined && value !== null;
@@ -58,9 +54,19 @@ function tagList(value: unknown): Checked<{ name: string; value: string }[]> {
   if (!present(value)) return { ok: true, value: [] };
   const valid =
     Array.isArray(value) &&
-    value.every((tag) => isRecord(tag) && typeof tag.name === 'string' && TAG_PART.test(tag.name) && typeof tag.value === 'string' && TAG_PART.test(tag.value));
+    value.every(
+      (tag) =>
+        isRecord(tag) &&
+        typeof tag.name === 'string' &&
+        TAG_PART.test(tag.name) &&
+        typeof tag.value === 'string' &&
+        TAG_PART.test(tag.value),
+    );
   if (!valid) {
-    return { ok: false, message: 'Invalid `tags` field. Tag names and values may only contain ASCII letters, numbers, underscores or dashes (at most 256).' };
+    return {
+      ok: false,
+      message: 'Invalid `tags` field. Tag names and values may only contain ASCII letters, numbers, underscores or dashes (at most 256).',
+    };
   }
   return { ok: true, value: (value as { name: string; value: string }[]).map(({ name, value: v }) => ({ name, value: v })) };
 }
@@ -86,7 +92,10 @@ export function checkEmail(input: unknown): Checked<EmailDraft> {
     return { ok: false, message: `Too many recipients in the \`to\` field. The maximum is ${MAX_RECIPIENTS}.` };
   }
   if (typeof input.subject !== 'string' || input.subject.length === 0) {
-    return { ok: false, message: present(input.subject) ? 'The `subject` field must be a non-empty `string`.' : 'Missing `subject` field.' };
+    return {
+      ok: false,
+      message: present(input.subject) ? 'The `subject` field must be a non-empty `string`.' : 'Missing `subject` field.',
+    };
   }
   const cc = addressList(input.cc, 'cc', false);
   if (!cc.ok) return cc;
@@ -135,9 +144,10 @@ export function checkBatch(input: unknown, mode: BatchMode): Checked<CheckedBatc
   }
   const batch: CheckedBatch = { accepted: [], errors: [] };
   for (const [index, item] of input.entries()) {
-    const checked = isRecord(item) && present(item.attachments)
-      ? { ok: false as const, message: 'Attachments are not supported in batch emails.' }
-      : checkEmail(item);
+    const checked =
+      isRecord(item) && present(item.attachments)
+        ? { ok: false as const, message: 'Attachments are not supported in batch emails.' }
+        : checkEmail(item);
     if (checked.ok) batch.accepted.push({ index, draft: checked.value });
     else if (mode === 'strict') return { ok: false, message: `emails[${index}]: ${checked.message}` };
     else batch.errors.push({ index, message: checked.message });

@@ -26,7 +26,9 @@ export function findEmulatorJar(env: NodeJS.ProcessEnv = process.env): string | 
   }
   const firebaseCache = join(homedir(), '.cache', 'firebase', 'emulators');
   if (existsSync(firebaseCache)) {
-    const jars = readdirSync(firebaseCache).filter((f) => /^cloud-firestore-emulator.*\.jar$/.test(f)).sort();
+    const jars = readdirSync(firebaseCache)
+      .filter((f) => /^cloud-firestore-emulator.*\.jar$/.test(f))
+      .sort();
     if (jars.length > 0) return join(firebaseCache, jars[jars.length - 1]);
   }
   return null;
@@ -49,7 +51,11 @@ export function javaMajorVersion(): number | null {
 
 export type RunningEmulator = { host: string; stop(): Promise<void> };
 
-export async function startFirestoreEmulator(options: { host?: string; port: number; log?: (line: string) => void }): Promise<RunningEmulator> {
+export async function startFirestoreEmulator(options: {
+  host?: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const hostPort = `${host}:${options.port}`;
   if (await isEmulatorUp(hostPort)) {
@@ -65,7 +71,15 @@ export async function startFirestoreEmulator(options: { host?: string; port: num
 
   const child = spawn(
     'java',
-    ['-Duser.language=en', '-cp', jar, 'com.google.cloud.datastore.emulator.firestore.CloudFirestore', 'start', `--host=${host}`, `--port=${options.port}`],
+    [
+      '-Duser.language=en',
+      '-cp',
+      jar,
+      'com.google.cloud.datastore.emulator.firestore.CloudFirestore',
+      'start',
+      `--host=${host}`,
+      `--port=${options.port}`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];

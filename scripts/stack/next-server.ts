@@ -6,7 +6,12 @@ export type NextServer = { url: string; stop(): Promise<void> };
  * Runs the real app (`next dev` or `next start`) with the given environment and waits until its
  * cron route answers (401 without a secret is the sign that it is up and guarding).
  */
-export async function startNextServer(input: { mode: 'dev' | 'start'; port: number; env: Record<string, string>; quiet?: boolean }): Promise<NextServer> {
+export async function startNextServer(input: {
+  mode: 'dev' | 'start';
+  port: number;
+  env: Record<string, string>;
+  quiet?: boolean;
+}): Promise<NextServer> {
   const child = spawn('npx', ['next', input.mode, '--port', String(input.port), '--hostname', '127.0.0.1'], {
     env: { ...process.env, ...input.env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: input.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',

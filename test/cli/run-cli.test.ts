@@ -3,7 +3,12 @@ import { ConfigError } from '../../lib/config';
 import { runCli } from '../../scripts/cli/run-cli';
 
 /** Routing alone: the store is never opened, so none is needed. */
-async function cli(argv: string[], openDb: () => never = () => { throw new Error('the store must not be opened'); }) {
+async function cli(
+  argv: string[],
+  openDb: () => never = () => {
+    throw new Error('the store must not be opened');
+  },
+) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), openDb, now: () => new Date(0) });
@@ -20,7 +25,10 @@ describe('scout: routing and help', () => {
   it('each level has its own --help', async () => {
     expect(await cli(['users', '--help'])).toMatchObject({ code: 0, out: expect.stringMatching(/^Usage: scout users <command>/) });
     for (const name of ['add', 'import', 'list', 'pause', 'resume']) {
-      expect(await cli(['users', name, '--help'])).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^Usage: scout users ${name}`)) });
+      expect(await cli(['users', name, '--help'])).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(new RegExp(`^Usage: scout users ${name}`)),
+      });
     }
   });
 

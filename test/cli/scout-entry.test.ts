@@ -37,7 +37,10 @@ describe('scripts/scout.ts', () => {
   it('adds a subscriber on the emulator and exits on its own', async () => {
     const projectId = `scout-cli-${randomBytes(5).toString('hex')}`;
     const host = inject('firestoreEmulatorHost');
-    const result = await scout(['users', 'add', 'ops@example.com', '--keywords', 'react'], { FIREBASE_PROJECT_ID: projectId, FIRESTORE_EMULATOR_HOST: host });
+    const result = await scout(['users', 'add', 'ops@example.com', '--keywords', 'react'], {
+      FIREBASE_PROJECT_ID: projectId,
+      FIRESTORE_EMULATOR_HOST: host,
+    });
 
     expect(result).toMatchObject({ code: 0, stdout: 'created ops@example.com (instant; keywords: react)\n' });
     process.env.FIRESTORE_EMULATOR_HOST = host;

@@ -11,7 +11,19 @@ afterEach(() => fx.close());
 
 describe('scout users add', () => {
   it('creates an active, confirmed subscriber from the arguments', async () => {
-    const run = await fx.cli(['users', 'add', 'Maya.Chen@Example.com', '--keywords', 'React, Next.js', '--excludes', 'wordpress', '--min-budget', '500', '--mode', 'daily']);
+    const run = await fx.cli([
+      'users',
+      'add',
+      'Maya.Chen@Example.com',
+      '--keywords',
+      'React, Next.js',
+      '--excludes',
+      'wordpress',
+      '--min-budget',
+      '500',
+      '--mode',
+      'daily',
+    ]);
 
     expect(run.code).toBe(0);
     expect(run.out).toEqual(['created maya.chen@example.com (daily; keywords: react, next.js; excludes: wordpress; min budget: 500)']);

@@ -43,7 +43,11 @@ describe('scout users import', () => {
     ]);
     const users = await fx.users();
     expect(users.map((u) => u.email).sort()).toEqual(['ana@example.com', 'eve@example.com']);
-    expect(users.find((u) => u.email === 'eve@example.com')).toMatchObject({ keywords: ['django', 'python'], mode: 'daily', status: 'active' });
+    expect(users.find((u) => u.email === 'eve@example.com')).toMatchObject({
+      keywords: ['django', 'python'],
+      mode: 'daily',
+      status: 'active',
+    });
   });
 
   it('counts updates and kept-unsubscribed, and the last row for an email wins', async () => {
@@ -51,7 +55,13 @@ describe('scout users import', () => {
     await fx.cli(['users', 'add', 'gone@example.com', '--keywords', 'php']);
     await fx.setStatus('gone@example.com', 'unsubscribed');
     const file = await csvFile(
-      ['email,keywords,mode', 'OLD@example.com,laravel,daily', 'gone@example.com,php,instant', 'new@example.com,go,instant', 'New@Example.com,rust,daily'].join('\n'),
+      [
+        'email,keywords,mode',
+        'OLD@example.com,laravel,daily',
+        'gone@example.com,php,instant',
+        'new@example.com,go,instant',
+        'New@Example.com,rust,daily',
+      ].join('\n'),
     );
 
     const run = await fx.cli(['users', 'import', file]);

@@ -23,7 +23,11 @@ async function seed(subscribers: number) {
 
 async function expectOneEmailEach(emails: string[]) {
   const inbox = await h.inbox();
-  for (const email of emails) expect(inbox.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+  for (const email of emails)
+    expect(
+      inbox.filter((m) => m.to.includes(email)),
+      email,
+    ).toHaveLength(1);
   expect(inbox).toHaveLength(emails.length);
 }
 

@@ -17,7 +17,10 @@ afterEach(async () => h.close());
 
 describe('the scan lock', () => {
   it('a fresh lock held by another run makes the call skip without work', async () => {
-    await h.db.collection('locks').doc('scan').set({ owner: 'other-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
+    await h.db
+      .collection('locks')
+      .doc('scan')
+      .set({ owner: 'other-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
     const res = await h.cron({ now: at(1) });
     expect(res.body).toMatchObject({ skipped: 'previous run in flight', lockOwner: 'other-run' });
     expect((await h.db.collection('jobs').get()).size).toBe(0);
@@ -26,7 +29,10 @@ describe('the scan lock', () => {
   });
 
   it('an expired lock is taken over, and released by its new owner at the end', async () => {
-    await h.db.collection('locks').doc('scan').set({ owner: 'dead-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
+    await h.db
+      .collection('locks')
+      .doc('scan')
+      .set({ owner: 'dead-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
     const res = await h.cron({ now: at(11) });
     expect(res.body.instantEmails).toBe(1);
     expect((await h.db.collection('locks').doc('scan').get()).exists).toBe(false);
@@ -37,7 +43,10 @@ describe('the scan lock', () => {
     const crash = async () => {
       throw new InjectedCrash('after-claim');
     };
-    await h.db.collection('locks').doc('scan').set({ owner: 'killed-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
+    await h.db
+      .collection('locks')
+      .doc('scan')
+      .set({ owner: 'killed-run', ts: T0, expiresAt: new Date(T0.getTime() + 10 * 60_000) });
     expect((await h.cron({ now: at(5) })).body.skipped).toBe('previous run in flight');
     const res = await h.cron({ now: at(10) }, { failpoint: crash });
     expect(res.status).toBe(500);
@@ -61,7 +70,9 @@ describe('the scan lock', () => {
       if (seed) await h.db.collection('locks').doc('race').set(seed);
       else await h.db.collection('locks').doc('race').delete();
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => acquireLock(h.db, { name: 'race', owner: `run-${i}`, now: new Date(T0.getTime() + 1000), ttlMs: 60_000 })),
+        Array.from({ length: 8 }, (_, i) =>
+          acquireLock(h.db, { name: 'race', owner: `run-${i}`, now: new Date(T0.getTime() + 1000), ttlMs: 60_000 }),
+        ),
       );
       expect(results.filter((r) => r.acquired)).toHaveLength(1);
     }

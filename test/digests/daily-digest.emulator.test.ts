@@ -23,7 +23,11 @@ function postings(prefix: string, count: number, strong: number, at: string): Te
   }));
 }
 
-const itemsIn = (text: string) => text.split('\n').filter((line) => line.startsWith('* ')).map((line) => line.slice(2));
+const itemsIn = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('* '))
+    .map((line) => line.slice(2));
 
 describe('daily digest', () => {
   it('nothing before 08:00; one digest of the top 20 by score after; nothing more that day; next day only new items', async () => {
@@ -55,7 +59,11 @@ describe('daily digest', () => {
 
     const deliveries = await h.db.collection('deliveries').get();
     const byStatus = (s: string) => deliveries.docs.filter((d) => d.get('status') === s).length;
-    expect({ sent: byStatus('sent'), skipped: byStatus('skipped'), queued: byStatus('queued') }).toEqual({ sent: 23, skipped: 5, queued: 0 });
+    expect({ sent: byStatus('sent'), skipped: byStatus('skipped'), queued: byStatus('queued') }).toEqual({
+      sent: 23,
+      skipped: 5,
+      queued: 0,
+    });
   });
 
   it('a missed 08:00 run is caught up by the next run', async () => {
@@ -64,7 +72,14 @@ describe('daily digest', () => {
     // The scheduler dropped every run between 06:00 and 13:10.
     expect((await h.cron({ now: '2026-11-30T13:10:00Z' })).body.digests).toBe(1);
     expect(await h.inbox()).toHaveLength(1);
-    expect((await h.db.collection('emails').doc(`digest_${(await h.db.collection('users').get()).docs[0].id}_2026-11-30`).get()).get('status')).toBe('sent');
+    expect(
+      (
+        await h.db
+          .collection('emails')
+          .doc(`digest_${(await h.db.collection('users').get()).docs[0].id}_2026-11-30`)
+          .get()
+      ).get('status'),
+    ).toBe('sent');
   });
 
   it('at-least-once: a crash after the send and before marking re-sends under the same key, so the provider drops the copy', async () => {

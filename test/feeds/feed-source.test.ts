@@ -3,7 +3,9 @@ import { parseFeedUrls } from '../../lib/feeds/feed-source';
 
 describe('parseFeedUrls', () => {
   it('parses URLs and name=URL entries separated by commas or whitespace', () => {
-    const sources = parseFeedUrls(' sample=http://127.0.0.1:3030/sample.xml,\n https://Jobs.Example.com/rss?q=react&sort=new  Upwork_Dev=https://x.example/feed ');
+    const sources = parseFeedUrls(
+      ' sample=http://127.0.0.1:3030/sample.xml,\n https://Jobs.Example.com/rss?q=react&sort=new  Upwork_Dev=https://x.example/feed ',
+    );
     expect(sources).toHaveLength(3);
     expect(sources[0]).toEqual({ source: 'sample', url: 'http://127.0.0.1:3030/sample.xml' });
     expect(sources[1].url).toBe('https://jobs.example.com/rss?q=react&sort=new');

@@ -18,11 +18,17 @@ describe('feeds in the cycle', () => {
   it('one malformed feed is recorded on feeds/{source} and never stops the others', async () => {
     h.feeds.setFeed('/broken.xml', { body: '<rss><channel><item><title>React</title></item>', contentType: 'application/rss+xml' });
     h.feeds.setFeed('/down.xml', { body: 'oops', contentType: 'text/plain', status: 503 });
-    const config = { ...h.config, FEED_URLS: `broken=${h.feeds.url}/broken.xml, down=${h.feeds.url}/down.xml, good=${h.feeds.url}/jobs.xml` };
+    const config = {
+      ...h.config,
+      FEED_URLS: `broken=${h.feeds.url}/broken.xml, down=${h.feeds.url}/down.xml, good=${h.feeds.url}/jobs.xml`,
+    };
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
     const deps = { ...h.deps, config };
     const { handleCronRequest } = await import('../../lib/cron/handle-cron-request');
-    const res = await handleCronRequest(new Request(`http://localhost/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${h.config.CRON_SECRET}` } }), deps);
+    const res = await handleCronRequest(
+      new Request(`http://localhost/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${h.config.CRON_SECRET}` } }),
+      deps,
+    );
     const body = await res.json();
     expect(res.status).toBe(200);
     expect(body.failures).toBe(2);
@@ -83,7 +89,15 @@ describe('feeds in the cycle', () => {
   });
 
   it('a huge description is stored and mailed capped', async () => {
-    h.serveFeed([{ guid: 'huge', title: 'React monolith', link: 'https://jobs.example.com/huge', description: `react ${'lorem ipsum '.repeat(100_000)}`, pubDate: pub }]);
+    h.serveFeed([
+      {
+        guid: 'huge',
+        title: 'React monolith',
+        link: 'https://jobs.example.com/huge',
+        description: `react ${'lorem ipsum '.repeat(100_000)}`,
+        pubDate: pub,
+      },
+    ]);
     await h.cron({ now: NOW });
     const job = (await h.db.collection('jobs').get()).docs[0];
     expect(job.get('description').length).toBeLessThanOrEqual(2_000);
@@ -111,7 +125,15 @@ describe('feeds in the cycle', () => {
   });
 
   it('a posting older than the retention window is ignored before matching', async () => {
-    h.serveFeed([{ guid: 'old', title: 'React legacy', link: 'https://jobs.example.com/old', description: 'react', pubDate: new Date('2026-09-01T00:00:00Z').toUTCString() }]);
+    h.serveFeed([
+      {
+        guid: 'old',
+        title: 'React legacy',
+        link: 'https://jobs.example.com/old',
+        description: 'react',
+        pubDate: new Date('2026-09-01T00:00:00Z').toUTCString(),
+      },
+    ]);
     const res = await h.cron({ now: NOW });
     expect(res.body).toMatchObject({ jobsNew: 0, matches: 0 });
     expect(await h.inbox()).toHaveLength(0);

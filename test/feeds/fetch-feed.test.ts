@@ -28,7 +28,13 @@ async function expectFetchError(promise: Promise<unknown>): Promise<FeedFetchErr
 describe('fetchFeed against the sample feed server', () => {
   it('fetches, then gets 304 when sending back the returned etag', async () => {
     server = await startFeedServer();
-    const input = { source: source(server.feedUrl), fetch, timeoutMs: 5_000, maxBytes: 1_000_000, userAgent: scoutUserAgent('https://scout.example') };
+    const input = {
+      source: source(server.feedUrl),
+      fetch,
+      timeoutMs: 5_000,
+      maxBytes: 1_000_000,
+      userAgent: scoutUserAgent('https://scout.example'),
+    };
 
     const first = await fetchFeed(input);
     expect(first.status).toBe('ok');
@@ -71,9 +77,7 @@ describe('fetchFeed against the sample feed server', () => {
   it('times out with FeedFetchError', async () => {
     server = await startFeedServer({ feeds: { '/slow.xml': { body: rss('slow'), contentType: RSS, delayMs: 5_000 } } });
     const started = Date.now();
-    const error = await expectFetchError(
-      fetchFeed({ source: source(`${server.url}/slow.xml`), fetch, timeoutMs: 200, maxBytes: 100_000 }),
-    );
+    const error = await expectFetchError(fetchFeed({ source: source(`${server.url}/slow.xml`), fetch, timeoutMs: 200, maxBytes: 100_000 }));
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(error.message).toBe('timed out after 200 ms');
     expect(error.source).toBe('sample');
@@ -81,9 +85,7 @@ describe('fetchFeed against the sample feed server', () => {
 
   it('rejects a body over maxBytes', async () => {
     server = await startFeedServer();
-    const error = await expectFetchError(
-      fetchFeed({ source: source(server.feedUrl), fetch, timeoutMs: 5_000, maxBytes: 1_000 }),
-    );
+    const error = await expectFetchError(fetchFeed({ source: source(server.feedUrl), fetch, timeoutMs: 5_000, maxBytes: 1_000 }));
     expect(error.message).toBe('response larger than 1000 bytes');
   });
 
@@ -118,9 +120,9 @@ describe('fetchFeed against the sample feed server', () => {
 
   it('lets a malformed body surface as FeedParseError', async () => {
     server = await startFeedServer({ feeds: { '/bad.xml': { body: '<rss version="2.0"><channel><item>', contentType: RSS } } });
-    await expect(
-      fetchFeed({ source: source(`${server.url}/bad.xml`), fetch, timeoutMs: 5_000, maxBytes: 100_000 }),
-    ).rejects.toBeInstanceOf(FeedParseError);
+    await expect(fetchFeed({ source: source(`${server.url}/bad.xml`), fetch, timeoutMs: 5_000, maxBytes: 100_000 })).rejects.toBeInstanceOf(
+      FeedParseError,
+    );
   });
 });
 
@@ -152,9 +154,7 @@ describe('fetchFeed with an injected fetch', () => {
     const counter = { pulls: 0, cancelled: false };
     const fakeFetch = (async () =>
       new Response(endlessStream(16_384, counter), { status: 200, headers: { 'content-length': '10' } })) as typeof fetch;
-    await expectFetchError(
-      fetchFeed({ source: source('https://feeds.example/x'), fetch: fakeFetch, timeoutMs: 5_000, maxBytes: 50_000 }),
-    );
+    await expectFetchError(fetchFeed({ source: source('https://feeds.example/x'), fetch: fakeFetch, timeoutMs: 5_000, maxBytes: 50_000 }));
     expect(counter.cancelled).toBe(true);
   });
 
@@ -186,8 +186,7 @@ describe('fetchFeed with an injected fetch', () => {
       '<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>t</title><item><guid>1</guid><title>Café développeur</title></item></channel></rss>',
       'latin1',
     );
-    const fakeFetch = (async () =>
-      new Response(body, { status: 200, headers: { 'content-type': 'application/rss+xml' } })) as typeof fetch;
+    const fakeFetch = (async () => new Response(body, { status: 200, headers: { 'content-type': 'application/rss+xml' } })) as typeof fetch;
     const result = await fetchFeed({ source: source('https://feeds.example/x'), fetch: fakeFetch, timeoutMs: 5_000, maxBytes: 10_000 });
     expect(result.status === 'ok' && result.postings[0].title).toBe('Café développeur');
   });
@@ -198,7 +197,13 @@ describe('fetchFeed with an injected fetch', () => {
       new Promise<Response>((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       })) as typeof fetch;
-    const pending = fetchFeed({ source: source('https://feeds.example/x'), fetch: fakeFetch, timeoutMs: 5_000, maxBytes: 1_000, signal: controller.signal });
+    const pending = fetchFeed({
+      source: source('https://feeds.example/x'),
+      fetch: fakeFetch,
+      timeoutMs: 5_000,
+      maxBytes: 1_000,
+      signal: controller.signal,
+    });
     controller.abort();
     const error = await expectFetchError(pending);
     expect(error.message).toBe('aborted');

@@ -58,7 +58,15 @@ describe('parseScoutBudget', () => {
   });
 
   it('ignores anything malformed', () => {
-    for (const value of [null, 'x', {}, { budget: null }, { budget: { amount: -1 } }, { budget: { amount: '5' } }, { budget: { amount: 5, kind: 'weekly' } }]) {
+    for (const value of [
+      null,
+      'x',
+      {},
+      { budget: null },
+      { budget: { amount: -1 } },
+      { budget: { amount: '5' } },
+      { budget: { amount: 5, kind: 'weekly' } },
+    ]) {
       expect(parseScoutBudget(value)).toBeNull();
     }
   });

@@ -148,7 +148,13 @@ describe('parseFeed: untrusted text', () => {
   });
 
   it('turns javascript:, data: and other non-http links into null', () => {
-    const items = ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'data:text/html,<b>x</b>', 'mailto:a@b.c', 'https://user:pw@evil.example/']
+    const items = [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'data:text/html,<b>x</b>',
+      'mailto:a@b.c',
+      'https://user:pw@evil.example/',
+    ]
       .map((link, i) => `<item><guid>g${i}</guid><title>t${i}</title><link><![CDATA[${link}]]></link></item>`)
       .join('');
     const postings = parseFeed(rss(items), options);
@@ -203,7 +209,9 @@ describe('parseFeed: ids and dedupe', () => {
     const [many] = parseFeed(rss(`<item><guid>a</guid><title>t</title>${categories}</item>`), options);
     expect(many.skills).toHaveLength(30);
     const [few] = parseFeed(
-      rss(`<item><guid>a</guid><title>t</title><category>React</category><description>Skills: react, Node.js; REACT, node.js</description></item>`),
+      rss(
+        `<item><guid>a</guid><title>t</title><category>React</category><description>Skills: react, Node.js; REACT, node.js</description></item>`,
+      ),
       options,
     );
     expect(few.skills).toEqual(['React', 'Node.js']);

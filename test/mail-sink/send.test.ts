@@ -33,7 +33,11 @@ describe('mail sink: sending', () => {
 
   it('sends a batch of 3 through resend.batch.send', async () => {
     const { sink, resend } = await openSink();
-    const result = await resend.batch.send([email({ to: 'a@example.com' }), email({ to: 'b@example.com' }), email({ to: 'c@example.com' })]);
+    const result = await resend.batch.send([
+      email({ to: 'a@example.com' }),
+      email({ to: 'b@example.com' }),
+      email({ to: 'c@example.com' }),
+    ]);
 
     expect(result.error).toBeNull();
     expect(result.data?.data).toHaveLength(3);

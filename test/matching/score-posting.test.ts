@@ -6,11 +6,30 @@ import { buildSubscriberIndex } from '../../lib/matching/subscriber-index';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 
 const posting = (fields: Partial<Posting>): Posting => ({
-  id: 'src_1', source: 'src', guid: null, title: '', url: null, description: '', budget: null, skills: [], publishedAt: null, ...fields,
+  id: 'src_1',
+  source: 'src',
+  guid: null,
+  title: '',
+  url: null,
+  description: '',
+  budget: null,
+  skills: [],
+  publishedAt: null,
+  ...fields,
 });
 const subscriber = (fields: Partial<Subscriber>): Subscriber => ({
-  id: 'u1', email: 'u@example.com', keywords: [], excludes: [], minBudget: null, mode: 'instant', status: 'active', timezone: null,
-  createdAt: new Date(0), confirmedAt: new Date(0), updatedAt: new Date(0), ...fields,
+  id: 'u1',
+  email: 'u@example.com',
+  keywords: [],
+  excludes: [],
+  minBudget: null,
+  mode: 'instant',
+  status: 'active',
+  timezone: null,
+  createdAt: new Date(0),
+  confirmedAt: new Date(0),
+  updatedAt: new Date(0),
+  ...fields,
 });
 
 describe('scorePosting', () => {
@@ -28,7 +47,10 @@ describe('scorePosting', () => {
   });
 
   it('an exclude anywhere rejects the posting', () => {
-    const verdict = scorePosting(subscriber({ keywords: ['react'], excludes: ['wordpress'] }), posting({ title: 'React', description: 'on WordPress' }));
+    const verdict = scorePosting(
+      subscriber({ keywords: ['react'], excludes: ['wordpress'] }),
+      posting({ title: 'React', description: 'on WordPress' }),
+    );
     expect(verdict).toEqual({ matched: false, reason: 'excluded by “wordpress”' });
   });
 
@@ -58,7 +80,11 @@ describe('the subscriber index', () => {
       subscriber({ id: 'c', keywords: ['django'] }),
       subscriber({ id: 'd', keywords: ['.net', 'c#'] }),
     ];
-    const postings = [posting({ id: '1', title: 'React + Node.js' }), posting({ id: '2', title: 'C#/.NET migration' }), posting({ id: '3', title: 'Rust' })];
+    const postings = [
+      posting({ id: '1', title: 'React + Node.js' }),
+      posting({ id: '2', title: 'C#/.NET migration' }),
+      posting({ id: '3', title: 'Rust' }),
+    ];
     const fullScan = postings.flatMap((p) => subscribers.filter((s) => scorePosting(s, p).matched).map((s) => `${s.id}:${p.id}`));
     const indexed = matchPostings(postings, subscribers).map((c) => `${c.subscriber.id}:${c.posting.id}`);
     expect(indexed.sort()).toEqual(fullScan.sort());

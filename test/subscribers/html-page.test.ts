@@ -6,7 +6,9 @@ describe('html', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
     const name = '<script>alert(1)</script>';
     const fragment = html`<p>${name}</p>`;
-    expect(html`<div>${fragment}${[html`<i>${'&'}</i>`]}${null}</div>`.html).toBe('<div><p>&lt;script&gt;alert(1)&lt;/script&gt;</p><i>&amp;</i></div>');
+    expect(html`<div>${fragment}${[html`<i>${'&'}</i>`]}${null}</div>`.html).toBe(
+      '<div><p>&lt;script&gt;alert(1)&lt;/script&gt;</p><i>&amp;</i></div>',
+    );
   });
 
   it('a page escapes its title and forbids scripts, caching and referrers', async () => {

@@ -54,14 +54,24 @@ describe('signLinkToken / verifyLinkToken', () => {
     for (const token of [null, undefined, '', 'nodot', `${body}.`, `.${signature}`, `${body}.${signature}.extra`, 'x'.repeat(1_001)]) {
       expect(verify(token), String(token)).toEqual({ ok: false, reason: 'malformed' });
     }
-    for (const raw of ['not json', '{"uid":"","purpose":"unsubscribe","exp":1}', '{"uid":"a","purpose":"delete","exp":1}', '{"uid":"a","purpose":"unsubscribe","exp":"soon"}']) {
+    for (const raw of [
+      'not json',
+      '{"uid":"","purpose":"unsubscribe","exp":1}',
+      '{"uid":"a","purpose":"delete","exp":1}',
+      '{"uid":"a","purpose":"unsubscribe","exp":"soon"}',
+    ]) {
       expect(verify(signed(raw)), raw).toEqual({ ok: false, reason: 'malformed' });
     }
   });
 
   it('unsubscribeUrl carries a day-stable unsubscribe token that lasts about UNSUBSCRIBE_LINK_DAYS', () => {
     const morning = unsubscribeUrl({ appUrl: 'https://scout.example.com', uid: claims.uid, secret: SECRET, issuedAt: NOW });
-    const evening = unsubscribeUrl({ appUrl: 'https://scout.example.com', uid: claims.uid, secret: SECRET, issuedAt: new Date('2026-11-30T22:00:00Z') });
+    const evening = unsubscribeUrl({
+      appUrl: 'https://scout.example.com',
+      uid: claims.uid,
+      secret: SECRET,
+      issuedAt: new Date('2026-11-30T22:00:00Z'),
+    });
     expect(evening).toBe(morning);
     const url = new URL(morning);
     expect(url.origin + url.pathname).toBe('https://scout.example.com/unsubscribe');
@@ -69,6 +79,9 @@ describe('signLinkToken / verifyLinkToken', () => {
     expect(check).toMatchObject({ ok: true, claims: { uid: claims.uid, purpose: 'unsubscribe' } });
     const later = new Date(NOW.getTime() + (UNSUBSCRIBE_LINK_DAYS - 1) * 86_400_000);
     expect(verify(url.searchParams.get('token'), { now: later }).ok).toBe(true);
-    expect(verify(url.searchParams.get('token'), { now: new Date(NOW.getTime() + (UNSUBSCRIBE_LINK_DAYS + 1) * 86_400_000) })).toEqual({ ok: false, reason: 'expired' });
+    expect(verify(url.searchParams.get('token'), { now: new Date(NOW.getTime() + (UNSUBSCRIBE_LINK_DAYS + 1) * 86_400_000) })).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
   });
 });

@@ -24,7 +24,12 @@ async function call(method: 'GET' | 'POST', url: string, now = NOW) {
         { method, body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
       : { method };
   const response = await handleUnsubscribeRequest(new Request(url, init), { db: h.db, config: h.config, now });
-  return { status: response.status, type: response.headers.get('content-type'), cache: response.headers.get('cache-control'), html: await response.text() };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    cache: response.headers.get('cache-control'),
+    html: await response.text(),
+  };
 }
 
 async function addDelivery(uid: string, jobId: string, status: DeliveryStatus, mode: Delivery['mode'] = 'daily') {
@@ -160,9 +165,18 @@ describe('a link that does not work', () => {
     const cases: Record<string, { token: string; says: string }> = {
       'tampered body': { token: `${forged}.${signature}`, says: 'This link is not valid' },
       'tampered signature': { token: `${body}.${signature.slice(0, -2)}xx`, says: 'This link is not valid' },
-      'another secret': { token: signLinkToken({ uid, purpose: 'unsubscribe', exp: 4_000_000_000 }, 'some-other-secret-0123456789'), says: 'This link is not valid' },
-      expired: { token: signLinkToken({ uid, purpose: 'unsubscribe', exp: NOW.getTime() / 1000 - 1 }, h.config.LINK_SECRET), says: 'This link has expired' },
-      'wrong purpose': { token: signLinkToken({ uid, purpose: 'preferences', exp: 4_000_000_000 }, h.config.LINK_SECRET), says: 'This is not an unsubscribe link' },
+      'another secret': {
+        token: signLinkToken({ uid, purpose: 'unsubscribe', exp: 4_000_000_000 }, 'some-other-secret-0123456789'),
+        says: 'This link is not valid',
+      },
+      expired: {
+        token: signLinkToken({ uid, purpose: 'unsubscribe', exp: NOW.getTime() / 1000 - 1 }, h.config.LINK_SECRET),
+        says: 'This link has expired',
+      },
+      'wrong purpose': {
+        token: signLinkToken({ uid, purpose: 'preferences', exp: 4_000_000_000 }, h.config.LINK_SECRET),
+        says: 'This is not an unsubscribe link',
+      },
       malformed: { token: 'not-a-token', says: 'This link is not valid' },
       missing: { token: '', says: 'This link is not valid' },
     };

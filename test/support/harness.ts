@@ -25,7 +25,10 @@ export type Harness = {
   /** Replaces the feed served at /jobs.xml (the harness's FEED_URLS). */
   serveFeed(items: TestItem[]): void;
   /** Calls GET /api/cron through the real route logic with the secret. */
-  cron(query?: Record<string, string>, init?: { headers?: Record<string, string>; failpoint?: Failpoint }): Promise<{ status: number; body: any }>;
+  cron(
+    query?: Record<string, string>,
+    init?: { headers?: Record<string, string>; failpoint?: Failpoint },
+  ): Promise<{ status: number; body: any }>;
   /** Runs the cycle directly, e.g. under its own lock name to take the lock out of the picture. */
   run(options: { now: string; lockName?: string; failpoint?: Failpoint }): Promise<any>;
   subscribe(input: SubscriberInput): Promise<string>;
@@ -82,7 +85,10 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
       return { status: response.status, body: await response.json() };
     },
     async run(options) {
-      return runCycle({ ...deps, failpoint: options.failpoint ?? noFailpoints }, { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName });
+      return runCycle(
+        { ...deps, failpoint: options.failpoint ?? noFailpoints },
+        { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName },
+      );
     },
     async subscribe(input) {
       return (await addActiveSubscriber(db, input, new Date('2026-11-29T00:00:00Z'))).id;
@@ -93,7 +99,11 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
       return ((await res.json()) as { messages: SinkMessage[] }).messages;
     },
     async setFaults(faults) {
-      const res = await fetch(`${sinkUrl}/sink/faults`, { method: 'POST', body: JSON.stringify({ apiKey, ...faults }), headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`${sinkUrl}/sink/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ apiKey, ...faults }),
+        headers: { 'content-type': 'application/json' },
+      });
       if (!res.ok) throw new Error(`setting sink faults failed: ${res.status}`);
     },
     async dump(collections = LEDGER) {

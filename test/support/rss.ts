@@ -21,7 +21,11 @@ ${body}
 }
 
 /** n postings that all mention `keyword`, published just before `at`. */
-export function postingsAbout(keyword: string, n: number, options: { at: Date; prefix?: string; budget?: number } = { at: new Date() }): TestItem[] {
+export function postingsAbout(
+  keyword: string,
+  n: number,
+  options: { at: Date; prefix?: string; budget?: number } = { at: new Date() },
+): TestItem[] {
   return Array.from({ length: n }, (_, i) => ({
     guid: `${options.prefix ?? keyword}-${i}`,
     title: `${keyword} engineer wanted #${i + 1} (${options.prefix ?? 'batch'})`,
