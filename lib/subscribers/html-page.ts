@@ -54,24 +54,23 @@ export type Page = { status: number; title: string; body: Html; tone?: 'normal' 
  */
 export function htmlPageResponse(page: Page): Response {
   const doc = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${page.title} · Scout</title>
-        <style>
-          ${{ html: STYLE }}
-        </style>
-      </head>
-      <body>
-        <main class="${page.tone === 'error' ? 'error' : 'normal'}">
-          <p class="brand"><a href="/">Scout</a></p>
-          ${page.body}
-        </main>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${page.title} · Scout</title>
+<style>${{ html: STYLE }}</style>
+</head>
+<body>
+<main class="${page.tone === 'error' ? 'error' : 'normal'}">
+<p class="brand"><a href="/">Scout</a></p>
+${page.body}
+</main>
+</body>
+</html>
+`;
   return new Response(doc.html, {
     status: page.status,
     headers: {

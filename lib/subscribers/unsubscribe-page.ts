@@ -17,12 +17,12 @@ export function askUnsubscribePage(input: { token: string; maskedEmail: string |
     status: 200,
     title: 'Unsubscribe',
     body: html`<h1>Unsubscribe from Scout?</h1>
-      <p>You will stop getting job alerts and daily digests${who}. Postings already waiting for your next digest will not be sent.</p>
-      <form method="post" action="?token=${encodeURIComponent(input.token)}">
-        <input type="hidden" name="${ONE_CLICK_FIELD}" value="${ONE_CLICK_VALUE}" />
-        <button type="submit">Unsubscribe</button>
-      </form>
-      <p class="fine">Changed your mind? Close this page and nothing changes.</p>`,
+<p>You will stop getting job alerts and daily digests${who}. Postings already waiting for your next digest will not be sent.</p>
+<form method="post" action="?token=${encodeURIComponent(input.token)}">
+<input type="hidden" name="${ONE_CLICK_FIELD}" value="${ONE_CLICK_VALUE}">
+<button type="submit">Unsubscribe</button>
+</form>
+<p class="fine">Changed your mind? Close this page and nothing changes.</p>`,
   });
 }
 
@@ -31,7 +31,7 @@ export function alreadyUnsubscribedPage(): Response {
     status: 200,
     title: 'Already unsubscribed',
     body: html`<h1>You are already unsubscribed</h1>
-      <p>Scout will not email you again.</p>`,
+<p>Scout will not email you again.</p>`,
   });
 }
 
@@ -41,9 +41,9 @@ export function unsubscribedPage(input: { alreadyUnsubscribed: boolean }): Respo
     title: 'Unsubscribed',
     body: input.alreadyUnsubscribed
       ? html`<h1>You are unsubscribed</h1>
-          <p>You had already unsubscribed. Scout will not email you again.</p>`
+<p>You had already unsubscribed. Scout will not email you again.</p>`
       : html`<h1>You are unsubscribed</h1>
-          <p>Scout will not send you any more job alerts or digests. Anything that was queued for you has been dropped.</p>`,
+<p>Scout will not send you any more job alerts or digests. Anything that was queued for you has been dropped.</p>`,
   });
 }
 
@@ -56,18 +56,12 @@ const FAILURES: Record<UnsubscribeFailure, { status: number; title: string; mess
   'bad-signature': {
     status: 400,
     title: 'This link is not valid',
-    message: html`<p>
-      The link looks incomplete or changed. Open the unsubscribe link straight from a Scout email; some mail apps break long links when they
-      are copied.
-    </p>`,
+    message: html`<p>The link looks incomplete or changed. Open the unsubscribe link straight from a Scout email; some mail apps break long links when they are copied.</p>`,
   },
   malformed: {
     status: 400,
     title: 'This link is not valid',
-    message: html`<p>
-      The link looks incomplete. Open the unsubscribe link straight from a Scout email; some mail apps break long links when they are
-      copied.
-    </p>`,
+    message: html`<p>The link looks incomplete. Open the unsubscribe link straight from a Scout email; some mail apps break long links when they are copied.</p>`,
   },
   'wrong-purpose': {
     status: 400,
@@ -88,8 +82,7 @@ export function unsubscribeFailedPage(reason: UnsubscribeFailure): Response {
     status: failure.status,
     title: failure.title,
     tone: 'error',
-    body: html`<h1>${failure.title}</h1>
-      ${failure.message}`,
+    body: html`<h1>${failure.title}</h1>\n${failure.message}`,
   });
 }
 
@@ -100,6 +93,6 @@ export function unsubscribeServerErrorPage(): Response {
     title: 'Something went wrong',
     tone: 'error',
     body: html`<h1>Something went wrong on our side</h1>
-      <p>We could not finish unsubscribing you. Please try the link again in a minute.</p>`,
+<p>We could not finish unsubscribing you. Please try the link again in a minute.</p>`,
   });
 }
