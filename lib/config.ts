@@ -21,7 +21,9 @@ export const configSchema = z.object({
   CRON_SECRET: secret,
   LINK_SECRET: secret,
   ADMIN_SECRET: secret,
-  APP_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).transform((u) => u.replace(/\/+$/, '')),
+  APP_URL: z
+    .url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? 'is required' : 'must be an http(s) URL') })
+    .transform((u) => u.replace(/\/+$/, '')),
   MAIL_FROM: z
     .string({ error: 'is required' })
     .min(3)
