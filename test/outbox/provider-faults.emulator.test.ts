@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+
+const NOW = '2026-11-30T06:00:00Z';
+let h: Harness;
+
+afterEach(async () => h.close());
+
+async function setup(mode: 'instant' | 'daily' = 'instant', overrides: Record<string, string> = {}) {
+  h = await createHarness({ SEND_MAX_ATTEMPTS: '3', ...overrides });
+  await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode });
+  h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
+}
+
+async function row() {
+  const doc = (await h.db.collection('emails').get()).docs[0];
+  return { status: doc.get('status'), attempts: doc.get('attempts'), lastError: doc.get('lastError'), payloadHash: doc.get('payloadHash') };
+}
+
+describe('provider faults inside one run', () => {
+  it('429 with Retry-After: waits as told and sends once', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 1, status: 429, name: 'rate_limit_exceeded' } });
+    const res = await h.cron({ now: NOW });
+    expect(res.body.instantEmails).toBe(1);
+    expect(await h.inbox()).toHaveLength(1);
+    expect(await row()).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('500 then success: the alert is retried under the same key and arrives once', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 2, status: 500 } });
+    await h.cron({ now: NOW });
+    expect(await h.inbox()).toHaveLength(1);
+    expect(await row()).toMatchObject({ status: 'sent', attempts: 3 });
+  });
+
+  it('accepted then connection dropped (ambiguous): the retry reuses the key and the provider drops the copy', async () => {
+    await setup();
+    await h.setFaults({ dropAfterAccept: 1 });
+    await h.cron({ now: NOW });
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(1);
+    expect(await row()).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('a validation error (422) is permanent: dead with its error, deliveries failed, never retried', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
+    const res = await h.cron({ now: NOW });
+    expect(res.body.failures).toBe(1);
+    expect(await row()).toMatchObject({ status: 'dead', attempts: 1, lastError: expect.stringContaining('422') });
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    expect(await h.inbox()).toHaveLength(0);
+    const deliveries = (await h.db.collection('deliveries').get()).docs.map((d) => d.get('status'));
+    expect(deliveries).toEqual(['failed', 'failed']);
+  });
+
+  it('an alert whose every attempt is ambiguous ends failed/unknown_outcome after SEND_MAX_ATTEMPTS, and stays failed', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 10, status: 503 } });
+    const res = await h.cron({ now: NOW });
+    expect(res.body.failures).toBe(1);
+    expect(await row()).toMatchObject({ status: 'failed', attempts: 3, lastError: expect.stringMatching(/^unknown_outcome/) });
+    await h.setFaults({});
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    expect(await h.inbox()).toHaveLength(0);
+  });
+
+  it('a digest that keeps failing ends dead (visible, with its payload hash), never silently lost', async () => {
+    await setup('daily');
+    await h.cron({ now: NOW });
+    await h.setFaults({ failNext: { count: 10, status: 500 } });
+    await h.cron({ now: '2026-11-30T08:00:00Z' });
+    expect(await row()).toMatchObject({ status: 'dead', attempts: 3, payloadHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  it('a sink rate limit of 2 requests/s with SEND_RATE_PER_SEC=2: every subscriber gets their alert, no 429 is fatal', async () => {
+    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2' });
+    for (let i = 0; i < 5; i++) await h.subscribe({ email: `dev${i}@example.com`, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+    await h.setFaults({ ratePerSec: 2 });
+    const res = await h.cron({ now: NOW });
+    expect(res.body.instantEmails).toBe(5);
+    expect(await h.inbox()).toHaveLength(5);
+  });
+});
