@@ -1,0 +1,73 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import type { SinkMessage } from '../../scripts/mail-sink/types';
+
+/** DESIGN §2.9: what a queue checker counts, per kind of email. */
+export type KindCounts = { attempted: number; accepted: number; received: number; lost: number; duplicated: number; unexpected: number; recovered: number; visibleFailures: number };
+export type CheckReport = { alert: KindCounts; digest: KindCounts; stuck: string[]; duplicatePostings: string[] };
+
+const empty = (): KindCounts => ({ attempted: 0, accepted: 0, received: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, visibleFailures: 0 });
+const FINAL_ROWS = new Set(['sent', 'failed', 'dead', 'skipped']);
+
+/**
+ * Compares what the ledger says was due with what the mail sink actually received:
+ * - lost: due and never received, without a visible failed/dead state;
+ * - duplicated: the same email (key) received twice, or one posting reaching a subscriber twice;
+ * - unexpected: received though no outbox row asked for it;
+ * - recovered: sent after more than one attempt (a crash, a timeout, a 5xx or a 429 on the way);
+ * - stuck: anything not in a final state after the settle runs.
+ */
+export async function checkDeliveries(db: Firestore, received: SinkMessage[], input: { lastDigestDay: string }): Promise<CheckReport> {
+  const report: CheckReport = { alert: empty(), digest: empty(), stuck: [], duplicatePostings: [] };
+  const rows = await db.collection('emails').get();
+  const byKey = new Map<string, SinkMessage[]>();
+  for (const message of received) {
+    const key = message.idempotencyKey ?? '(none)';
+    byKey.set(key, [...(byKey.get(key) ?? []), message]);
+  }
+  const rowKeys = new Set(rows.docs.map((d) => d.id));
+  for (const [key, messages] of byKey) {
+    if (!rowKeys.has(key)) {
+      const kind = key.startsWith('digest_') ? 'digest' : 'alert';
+      report[kind].unexpected += messages.length;
+    }
+  }
+  for (const doc of rows.docs) {
+    const kind = doc.get('kind') as 'alert' | 'digest';
+    const counts = report[kind];
+    const status = doc.get('status') as string;
+    const got = byKey.get(doc.id)?.length ?? 0;
+    counts.attempted += 1;
+    counts.received += Math.min(got, 1);
+    if (got > 1) counts.duplicated += got - 1;
+    if (status === 'sent') {
+      counts.accepted += 1;
+      if (got === 0) counts.lost += 1; // the ledger says sent, the inbox disagrees
+      if ((doc.get('attempts') ?? 0) > 1) counts.recovered += 1;
+    } else if (status === 'failed' || status === 'dead') {
+      counts.visibleFailures += 1;
+    }
+    if (!FINAL_ROWS.has(status)) report.stuck.push(`emails/${doc.id} is ${status}`);
+  }
+
+  // One posting must never reach a subscriber twice, whichever emails carried it.
+  const seen = new Set<string>();
+  for (const message of received) {
+    const titles = (message.text ?? '').split('\n').filter((l) => l.startsWith('* '));
+    for (const title of titles) {
+      const id = `${message.to.join(',')}|${title}`;
+      if (seen.has(id)) report.duplicatePostings.push(id);
+      seen.add(id);
+    }
+  }
+
+  const deliveries = await db.collection('deliveries').get();
+  for (const d of deliveries.docs) {
+    const status = d.get('status') as string;
+    if (status === 'sending' || status === 'queued') {
+      const dueLater = status === 'queued' && (d.get('digestDate') as string) > input.lastDigestDay;
+      if (!dueLater) report.stuck.push(`deliveries/${d.id} is ${status}`);
+    }
+  }
+  // A digest that was due but whose row ended dead is a visible failure; one with no row at all would be lost.
+  return report;
+}
