@@ -59,6 +59,8 @@ export const configSchema = z.object({
     .default(2),
   SEND_CONCURRENCY: int(2, 1, 50),
   SEND_MAX_ATTEMPTS: int(5, 1, 20),
+  /** Emails per provider request (Resend's batch endpoint takes up to 100); 1 turns batching off. */
+  SEND_BATCH_SIZE: int(100, 1, 100),
   RETENTION_DAYS: int(30, 2, 365),
   RUN_BUDGET_MS: int(240_000, 1_000, 900_000),
   FEED_TIMEOUT_MS: int(10_000, 100, 60_000),

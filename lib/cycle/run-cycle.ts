@@ -65,6 +65,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     queued: 0,
     digests: 0,
     emailsSent: 0,
+    providerRequests: 0,
     skippedEmails: 0,
     failures: 0,
     partial: false,
@@ -126,11 +127,12 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
     const sent = await dispatchOutbox(
       { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime },
-      { runId, maxAttempts: config.SEND_MAX_ATTEMPTS },
+      { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
     );
     stats.instantEmails = sent.sent.alert;
     stats.digests = sent.sent.digest;
     stats.emailsSent = sent.sent.alert + sent.sent.digest;
+    stats.providerRequests = limiter.requests();
     stats.skippedEmails = sent.skipped + claims.skipped;
     stats.failures += sent.failed + sent.dead;
     stats.partial ||= sent.deferred > 0;

@@ -14,6 +14,8 @@ export type RunStats = {
   queued: number;
   digests: number;
   emailsSent: number;
+  /** Requests made to the mail provider (a batch of up to 100 emails is one). */
+  providerRequests: number;
   skippedEmails: number;
   failures: number;
   partial: boolean;

@@ -1,13 +1,12 @@
-import type { Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../cycle/failpoints';
-import { isLostPrecondition } from '../ledger/firestore-errors';
-import type { Mailer } from '../mail/mailer';
+import { MAX_BATCH_EMAILS, type Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
-import type { SendOutcome } from '../mail/send-outcome';
-import { closeRow, leaseRow, type Lease } from './lease-row';
-import { outboxCollection } from './outbox-row';
-import { retryDelayMs } from './retry-delay';
+import { deliverUnit, LEASE_MS, type MemberResult } from './deliver-unit';
+import { leaseRow, type Lease } from './lease-row';
+import { outboxCollection, type EmailKind } from './outbox-row';
+import { formBatch, recoverBatch, singleUnit, type SendUnit } from './send-unit';
 
 export type DispatchDeps = {
   db: Firestore;
@@ -28,28 +27,50 @@ export type DispatchStats = {
   retried: number;
   deferred: number;
   fenced: number;
+  /** Provider requests that carried more than one email. */
+  batches: number;
 };
 
 const ROWS_PER_RUN = 1_000;
-const LEASE_MS = 120_000;
-/** Rows are leased and recorded in parallel; the limiter alone decides how fast the provider is asked. */
-const ROW_CONCURRENCY = 16;
+/** Leasing is a read and a fenced write per row; done in parallel, while the limiter alone paces the provider. */
+const LEASE_CONCURRENCY = 16;
+/** Keeps one batch request well under provider body limits even for long digests. */
+const MAX_BATCH_BYTES = 3_000_000;
 
 /**
- * dispatch outbox: lease → activity check → send (Idempotency-Key = email key) → record.
- * Takes every row that is pending, or `sending` with a lease that ran out (its holder died).
+ * dispatch outbox: lease → activity check → send → record.
+ * First the rows whose sender died (`sending`, lease expired) are resolved per their kind's
+ * semantics; then pending rows are leased and sent, up to 100 per provider request.
  */
-export async function dispatchOutbox(deps: DispatchDeps, input: { runId: string; maxAttempts: number }): Promise<DispatchStats> {
-  const stats: DispatchStats = { sent: { alert: 0, digest: 0 }, skipped: 0, failed: 0, dead: 0, retried: 0, deferred: 0, fenced: 0 };
+export async function dispatchOutbox(deps: DispatchDeps, input: { runId: string; maxAttempts: number; batchSize: number }): Promise<DispatchStats> {
+  const stats: DispatchStats = { sent: { alert: 0, digest: 0 }, skipped: 0, failed: 0, dead: 0, retried: 0, deferred: 0, fenced: 0, batches: 0 };
+  const kinds = new Map<string, EmailKind>();
+  const units: SendUnit[] = [];
   const now = deps.clock();
-  const [pending, abandoned] = await Promise.all([
-    outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').limit(ROWS_PER_RUN).get(),
-    outboxCollection(deps.db).where('status', '==', 'sending').where('leaseUntil', '<=', now).limit(ROWS_PER_RUN).get(),
-  ]);
-  const rows = [...abandoned.docs, ...pending.docs].map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }));
-  const limit = pLimit(ROW_CONCURRENCY);
+
+  const abandoned = await outboxCollection(deps.db).where('status', '==', 'sending').where('leaseUntil', '<=', now).limit(ROWS_PER_RUN).get();
+  const recovering = new Map<string, string[]>();
+  const lone: { emailKey: string; uid: string }[] = [];
+  for (const doc of abandoned.docs) {
+    const row = doc.data();
+    kinds.set(doc.id, row.kind);
+    if (row.batchKey && row.batchMembers) recovering.set(row.batchKey, row.batchMembers);
+    else lone.push({ emailKey: doc.id, uid: row.uid });
+  }
+  for (const [batchKey, memberKeys] of recovering) {
+    const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
+    stats.failed += recovered.failed;
+    stats.deferred += recovered.released;
+    if (recovered.unit) units.push(recovered.unit);
+  }
+
+  const pending = await outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').limit(ROWS_PER_RUN).get();
+  for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
+  const candidates = [...lone, ...pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))];
+  const leases: Lease[] = [];
+  const limit = pLimit(LEASE_CONCURRENCY);
   await Promise.all(
-    rows.map((row) =>
+    candidates.map((row) =>
       limit(async () => {
         if (deps.outOfTime()) {
           stats.deferred += 1;
@@ -58,127 +79,56 @@ export async function dispatchOutbox(deps: DispatchDeps, input: { runId: string;
         const leased = await leaseRow(deps.db, { ...row, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
         if (leased.kind === 'skipped') stats.skipped += 1;
         if (leased.kind === 'failed') stats.failed += 1;
-        if (leased.kind !== 'leased') return;
-        const outcome = await deliver(deps, leased.lease, input, stats);
-        if (outcome === 'sent') stats.sent[leased.lease.row.kind] += 1;
-        else if (outcome !== 'released') stats[outcome] += 1;
-        else stats.deferred += 1;
+        if (leased.kind === 'leased') leases.push(leased.lease);
       }),
     ),
+  );
+
+  // A row picked up after its sender died goes alone: its earlier attempt used its own key.
+  const fresh = leases.filter((l) => l.row.firstAttemptAt === null);
+  const retried = leases.filter((l) => l.row.firstAttemptAt !== null);
+  units.push(...retried.map(singleUnit));
+  for (const chunk of chunkForBatches(fresh, Math.min(input.batchSize, MAX_BATCH_EMAILS))) {
+    if (chunk.length === 1) {
+      units.push(singleUnit(chunk[0]));
+      continue;
+    }
+    const unit = await formBatch(deps.db, chunk);
+    if (unit) units.push(unit);
+    else stats.fenced += chunk.length;
+  }
+
+  await Promise.all(
+    units.map(async (unit) => {
+      const { results, retries } = await deliverUnit(deps, unit, input);
+      stats.retried += retries;
+      if (unit.batch) stats.batches += 1;
+      for (const [emailKey, result] of results) count(stats, result, kinds.get(emailKey) ?? 'alert');
+    }),
   );
   return stats;
 }
 
-type Final = 'sent' | 'failed' | 'dead' | 'fenced' | 'released';
+function count(stats: DispatchStats, result: MemberResult, kind: EmailKind) {
+  if (result === 'sent') stats.sent[kind] += 1;
+  else if (result === 'released') stats.deferred += 1;
+  else stats[result] += 1;
+}
 
-async function deliver(deps: DispatchDeps, lease: Lease, input: { maxAttempts: number }, stats: DispatchStats): Promise<Final> {
-  const { row, emailKey } = lease;
-  let guard = { lastUpdateTime: lease.updateTime };
-  let attempts = lease.attempts;
-  const close = async (rowStatus: 'sent' | 'failed' | 'dead', reason: string | null, providerId?: string): Promise<Final> => {
-    await deps.failpoint('before-record', { emailKey });
-    const deliveryStatus = rowStatus === 'sent' ? 'sent' : 'failed';
-    const ok = await closeRow(deps.db, {
-      emailKey,
-      row,
-      guard,
-      rowStatus,
-      deliveryStatus,
-      reason,
-      providerId,
-      attempts,
-      now: deps.clock(),
-    });
-    return ok ? rowStatus : 'fenced';
-  };
-
-  for (;;) {
-    await deps.failpoint('before-send', { emailKey });
-    const outcome = await deps.limiter.run(() => deps.mailer.send(row.payload, { idempotencyKey: emailKey }));
-    await deps.failpoint('after-send', { emailKey });
-
-    if (outcome.kind === 'accepted') return close('sent', null, outcome.providerId);
-    if (outcome.kind === 'key-conflict' && outcome.reason === 'mismatch') {
-      // The stored payload changed under a used key: a bug. Never resend it under a new key.
-      return close('dead', `invalid_idempotent_request: ${outcome.error}`);
+function chunkForBatches(leases: Lease[], batchSize: number): Lease[][] {
+  const chunks: Lease[][] = [];
+  let current: Lease[] = [];
+  let bytes = 0;
+  for (const lease of leases) {
+    const size = lease.row.payload.html.length + lease.row.payload.text.length + 1_000;
+    if (current.length > 0 && (current.length === batchSize || bytes + size > MAX_BATCH_BYTES)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
     }
-    if (outcome.kind === 'refused' && !outcome.retryable) return close('dead', outcome.error);
-
-    const retryAfterMs = outcome.kind === 'refused' ? outcome.retryAfterMs : null;
-    const delay = retryDelayMs({ attempt: attempts, retryAfterMs });
-    if (outcome.kind === 'refused') deps.limiter.backOff(delay);
-    if (attempts >= input.maxAttempts) return close(finalStatusAfterRetries(row.kind, outcome), lastErrorOf(outcome));
-    if (deps.outOfTime(delay + 5_000)) return release(deps, { emailKey, guard, outcome, attempts });
-
-    await deps.sleep(delay);
-    if (outcome.kind === 'key-conflict') {
-      // Someone else is sending this very key right now; see whether they finished.
-      const current = await outboxCollection(deps.db).doc(emailKey).get();
-      if (current.get('status') === 'sent') return 'fenced';
-    }
-    const extended = await extendLease(deps, { emailKey, guard, attempts: attempts + 1, lastError: lastErrorOf(outcome) });
-    if (!extended) return 'fenced';
-    guard = { lastUpdateTime: extended };
-    attempts += 1;
-    stats.retried += 1;
+    current.push(lease);
+    bytes += size;
   }
-}
-
-/** After the attempt cap: a digest is dead (visible, resendable); an alert whose fate is unknown is failed, never resent. */
-function finalStatusAfterRetries(kind: 'alert' | 'digest', outcome: SendOutcome): 'failed' | 'dead' {
-  if (kind === 'alert' && (outcome.kind === 'ambiguous' || outcome.kind === 'key-conflict')) return 'failed';
-  return 'dead';
-}
-
-function lastErrorOf(outcome: SendOutcome): string {
-  if (outcome.kind === 'accepted') return '';
-  if (outcome.kind === 'ambiguous') return `unknown_outcome: ${outcome.error}`;
-  return outcome.error;
-}
-
-async function extendLease(
-  deps: DispatchDeps,
-  input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; attempts: number; lastError: string },
-) {
-  try {
-    const result = await outboxCollection(deps.db)
-      .doc(input.emailKey)
-      .update(
-        { attempts: input.attempts, lastError: input.lastError, leaseUntil: new Date(deps.clock().getTime() + LEASE_MS) },
-        input.guard,
-      );
-    return result.writeTime;
-  } catch (error) {
-    if (isLostPrecondition(error)) return null;
-    throw error;
-  }
-}
-
-/**
- * Out of time with retries left: hand the row to the next run. A definite refusal goes back to
- * `pending` (it was never sent); an unknown outcome stays `sending` with an expired lease, so the
- * next run re-checks it under the key-window rule.
- */
-async function release(
-  deps: DispatchDeps,
-  input: { emailKey: string; guard: { lastUpdateTime: Timestamp }; outcome: SendOutcome; attempts: number },
-): Promise<Final> {
-  const neverSent = input.outcome.kind === 'refused';
-  try {
-    await outboxCollection(deps.db)
-      .doc(input.emailKey)
-      .update(
-        {
-          status: neverSent ? 'pending' : 'sending',
-          leaseUntil: neverSent ? null : deps.clock(),
-          lastError: lastErrorOf(input.outcome),
-          attempts: input.attempts,
-        },
-        input.guard,
-      );
-    return 'released';
-  } catch (error) {
-    if (isLostPrecondition(error)) return 'fenced';
-    throw error;
-  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }

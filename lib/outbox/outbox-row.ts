@@ -24,6 +24,9 @@ export type OutboxRow = {
   providerId: string | null;
   payload: EmailPayload;
   payloadHash: string;
+  /** Set when the row goes out inside a provider batch: the batch's key and its members, in order. */
+  batchKey: string | null;
+  batchMembers: string[] | null;
   runId: string;
   createdAt: Date;
   firstAttemptAt: Date | null;
@@ -33,6 +36,8 @@ export type OutboxRow = {
 
 /** One alert per subscriber per cycle: the key is the set of deliveries it carries, so it is the same on every machine. */
 export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
+/** A provider batch is named by its members, so a retry of the same batch carries the same key. */
+export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memberKeys].sort().join(','), 20)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
 export const digestEmailKey = (uid: string, day: string) => `digest_${uid}_${day}`;
 
@@ -58,6 +63,8 @@ export function newOutboxRow(input: {
     providerId: null,
     payload: input.payload,
     payloadHash: hashPayload(input.payload),
+    batchKey: null,
+    batchMembers: null,
     runId: input.runId,
     createdAt: input.now,
     firstAttemptAt: null,
@@ -88,6 +95,8 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
       providerId: d.providerId ?? null,
       payload: d.payload,
       payloadHash: d.payloadHash,
+      batchKey: d.batchKey ?? null,
+      batchMembers: d.batchMembers ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,
       firstAttemptAt: toDate(d.firstAttemptAt),

@@ -19,15 +19,19 @@ const FINAL_ROWS = new Set(['sent', 'failed', 'dead', 'skipped']);
 export async function checkDeliveries(db: Firestore, received: SinkMessage[], input: { lastDigestDay: string }): Promise<CheckReport> {
   const report: CheckReport = { alert: empty(), digest: empty(), stuck: [], duplicatePostings: [] };
   const rows = await db.collection('emails').get();
-  const byKey = new Map<string, SinkMessage[]>();
+  // A message is matched to its outbox row by content (recipient, subject, text): single sends
+  // carry the email key, but a batch carries the batch key, so the key alone cannot tell.
+  const identity = (to: string, subject: string, text: string | null) => JSON.stringify([to.toLowerCase(), subject, text ?? '']);
+  const byIdentity = new Map<string, SinkMessage[]>();
   for (const message of received) {
-    const key = message.idempotencyKey ?? '(none)';
-    byKey.set(key, [...(byKey.get(key) ?? []), message]);
+    const id = identity(message.to.join(','), message.subject, message.text);
+    byIdentity.set(id, [...(byIdentity.get(id) ?? []), message]);
   }
-  const rowKeys = new Set(rows.docs.map((d) => d.id));
-  for (const [key, messages] of byKey) {
-    if (!rowKeys.has(key)) {
-      const kind = key.startsWith('digest_') ? 'digest' : 'alert';
+  const rowIdentity = new Map(rows.docs.map((d) => [d.id, identity(d.get('payload.to'), d.get('payload.subject'), d.get('payload.text'))]));
+  const known = new Set(rowIdentity.values());
+  for (const [id, messages] of byIdentity) {
+    if (!known.has(id)) {
+      const kind = messages[0].subject.startsWith('Your Scout digest') ? 'digest' : 'alert';
       report[kind].unexpected += messages.length;
     }
   }
@@ -35,7 +39,7 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
     const kind = doc.get('kind') as 'alert' | 'digest';
     const counts = report[kind];
     const status = doc.get('status') as string;
-    const got = byKey.get(doc.id)?.length ?? 0;
+    const got = byIdentity.get(rowIdentity.get(doc.id)!)?.length ?? 0;
     counts.attempted += 1;
     counts.received += Math.min(got, 1);
     if (got > 1) counts.duplicated += got - 1;

@@ -1,0 +1,132 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Failpoint } from '../cycle/failpoints';
+import type { BatchOutcome, Mailer } from '../mail/mailer';
+import type { SendLimiter } from '../mail/send-limiter';
+import type { SendOutcome } from '../mail/send-outcome';
+import { closeRow } from './lease-row';
+import { outboxCollection } from './outbox-row';
+import { retryDelayMs } from './retry-delay';
+import { extendLease, releaseUnit, type Member, type SendUnit } from './send-unit';
+
+export const LEASE_MS = 120_000;
+
+export type DeliverDeps = {
+  db: Firestore;
+  mailer: Mailer;
+  limiter: SendLimiter;
+  failpoint: Failpoint;
+  clock: () => Date;
+  sleep: (ms: number) => Promise<void>;
+  outOfTime: (reserveMs?: number) => boolean;
+};
+
+/** How each member of a unit ended in this run. */
+export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released';
+
+/**
+ * send (Idempotency-Key = the unit's key) → record, with retries inside the run:
+ * - accepted: every member `sent`, with its provider id, and its deliveries `sent`;
+ * - 409 invalid_idempotent_request: the body changed under a used key (a bug): `dead`, never resent under a new key;
+ * - other 4xx: a single email is `dead`; a batch is dissolved so each email gets its own verdict;
+ * - 429, 5xx, timeouts, 409 concurrent: retried under the same key after Retry-After or jittered
+ *   backoff, until SEND_MAX_ATTEMPTS; then an alert whose fate is unknown is `failed`
+ *   (unknown_outcome, never resent) and anything else `dead`.
+ * Every record is fenced by the lease version we hold, so a run whose lease was taken over cannot
+ * overwrite the new holder.
+ */
+export async function deliverUnit(deps: DeliverDeps, unit: SendUnit, input: { maxAttempts: number }): Promise<{ results: Map<string, MemberResult>; retries: number }> {
+  const results = new Map<string, MemberResult>();
+  const active = () => unit.members.filter((m) => m.active);
+  const settle = (result: MemberResult) => {
+    for (const m of active()) results.set(m.emailKey, result);
+    return { results, retries };
+  };
+  let retries = 0;
+
+  for (;;) {
+    await deps.failpoint('before-send', { emailKey: unit.key });
+    const outcome = await deps.limiter.run(() => send(deps.mailer, unit));
+    await deps.failpoint('after-send', { emailKey: unit.key });
+
+    if (outcome.kind === 'accepted') {
+      await deps.failpoint('before-record', { emailKey: unit.key });
+      const ids = 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
+      await Promise.all(
+        unit.members.map(async (m, i) => {
+          if (!m.active) return;
+          results.set(m.emailKey, (await close(deps, m, 'sent', null, ids[i])) ? 'sent' : 'fenced');
+        }),
+      );
+      return { results, retries };
+    }
+    if (outcome.kind === 'key-conflict' && outcome.reason === 'mismatch') {
+      await closeAll(deps, unit, results, () => 'dead', `invalid_idempotent_request: ${outcome.error}`);
+      return { results, retries };
+    }
+    if (outcome.kind === 'refused' && !outcome.retryable) {
+      if (unit.batch) {
+        const released = await releaseUnit(deps.db, unit, { neverSent: true, dissolve: true, lastError: outcome.error, now: deps.clock() });
+        return settle(released ? 'released' : 'fenced');
+      }
+      await closeAll(deps, unit, results, () => 'dead', outcome.error);
+      return { results, retries };
+    }
+
+    const retryAfterMs = outcome.kind === 'refused' ? outcome.retryAfterMs : null;
+    const attempts = Math.max(...active().map((m) => m.attempts));
+    const delay = retryDelayMs({ attempt: attempts, retryAfterMs });
+    if (outcome.kind === 'refused') deps.limiter.backOff(delay);
+    const lastError = outcome.kind === 'ambiguous' ? `unknown_outcome: ${outcome.error}` : outcome.error;
+    if (attempts >= input.maxAttempts) {
+      await closeAll(deps, unit, results, (m) => (m.row.kind === 'alert' && outcome.kind !== 'refused' ? 'failed' : 'dead'), lastError);
+      return { results, retries };
+    }
+    if (deps.outOfTime(delay + 5_000)) {
+      const released = await releaseUnit(deps.db, unit, { neverSent: outcome.kind === 'refused', dissolve: false, lastError, now: deps.clock() });
+      return settle(released ? 'released' : 'fenced');
+    }
+
+    await deps.sleep(delay);
+    if (outcome.kind === 'key-conflict') {
+      // The same key is in flight elsewhere right now; if that sender finished, so are we.
+      const snaps = await deps.db.getAll(...active().map((m) => outboxCollection(deps.db).doc(m.emailKey)));
+      if (snaps.every((s) => s.get('status') === 'sent')) return settle('fenced');
+    }
+    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError }))) return settle('fenced');
+    retries += 1;
+  }
+}
+
+function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
+  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey: unit.key });
+  return mailer.sendBatch(
+    unit.members.map((m) => m.row.payload),
+    { idempotencyKey: unit.key },
+  );
+}
+
+async function close(deps: DeliverDeps, m: Member, status: 'sent' | 'failed' | 'dead', reason: string | null, providerId?: string) {
+  return closeRow(deps.db, {
+    emailKey: m.emailKey,
+    row: m.row,
+    guard: m.guard,
+    rowStatus: status,
+    deliveryStatus: status === 'sent' ? 'sent' : 'failed',
+    reason: status === 'failed' && reason?.startsWith('unknown_outcome') ? 'unknown_outcome' : reason,
+    providerId,
+    attempts: m.attempts,
+    now: deps.clock(),
+  });
+}
+
+async function closeAll(deps: DeliverDeps, unit: SendUnit, results: Map<string, MemberResult>, status: (m: Member) => 'failed' | 'dead', reason: string) {
+  await deps.failpoint('before-record', { emailKey: unit.key });
+  await Promise.all(
+    unit.members
+      .filter((m) => m.active)
+      .map(async (m) => {
+        const s = status(m);
+        results.set(m.emailKey, (await close(deps, m, s, reason)) ? s : 'fenced');
+      }),
+  );
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { InjectedCrash, type Failpoint } from '../../lib/cycle/failpoints';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+
+const NOW = '2026-11-30T06:00:00Z';
+const SUBSCRIBERS = 150;
+let h: Harness;
+
+afterEach(async () => h.close());
+
+async function setup(overrides: Record<string, string> = {}) {
+  h = await createHarness(overrides);
+  await Promise.all(Array.from({ length: SUBSCRIBERS }, (_, i) => h.subscribe({ email: `dev${i}@example.com`, keywords: ['react'] })));
+  h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+}
+
+async function statuses() {
+  const rows = await h.db.collection('emails').get();
+  const counts: Record<string, number> = {};
+  for (const d of rows.docs) counts[d.get('status')] = (counts[d.get('status')] ?? 0) + 1;
+  return counts;
+}
+
+const perRecipient = async () => {
+  const counts = new Map<string, number>();
+  for (const m of await h.inbox()) counts.set(m.to[0], (counts.get(m.to[0]) ?? 0) + 1);
+  return counts;
+};
+
+describe('batch sends', () => {
+  it('150 alerts go out in 2 provider requests of up to 100 emails, each email with its own unsubscribe headers', async () => {
+    await setup();
+    const res = await h.cron({ now: NOW });
+    expect(res.body).toMatchObject({ instantEmails: SUBSCRIBERS, providerRequests: 2 });
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(SUBSCRIBERS);
+    expect(inbox.every((m) => m.batch && m.headers['List-Unsubscribe']?.startsWith('<http'))).toBe(true);
+    expect(new Set(inbox.map((m) => m.to[0])).size).toBe(SUBSCRIBERS);
+    expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+  });
+
+  it('SEND_BATCH_SIZE=1 sends one request per email (the baseline the batch is measured against)', async () => {
+    await setup({ SEND_BATCH_SIZE: '1' });
+    const res = await h.cron({ now: NOW });
+    expect(res.body).toMatchObject({ instantEmails: SUBSCRIBERS, providerRequests: SUBSCRIBERS });
+  });
+
+  it('a crash after the batch was accepted and before recording: the next run resends the same batch under its key, nobody gets two', async () => {
+    await setup();
+    let crashed = false;
+    const crashOnce: Failpoint = async (name, ctx) => {
+      if (name === 'before-record' && ctx?.emailKey?.startsWith('batch_') && !crashed) {
+        crashed = true;
+        throw new InjectedCrash(name);
+      }
+    };
+    expect((await h.cron({ now: NOW }, { failpoint: crashOnce })).status).toBe(500);
+    const after = await perRecipient();
+    expect([...after.values()].every((n) => n === 1)).toBe(true);
+    expect((await statuses()).sending).toBeGreaterThan(0);
+
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    const final = await perRecipient();
+    expect(final.size).toBe(SUBSCRIBERS);
+    expect([...final.values()].every((n) => n === 1)).toBe(true);
+    expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+  });
+
+  it('an ambiguous batch (accepted, connection dropped) is retried under the same key: one email each', async () => {
+    await setup();
+    await h.setFaults({ dropAfterAccept: 1 });
+    await h.cron({ now: NOW });
+    const final = await perRecipient();
+    expect(final.size).toBe(SUBSCRIBERS);
+    expect([...final.values()].every((n) => n === 1)).toBe(true);
+    expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+  });
+
+  it('a batch refused as a whole (422) is dissolved; its emails then go out on their own', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
+    const first = await h.cron({ now: NOW });
+    expect(first.body.instantEmails).toBeLessThan(SUBSCRIBERS);
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    const final = await perRecipient();
+    expect(final.size).toBe(SUBSCRIBERS);
+    expect([...final.values()].every((n) => n === 1)).toBe(true);
+    expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+  });
+});
