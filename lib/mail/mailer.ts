@@ -44,7 +44,8 @@ export function createResendMailer(options: { apiKey: string; baseUrl: string; t
         return outcome.kind === 'accepted' ? { kind: 'ambiguous', status: null, error: 'accepted without ids' } : outcome;
       }
       const ids = data.data.map((d) => d.id);
-      if (ids.length !== payloads.length) return { kind: 'ambiguous', status: 200, error: `batch answered ${ids.length} ids for ${payloads.length} emails` };
+      if (ids.length !== payloads.length)
+        return { kind: 'ambiguous', status: 200, error: `batch answered ${ids.length} ids for ${payloads.length} emails` };
       return { kind: 'accepted', providerIds: ids };
     },
   };

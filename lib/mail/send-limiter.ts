@@ -19,7 +19,9 @@ export function createSendLimiter(options: {
 }): SendLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const spacingMs = 1000 / options.ratePerSec;
+  // 10% headroom: requests start evenly spaced here but arrive with jitter, and a provider that
+  // counts per second would otherwise see the odd third request inside one window and answer 429.
+  const spacingMs = 1000 / (options.ratePerSec * 0.9);
   const limit = pLimit(options.concurrency);
   let nextStart = 0;
   let started = 0;

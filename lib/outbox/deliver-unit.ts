@@ -34,7 +34,11 @@ export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released';
  * Every record is fenced by the lease version we hold, so a run whose lease was taken over cannot
  * overwrite the new holder.
  */
-export async function deliverUnit(deps: DeliverDeps, unit: SendUnit, input: { maxAttempts: number }): Promise<{ results: Map<string, MemberResult>; retries: number }> {
+export async function deliverUnit(
+  deps: DeliverDeps,
+  unit: SendUnit,
+  input: { maxAttempts: number },
+): Promise<{ results: Map<string, MemberResult>; retries: number }> {
   const results = new Map<string, MemberResult>();
   const active = () => unit.members.filter((m) => m.active);
   const settle = (result: MemberResult) => {
@@ -82,7 +86,12 @@ export async function deliverUnit(deps: DeliverDeps, unit: SendUnit, input: { ma
       return { results, retries };
     }
     if (deps.outOfTime(delay + 5_000)) {
-      const released = await releaseUnit(deps.db, unit, { neverSent: outcome.kind === 'refused', dissolve: false, lastError, now: deps.clock() });
+      const released = await releaseUnit(deps.db, unit, {
+        neverSent: outcome.kind === 'refused',
+        dissolve: false,
+        lastError,
+        now: deps.clock(),
+      });
       return settle(released ? 'released' : 'fenced');
     }
 
@@ -92,7 +101,8 @@ export async function deliverUnit(deps: DeliverDeps, unit: SendUnit, input: { ma
       const snaps = await deps.db.getAll(...active().map((m) => outboxCollection(deps.db).doc(m.emailKey)));
       if (snaps.every((s) => s.get('status') === 'sent')) return settle('fenced');
     }
-    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError }))) return settle('fenced');
+    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError })))
+      return settle('fenced');
     retries += 1;
   }
 }
@@ -119,7 +129,13 @@ async function close(deps: DeliverDeps, m: Member, status: 'sent' | 'failed' | '
   });
 }
 
-async function closeAll(deps: DeliverDeps, unit: SendUnit, results: Map<string, MemberResult>, status: (m: Member) => 'failed' | 'dead', reason: string) {
+async function closeAll(
+  deps: DeliverDeps,
+  unit: SendUnit,
+  results: Map<string, MemberResult>,
+  status: (m: Member) => 'failed' | 'dead',
+  reason: string,
+) {
   await deps.failpoint('before-record', { emailKey: unit.key });
   await Promise.all(
     unit.members

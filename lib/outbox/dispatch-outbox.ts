@@ -42,13 +42,29 @@ const MAX_BATCH_BYTES = 3_000_000;
  * First the rows whose sender died (`sending`, lease expired) are resolved per their kind's
  * semantics; then pending rows are leased and sent, up to 100 per provider request.
  */
-export async function dispatchOutbox(deps: DispatchDeps, input: { runId: string; maxAttempts: number; batchSize: number }): Promise<DispatchStats> {
-  const stats: DispatchStats = { sent: { alert: 0, digest: 0 }, skipped: 0, failed: 0, dead: 0, retried: 0, deferred: 0, fenced: 0, batches: 0 };
+export async function dispatchOutbox(
+  deps: DispatchDeps,
+  input: { runId: string; maxAttempts: number; batchSize: number },
+): Promise<DispatchStats> {
+  const stats: DispatchStats = {
+    sent: { alert: 0, digest: 0 },
+    skipped: 0,
+    failed: 0,
+    dead: 0,
+    retried: 0,
+    deferred: 0,
+    fenced: 0,
+    batches: 0,
+  };
   const kinds = new Map<string, EmailKind>();
   const units: SendUnit[] = [];
   const now = deps.clock();
 
-  const abandoned = await outboxCollection(deps.db).where('status', '==', 'sending').where('leaseUntil', '<=', now).limit(ROWS_PER_RUN).get();
+  const abandoned = await outboxCollection(deps.db)
+    .where('status', '==', 'sending')
+    .where('leaseUntil', '<=', now)
+    .limit(ROWS_PER_RUN)
+    .get();
   const recovering = new Map<string, string[]>();
   const lone: { emailKey: string; uid: string }[] = [];
   for (const doc of abandoned.docs) {

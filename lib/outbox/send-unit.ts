@@ -18,7 +18,9 @@ export function singleUnit(lease: Lease): SendUnit {
   return {
     key: lease.emailKey,
     batch: false,
-    members: [{ emailKey: lease.emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true }],
+    members: [
+      { emailKey: lease.emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true },
+    ],
   };
 }
 
@@ -33,7 +35,11 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
   const key = batchKeyFor(memberKeys);
   const batch = db.batch();
   for (const lease of ordered) {
-    batch.update(outboxCollection(db).doc(lease.emailKey), { batchKey: key, batchMembers: memberKeys }, { lastUpdateTime: lease.updateTime });
+    batch.update(
+      outboxCollection(db).doc(lease.emailKey),
+      { batchKey: key, batchMembers: memberKeys },
+      { lastUpdateTime: lease.updateTime },
+    );
   }
   try {
     const results = await batch.commit();
@@ -63,12 +69,16 @@ export type RecoveredBatch = { unit: SendUnit | null; failed: number; released: 
  * protects anything: alerts are given up as failed (unknown_outcome), digests go back to `pending`
  * to be sent on their own (at-least-once).
  */
-export async function recoverBatch(db: Firestore, input: { batchKey: string; memberKeys: string[]; runId: string; now: Date; leaseMs: number }): Promise<RecoveredBatch> {
+export async function recoverBatch(
+  db: Firestore,
+  input: { batchKey: string; memberKeys: string[]; runId: string; now: Date; leaseMs: number },
+): Promise<RecoveredBatch> {
   const refs = input.memberKeys.map((k) => outboxCollection(db).doc(k));
   const snaps = await db.getAll(...refs);
   const rows = snaps.map((s) => (s.exists ? (s.data() as OutboxRow) : undefined));
   const ours = (row: OutboxRow | undefined) => row?.status === 'sending' && row.batchKey === input.batchKey;
-  if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now)) return { unit: null, failed: 0, released: 0 };
+  if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now))
+    return { unit: null, failed: 0, released: 0 };
   const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
   if (stale.length === 0) return { unit: null, failed: 0, released: 0 };
 
@@ -82,7 +92,17 @@ export async function recoverBatch(db: Firestore, input: { batchKey: string; mem
       const row = rows[i]!;
       const guard = { lastUpdateTime: snaps[i].updateTime! };
       if (row.kind === 'alert') {
-        failed += (await closeRow(db, { emailKey: input.memberKeys[i], row, guard, rowStatus: 'failed', deliveryStatus: 'failed', reason: 'unknown_outcome', now: input.now })) ? 1 : 0;
+        failed += (await closeRow(db, {
+          emailKey: input.memberKeys[i],
+          row,
+          guard,
+          rowStatus: 'failed',
+          deliveryStatus: 'failed',
+          reason: 'unknown_outcome',
+          now: input.now,
+        }))
+          ? 1
+          : 0;
       } else {
         batch.update(refs[i], { status: 'pending', batchKey: null, batchMembers: null, leaseUntil: null, leaseOwner: null }, guard);
         released += 1;
@@ -95,7 +115,11 @@ export async function recoverBatch(db: Firestore, input: { batchKey: string; mem
   const lease = db.batch();
   const leaseUntil = new Date(input.now.getTime() + input.leaseMs);
   for (const i of stale) {
-    lease.update(refs[i], { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 }, { lastUpdateTime: snaps[i].updateTime! });
+    lease.update(
+      refs[i],
+      { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 },
+      { lastUpdateTime: snaps[i].updateTime! },
+    );
   }
   const results = await commitFenced(lease);
   if (!results) return { unit: null, failed: 0, released: 0 };
@@ -113,7 +137,11 @@ export async function extendLease(db: Firestore, unit: SendUnit, input: { leaseU
   const batch = db.batch();
   const active = unit.members.filter((m) => m.active);
   for (const m of active) {
-    batch.update(outboxCollection(db).doc(m.emailKey), { attempts: m.attempts + 1, lastError: input.lastError, leaseUntil: input.leaseUntil }, m.guard);
+    batch.update(
+      outboxCollection(db).doc(m.emailKey),
+      { attempts: m.attempts + 1, lastError: input.lastError, leaseUntil: input.leaseUntil },
+      m.guard,
+    );
   }
   const results = await commitFenced(batch);
   if (!results) return false;
@@ -129,7 +157,11 @@ export async function extendLease(db: Firestore, unit: SendUnit, input: { leaseU
  * an unknown outcome stays `sending` with an expired lease, so the next run re-checks it under the
  * key-window rule. A batch the provider refused as a whole is dissolved: its rows go out alone.
  */
-export async function releaseUnit(db: Firestore, unit: SendUnit, input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date }): Promise<boolean> {
+export async function releaseUnit(
+  db: Firestore,
+  unit: SendUnit,
+  input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date },
+): Promise<boolean> {
   const batch = db.batch();
   for (const m of unit.members.filter((member) => member.active)) {
     batch.update(

@@ -20,7 +20,14 @@ const ticks = Number(process.env.SCOUT_CHAOS_TICKS ?? 10);
 const random = seededRandom(seed);
 
 const KEYWORDS = ['react', 'python', 'firestore', 'django', 'figma', 'rust'] as const;
-const POINTS: FailpointName[] = ['after-postings-stored', 'after-claim', 'after-digest-claim', 'before-send', 'after-send', 'before-record'];
+const POINTS: FailpointName[] = [
+  'after-postings-stored',
+  'after-claim',
+  'after-digest-claim',
+  'before-send',
+  'after-send',
+  'before-record',
+];
 
 let h: Harness;
 const feed: TestItem[] = [];
@@ -86,9 +93,11 @@ describe(`randomized faults (seed ${seed})`, () => {
       const defeatLock = random.chance(0.4);
       const runs = Array.from({ length: concurrency }, (_, i) => {
         const failpoint = random.chance(0.35) ? crashOnceAt(random.pick(POINTS), injected) : undefined;
-        return h.run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint }).catch((error: unknown) => {
-          if (!(error instanceof InjectedCrash)) throw error;
-        });
+        return h
+          .run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint })
+          .catch((error: unknown) => {
+            if (!(error instanceof InjectedCrash)) throw error;
+          });
       });
       injected.invocations += concurrency;
       await Promise.all(runs);
@@ -98,7 +107,12 @@ describe(`randomized faults (seed ${seed})`, () => {
     // Settle: no faults, leases and locks long expired, every pending digest day reached.
     await h.setFaults({});
     const settleDay = new Date(`${utcDay(new Date(now.getTime() + 86_400_000))}T08:30:00Z`);
-    for (const at of [new Date(now.getTime() + 30 * 60_000), new Date(now.getTime() + 3 * 3_600_000), settleDay, new Date(settleDay.getTime() + 3_600_000)]) {
+    for (const at of [
+      new Date(now.getTime() + 30 * 60_000),
+      new Date(now.getTime() + 3 * 3_600_000),
+      settleDay,
+      new Date(settleDay.getTime() + 3_600_000),
+    ]) {
       const result = await h.run({ now: at.toISOString() });
       expect(result.kind).toBe('ran');
     }

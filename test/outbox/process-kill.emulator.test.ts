@@ -206,7 +206,12 @@ async function outboxRows(world: World): Promise<Row[]> {
 
 async function deliveries(world: World) {
   const snap = await world.db.collection('deliveries').get();
-  return snap.docs.map((d) => ({ id: d.id, mode: d.get('mode') as string, status: d.get('status') as string, reason: d.get('reason') ?? null }));
+  return snap.docs.map((d) => ({
+    id: d.id,
+    mode: d.get('mode') as string,
+    status: d.get('status') as string,
+    reason: d.get('reason') ?? null,
+  }));
 }
 
 /**
@@ -305,7 +310,9 @@ afterAll(async () => {
     await world.feeds.close().catch(() => {});
     await world.db.terminate().catch(() => {});
   }
-  console.log(`[process-kill] build ${(buildMs / 1000).toFixed(1)} s, total ${((Date.now() - startedAt) / 1000).toFixed(1)} s · ${summary.join(' · ')}`);
+  console.log(
+    `[process-kill] build ${(buildMs / 1000).toFixed(1)} s, total ${((Date.now() - startedAt) / 1000).toFixed(1)} s · ${summary.join(' · ')}`,
+  );
 }, 30_000);
 
 describe('the real Next server killed with SIGKILL mid-send, restarted, run again', () => {
@@ -342,7 +349,10 @@ describe('the real Next server killed with SIGKILL mid-send, restarted, run agai
       expect(new Set(titles).size, `${s.email} never sees a posting twice`).toBe(titles.length);
       expect([...titles].sort(), `${s.email} gets every posting due`).toEqual(expectedTitles(s));
     }
-    expect(messages.filter((m) => kindOf(m) !== 'alert'), 'no digest before 08:00, nothing unexpected').toEqual([]);
+    expect(
+      messages.filter((m) => kindOf(m) !== 'alert'),
+      'no digest before 08:00, nothing unexpected',
+    ).toEqual([]);
 
     const { rows, lines } = await expectFinalLedger(world);
     expect(rows.filter((r) => r.kind === 'alert').map((r) => r.status)).toEqual(INSTANT.map(() => 'sent'));
@@ -392,7 +402,7 @@ describe('the real Next server killed with SIGKILL mid-send, restarted, run agai
     for (const s of DAILY) {
       const received = digests.filter((m) => m.to.includes(s.email));
       expect(received, `${s.email} gets exactly one digest for ${DAY}`).toHaveLength(1);
-      expect(received[0].text, 'the digest is for the run\'s UTC day').toContain('Monday 30 November');
+      expect(received[0].text, "the digest is for the run's UTC day").toContain('Monday 30 November');
       expect(titlesIn(received[0]).sort(), `${s.email}'s digest carries every queued posting`).toEqual(expectedTitles(s));
     }
     expect(messages.filter((m) => kindOf(m) === 'alert')).toHaveLength(INSTANT.length);

@@ -89,7 +89,11 @@ export type NextProcess = {
  * `next start` on 127.0.0.1:port with the given environment; resolves once GET /api/cron answers
  * 401 without a secret (up, and guarding).
  */
-export async function startNextProcess(input: { port: number; env: Record<string, string>; readyTimeoutMs?: number }): Promise<NextProcess> {
+export async function startNextProcess(input: {
+  port: number;
+  env: Record<string, string>;
+  readyTimeoutMs?: number;
+}): Promise<NextProcess> {
   const { child, output } = spawnNext(['start', '--port', String(input.port), '--hostname', '127.0.0.1'], input.env);
   const url = `http://127.0.0.1:${input.port}`;
   const deadline = Date.now() + (input.readyTimeoutMs ?? 60_000);

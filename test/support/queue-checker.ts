@@ -2,10 +2,28 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 
 /** DESIGN §2.9: what a queue checker counts, per kind of email. */
-export type KindCounts = { attempted: number; accepted: number; received: number; lost: number; duplicated: number; unexpected: number; recovered: number; visibleFailures: number };
+export type KindCounts = {
+  attempted: number;
+  accepted: number;
+  received: number;
+  lost: number;
+  duplicated: number;
+  unexpected: number;
+  recovered: number;
+  visibleFailures: number;
+};
 export type CheckReport = { alert: KindCounts; digest: KindCounts; stuck: string[]; duplicatePostings: string[] };
 
-const empty = (): KindCounts => ({ attempted: 0, accepted: 0, received: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, visibleFailures: 0 });
+const empty = (): KindCounts => ({
+  attempted: 0,
+  accepted: 0,
+  received: 0,
+  lost: 0,
+  duplicated: 0,
+  unexpected: 0,
+  recovered: 0,
+  visibleFailures: 0,
+});
 const FINAL_ROWS = new Set(['sent', 'failed', 'dead', 'skipped']);
 
 /**
