@@ -85,3 +85,19 @@ describe('instant alerts are at-most-once', () => {
     expect(await state()).toEqual({ row: 'skipped', reason: 'subscriber_unsubscribed', deliveries: ['skipped', 'skipped'] });
   });
 });
+
+describe('the recovery sweep', () => {
+  it('a delivery stuck in sending without its outbox row is marked failed, never resent', async () => {
+    await h.cron({ now: at(0) }, { failpoint: crashAt('after-claim') });
+    const row = (await h.db.collection('emails').get()).docs[0];
+    await row.ref.delete(); // e.g. pruned or removed by hand
+    const res = await h.cron({ now: at(90) });
+    expect(res.body.failures).toBe(2);
+    expect(await h.inbox()).toHaveLength(0);
+    const deliveries = (await h.db.collection('deliveries').get()).docs.map((d) => [d.get('status'), d.get('reason')]);
+    expect(deliveries).toEqual([
+      ['failed', 'orphaned_without_outbox_row'],
+      ['failed', 'orphaned_without_outbox_row'],
+    ]);
+  });
+});
