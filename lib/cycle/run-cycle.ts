@@ -13,7 +13,7 @@ import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
-import { newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
+import { emptyRunStats, newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
 
 export type CycleResult =
   | ({ kind: 'ran' } & RunStats)
@@ -53,27 +53,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     };
   }
 
-  const stats: RunStats = {
-    runId,
-    trigger: options.trigger,
-    dryRun: false,
-    jobsFetched: 0,
-    jobsNew: 0,
-    users: 0,
-    matches: 0,
-    instantEmails: 0,
-    instantDeliveries: 0,
-    queued: 0,
-    digests: 0,
-    emailsSent: 0,
-    providerRequests: 0,
-    skippedEmails: 0,
-    failures: 0,
-    partial: false,
-    durationMs: 0,
-    feeds: [],
-    errors: [],
-  };
+  const stats = emptyRunStats(runId, options.trigger);
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
     await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });

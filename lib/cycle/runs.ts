@@ -24,6 +24,30 @@ export type RunStats = {
   errors: string[];
 };
 
+export function emptyRunStats(runId: string, trigger: string): RunStats {
+  return {
+    runId,
+    trigger,
+    dryRun: false,
+    jobsFetched: 0,
+    jobsNew: 0,
+    users: 0,
+    matches: 0,
+    instantEmails: 0,
+    instantDeliveries: 0,
+    queued: 0,
+    digests: 0,
+    emailsSent: 0,
+    providerRequests: 0,
+    skippedEmails: 0,
+    failures: 0,
+    partial: false,
+    durationMs: 0,
+    feeds: [],
+    errors: [],
+  };
+}
+
 /** Sortable by time, unique across machines. */
 export const newRunId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
 
