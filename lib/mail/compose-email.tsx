@@ -1,6 +1,6 @@
 import { render } from '@react-email/render';
 import type { Posting } from '../feeds/posting';
-import { unsubscribeUrl } from '../subscribers/link-token';
+import { preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import { DailyDigestEmail, dailyDigestSubject } from './templates/daily-digest';
@@ -59,6 +59,15 @@ function itemsAsText(items: EmailItem[]): string {
     .join('\n\n');
 }
 
+/** Every email's footer: change preferences, and leave in one click. */
+function footerLinks(settings: MailSettings, uid: string, now: Date) {
+  const link = { appUrl: settings.appUrl, uid, secret: settings.linkSecret, issuedAt: now };
+  return { unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
+}
+
+const textFooter = (footer: { unsubscribeUrl: string; preferencesUrl: string }) =>
+  `\n\n--\nChange preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
+
 function unsubscribeHeaders(url: string): Record<string, string> {
   // RFC 8058: mail clients show a one-click unsubscribe and POST "List-Unsubscribe=One-Click" to the URL.
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
@@ -71,21 +80,16 @@ export async function composeInstantAlert(input: {
   now: Date;
 }): Promise<EmailPayload> {
   const items = [...input.items].sort((a, b) => b.score - a.score).map(toEmailItem);
-  const unsubscribe = unsubscribeUrl({
-    appUrl: input.settings.appUrl,
-    uid: input.subscriber.id,
-    secret: input.settings.linkSecret,
-    issuedAt: input.now,
-  });
-  const html = await render(<InstantAlertEmail items={items} footer={{ unsubscribeUrl: unsubscribe }} />);
-  const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${itemsAsText(items)}\n\n--\nUnsubscribe: ${unsubscribe}\n`;
+  const footer = footerLinks(input.settings, input.subscriber.id, input.now);
+  const html = await render(<InstantAlertEmail items={items} footer={footer} />);
+  const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${itemsAsText(items)}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
     subject: instantAlertSubject(items),
     html,
     text,
-    headers: unsubscribeHeaders(unsubscribe),
+    headers: unsubscribeHeaders(footer.unsubscribeUrl),
   };
 }
 
@@ -101,23 +105,16 @@ export async function composeDailyDigest(input: {
   const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
     new Date(`${input.day}T12:00:00Z`),
   );
-  const unsubscribe = unsubscribeUrl({
-    appUrl: input.settings.appUrl,
-    uid: input.subscriber.id,
-    secret: input.settings.linkSecret,
-    issuedAt: input.now,
-  });
-  const html = await render(
-    <DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} footer={{ unsubscribeUrl: unsubscribe }} />,
-  );
+  const footer = footerLinks(input.settings, input.subscriber.id, input.now);
+  const html = await render(<DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} footer={footer} />);
   const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
-  const text = `Your Scout digest for ${dayLabel}:\n\n${itemsAsText(items)}${more}\n\n--\nUnsubscribe: ${unsubscribe}\n`;
+  const text = `Your Scout digest for ${dayLabel}:\n\n${itemsAsText(items)}${more}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
     subject: dailyDigestSubject({ dayLabel, items, moreCount: input.moreCount }),
     html,
     text,
-    headers: unsubscribeHeaders(unsubscribe),
+    headers: unsubscribeHeaders(footer.unsubscribeUrl),
   };
 }

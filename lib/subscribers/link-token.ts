@@ -42,13 +42,30 @@ export function verifyLinkToken(token: string | null | undefined, input: { secre
   return { ok: true, claims };
 }
 
-/** Unsubscribe links must keep working in old emails (RFC 8058 mail clients cache them). */
-export const UNSUBSCRIBE_LINK_DAYS = 400;
+/**
+ * How long each kind of link works. Unsubscribe links must keep working in old emails (RFC 8058
+ * mail clients cache them); preference links live as long, since they sit in the same footers;
+ * a confirmation link is short-lived, as a fresh one is one signup away.
+ */
+export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = { unsubscribe: 400, preferences: 400, confirm: 2 };
+export const UNSUBSCRIBE_LINK_DAYS = LINK_LIFETIME_DAYS.unsubscribe;
 
-export function unsubscribeUrl(input: { appUrl: string; uid: string; secret: string; issuedAt: Date }): string {
-  const exp = Math.floor(input.issuedAt.getTime() / 1000) + UNSUBSCRIBE_LINK_DAYS * 86_400;
-  // Issued-at is rounded to the day so that every email composed that day carries the same link.
-  const dayExp = exp - (exp % 86_400);
-  const token = signLinkToken({ uid: input.uid, purpose: 'unsubscribe', exp: dayExp }, input.secret);
-  return `${input.appUrl}/unsubscribe?token=${token}`;
+const LINK_PATHS: Record<LinkPurpose, string> = { unsubscribe: '/unsubscribe', preferences: '/preferences', confirm: '/confirm' };
+
+/**
+ * A signed link to one of the subscriber's pages. Long-lived links expire at a whole UTC day, so
+ * every email composed that day carries the same link (and a stored email payload stays identical).
+ */
+export function signedLinkUrl(input: { purpose: LinkPurpose; appUrl: string; uid: string; secret: string; issuedAt: Date }): string {
+  const exp = Math.floor(input.issuedAt.getTime() / 1000) + LINK_LIFETIME_DAYS[input.purpose] * 86_400;
+  const rounded = input.purpose === 'confirm' ? exp : exp - (exp % 86_400);
+  const token = signLinkToken({ uid: input.uid, purpose: input.purpose, exp: rounded }, input.secret);
+  return `${input.appUrl}${LINK_PATHS[input.purpose]}?token=${token}`;
 }
+
+export const unsubscribeUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
+  signedLinkUrl({ ...input, purpose: 'unsubscribe' });
+export const preferencesUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
+  signedLinkUrl({ ...input, purpose: 'preferences' });
+export const confirmUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
+  signedLinkUrl({ ...input, purpose: 'confirm' });
