@@ -113,7 +113,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     );
     stats.instantEmails = sent.sent.alert;
     stats.digests = sent.sent.digest;
-    stats.emailsSent = sent.sent.alert + sent.sent.digest;
+    stats.emailsSent = Object.values(sent.sent).reduce((a, b) => a + b, 0);
     stats.providerRequests = limiter.requests();
     stats.skippedEmails = sent.skipped + claims.skipped;
     stats.failures += sent.failed + sent.dead;

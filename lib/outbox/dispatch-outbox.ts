@@ -20,7 +20,7 @@ export type DispatchDeps = {
 };
 
 export type DispatchStats = {
-  sent: { alert: number; digest: number };
+  sent: Record<EmailKind, number>;
   skipped: number;
   failed: number;
   dead: number;
@@ -47,7 +47,7 @@ export async function dispatchOutbox(
   input: { runId: string; maxAttempts: number; batchSize: number },
 ): Promise<DispatchStats> {
   const stats: DispatchStats = {
-    sent: { alert: 0, digest: 0 },
+    sent: { alert: 0, digest: 0, confirm: 0, manage: 0 },
     skipped: 0,
     failed: 0,
     dead: 0,

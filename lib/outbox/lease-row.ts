@@ -2,7 +2,7 @@ import type { Firestore, Timestamp } from 'firebase-admin/firestore';
 import { deliveriesCollection } from '../ledger/delivery';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { outboxCollection, type OutboxRow } from './outbox-row';
+import { MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
 
 /** The provider keeps an Idempotency-Key 24 h; we stay an hour inside that. */
 export const PROVIDER_KEY_WINDOW_MS = 23 * 3_600_000;
@@ -34,7 +34,7 @@ export async function leaseRow(
 
   const guard = { lastUpdateTime: rowSnap.updateTime };
   const subscriber = subscriberSnap.exists ? (subscriberSnap.data() as Subscriber) : undefined;
-  if (subscriber?.status !== 'active') {
+  if (!subscriber || !MAY_RECEIVE[row.kind].includes(subscriber.status)) {
     const reason = `subscriber_${subscriber?.status ?? 'deleted'}`;
     return (await closeRow(db, {
       emailKey: input.emailKey,

@@ -9,7 +9,20 @@ import { hashPayload, type EmailPayload } from '../mail/email-payload';
  * body under a reused key with 409 invalid_idempotent_request).
  *   pending → sending (leased) → sent | failed | dead | skipped
  */
-export type EmailKind = 'alert' | 'digest';
+export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage';
+export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage'];
+
+/**
+ * Opt-outs win, checked in the same step that leases the row: job emails go only to active
+ * subscribers; the double opt-in email only to someone still pending; a "manage your
+ * subscription" link to someone active or paused. Nobody who unsubscribed gets anything.
+ */
+export const MAY_RECEIVE: Record<EmailKind, readonly string[]> = {
+  alert: ['active'],
+  digest: ['active'],
+  confirm: ['pending'],
+  manage: ['active', 'paused'],
+};
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'skipped';
 
 export type OutboxRow = {

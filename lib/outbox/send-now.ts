@@ -1,0 +1,38 @@
+import type { CycleDeps } from '../cycle/cycle-deps';
+import { createSendLimiter } from '../mail/send-limiter';
+import { deliverUnit, LEASE_MS } from './deliver-unit';
+import { leaseRow } from './lease-row';
+import { singleUnit } from './send-unit';
+
+export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'skipped' | 'not-ours';
+
+/** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
+const REQUEST_BUDGET_MS = 10_000;
+
+/**
+ * Sends one outbox row now, through the same lease, activity check, classification and fenced
+ * record as the cron's dispatcher — for emails a person is waiting for (the double opt-in link).
+ * The row was written first, so if this request dies or runs out of time, the next cron run
+ * finds it pending (or abandoned) and finishes the job under the same key.
+ */
+export async function sendRowNow(deps: CycleDeps, input: { emailKey: string; uid: string; runId: string }): Promise<SendNowResult> {
+  const started = deps.wallClock();
+  const clock = () => new Date(deps.wallClock());
+  const leased = await leaseRow(deps.db, { ...input, now: clock(), leaseMs: LEASE_MS });
+  if (leased.kind !== 'leased') return leased.kind;
+  const limiter = createSendLimiter({ ratePerSec: deps.config.SEND_RATE_PER_SEC, concurrency: 1, sleep: deps.sleep });
+  const { results } = await deliverUnit(
+    {
+      db: deps.db,
+      mailer: deps.mailer,
+      limiter,
+      failpoint: deps.failpoint,
+      clock,
+      sleep: deps.sleep,
+      outOfTime: (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS,
+    },
+    singleUnit(leased.lease),
+    { maxAttempts: deps.config.SEND_MAX_ATTEMPTS },
+  );
+  return results.get(input.emailKey) ?? 'not-ours';
+}
