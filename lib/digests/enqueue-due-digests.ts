@@ -74,6 +74,12 @@ export async function enqueueDueDigests(
       closures.push(...closeItems(db, items, 'skipped', `subscriber_${subscriber?.status ?? 'deleted'}`));
       continue;
     }
+    if (subscriber.mode !== 'daily') {
+      // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
+      stats.skippedSubscribers += 1;
+      closures.push(...closeItems(db, items, 'skipped', 'mode_changed'));
+      continue;
+    }
     const rest = items.slice(input.maxItems);
     plans.push({ subscriber, top: items.slice(0, input.maxItems), moreCount: rest.length });
     if (rest.length > 0) closures.push(...closeItems(db, rest, 'skipped', 'digest_cap'));

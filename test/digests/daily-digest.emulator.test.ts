@@ -117,3 +117,19 @@ describe('daily digest', () => {
     ]);
   });
 });
+
+describe('daily digest after a switch to instant', () => {
+  it('items queued before the switch are closed as skipped, never sent in a digest', async () => {
+    h.serveFeed(postings('switch', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    const user = (await h.db.collection('users').get()).docs[0];
+    await user.ref.update({ mode: 'instant' });
+    await h.cron({ now: '2026-11-30T08:30:00Z' });
+    expect(await h.inbox()).toHaveLength(0);
+    const reasons = (await h.db.collection('deliveries').get()).docs.map((d) => [d.get('status'), d.get('reason')]);
+    expect(reasons).toEqual([
+      ['skipped', 'mode_changed'],
+      ['skipped', 'mode_changed'],
+    ]);
+  });
+});

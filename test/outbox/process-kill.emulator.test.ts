@@ -6,7 +6,7 @@ import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/serv
 import { createFirestore } from '../../lib/firestore';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
-import { buildNextApp, freePort, startNextProcess, type NextProcess } from '../support/next-process';
+import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed } from '../support/rss';
 
 /**
@@ -28,12 +28,7 @@ const T0 = new Date(`${DAY}T06:00:00Z`);
 const at = (hhmm: string) => `${DAY}T${hhmm}:00Z`;
 const LATENCY_MS = 3_000;
 const SEND_CONCURRENCY = 2;
-/**
- * Where the test build goes, for `next build` and `next start` alike. It takes effect once
- * next.config.ts reads it (`distDir: process.env.NEXT_DIST_DIR || '.next'`); until then both use
- * the default .next (next dev keeps its own output apart, in .next/dev).
- */
-const NEXT_DIST_ENV = { NEXT_DIST_DIR: '.next-test' };
+const NEXT_DIST_ENV = TEST_BUILD_ENV;
 
 const FEED = [
   ...postingsAbout('react', 3, { at: T0, prefix: 'react' }),
@@ -300,7 +295,7 @@ function dumpLogsOnFailure(world: () => World | undefined) {
 }
 
 beforeAll(async () => {
-  ({ durationMs: buildMs } = await buildNextApp({ env: NEXT_DIST_ENV, timeoutMs: 200_000 }));
+  ({ durationMs: buildMs } = await ensureTestBuild(inject('runStamp')));
 }, 240_000);
 
 afterAll(async () => {

@@ -6,6 +6,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     firestoreEmulatorHost: string;
     mailSinkUrl: string;
+    /** Names this test run, so test files that need `next build` share one build. */
+    runStamp: string;
   }
 }
 
@@ -20,6 +22,7 @@ export default async function setup(project: TestProject) {
   const sink = await startMailSink({ port: 0 });
   project.provide('firestoreEmulatorHost', emulator.host);
   project.provide('mailSinkUrl', sink.url);
+  project.provide('runStamp', `${Date.now()}-${process.pid}`);
   return async () => {
     await sink.close();
     await emulator.stop();

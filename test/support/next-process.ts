@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -56,6 +57,37 @@ function spawnNext(args: string[], env: Record<string, string>) {
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
   return { child, output: () => output.join('') };
+}
+
+/** Where test builds go, apart from a developer's `.next` (next.config.ts reads NEXT_DIST_DIR). */
+export const TEST_DIST_DIR = '.next-test';
+export const TEST_BUILD_ENV = { NEXT_DIST_DIR: TEST_DIST_DIR };
+
+/**
+ * One `next build` per test run, shared by every test file that needs the real server: the first
+ * worker to take the lock (an atomic mkdir) builds, the others wait for its stamp.
+ */
+export async function ensureTestBuild(runStamp: string, timeoutMs = 240_000): Promise<{ durationMs: number; built: boolean }> {
+  const stampFile = `${ROOT}/${TEST_DIST_DIR}/SCOUT_TEST_STAMP`;
+  const lock = `${ROOT}/${TEST_DIST_DIR}.lock-${runStamp}`;
+  const started = Date.now();
+  const current = () => readFile(stampFile, 'utf8').catch(() => '');
+  try {
+    await mkdir(lock);
+  } catch {
+    while ((await current()) !== runStamp) {
+      if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for another worker to build the app');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return { durationMs: Date.now() - started, built: false };
+  }
+  try {
+    const result = await buildNextApp({ env: TEST_BUILD_ENV, timeoutMs });
+    await writeFile(stampFile, runStamp);
+    return { ...result, built: true };
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
 }
 
 /** `next build` of the working tree; rejects with the build's output when it fails. */
