@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parsePreferences, splitList } from '../../lib/subscribers/preferences-schema';
+
+describe('splitList', () => {
+  it('splits on commas and line breaks, trims, drops empty pieces; a list is only trimmed', () => {
+    expect(splitList(' react , node.js\r\n\nvue,, ')).toEqual(['react', 'node.js', 'vue']);
+    expect(splitList([' a, b ', ' ', 'c'])).toEqual(['a, b', 'c']);
+  });
+});
+
+describe('parsePreferences', () => {
+  it('normalises keywords (case, inner whitespace, duplicates) and reads the budget as a form sends it', () => {
+    expect(parsePreferences({ keywords: 'React,  Type \t Script\nreact', excludes: 'PHP', minBudget: '$1,500.50', mode: 'daily' })).toEqual(
+      {
+        ok: true,
+        preferences: { keywords: ['react', 'type script'], excludes: ['php'], minBudget: 1500.5, mode: 'daily' },
+      },
+    );
+    expect(parsePreferences({ keywords: ['Go'], mode: 'instant' })).toEqual({
+      ok: true,
+      preferences: { keywords: ['go'], excludes: [], minBudget: null, mode: 'instant' },
+    });
+    expect(parsePreferences({ keywords: 'go', minBudget: '', excludes: '', mode: 'instant' })).toMatchObject({
+      ok: true,
+      preferences: { minBudget: null, excludes: [] },
+    });
+    expect(parsePreferences({ keywords: 'go', minBudget: 0, mode: 'instant' })).toMatchObject({ ok: true, preferences: { minBudget: 0 } });
+  });
+
+  it('counts keywords after removing duplicates: 30 entries of which 25 distinct pass', () => {
+    const keywords = [...Array.from({ length: 25 }, (_, i) => `k${i}`), 'K1', 'k2', 'K3 ', ' k4', 'k5'].join(',');
+    expect(parsePreferences({ keywords, mode: 'daily' })).toMatchObject({ ok: true });
+  });
+
+  it('answers one message per field', () => {
+    expect(
+      parsePreferences({
+        keywords: Array.from({ length: 26 }, (_, i) => `k${i}`).join('\n'),
+        excludes: `ok, ${'x'.repeat(61)}`,
+        minBudget: '-3',
+        mode: 'weekly',
+      }),
+    ).toEqual({
+      ok: false,
+      errors: {
+        keywords: 'enter at most 25 keywords',
+        excludes: 'each exclude must be at most 60 characters',
+        minBudget: 'must be 0 or more',
+        mode: 'choose instant or daily',
+      },
+    });
+    expect(parsePreferences({})).toEqual({
+      ok: false,
+      errors: { keywords: 'enter at least one keyword', mode: 'choose instant or daily' },
+    });
+    expect(parsePreferences({ keywords: 'go', mode: 'daily', minBudget: '12abc' })).toEqual({
+      ok: false,
+      errors: { minBudget: 'must be a number, like 500' },
+    });
+    expect(parsePreferences({ keywords: 'go', mode: 'daily', minBudget: '20000000' })).toEqual({
+      ok: false,
+      errors: { minBudget: 'must be at most 10,000,000' },
+    });
+    expect(parsePreferences({ keywords: 42, mode: 'daily' })).toEqual({
+      ok: false,
+      errors: { keywords: 'must be text or a list of words' },
+    });
+    expect(parsePreferences('nonsense')).toMatchObject({ ok: false, errors: { keywords: expect.any(String) } });
+  });
+});
