@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startMailSink } from '../../scripts/mail-sink/server';
 import { startFirestoreEmulator } from '../../scripts/stack/firestore-emulator';
+import { freePort } from './free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,7 +19,9 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const emulator = await startFirestoreEmulator({ port: Number(process.env.SCOUT_TEST_FIRESTORE_PORT ?? 8086) });
+  // A port of its own for every test run, so two runs on one machine never share (or stop) one emulator.
+  const port = process.env.SCOUT_TEST_FIRESTORE_PORT ? Number(process.env.SCOUT_TEST_FIRESTORE_PORT) : await freePort();
+  const emulator = await startFirestoreEmulator({ port });
   const sink = await startMailSink({ port: 0 });
   project.provide('firestoreEmulatorHost', emulator.host);
   project.provide('mailSinkUrl', sink.url);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+export { freePort } from './free-port';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -162,16 +162,4 @@ export async function startNextProcess(input: {
       clearTimeout(timer);
     },
   };
-}
-
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
