@@ -1,3 +1,5 @@
+import { SignupForm } from './signup-form';
+
 const FEATURES = [
   {
     title: 'Watches the feeds',
@@ -27,9 +29,12 @@ export default function HomePage() {
           Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes, at or above your
           budget.
         </p>
-        <aside className="notice" aria-label="Signup">
-          <strong>Signup opens soon.</strong> Until then, ask the operator to add you.
-        </aside>
+      </section>
+
+      <section id="signup" className="signup" aria-labelledby="signup-title">
+        <h2 id="signup-title">Sign up</h2>
+        <p className="signup-intro">Tell Scout what fits you. You can change it any time from a link in every email.</p>
+        <SignupForm />
       </section>
 
       <section aria-labelledby="how-title">

@@ -60,15 +60,15 @@ function itemsAsText(items: EmailItem[]): string {
 }
 
 /** Every email's footer: change preferences, and leave in one click. */
-function footerLinks(settings: MailSettings, uid: string, now: Date) {
+export function footerLinks(settings: MailSettings, uid: string, now: Date) {
   const link = { appUrl: settings.appUrl, uid, secret: settings.linkSecret, issuedAt: now };
   return { unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
 }
 
-const textFooter = (footer: { unsubscribeUrl: string; preferencesUrl: string }) =>
+export const textFooter = (footer: { unsubscribeUrl: string; preferencesUrl: string }) =>
   `\n\n--\nChange preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
 
-function unsubscribeHeaders(url: string): Record<string, string> {
+export function unsubscribeHeaders(url: string): Record<string, string> {
   // RFC 8058: mail clients show a one-click unsubscribe and POST "List-Unsubscribe=One-Click" to the URL.
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

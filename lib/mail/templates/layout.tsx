@@ -3,7 +3,23 @@ import type { ReactNode } from 'react';
 
 export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null };
 
-export function EmailLayout({ preview, children, footer }: { preview: string; children: ReactNode; footer: FooterLinks }) {
+const SUBSCRIBED_REASON = 'You get this because you subscribed to Scout job alerts.';
+
+/**
+ * The frame of every Scout email. `footer` carries the subscriber's links; an email to someone who
+ * is not subscribed yet (the double opt-in) has none and says instead why it came (`reason`).
+ */
+export function EmailLayout({
+  preview,
+  children,
+  footer,
+  reason = SUBSCRIBED_REASON,
+}: {
+  preview: string;
+  children: ReactNode;
+  footer: FooterLinks | null;
+  reason?: string;
+}) {
   return (
     <Html lang="en">
       <Head />
@@ -15,8 +31,9 @@ export function EmailLayout({ preview, children, footer }: { preview: string; ch
           <Hr style={{ borderColor: '#e5e7eb', margin: '24px 0 12px' }} />
           <Section>
             <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: 0 }}>
-              You get this because you subscribed to Scout job alerts.{' '}
-              {footer.preferencesUrl ? (
+              {reason}
+              {footer ? ' ' : null}
+              {footer?.preferencesUrl ? (
                 <>
                   <Link href={footer.preferencesUrl} style={{ color: '#6b7280' }}>
                     Change preferences
@@ -24,9 +41,11 @@ export function EmailLayout({ preview, children, footer }: { preview: string; ch
                   {' · '}
                 </>
               ) : null}
-              <Link href={footer.unsubscribeUrl} style={{ color: '#6b7280' }}>
-                Unsubscribe
-              </Link>
+              {footer ? (
+                <Link href={footer.unsubscribeUrl} style={{ color: '#6b7280' }}>
+                  Unsubscribe
+                </Link>
+              ) : null}
             </Text>
           </Section>
         </Container>

@@ -1,0 +1,107 @@
+import type { ConfirmFailure } from './confirm';
+import { html, htmlPageResponse, type Html } from './html-page';
+import { LINK_LIFETIME_DAYS } from './link-token';
+import type { Subscriber } from './subscriber';
+
+/**
+ * The pages of /confirm. GET only ever shows `askConfirmPage` (or why it cannot): mail scanners
+ * open every link in an email, so only the button's POST confirms.
+ */
+
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
+
+const MODE_TEXT: Record<Subscriber['mode'], string> = {
+  instant: 'an email as soon as a posting fits',
+  daily: 'one digest of the best matches at 08:00 UTC',
+};
+
+/** What is being confirmed, so the mailbox's owner sees it before saying yes (the form that set it was anonymous). */
+function preferencesList(preferences: Preferences): Html {
+  const row = (term: string, value: string) => html`<li><strong>${term}:</strong> ${value}</li>`;
+  return html`<ul>
+${row('Keywords', preferences.keywords.join(', '))}
+${preferences.excludes.length > 0 ? row('Excludes', preferences.excludes.join(', ')) : null}
+${preferences.minBudget !== null ? row('Minimum budget', preferences.minBudget.toLocaleString('en-US')) : null}
+${row('How often', MODE_TEXT[preferences.mode])}
+</ul>`;
+}
+
+export function askConfirmPage(input: { token: string; maskedEmail: string | null; preferences: Preferences }): Response {
+  const who = input.maskedEmail ? html` for <strong>${input.maskedEmail}</strong>` : html``;
+  return htmlPageResponse({
+    status: 200,
+    title: 'Confirm your subscription',
+    body: html`<h1>Confirm your subscription</h1>
+<p>One click and Scout starts emailing job postings${who} that fit:</p>
+${preferencesList(input.preferences)}
+<form method="post" action="?token=${encodeURIComponent(input.token)}">
+<button type="submit">Confirm my subscription</button>
+</form>
+<p class="fine">Not you, or changed your mind? Close this page: without a confirmation Scout sends nothing.</p>`,
+  });
+}
+
+export function confirmedPage(input: { alreadyConfirmed: boolean; subscriber: Subscriber; preferencesUrl: string }): Response {
+  const { subscriber } = input;
+  const paused = subscriber.status === 'paused';
+  const title = input.alreadyConfirmed ? 'You are already subscribed' : 'You are subscribed';
+  const what = paused
+    ? html`<p>Your alerts are paused. Resume them from your preferences whenever you like.</p>`
+    : html`<p>Scout will send you ${MODE_TEXT[subscriber.mode]}. Every email has a link to change your preferences or unsubscribe.</p>`;
+  return htmlPageResponse({
+    status: 200,
+    title,
+    body: html`<h1>${title}</h1>
+${what}
+<p><a href="${input.preferencesUrl}">Change your preferences</a></p>`,
+  });
+}
+
+const INVALID_LINK = html`<p>The link looks incomplete or changed. Open the confirmation link straight from the Scout email; some mail apps break long links when they are copied.</p>`;
+
+const FAILURES: Record<ConfirmFailure, { status: number; title: string; message: Html }> = {
+  expired: {
+    status: 400,
+    title: 'This confirmation link has expired',
+    message: html`<p>Confirmation links work for ${LINK_LIFETIME_DAYS.confirm} days. <a href="/#signup">Sign up again</a> to get a new one.</p>`,
+  },
+  'bad-signature': { status: 400, title: 'This link is not valid', message: INVALID_LINK },
+  malformed: { status: 400, title: 'This link is not valid', message: INVALID_LINK },
+  'wrong-purpose': {
+    status: 400,
+    title: 'This is not a confirmation link',
+    message: html`<p>This link was made for something else. Use the button in the email Scout sent when you signed up.</p>`,
+  },
+  'unknown-subscriber': {
+    status: 404,
+    title: 'No signup found',
+    message: html`<p>There is no Scout signup behind this link any more. <a href="/#signup">Sign up again</a> if you want job alerts.</p>`,
+  },
+  unsubscribed: {
+    status: 409,
+    title: 'This address has unsubscribed',
+    message: html`<p>This address unsubscribed after the link was sent, so the link cannot turn alerts back on. To subscribe again, <a href="/#signup">sign up</a> and confirm the new email.</p>`,
+  },
+};
+
+/** Why the link did not work. Nothing was changed. */
+export function confirmFailedPage(reason: ConfirmFailure): Response {
+  const failure = FAILURES[reason];
+  return htmlPageResponse({
+    status: failure.status,
+    title: failure.title,
+    tone: 'error',
+    body: html`<h1>${failure.title}</h1>\n${failure.message}`,
+  });
+}
+
+/** Our fault, not the link's: the visitor may try again. */
+export function confirmServerErrorPage(): Response {
+  return htmlPageResponse({
+    status: 500,
+    title: 'Something went wrong',
+    tone: 'error',
+    body: html`<h1>Something went wrong on our side</h1>
+<p>We could not confirm your subscription. Please try the link again in a minute.</p>`,
+  });
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { formToSignupBody, parseSignup, splitKeywordList } from '../../lib/subscribers/signup-schema';
+
+const valid = { email: 'ada@example.com', keywords: 'react' };
+const fieldsOf = (body: unknown) => {
+  const result = parseSignup(body);
+  if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.input)}`);
+  return result.fields;
+};
+const inputOf = (body: unknown) => {
+  const result = parseSignup(body);
+  if (!result.ok) throw new Error(`expected a valid signup, got ${JSON.stringify(result.fields)}`);
+  return result.input;
+};
+
+describe('parseSignup: what a valid signup becomes', () => {
+  it('takes JSON lists and form text alike, normalised like stored keywords', () => {
+    const fromJson = inputOf({ email: 'ada@example.com', keywords: ['React', ' Next.js ', 'react native'], mode: 'daily', minBudget: 500 });
+    const fromForm = inputOf({
+      email: 'ada@example.com',
+      keywords: 'React,  Next.js\r\nreact   native\n',
+      mode: 'daily',
+      minBudget: '500',
+    });
+    const expected = {
+      email: 'ada@example.com',
+      keywords: ['react', 'next.js', 'react native'],
+      excludes: [],
+      minBudget: 500,
+      mode: 'daily',
+    };
+    expect(fromJson).toEqual(expected);
+    expect(fromForm).toEqual(expected);
+  });
+
+  it('trims the email and drops empty and repeated keywords', () => {
+    expect(inputOf({ email: '  Ada@Example.COM \n', keywords: 'react,,React, ,\n\nvue' })).toMatchObject({
+      email: 'Ada@Example.COM',
+      keywords: ['react', 'vue'],
+    });
+  });
+
+  it('defaults: no excludes, no minimum budget, instant', () => {
+    expect(inputOf(valid)).toEqual({ email: 'ada@example.com', keywords: ['react'], excludes: [], minBudget: null, mode: 'instant' });
+    expect(inputOf({ ...valid, excludes: '', minBudget: '', mode: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
+    expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minBudget: null });
+  });
+
+  it('reads budgets as people type them', () => {
+    expect(inputOf({ ...valid, minBudget: '1,500' }).minBudget).toBe(1500);
+    expect(inputOf({ ...valid, minBudget: ' $750 ' }).minBudget).toBe(750);
+    expect(inputOf({ ...valid, minBudget: '0' }).minBudget).toBe(0);
+    expect(inputOf({ ...valid, minBudget: 12.5 }).minBudget).toBe(12.5);
+  });
+
+  it('takes exactly 25 keywords of 60 characters, and 25 excludes', () => {
+    const many = Array.from({ length: 25 }, (_, i) => `${'k'.repeat(58)}${String(i).padStart(2, '0')}`);
+    expect(inputOf({ ...valid, keywords: many, excludes: many.join('\n') })).toMatchObject({ keywords: many, excludes: many });
+  });
+
+  it('ignores fields it does not know', () => {
+    expect(inputOf({ ...valid, status: 'active', confirmedAt: 'now' })).not.toHaveProperty('status');
+  });
+});
+
+describe('parseSignup: one message per field', () => {
+  it('a missing or malformed email', () => {
+    expect(fieldsOf({ keywords: 'react' })).toEqual({ email: 'enter your email address' });
+    expect(fieldsOf({ ...valid, email: '   ' })).toEqual({ email: 'enter your email address' });
+    expect(fieldsOf({ ...valid, email: 'ada' })).toEqual({ email: 'must be an email address' });
+    expect(fieldsOf({ ...valid, email: 'ada@example.com, bob@example.com' })).toEqual({ email: 'must be an email address' });
+    expect(fieldsOf({ ...valid, email: ['ada@example.com'] })).toEqual({ email: 'must be text' });
+    expect(fieldsOf({ ...valid, email: `${'a'.repeat(250)}@example.com` })).toEqual({ email: 'must be at most 254 characters' });
+  });
+
+  it('keywords: at least one, at most 25, each at most 60 characters, text or a list of text', () => {
+    expect(fieldsOf({ ...valid, keywords: undefined })).toEqual({ keywords: 'at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: ' , \n' })).toEqual({ keywords: 'at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: [] })).toEqual({ keywords: 'at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: Array.from({ length: 26 }, (_, i) => `k${i}`).join(',') })).toEqual({
+      keywords: 'at most 25 keywords',
+    });
+    expect(fieldsOf({ ...valid, keywords: `react, ${'x'.repeat(61)}` })).toEqual({ keywords: 'keywords are at most 60 characters' });
+    expect(fieldsOf({ ...valid, keywords: [1, 2] })).toEqual({ keywords: expect.stringContaining('must be text') });
+    expect(fieldsOf({ ...valid, keywords: { react: true } })).toEqual({ keywords: expect.stringContaining('must be text') });
+  });
+
+  it('excludes: optional, at most 25', () => {
+    expect(fieldsOf({ ...valid, excludes: Array.from({ length: 26 }, (_, i) => `x${i}`) })).toEqual({ excludes: 'at most 25 excludes' });
+    expect(fieldsOf({ ...valid, excludes: 7 })).toEqual({ excludes: expect.stringContaining('must be text') });
+  });
+
+  it('minBudget: a number, 0 or more, at most 10 million', () => {
+    expect(fieldsOf({ ...valid, minBudget: 'lots' })).toEqual({ minBudget: 'must be a number, like 500' });
+    expect(fieldsOf({ ...valid, minBudget: -1 })).toEqual({ minBudget: 'must be 0 or more' });
+    expect(fieldsOf({ ...valid, minBudget: '-5' })).toEqual({ minBudget: 'must be 0 or more' });
+    expect(fieldsOf({ ...valid, minBudget: 20_000_000 })).toEqual({ minBudget: 'must be at most 10,000,000' });
+    expect(fieldsOf({ ...valid, minBudget: true })).toEqual({ minBudget: 'must be a number, like 500' });
+  });
+
+  it('mode: instant or daily', () => {
+    expect(fieldsOf({ ...valid, mode: 'weekly' })).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf({ ...valid, mode: 'Daily' })).toEqual({ mode: 'choose instant or daily' });
+  });
+
+  it('several fields at once, each with its own message', () => {
+    expect(fieldsOf({ email: 'nope', keywords: '', minBudget: 'x', mode: 'hourly' })).toEqual({
+      email: 'must be an email address',
+      keywords: 'at least one keyword',
+      minBudget: 'must be a number, like 500',
+      mode: 'choose instant or daily',
+    });
+  });
+
+  it('a body that is not an object gets one message under `body`', () => {
+    for (const body of [null, 'ada@example.com', 42, ['ada@example.com']]) {
+      expect(Object.keys(fieldsOf(body))).toEqual(['body']);
+    }
+  });
+});
+
+describe('formToSignupBody / splitKeywordList', () => {
+  it('one string per field, a list when a field repeats', () => {
+    expect(formToSignupBody(new URLSearchParams('email=ada%40example.com&keywords=react&keywords=vue&mode=daily'))).toEqual({
+      email: 'ada@example.com',
+      keywords: ['react', 'vue'],
+      mode: 'daily',
+    });
+  });
+
+  it('splits on commas and new lines, including inside list items', () => {
+    expect(splitKeywordList(['React, Vue', 'Go\nRust', '  '])).toEqual(['react', 'vue', 'go', 'rust']);
+  });
+});
