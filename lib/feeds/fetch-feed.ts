@@ -3,7 +3,7 @@ import { FeedFetchError, FeedParseError } from './feed-errors';
 import type { FeedSource } from './feed-source';
 import { parseFeed } from './parse-feed';
 import type { Posting } from './posting';
-import { readCappedBody } from './read-body';
+import { readCappedBody } from '../http/read-capped-body';
 
 export { FeedFetchError, FeedParseError } from './feed-errors';
 

@@ -49,6 +49,10 @@ export type OutboxRow = {
 
 /** One alert per subscriber per cycle: the key is the set of deliveries it carries, so it is the same on every machine. */
 export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
+/** The double opt-in email's key, as DESIGN §4 names it: one per confirmation ever sent to the subscriber. */
+export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
+/** The "you're already subscribed, here is your preferences link" email's key. */
+export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
 /** A provider batch is named by its members, so a retry of the same batch carries the same key. */
 export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memberKeys].sort().join(','), 20)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../config';
 import { maskEmail, silentLogger, type Logger } from '../cycle/logger';
-import { readCappedBody } from '../feeds/read-body';
+import { readCappedBody } from '../http/read-capped-body';
 import { unsubscribeUrl, verifyLinkToken } from './link-token';
 import { canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import {

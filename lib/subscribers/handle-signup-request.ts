@@ -1,5 +1,5 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
-import { readCappedBody } from '../feeds/read-body';
+import { readCappedBody } from '../http/read-capped-body';
 import { emptySignupValues, type SignupFormValues } from './signup-form';
 import { signupFormPage, signupReceivedPage, signupRefusedPage } from './signup-page';
 import { formToSignupBody, parseSignup, type SignupFieldErrors } from './signup-schema';

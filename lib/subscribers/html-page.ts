@@ -46,7 +46,14 @@ button:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-off
 .fine a{color:var(--muted)}
 `.trim();
 
-export type Page = { status: number; title: string; body: Html; tone?: 'normal' | 'error' };
+export type Page = {
+  status: number;
+  title: string;
+  body: Html;
+  tone?: 'normal' | 'error';
+  /** Extra CSS for this page's own parts (forms), added to the head after the shell's. */
+  styles?: string;
+};
 
 /**
  * A complete response. The URL that led here carries a credential (the token), so the page is
@@ -61,7 +68,7 @@ export function htmlPageResponse(page: Page): Response {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${page.title} · Scout</title>
-<style>${{ html: STYLE }}</style>
+<style>${{ html: STYLE }}</style>${page.styles ? { html: `\n<style>${page.styles}</style>` } : null}
 </head>
 <body>
 <main class="${page.tone === 'error' ? 'error' : 'normal'}">

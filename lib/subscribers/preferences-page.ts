@@ -50,8 +50,7 @@ const TARGETS: Record<PreferenceField, string> = {
 };
 
 /** The shell's stylesheet knows buttons and paragraphs; the form's parts are styled here (the CSP allows inline styles). */
-const FORM_STYLE = {
-  html: `<style>
+const FORM_STYLE = `
 .field{margin:0 0 20px}
 .field label,legend{display:block;font-weight:600;margin:0 0 4px;color:var(--text)}
 .hint{margin:0 0 8px;font-size:14px}
@@ -75,8 +74,7 @@ legend{padding:0}
 .status-form{border-top:1px solid var(--line);padding-top:20px}
 button.secondary{background:transparent;color:var(--accent);border:2px solid var(--accent)}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-</style>`,
-};
+`.trim();
 
 const STATUS_TEXT: Record<'active' | 'paused', Html> = {
   active: html`<strong>Active</strong> — Scout emails you postings that match.`,
@@ -116,8 +114,8 @@ export function preferencesFormPage(page: PreferencesFormPage): Response {
   return htmlPageResponse({
     status: page.status,
     title: fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences',
-    body: html`${FORM_STYLE}
-<h1>Your Scout preferences</h1>
+    styles: FORM_STYLE,
+    body: html`<h1>Your Scout preferences</h1>
 <p>Settings${who}. Status: ${STATUS_TEXT[page.subscriberStatus]}</p>
 ${notice}${summary}
 <form method="post" action="${action}">

@@ -44,8 +44,8 @@ export async function signupFormPage(input: { status: number; values: SignupForm
   return htmlPageResponse({
     status: input.status,
     title: 'Check the form',
-    body: html`<style>${{ html: FORM_CSS }}</style>
-<h1>Almost there</h1>
+    styles: FORM_CSS,
+    body: html`<h1>Almost there</h1>
 <p>Some fields need a change before Scout can sign you up.</p>
 ${await renderForm(input.values, input.errors)}`,
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstErrorPerField, preferenceShape } from './preference-fields';
 import { subscriberInputSchema } from './subscriber';
 
 /**
@@ -13,28 +14,6 @@ export type SignupField = (typeof signupFields)[number];
 /** One message per field; `body` when the request had no fields to pin a message to (not an object, not JSON). */
 export type SignupFieldErrors = Partial<Record<SignupField | 'body', string>>;
 
-/** "React,  Node.js\nreact" → ["react", "node.js"]: split, trimmed, normalised like stored keywords, de-duplicated. */
-export const splitKeywordList = (value: string | string[]): string[] => {
-  const items = (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(/[,\r\n]+/));
-  return [...new Set(items.map((item) => item.trim().toLowerCase().replace(/\s+/g, ' ')).filter((item) => item.length > 0))];
-};
-
-const keywordList = <Rules extends z.ZodType<string[], string[]>>(rules: Rules) =>
-  z
-    .union([z.string(), z.array(z.string())], { error: 'must be text separated by commas or new lines, or a list of words' })
-    .transform(splitKeywordList)
-    .pipe(rules);
-
-/** "" or absent → no minimum; "1,500" and "$1500" → 1500; anything else is refused as not a number. */
-const budgetInput = (value: unknown) => {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') return value;
-  const cleaned = value.replace(/[$,\s]/g, '');
-  if (cleaned === '') return null;
-  const amount = Number(cleaned);
-  return Number.isFinite(amount) ? amount : value;
-};
-
 export const signupSchema = z.object(
   {
     email: z
@@ -43,22 +22,11 @@ export const signupSchema = z.object(
       .min(1, 'enter your email address')
       .max(254, 'must be at most 254 characters')
       .pipe(subscriberInputSchema.shape.email),
-    keywords: z.preprocess((value) => value ?? '', keywordList(subscriberInputSchema.shape.keywords)),
-    excludes: z.preprocess((value) => value ?? '', keywordList(subscriberInputSchema.shape.excludes.unwrap())),
-    minBudget: z
-      .preprocess(
-        budgetInput,
-        z
-          .number({ error: 'must be a number, like 500' })
-          .nonnegative('must be 0 or more')
-          .max(10_000_000, 'must be at most 10,000,000')
-          .nullable(),
-      )
-      .pipe(subscriberInputSchema.shape.minBudget.unwrap()),
-    mode: z
-      .enum(['instant', 'daily', ''], { error: 'choose instant or daily' })
-      .optional()
-      .transform((mode) => (mode === 'daily' ? 'daily' : 'instant')),
+    keywords: preferenceShape.keywords,
+    excludes: preferenceShape.excludes,
+    minBudget: preferenceShape.minBudget,
+    // The landing page preselects instant; an API client that leaves mode out gets it too.
+    mode: z.preprocess((mode) => (mode === undefined || mode === '' ? 'instant' : mode), preferenceShape.mode),
   },
   { error: 'the request body must be an object with email, keywords, excludes, minBudget and mode' },
 );
@@ -71,13 +39,7 @@ export type SignupParse = { ok: true; input: SignupInput } | { ok: false; fields
 export function parseSignup(body: unknown): SignupParse {
   const result = signupSchema.safeParse(body);
   if (result.success) return { ok: true, input: result.data };
-  const fields: SignupFieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0];
-    const key = typeof field === 'string' && (signupFields as readonly string[]).includes(field) ? (field as SignupField) : 'body';
-    fields[key] ??= issue.message;
-  }
-  return { ok: false, fields };
+  return { ok: false, fields: firstErrorPerField<SignupField | 'body'>(result.error.issues, signupFields, 'body') };
 }
 
 /** A form body as the schema reads it: one string per field, or a list when a field repeats (`keywords=a&keywords=b`). */

@@ -7,16 +7,11 @@ import { addDays } from '../ledger/timestamps';
 import { composeConfirmation, composeManageLink } from '../mail/compose-account-email';
 import type { MailSettings } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
-import { newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowResult } from '../outbox/send-now';
 import { claimAddressEmail, countClientAttempt, type AddressClaim } from './rate-limit';
 import type { SignupInput } from './signup-schema';
 import { normaliseEmail, subscriberConverter, subscriberId, subscribersCollection, type Subscriber } from './subscriber';
-
-/** The double opt-in email's key, as DESIGN §4 names it: one per confirmation ever sent to the subscriber. */
-export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
-/** The "you're already subscribed" email's key. */
-export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
 
 type AccountEmail = 'confirm' | 'manage';
 type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;

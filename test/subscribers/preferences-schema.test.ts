@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parsePreferences, splitList } from '../../lib/subscribers/preferences-schema';
+import { splitKeywordList } from '../../lib/subscribers/preference-fields';
+import { parsePreferences } from '../../lib/subscribers/preferences-schema';
 
-describe('splitList', () => {
-  it('splits on commas and line breaks, trims, drops empty pieces; a list is only trimmed', () => {
-    expect(splitList(' react , node.js\r\n\nvue,, ')).toEqual(['react', 'node.js', 'vue']);
-    expect(splitList([' a, b ', ' ', 'c'])).toEqual(['a, b', 'c']);
+describe('splitKeywordList (shared by signup and preferences)', () => {
+  it('splits text and list items on commas and line breaks, trims, lowercases, drops empty pieces and repeats', () => {
+    expect(splitKeywordList(' react , node.js\r\n\nvue,, ')).toEqual(['react', 'node.js', 'vue']);
+    expect(splitKeywordList([' a, b ', ' ', 'c', 'A'])).toEqual(['a', 'b', 'c']);
   });
 });
 

@@ -329,7 +329,7 @@ describe('bad input', () => {
 
     const errorOf = (field: string) => page.html.match(new RegExp(`<p class="field-error" id="${field}-error">(.*?)</p>`))?.[1];
     expect(errorOf('keywords')).toContain('enter at least one keyword');
-    expect(errorOf('excludes')).toContain('at most 25 excludes');
+    expect(errorOf('excludes')).toContain('enter at most 25 excludes');
     expect(errorOf('minBudget')).toContain('must be a number');
     expect(errorOf('mode')).toContain('choose instant or daily');
     for (const [control, field] of [

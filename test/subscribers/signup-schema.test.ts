@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formToSignupBody, parseSignup, splitKeywordList } from '../../lib/subscribers/signup-schema';
+import { splitKeywordList } from '../../lib/subscribers/preference-fields';
+import { formToSignupBody, parseSignup } from '../../lib/subscribers/signup-schema';
 
 const valid = { email: 'ada@example.com', keywords: 'react' };
 const fieldsOf = (body: unknown) => {
@@ -74,19 +75,23 @@ describe('parseSignup: one message per field', () => {
   });
 
   it('keywords: at least one, at most 25, each at most 60 characters, text or a list of text', () => {
-    expect(fieldsOf({ ...valid, keywords: undefined })).toEqual({ keywords: 'at least one keyword' });
-    expect(fieldsOf({ ...valid, keywords: ' , \n' })).toEqual({ keywords: 'at least one keyword' });
-    expect(fieldsOf({ ...valid, keywords: [] })).toEqual({ keywords: 'at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: undefined })).toEqual({ keywords: 'enter at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: ' , \n' })).toEqual({ keywords: 'enter at least one keyword' });
+    expect(fieldsOf({ ...valid, keywords: [] })).toEqual({ keywords: 'enter at least one keyword' });
     expect(fieldsOf({ ...valid, keywords: Array.from({ length: 26 }, (_, i) => `k${i}`).join(',') })).toEqual({
-      keywords: 'at most 25 keywords',
+      keywords: 'enter at most 25 keywords',
     });
-    expect(fieldsOf({ ...valid, keywords: `react, ${'x'.repeat(61)}` })).toEqual({ keywords: 'keywords are at most 60 characters' });
+    expect(fieldsOf({ ...valid, keywords: `react, ${'x'.repeat(61)}` })).toEqual({
+      keywords: 'each keyword must be at most 60 characters',
+    });
     expect(fieldsOf({ ...valid, keywords: [1, 2] })).toEqual({ keywords: expect.stringContaining('must be text') });
     expect(fieldsOf({ ...valid, keywords: { react: true } })).toEqual({ keywords: expect.stringContaining('must be text') });
   });
 
   it('excludes: optional, at most 25', () => {
-    expect(fieldsOf({ ...valid, excludes: Array.from({ length: 26 }, (_, i) => `x${i}`) })).toEqual({ excludes: 'at most 25 excludes' });
+    expect(fieldsOf({ ...valid, excludes: Array.from({ length: 26 }, (_, i) => `x${i}`) })).toEqual({
+      excludes: 'enter at most 25 excludes',
+    });
     expect(fieldsOf({ ...valid, excludes: 7 })).toEqual({ excludes: expect.stringContaining('must be text') });
   });
 
@@ -106,7 +111,7 @@ describe('parseSignup: one message per field', () => {
   it('several fields at once, each with its own message', () => {
     expect(fieldsOf({ email: 'nope', keywords: '', minBudget: 'x', mode: 'hourly' })).toEqual({
       email: 'must be an email address',
-      keywords: 'at least one keyword',
+      keywords: 'enter at least one keyword',
       minBudget: 'must be a number, like 500',
       mode: 'choose instant or daily',
     });

@@ -268,7 +268,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
       error: 'invalid signup',
       fields: {
         email: 'must be an email address',
-        keywords: 'at least one keyword',
+        keywords: 'enter at least one keyword',
         minBudget: 'must be 0 or more',
         mode: 'choose instant or daily',
       },

@@ -1,5 +1,5 @@
 /**
- * Reads a response body up to `maxBytes`, counting the bytes that actually
+ * Reads a body (a fetched feed, a posted form) up to `maxBytes`, counting the bytes that actually
  * arrive: Content-Length can be absent (chunked) or wrong, and gzip can
  * expand far past it. Returns null, having cancelled the stream, as soon as
  * the body outgrows the cap.

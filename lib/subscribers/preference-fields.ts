@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * The fields a subscriber chooses — keywords, excludes, minimum budget, mode — with one set of
+ * rules and messages for every form that sets them (signup, preferences). Lists arrive as the
+ * text of a field (comma- or newline-separated) or as a JSON list, and leave lowercased,
+ * whitespace-collapsed and de-duplicated: the shape matching reads.
+ */
+export const MAX_KEYWORDS = 25;
+export const MAX_EXCLUDES = 25;
+export const MAX_KEYWORD_LENGTH = 60;
+export const MAX_MIN_BUDGET = 10_000_000;
+
+/** "React,  Node.js\nreact" → ["react", "node.js"]. */
+export const splitKeywordList = (value: string | string[]): string[] => {
+  const items = (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(/[,\r\n]+/));
+  return [...new Set(items.map((item) => item.trim().toLowerCase().replace(/\s+/g, ' ')).filter((item) => item.length > 0))];
+};
+
+/** A keyword list with its limits; an absent field (some clients do not send an empty one) is an empty list. */
+export const keywordListSchema = (input: { min: number; max: number; noun: string }) =>
+  z.preprocess(
+    (value) => value ?? '',
+    z
+      .union([z.string(), z.array(z.string())], { error: 'must be text or a list of words' })
+      .transform(splitKeywordList)
+      .pipe(
+        z
+          .array(z.string().max(MAX_KEYWORD_LENGTH, `each ${input.noun} must be at most ${MAX_KEYWORD_LENGTH} characters`))
+          .min(input.min, `enter at least one ${input.noun}`)
+          .max(input.max, `enter at most ${input.max} ${input.noun}s`),
+      ),
+  );
+
+/** "" or absent → no minimum; "1,500" and "$1500" → 1500; anything else is refused as not a number. */
+export const minBudgetSchema = z.preprocess(
+  (value) => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') return value;
+    const cleaned = value.replace(/[$,\s]/g, '');
+    if (cleaned === '') return null;
+    const amount = Number(cleaned);
+    return Number.isFinite(amount) ? amount : value;
+  },
+  z
+    .number({ error: 'must be a number, like 500' })
+    .nonnegative('must be 0 or more')
+    .max(MAX_MIN_BUDGET, `must be at most ${MAX_MIN_BUDGET.toLocaleString('en-US')}`)
+    .nullable(),
+);
+
+export const modeSchema = z.enum(['instant', 'daily'], { error: 'choose instant or daily' });
+
+export const preferenceShape = {
+  keywords: keywordListSchema({ min: 1, max: MAX_KEYWORDS, noun: 'keyword' }),
+  excludes: keywordListSchema({ min: 0, max: MAX_EXCLUDES, noun: 'exclude' }),
+  minBudget: minBudgetSchema,
+  mode: modeSchema,
+};
+
+/** One message per field (the first zod reports), keyed by the field's name; others under `fallback`. */
+export function firstErrorPerField<F extends string>(
+  issues: z.core.$ZodIssue[],
+  fields: readonly F[],
+  fallback: F,
+): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const issue of issues) {
+    const field = issue.path[0];
+    const key = typeof field === 'string' && (fields as readonly string[]).includes(field) ? (field as F) : fallback;
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
