@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SinkMessage } from '../../scripts/mail-sink/types';
+import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
+import { createFirestore } from '../../lib/firestore';
+import { subscriberId } from '../../lib/subscribers/subscriber';
+import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
+import { postingsAbout, rssFeed } from '../support/rss';
+
+/**
+ * A person's whole way through Scout, in Debian's Chromium driven by playwright-core, against the
+ * real app (`next start`), the emulator and the mail sink: the landing page and its validation,
+ * signup, the confirmation email, the confirm page, preferences, a first alert, one-click
+ * unsubscribe. Each page is saved to docs/screenshots/ for the README.
+ */
+/** Debian's Chromium; SCOUT_CHROMIUM points elsewhere (e.g. /usr/bin/google-chrome on GitHub's runners). */
+const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
+/** `npm run docs:screenshots` writes them into docs/screenshots; an ordinary test run keeps the tree clean. */
+const SHOTS = `${process.env.SCOUT_SCREENSHOT_DIR ?? join(tmpdir(), 'scout-screenshots')}/`;
+const CRON_SECRET = 'browser-cron-secret-0123456789';
+const EMAIL = 'ada.lovelace@example.com';
+const NOW = '2026-11-30T06:00:00Z';
+
+let browser: Browser;
+let page: Page;
+let server: NextProcess;
+let feeds: FeedServer;
+let appUrl: string;
+const apiKey = `re_browser_${randomBytes(4).toString('hex')}`;
+const projectId = `scout-browser-${randomBytes(4).toString('hex')}`;
+
+const inbox = async (): Promise<SinkMessage[]> => {
+  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to: EMAIL })}`);
+  return ((await res.json()) as { messages: SinkMessage[] }).messages;
+};
+const linkIn = (message: SinkMessage, path: string) => {
+  const match = new RegExp(`${appUrl}${path}\\?token=[A-Za-z0-9_.-]+`).exec(message.text ?? '');
+  if (!match) throw new Error(`no ${path} link in "${message.subject}"`);
+  return match[0];
+};
+const shoot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  await mkdir(SHOTS, { recursive: true });
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
+  await ensureTestBuild(inject('runStamp'));
+  feeds = await startFeedServer({ port: 0 });
+  feeds.setFeed('/jobs.xml', { body: rssFeed(postingsAbout('svelte', 2, { at: new Date(NOW) })), contentType: 'application/rss+xml' });
+  const port = await freePort();
+  appUrl = `http://127.0.0.1:${port}`;
+  server = await startNextProcess({
+    port,
+    env: {
+      CRON_SECRET,
+      LINK_SECRET: 'browser-link-secret-0123456789',
+      ADMIN_SECRET: 'browser-admin-secret-0123456789',
+      APP_URL: appUrl,
+      MAIL_FROM: 'Scout <alerts@scout.test>',
+      RESEND_API_KEY: apiKey,
+      RESEND_BASE_URL: inject('mailSinkUrl'),
+      FIREBASE_PROJECT_ID: projectId,
+      FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
+      METADATA_SERVER_DETECTION: 'none',
+      FEED_URLS: `${feeds.url}/jobs.xml`,
+      ALLOW_CLOCK_OVERRIDE: 'true',
+      SEND_RATE_PER_SEC: '50',
+      ...TEST_BUILD_ENV,
+    },
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await feeds?.close();
+});
+
+describe('a subscriber from the landing page to a confirmed subscription, a first alert and out again', () => {
+  it('bad input on the signup form is shown next to its field and nothing is created', async () => {
+    await page.goto(appUrl);
+    await shoot('01-landing');
+    // Passes the browser's own checks, fails the server's: the error must come back next to its field.
+    await page.fill('[name=email]', 'ada@example.com');
+    await page.fill('[name=keywords]', `react, ${'x'.repeat(70)}`);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('[aria-invalid=true]');
+    expect(await page.getAttribute('[name=keywords]', 'aria-invalid')).toBe('true');
+    expect(await page.inputValue('[name=email]')).toBe('ada@example.com');
+    expect(await page.locator('.field-error').first().textContent()).toBeTruthy();
+    await shoot('02-signup-errors');
+    const db = createFirestore({ projectId });
+    expect((await db.collection('users').get()).size).toBe(0);
+  });
+
+  it('signs up, confirms from the email (the link page changes nothing until the button), changes preferences, gets an alert, unsubscribes in one click', async () => {
+    const db = createFirestore({ projectId });
+    const user = db.collection('users').doc(subscriberId(EMAIL));
+
+    await page.goto(appUrl);
+    await page.fill('[name=email]', `  ${EMAIL.toUpperCase()} `);
+    await page.fill('[name=keywords]', 'react, typescript');
+    await page.check('[name=mode][value=instant]');
+    await page.click('button[type=submit]');
+    await page.getByText('Check your inbox').waitFor();
+    await shoot('03-signup-done');
+    expect((await user.get()).get('status')).toBe('pending');
+
+    const [confirmation] = await inbox();
+    expect(confirmation.subject).toMatch(/confirm/i);
+    await page.goto(linkIn(confirmation, '/confirm'));
+    await shoot('04-confirm');
+    expect((await user.get()).get('status')).toBe('pending');
+    await page.getByRole('button', { name: /confirm/i }).click();
+    await page.waitForLoadState('load');
+    await shoot('05-confirmed');
+    expect((await user.get()).get('status')).toBe('active');
+
+    // The preferences link is in every email; the confirmation page shows it too.
+    const preferences = await page.locator('a[href*="/preferences?token="]').first().getAttribute('href');
+    await page.goto(new URL(preferences!, appUrl).toString());
+    await shoot('06-preferences');
+    await page.fill('[name=keywords]', 'Svelte, TypeScript');
+    await page.getByRole('button', { name: /save/i }).click();
+    await page.getByText(/saved/i).first().waitFor();
+    await shoot('07-preferences-saved');
+    expect((await user.get()).get('keywords')).toEqual(['svelte', 'typescript']);
+
+    const run = await fetch(`${appUrl}/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+    expect(run.status).toBe(200);
+    const alert = (await inbox()).find((m) => m.subject.startsWith('2 new matches') || m.subject.startsWith('New match'));
+    expect(alert).toBeDefined();
+    await page.setContent(alert!.html!);
+    await shoot('08-alert-email');
+
+    await page.goto(linkIn(alert!, '/unsubscribe'));
+    await shoot('09-unsubscribe');
+    expect((await user.get()).get('status')).toBe('active');
+    await page.getByRole('button', { name: /unsubscribe/i }).click();
+    await page.waitForLoadState('load');
+    await shoot('10-unsubscribed');
+    expect((await user.get()).get('status')).toBe('unsubscribed');
+  });
+
+  it('a tampered link shows a clear page and changes nothing', async () => {
+    await page.goto(`${appUrl}/preferences?token=tampered.token`);
+    await shoot('11-bad-link');
+    expect(await page.locator('h1').textContent()).toBeTruthy();
+    const response = await fetch(`${appUrl}/confirm?token=tampered.token`, { method: 'POST' });
+    expect(response.status).toBe(400);
+  });
+});
