@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import type { CycleDeps } from './cycle/cycle-deps';
 import { noFailpoints } from './cycle/failpoints';
 import { jsonLogger } from './cycle/logger';
@@ -27,5 +27,25 @@ export function buildDeps(config: Config): CycleDeps {
     log: jsonLogger,
     wallClock: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+/**
+ * Every route's wrapper: builds the production dependencies once, and answers a misconfigured
+ * server with `misconfigured()` — the bad variables are named in the server log, never to the caller.
+ */
+export function withProductionDeps(
+  handle: (request: Request, deps: CycleDeps) => Promise<Response>,
+  misconfigured: () => Response = () => Response.json({ error: 'server misconfigured' }, { status: 500 }),
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    let deps: CycleDeps;
+    try {
+      deps = productionDeps();
+    } catch (error) {
+      console.error(error instanceof ConfigError ? error.message : error);
+      return misconfigured();
+    }
+    return handle(request, deps);
   };
 }
