@@ -15,7 +15,11 @@ export type CycleDeps = {
   /** Real elapsed time, for the run's budget; the run's *clock* may be overridden by ?now=. */
   wallClock: () => number;
   sleep: (ms: number) => Promise<void>;
+  /** Optional: wraps each phase of the cycle (the bench counts store operations per phase with it). */
+  trace?: <T>(phase: CyclePhase, step: () => Promise<T>) => Promise<T>;
 };
+
+export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
 
 export type CycleOptions = {
   now?: Date;

@@ -10,7 +10,7 @@ import { matchPostings } from '../matching/match-postings';
 import { dispatchOutbox } from '../outbox/dispatch-outbox';
 import { sweepOrphanedDeliveries } from '../outbox/sweep-orphans';
 import { listActiveSubscribers } from '../subscribers/subscriber';
-import type { CycleDeps, CycleOptions } from './cycle-deps';
+import type { CycleDeps, CycleOptions, CyclePhase } from './cycle-deps';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
 import { emptyRunStats, newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
@@ -54,62 +54,82 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   }
 
   const stats = emptyRunStats(runId, options.trigger);
+  const phase = async <T>(name: CyclePhase, step: () => Promise<T>): Promise<T> => {
+    const started = deps.wallClock();
+    try {
+      return await (deps.trace ? deps.trace(name, step) : step());
+    } finally {
+      stats.phases[name] = deps.wallClock() - started;
+    }
+  };
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
     await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });
     stats.failures += await sweepOrphanedDeliveries(db, { now: startedAt });
 
-    const feeds = await refreshFeeds(deps, {
-      sources,
-      now: startedAt,
-      runId,
-      retentionDays: config.RETENTION_DAYS,
-      timeoutMs: config.FEED_TIMEOUT_MS,
-      maxBytes: config.FEED_MAX_BYTES,
-      appUrl: config.APP_URL,
-      dryRun: false,
-    });
+    const feeds = await phase('fetch', () =>
+      refreshFeeds(deps, {
+        sources,
+        now: startedAt,
+        runId,
+        retentionDays: config.RETENTION_DAYS,
+        timeoutMs: config.FEED_TIMEOUT_MS,
+        maxBytes: config.FEED_MAX_BYTES,
+        appUrl: config.APP_URL,
+        dryRun: false,
+      }),
+    );
     stats.jobsFetched = feeds.fetched;
     stats.jobsNew = feeds.new;
     stats.feeds = feeds.feeds.map(({ source, status, postings, error }) => ({ source, status, postings, error }));
     stats.failures += feeds.feeds.filter((f) => f.status === 'error').length;
     await deps.failpoint('after-postings-stored');
 
-    const postings = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN });
+    const { postings, candidates } = await phase('match', async () => {
+      const postings = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN });
+      // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
+      const subscribers = postings.length > 0 ? await listActiveSubscribers(db) : [];
+      stats.users = subscribers.length;
+      return { postings, candidates: matchPostings(postings, subscribers) };
+    });
     stats.partial ||= postings.length === POSTINGS_PER_RUN;
-    const subscribers = postings.length > 0 ? await listActiveSubscribers(db) : [];
-    stats.users = subscribers.length;
-    const candidates = matchPostings(postings, subscribers);
 
-    const claims = await claimDeliveries(
-      { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }) },
-      { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
-    );
-    await markPostingsMatched(
-      db,
-      postings.map((p) => p.id),
-    );
+    const claims = await phase('claim', async () => {
+      const claims = await claimDeliveries(
+        { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }) },
+        { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
+      );
+      await markPostingsMatched(
+        db,
+        postings.map((p) => p.id),
+      );
+      return claims;
+    });
     stats.matches = claims.matches;
     stats.instantDeliveries = claims.instantDeliveries;
     stats.queued = claims.queued;
     await deps.failpoint('after-claim');
 
-    await enqueueDueDigests(
-      { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
-      {
-        now: startedAt,
-        runId,
-        digestHourUtc: config.DIGEST_HOUR_UTC,
-        maxItems: config.DIGEST_MAX_ITEMS,
-        retentionDays: config.RETENTION_DAYS,
-      },
+    await phase('flush', () =>
+      enqueueDueDigests(
+        { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
+        {
+          now: startedAt,
+          runId,
+          digestHourUtc: config.DIGEST_HOUR_UTC,
+          maxItems: config.DIGEST_MAX_ITEMS,
+          retentionDays: config.RETENTION_DAYS,
+        },
+      ),
     );
     await deps.failpoint('after-digest-claim');
 
     const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
-    const sent = await dispatchOutbox(
-      { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime },
-      { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
+    const sent = await phase('dispatch', () =>
+      dispatchOutbox(
+        { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime },
+        { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
+      ),
     );
     stats.instantEmails = sent.sent.alert;
     stats.digests = sent.sent.digest;

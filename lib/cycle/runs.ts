@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
+import type { CyclePhase } from './cycle-deps';
 
 export type RunStats = {
   runId: string;
@@ -20,6 +21,8 @@ export type RunStats = {
   failures: number;
   partial: boolean;
   durationMs: number;
+  /** Wall time of each phase, in ms. */
+  phases: Partial<Record<CyclePhase, number>>;
   feeds: { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; error?: string }[];
   errors: string[];
 };
@@ -43,6 +46,7 @@ export function emptyRunStats(runId: string, trigger: string): RunStats {
     failures: 0,
     partial: false,
     durationMs: 0,
+    phases: {},
     feeds: [],
     errors: [],
   };
