@@ -1,0 +1,257 @@
+/**
+ * npm run bench — one cycle at scale, on the emulator and the mail sink, through the endpoint's
+ * handler (in process, so the store can be counted): U subscribers × J new postings, a 1% match
+ * rate, half instant and half daily, the provider limited to 2 requests/s. Then the daily flush.
+ * Prints wall time, Firestore reads/writes/round trips per phase (counted by instrumenting the
+ * client, not estimated), emails, provider requests and peak memory, and the same data through a
+ * naive baseline.
+ *
+ *   npm run bench                                   U=10,000  J=500
+ *   npm run bench -- --subscribers 1000 --postings 100 --no-naive
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../lib/config';
+import { handleCronRequest } from '../../lib/cron/handle-cron-request';
+import type { CycleDeps, CyclePhase } from '../../lib/cycle/cycle-deps';
+import { noFailpoints } from '../../lib/cycle/failpoints';
+import { silentLogger } from '../../lib/cycle/logger';
+import { parseFeed } from '../../lib/feeds/parse-feed';
+import { storeNewPostings } from '../../lib/feeds/store-postings';
+import { buildDeps } from '../../lib/runtime';
+import { rssFeed } from '../../test/support/rss';
+import { startMailSink, type MailSink } from '../mail-sink/server';
+import { startFeedServer, type FeedServer } from '../sample-feed/server';
+import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
+import { benchPostings, expectedMatches, seedSubscribers, type BenchShape } from './bench-world';
+import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
+import { runNaiveCycle } from './naive-cycle';
+
+const { values } = parseArgs({
+  options: {
+    subscribers: { type: 'string', default: '10000' },
+    postings: { type: 'string', default: '500' },
+    'match-rate': { type: 'string', default: '0.01' },
+    rate: { type: 'string', default: '2' },
+    'no-naive': { type: 'boolean', default: false },
+    'naive-send-limit': { type: 'string', default: '20' },
+  },
+});
+
+const shape: BenchShape = {
+  subscribers: Number(values.subscribers),
+  postings: Number(values.postings),
+  matchRate: Number(values['match-rate']),
+};
+const RATE = Number(values.rate);
+const RUN_AT = '2026-11-30T06:00:00Z';
+const FLUSH_AT = '2026-11-30T08:05:00Z';
+const SECRET = 'bench-cron-secret-0123456789';
+
+type Counts = { reads: number; writes: number; roundTrips: number };
+type PhaseRow = { phase: string; ms: number } & Counts;
+const diff = (a: Counts, b: Counts): Counts => ({
+  reads: b.reads - a.reads,
+  writes: b.writes - a.writes,
+  roundTrips: b.roundTrips - a.roundTrips,
+});
+
+async function main() {
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  const emulator = await startFirestoreEmulator({ port: 8190 });
+  process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
+  const sink = await startMailSink({ port: 0 });
+  const feeds = await startFeedServer({ port: 0 });
+  const counter = instrumentFirestore();
+  const peak = trackPeakMemory();
+  try {
+    const now = new Date(RUN_AT);
+    feeds.setFeed('/jobs.xml', { body: rssFeed(benchPostings(shape, now)), contentType: 'application/rss+xml' });
+    console.log(
+      `Scout bench: U=${shape.subscribers.toLocaleString('en-US')} subscribers × J=${shape.postings} postings, match rate ${shape.matchRate} (expected ${expectedMatches(shape).toLocaleString('en-US')} matches), provider ${RATE} requests/s`,
+    );
+
+    const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
+    printScout(scout);
+
+    if (!values['no-naive']) {
+      const naive = await benchNaive({ sink, feeds, emulatorHost: emulator.host, counter });
+      printNaive(naive, scout);
+    }
+    console.log(`\npeak RSS: ${(peak.stop() / 1024 / 1024).toFixed(0)} MB`);
+  } finally {
+    counter.restore();
+    await feeds.close();
+    await sink.close();
+    await emulator.stop();
+  }
+}
+
+function depsFor(input: { sink: MailSink; feeds: FeedServer; projectId: string; apiKey: string }): CycleDeps {
+  const config = loadConfig({
+    CRON_SECRET: SECRET,
+    LINK_SECRET: 'bench-link-secret-0123456789',
+    ADMIN_SECRET: 'bench-admin-secret-0123456789',
+    APP_URL: 'https://scout.example.com',
+    MAIL_FROM: 'Scout <alerts@scout.example.com>',
+    RESEND_API_KEY: input.apiKey,
+    RESEND_BASE_URL: input.sink.url,
+    FIREBASE_PROJECT_ID: input.projectId,
+    FEED_URLS: `bench=${input.feeds.url}/jobs.xml`,
+    ALLOW_CLOCK_OVERRIDE: 'true',
+    SEND_RATE_PER_SEC: String(RATE),
+    SEND_CONCURRENCY: '2',
+    RUN_BUDGET_MS: '280000',
+  });
+  input.sink.setFaults(input.apiKey, { ratePerSec: RATE });
+  return { ...buildDeps(config), log: silentLogger, failpoint: noFailpoints };
+}
+
+async function benchScout(input: { sink: MailSink; feeds: FeedServer; counter: FirestoreCounter; emulatorHost: string }) {
+  const projectId = `bench-scout-${randomBytes(3).toString('hex')}`;
+  await clearEmulatorProject(input.emulatorHost, projectId);
+  const apiKey = `re_bench_scout_${projectId}`;
+  const deps = depsFor({ ...input, projectId, apiKey });
+  const seedStart = Date.now();
+  await seedSubscribers(deps.db, shape, new Date(RUN_AT));
+  const seedMs = Date.now() - seedStart;
+
+  const phases: PhaseRow[] = [];
+  const traced: CycleDeps = {
+    ...deps,
+    trace: async (phase: CyclePhase, step) => {
+      const before = input.counter.snapshot();
+      const started = Date.now();
+      try {
+        return await step();
+      } finally {
+        phases.push({ phase, ms: Date.now() - started, ...diff(before, input.counter.snapshot()) });
+      }
+    },
+  };
+  const call = async (now: string) => {
+    const before = input.counter.snapshot();
+    const started = Date.now();
+    const res = await handleCronRequest(
+      new Request(`https://scout.example.com/api/cron?now=${now}`, { headers: { authorization: `Bearer ${SECRET}` } }),
+      traced,
+    );
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`cycle failed: ${res.status} ${JSON.stringify(body)}`);
+    return { body, ms: Date.now() - started, total: diff(before, input.counter.snapshot()) };
+  };
+
+  input.counter.reset();
+  const cycle = await call(RUN_AT);
+  const cyclePhases = phases.splice(0);
+  const flush = await call(FLUSH_AT);
+  const flushPhases = phases.splice(0);
+  const received = input.sink.messages({ apiKey }).length;
+  return { seedMs, cycle, cyclePhases, flush, flushPhases, received };
+}
+
+type ScoutResult = Awaited<ReturnType<typeof benchScout>>;
+
+function printScout(r: ScoutResult) {
+  const b = r.cycle.body;
+  console.log(`\nseeded ${shape.subscribers.toLocaleString('en-US')} subscribers in ${(r.seedMs / 1000).toFixed(1)} s (not counted)\n`);
+  console.log('| run | phase | wall time | reads | writes | round trips |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const [label, rows] of [
+    ['06:00 cycle', r.cyclePhases],
+    ['08:05 flush', r.flushPhases],
+  ] as const) {
+    for (const p of rows)
+      console.log(
+        `| ${label} | ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${p.reads.toLocaleString('en-US')} | ${p.writes.toLocaleString('en-US')} | ${p.roundTrips.toLocaleString('en-US')} |`,
+      );
+  }
+  for (const [label, run] of [
+    ['06:00 cycle', r.cycle],
+    ['08:05 flush', r.flush],
+  ] as const) {
+    console.log(
+      `| ${label} | **total** | ${(run.ms / 1000).toFixed(1)} s | ${run.total.reads.toLocaleString('en-US')} | ${run.total.writes.toLocaleString('en-US')} | ${run.total.roundTrips.toLocaleString('en-US')} |`,
+    );
+  }
+  const deliveries = b.instantDeliveries + b.queued;
+  const writes = r.cycle.total.writes + r.flush.total.writes;
+  const reads = r.cycle.total.reads + r.flush.total.reads;
+  const beforeDispatch = r.cyclePhases.filter((p) => p.phase !== 'dispatch').reduce((ms, p) => ms + p.ms, 0);
+  console.log(
+    `\nmatches ${b.matches.toLocaleString('en-US')} · deliveries claimed ${deliveries.toLocaleString('en-US')} (instant ${b.instantDeliveries}, queued ${b.queued})`,
+  );
+  console.log(
+    `emails: ${b.instantEmails} alerts + ${r.flush.body.digests} digests sent, ${r.received} received by the sink; provider requests ${b.providerRequests} + ${r.flush.body.providerRequests}`,
+  );
+  console.log(`cycle without the provider-bound dispatch: ${(beforeDispatch / 1000).toFixed(1)} s (target < 30 s)`);
+  console.log(
+    `reads ${reads.toLocaleString('en-US')} vs budget U + J + 2 × deliveries = ${(shape.subscribers + shape.postings + 2 * deliveries).toLocaleString('en-US')}`,
+  );
+  console.log(`writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 1.2)`);
+  const dispatch = r.cyclePhases.find((p) => p.phase === 'dispatch');
+  if (dispatch && b.providerRequests > 0) {
+    console.log(
+      `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
+    );
+  }
+}
+
+async function benchNaive(input: { sink: MailSink; feeds: FeedServer; emulatorHost: string; counter: FirestoreCounter }) {
+  const projectId = `bench-naive-${randomBytes(3).toString('hex')}`;
+  await clearEmulatorProject(input.emulatorHost, projectId);
+  const apiKey = `re_bench_naive_${projectId}`;
+  const deps = depsFor({ ...input, projectId, apiKey });
+  const now = new Date(RUN_AT);
+  await seedSubscribers(deps.db, shape, now);
+  const postings = parseFeed(rssFeed(benchPostings(shape, now)), { source: 'bench', baseUrl: input.feeds.url });
+  await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30 });
+  input.counter.reset();
+  const started = Date.now();
+  const result = await runNaiveCycle(
+    { db: deps.db, mailer: deps.mailer },
+    { postings, now, runId: 'naive', fromAddress: deps.config.MAIL_FROM, sendLimit: Number(values['naive-send-limit']) },
+  );
+  return { ...result, ms: Date.now() - started, counts: input.counter.snapshot() };
+}
+
+function printNaive(n: Awaited<ReturnType<typeof benchNaive>>, scout: ScoutResult) {
+  const sendPerEmailMs = n.phases.sendMs / Math.max(1, n.emails);
+  const extrapolatedSendMs = sendPerEmailMs * (n.emails + (n.emailsSkipped ?? 0));
+  const naiveTotalMs = n.phases.matchMs + n.phases.claimMs + extrapolatedSendMs;
+  const scoutMs = scout.cycle.ms + scout.flush.ms;
+  const scoutTrips = scout.cycle.total.roundTrips + scout.flush.total.roundTrips;
+  console.log('\n| naive baseline (same data) | value |');
+  console.log('| --- | --- |');
+  console.log(
+    `| match (users × postings loop) | ${(n.phases.matchMs / 1000).toFixed(1)} s, ${n.candidates.toLocaleString('en-US')} candidates |`,
+  );
+  console.log(
+    `| claim (get + write per candidate) | ${(n.phases.claimMs / 1000).toFixed(1)} s, ${n.deliveriesWritten.toLocaleString('en-US')} deliveries |`,
+  );
+  console.log(
+    `| send (one request per email) | ${n.emails} sent in ${(n.phases.sendMs / 1000).toFixed(1)} s; ${n.emailsSkipped ?? 0} more extrapolated → ${(extrapolatedSendMs / 1000).toFixed(0)} s |`,
+  );
+  console.log(
+    `| Firestore | ${n.counts.reads.toLocaleString('en-US')} reads, ${n.counts.writes.toLocaleString('en-US')} writes, ${n.counts.roundTrips.toLocaleString('en-US')} round trips |`,
+  );
+  console.log(
+    `\nScout vs naive: ${(naiveTotalMs / scoutMs).toFixed(1)}× faster (${(scoutMs / 1000).toFixed(1)} s vs ${(naiveTotalMs / 1000).toFixed(0)} s), round trips 1/${(n.counts.roundTrips / Math.max(1, scoutTrips)).toFixed(0)} (${scoutTrips.toLocaleString('en-US')} vs ${n.counts.roundTrips.toLocaleString('en-US')})`,
+  );
+}
+
+function trackPeakMemory() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage().rss);
+    },
+  };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
