@@ -7,10 +7,15 @@ export type WriteGroup = { size: number; apply(batch: WriteBatch): void };
 
 /**
  * Commits many all-or-nothing groups in few round trips: groups are packed into batches, and a
- * batch that loses a race (ALREADY_EXISTS on one of its creates) is retried group by group, so
- * only the groups that really collided are reported lost (false) and the rest still land.
+ * batch that loses a race (by default ALREADY_EXISTS on one of its creates; for fenced updates, a
+ * lost precondition) is retried group by group, so only the groups that really collided are
+ * reported lost (false) and the rest still land.
  */
-export async function commitGroups(db: Firestore, groups: WriteGroup[]): Promise<boolean[]> {
+export async function commitGroups(
+  db: Firestore,
+  groups: WriteGroup[],
+  isLoss: (error: unknown) => boolean = isAlreadyExists,
+): Promise<boolean[]> {
   const results = new Array<boolean>(groups.length).fill(false);
   let start = 0;
   while (start < groups.length) {
@@ -24,7 +29,7 @@ export async function commitGroups(db: Firestore, groups: WriteGroup[]): Promise
       await batch.commit();
       results.fill(true, start, end);
     } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
+      if (!isLoss(error)) throw error;
       await Promise.all(
         groups.slice(start, end).map(async (group, offset) => {
           const single = db.batch();
@@ -33,7 +38,7 @@ export async function commitGroups(db: Firestore, groups: WriteGroup[]): Promise
             await single.commit();
             results[start + offset] = true;
           } catch (inner) {
-            if (!isAlreadyExists(inner)) throw inner;
+            if (!isLoss(inner)) throw inner;
           }
         }),
       );

@@ -3,7 +3,7 @@ import type { Failpoint } from '../cycle/failpoints';
 import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
-import { closeRow } from './lease-row';
+import { closeRows, type CloseInput } from './lease-row';
 import { outboxCollection } from './outbox-row';
 import { retryDelayMs } from './retry-delay';
 import { extendLease, releaseUnit, type Member, type SendUnit } from './send-unit';
@@ -55,12 +55,12 @@ export async function deliverUnit(
     if (outcome.kind === 'accepted') {
       await deps.failpoint('before-record', { emailKey: unit.key });
       const ids = 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
-      await Promise.all(
-        unit.members.map(async (m, i) => {
-          if (!m.active) return;
-          results.set(m.emailKey, (await close(deps, m, 'sent', null, ids[i])) ? 'sent' : 'fenced');
-        }),
+      const members = unit.members.map((m, i) => ({ m, providerId: ids[i] })).filter(({ m }) => m.active);
+      const closed = await closeRows(
+        deps.db,
+        members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
       );
+      members.forEach(({ m }, i) => results.set(m.emailKey, closed[i] ? 'sent' : 'fenced'));
       return { results, retries };
     }
     if (outcome.kind === 'key-conflict' && outcome.reason === 'mismatch') {
@@ -115,8 +115,14 @@ function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcom
   );
 }
 
-async function close(deps: DeliverDeps, m: Member, status: 'sent' | 'failed' | 'dead', reason: string | null, providerId?: string) {
-  return closeRow(deps.db, {
+function closeInput(
+  deps: DeliverDeps,
+  m: Member,
+  status: 'sent' | 'failed' | 'dead',
+  reason: string | null,
+  providerId?: string,
+): CloseInput {
+  return {
     emailKey: m.emailKey,
     row: m.row,
     guard: m.guard,
@@ -126,7 +132,7 @@ async function close(deps: DeliverDeps, m: Member, status: 'sent' | 'failed' | '
     providerId,
     attempts: m.attempts,
     now: deps.clock(),
-  });
+  };
 }
 
 async function closeAll(
@@ -137,12 +143,10 @@ async function closeAll(
   reason: string,
 ) {
   await deps.failpoint('before-record', { emailKey: unit.key });
-  await Promise.all(
-    unit.members
-      .filter((m) => m.active)
-      .map(async (m) => {
-        const s = status(m);
-        results.set(m.emailKey, (await close(deps, m, s, reason)) ? s : 'fenced');
-      }),
+  const members = unit.members.filter((m) => m.active);
+  const closed = await closeRows(
+    deps.db,
+    members.map((m) => closeInput(deps, m, status(m), reason)),
   );
+  members.forEach((m, i) => results.set(m.emailKey, closed[i] ? status(m) : 'fenced'));
 }

@@ -1,10 +1,9 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import pLimit from 'p-limit';
 import type { Failpoint } from '../cycle/failpoints';
 import { MAX_BATCH_EMAILS, type Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import { deliverUnit, LEASE_MS, type MemberResult } from './deliver-unit';
-import { leaseRow, type Lease } from './lease-row';
+import { leaseRows, type Lease } from './lease-row';
 import { outboxCollection, type EmailKind } from './outbox-row';
 import { formBatch, recoverBatch, singleUnit, type SendUnit } from './send-unit';
 
@@ -32,8 +31,6 @@ export type DispatchStats = {
 };
 
 const ROWS_PER_RUN = 1_000;
-/** Leasing is a read and a fenced write per row; done in parallel, while the limiter alone paces the provider. */
-const LEASE_CONCURRENCY = 16;
 /** Keeps one batch request well under provider body limits even for long digests. */
 const MAX_BATCH_BYTES = 3_000_000;
 
@@ -84,21 +81,15 @@ export async function dispatchOutbox(
   for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
   const candidates = [...lone, ...pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))];
   const leases: Lease[] = [];
-  const limit = pLimit(LEASE_CONCURRENCY);
-  await Promise.all(
-    candidates.map((row) =>
-      limit(async () => {
-        if (deps.outOfTime()) {
-          stats.deferred += 1;
-          return;
-        }
-        const leased = await leaseRow(deps.db, { ...row, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
-        if (leased.kind === 'skipped') stats.skipped += 1;
-        if (leased.kind === 'failed') stats.failed += 1;
-        if (leased.kind === 'leased') leases.push(leased.lease);
-      }),
-    ),
-  );
+  if (deps.outOfTime()) {
+    stats.deferred += candidates.length;
+  } else {
+    for (const leased of await leaseRows(deps.db, { rows: candidates, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS })) {
+      if (leased.kind === 'skipped') stats.skipped += 1;
+      if (leased.kind === 'failed') stats.failed += 1;
+      if (leased.kind === 'leased') leases.push(leased.lease);
+    }
+  }
 
   // A row picked up after its sender died goes alone: its earlier attempt used its own key.
   const fresh = leases.filter((l) => l.row.firstAttemptAt === null);

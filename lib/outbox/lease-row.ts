@@ -1,6 +1,8 @@
-import type { Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
+import { readMany } from '../ledger/create-documents';
 import { deliveriesCollection } from '../ledger/delivery';
 import { isLostPrecondition } from '../ledger/firestore-errors';
+import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
 
@@ -15,124 +17,187 @@ export type LeaseResult =
   | { kind: 'skipped'; reason: string }
   | { kind: 'failed'; reason: string };
 
+type LeaseInput = { runId: string; now: Date; leaseMs: number };
+type Decision = { kind: 'not-ours' } | { kind: 'close'; as: 'skipped' | 'failed'; reason: string } | { kind: 'lease' };
+
 /**
- * Takes an outbox row for sending. The row and its subscriber are read together, and the
- * write that takes the lease is guarded by the row's lastUpdateTime: if anyone changed it since
- * we read, our lease is refused and we walk away. The subscriber's status is checked in the same
+ * What may happen to a row, given the row and its subscriber as read together:
+ * - finished, or someone holds a live lease → not ours;
+ * - the subscriber may not receive this kind of email (opt-outs win) → skipped;
+ * - an alert left `sending` by a holder that died, past the provider's key window → failed
+ *   (unknown_outcome): a retry could no longer be deduplicated, so it is given up visibly;
+ * - otherwise → lease it (a digest is always retried; an alert inside the window, under its key).
+ */
+function decide(row: OutboxRow | undefined, subscriber: Subscriber | undefined, now: Date): Decision {
+  if (!row) return { kind: 'not-ours' };
+  const live = row.status === 'sending' && row.leaseUntil !== null && row.leaseUntil > now;
+  if ((row.status !== 'pending' && row.status !== 'sending') || live) return { kind: 'not-ours' };
+  if (!subscriber || !MAY_RECEIVE[row.kind].includes(subscriber.status)) {
+    return { kind: 'close', as: 'skipped', reason: `subscriber_${subscriber?.status ?? 'deleted'}` };
+  }
+  const firstAttempt = row.firstAttemptAt;
+  if (row.status === 'sending' && row.kind === 'alert' && firstAttempt && now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS) {
+    return { kind: 'close', as: 'failed', reason: 'unknown_outcome' };
+  }
+  return { kind: 'lease' };
+}
+
+const leaseFields = (row: OutboxRow, input: LeaseInput) => ({
+  status: 'sending',
+  leaseOwner: input.runId,
+  leaseUntil: new Date(input.now.getTime() + input.leaseMs),
+  firstAttemptAt: row.firstAttemptAt ?? input.now,
+  attempts: row.attempts + 1,
+});
+
+/**
+ * Takes one outbox row for sending. The row and its subscriber are read together, and the write
+ * that takes the lease is guarded by the row's lastUpdateTime: if anyone changed it since we
+ * read, our lease is refused and we walk away. The subscriber's status is checked in the same
  * step, so an opt-out that lands before the lease is honoured.
  */
-export async function leaseRow(
-  db: Firestore,
-  input: { emailKey: string; uid: string; runId: string; now: Date; leaseMs: number },
-): Promise<LeaseResult> {
+export async function leaseRow(db: Firestore, input: LeaseInput & { emailKey: string; uid: string }): Promise<LeaseResult> {
   const rowRef = outboxCollection(db).doc(input.emailKey);
   const [rowSnap, subscriberSnap] = await db.getAll(rowRef, subscribersCollection(db).doc(input.uid));
-  const row = rowSnap.exists ? (rowSnap.data() as OutboxRow) : undefined;
-  if (!row || !rowSnap.updateTime) return { kind: 'not-ours' };
-  const live = row.status === 'sending' && row.leaseUntil !== null && row.leaseUntil > input.now;
-  if ((row.status !== 'pending' && row.status !== 'sending') || live) return { kind: 'not-ours' };
+  return applyDecision(db, input, rowSnap as DocumentSnapshot<OutboxRow>, subscriberSnap as DocumentSnapshot<Subscriber>);
+}
 
-  const guard = { lastUpdateTime: rowSnap.updateTime };
-  const subscriber = subscriberSnap.exists ? (subscriberSnap.data() as Subscriber) : undefined;
-  if (!subscriber || !MAY_RECEIVE[row.kind].includes(subscriber.status)) {
-    const reason = `subscriber_${subscriber?.status ?? 'deleted'}`;
-    return (await closeRow(db, {
-      emailKey: input.emailKey,
+async function applyDecision(
+  db: Firestore,
+  input: LeaseInput,
+  rowSnap: DocumentSnapshot<OutboxRow>,
+  subscriberSnap: DocumentSnapshot<Subscriber>,
+): Promise<LeaseResult> {
+  const row = rowSnap.exists ? rowSnap.data() : undefined;
+  const decision = decide(row, subscriberSnap.exists ? subscriberSnap.data() : undefined, input.now);
+  if (decision.kind === 'not-ours' || !row) return { kind: 'not-ours' };
+  const guard = { lastUpdateTime: rowSnap.updateTime! };
+  if (decision.kind === 'close') {
+    const closed = await closeRow(db, {
+      emailKey: rowSnap.id,
       row,
       guard,
-      rowStatus: 'skipped',
-      deliveryStatus: 'skipped',
-      reason,
+      rowStatus: decision.as,
+      deliveryStatus: decision.as,
+      reason: decision.reason,
       now: input.now,
-    }))
-      ? { kind: 'skipped', reason }
-      : { kind: 'not-ours' };
+    });
+    return closed ? { kind: decision.as, reason: decision.reason } : { kind: 'not-ours' };
   }
-
-  // A row left `sending` by a holder that died may or may not have reached the provider. An
-  // alert may be retried only under the same key inside the provider's key window; past it, it is
-  // given up as a visible loss instead of risking a second copy. A digest is always retried.
-  const firstAttempt = row.firstAttemptAt;
-  if (
-    row.status === 'sending' &&
-    row.kind === 'alert' &&
-    firstAttempt &&
-    input.now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS
-  ) {
-    const reason = 'unknown_outcome';
-    return (await closeRow(db, {
-      emailKey: input.emailKey,
-      row,
-      guard,
-      rowStatus: 'failed',
-      deliveryStatus: 'failed',
-      reason,
-      now: input.now,
-    }))
-      ? { kind: 'failed', reason }
-      : { kind: 'not-ours' };
-  }
-
   try {
-    const attempts = row.attempts + 1;
-    const result = await rowRef.update(
-      {
-        status: 'sending',
-        leaseOwner: input.runId,
-        leaseUntil: new Date(input.now.getTime() + input.leaseMs),
-        firstAttemptAt: firstAttempt ?? input.now,
-        attempts,
-      },
-      guard,
-    );
-    return { kind: 'leased', lease: { emailKey: input.emailKey, row, updateTime: result.writeTime, attempts } };
+    const result = await rowSnap.ref.update(leaseFields(row, input), guard);
+    return { kind: 'leased', lease: { emailKey: rowSnap.id, row, updateTime: result.writeTime, attempts: row.attempts + 1 } };
   } catch (error) {
     if (isLostPrecondition(error)) return { kind: 'not-ours' };
     throw error;
   }
 }
 
+/** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
+const LEASE_CHUNK = 200;
+
 /**
- * Moves a row to a final state together with its deliveries, fenced by the version we hold.
- * Returns false when the fence held us off (the row moved on without us).
+ * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
+ * lease of the chunk in one batch of precondition-guarded updates. A batch is all or nothing, so
+ * if another run took any row of the chunk first, the chunk falls back to one lease per row and
+ * only the rows really taken elsewhere are lost. Rows to skip or fail are closed one by one (rare).
  */
-export async function closeRow(
-  db: Firestore,
-  input: {
-    emailKey: string;
-    row: OutboxRow;
-    guard: { lastUpdateTime: Timestamp };
-    rowStatus: 'sent' | 'failed' | 'dead' | 'skipped';
-    deliveryStatus: 'sent' | 'failed' | 'skipped';
-    reason: string | null;
-    now: Date;
-    providerId?: string;
-    attempts?: number;
-  },
-): Promise<boolean> {
-  const batch = db.batch();
-  const sent = input.rowStatus === 'sent';
-  batch.update(
-    outboxCollection(db).doc(input.emailKey),
-    {
-      status: input.rowStatus,
-      leaseUntil: null,
-      ...(sent ? { providerId: input.providerId ?? null, sentAt: input.now, lastError: null } : { lastError: input.reason }),
-      ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
-    },
-    input.guard,
-  );
-  for (const id of input.row.deliveryIds) {
-    batch.update(
-      deliveriesCollection(db).doc(id),
-      sent ? { status: 'sent', sentAt: input.now } : { status: input.deliveryStatus, reason: input.reason },
+export async function leaseRows(db: Firestore, input: LeaseInput & { rows: { emailKey: string; uid: string }[] }): Promise<LeaseResult[]> {
+  const results: LeaseResult[] = [];
+  for (let start = 0; start < input.rows.length; start += LEASE_CHUNK) {
+    const chunk = input.rows.slice(start, start + LEASE_CHUNK);
+    const rowSnaps = await readMany(
+      db,
+      chunk.map((r) => outboxCollection(db).doc(r.emailKey)),
     );
+    const subscriberSnaps = await readMany(
+      db,
+      chunk.map((r) => subscribersCollection(db).doc(r.uid)),
+    );
+    const decisions = chunk.map((_, i) =>
+      decide(
+        rowSnaps[i].exists ? rowSnaps[i].data() : undefined,
+        subscriberSnaps[i].exists ? subscriberSnaps[i].data() : undefined,
+        input.now,
+      ),
+    );
+    const toLease = decisions.map((d, i) => (d.kind === 'lease' ? i : -1)).filter((i) => i >= 0);
+    const batch = db.batch();
+    for (const i of toLease)
+      batch.update(rowSnaps[i].ref, leaseFields(rowSnaps[i].data()!, input), { lastUpdateTime: rowSnaps[i].updateTime! });
+    let writeTimes: Timestamp[] | null = null;
+    try {
+      writeTimes = toLease.length > 0 ? (await batch.commit()).map((r) => r.writeTime) : [];
+    } catch (error) {
+      if (!isLostPrecondition(error)) throw error;
+    }
+    const chunkResults = await Promise.all(
+      chunk.map(async (_, i): Promise<LeaseResult> => {
+        const decision = decisions[i];
+        if (decision.kind === 'not-ours') return { kind: 'not-ours' };
+        if (decision.kind === 'lease' && writeTimes) {
+          const row = rowSnaps[i].data()!;
+          return {
+            kind: 'leased',
+            lease: { emailKey: chunk[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: row.attempts + 1 },
+          };
+        }
+        // A close, or a lease whose chunk lost a race: settle this row on its own.
+        return applyDecision(db, input, rowSnaps[i], subscriberSnaps[i]);
+      }),
+    );
+    results.push(...chunkResults);
   }
-  try {
-    await batch.commit();
-    return true;
-  } catch (error) {
-    if (isLostPrecondition(error)) return false;
-    throw error;
-  }
+  return results;
+}
+
+export type CloseInput = {
+  emailKey: string;
+  row: OutboxRow;
+  guard: { lastUpdateTime: Timestamp };
+  rowStatus: 'sent' | 'failed' | 'dead' | 'skipped';
+  deliveryStatus: 'sent' | 'failed' | 'skipped';
+  reason: string | null;
+  now: Date;
+  providerId?: string;
+  attempts?: number;
+};
+
+/** The writes that move a row to a final state together with its deliveries, fenced by the version we hold. */
+export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
+  const sent = input.rowStatus === 'sent';
+  return {
+    size: 1 + input.row.deliveryIds.length,
+    apply(batch) {
+      batch.update(
+        outboxCollection(db).doc(input.emailKey),
+        {
+          status: input.rowStatus,
+          leaseUntil: null,
+          ...(sent ? { providerId: input.providerId ?? null, sentAt: input.now, lastError: null } : { lastError: input.reason }),
+          ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
+        },
+        input.guard,
+      );
+      for (const id of input.row.deliveryIds) {
+        batch.update(
+          deliveriesCollection(db).doc(id),
+          sent ? { status: 'sent', sentAt: input.now } : { status: input.deliveryStatus, reason: input.reason },
+        );
+      }
+    },
+  };
+}
+
+/** Closes many rows in few commits; false for each row whose fence held us off (it moved on without us). */
+export async function closeRows(db: Firestore, inputs: CloseInput[]): Promise<boolean[]> {
+  return commitGroups(
+    db,
+    inputs.map((input) => closeWrites(db, input)),
+    isLostPrecondition,
+  );
+}
+
+export async function closeRow(db: Firestore, input: CloseInput): Promise<boolean> {
+  return (await closeRows(db, [input]))[0];
 }
