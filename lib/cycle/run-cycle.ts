@@ -110,7 +110,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     stats.queued = claims.queued;
     await deps.failpoint('after-claim');
 
-    await phase('flush', () =>
+    const digests = await phase('flush', () =>
       enqueueDueDigests(
         { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
         {
@@ -122,6 +122,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
         },
       ),
     );
+    stats.partial ||= digests.truncated;
     await deps.failpoint('after-digest-claim');
 
     const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });

@@ -18,10 +18,11 @@ export type ComposeDigest = (input: {
   day: string;
 }) => Promise<EmailPayload>;
 
-export type DigestStats = { due: number; claimed: number; skippedSubscribers: number };
+/** `truncated`: more items were queued than one run reads; the rest waits for the next run. */
+export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean };
 
 /** One read per run bounds the flush; the rest waits for the next run (the ledger keeps it). */
-const MAX_QUEUED_PER_RUN = 5_000;
+const MAX_QUEUED_PER_RUN = 50_000;
 
 /**
  * The daily flush's claim: from the first run at or after DIGEST_HOUR_UTC, each subscriber with
@@ -35,7 +36,7 @@ export async function enqueueDueDigests(
   input: { now: Date; runId: string; digestHourUtc: number; maxItems: number; retentionDays: number },
 ): Promise<DigestStats> {
   const { db } = deps;
-  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0 };
+  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const day = utcDay(input.now);
 
@@ -52,6 +53,7 @@ export async function enqueueDueDigests(
   }
   const uids = [...byUid.keys()];
   stats.due = uids.length;
+  stats.truncated = queued.size === MAX_QUEUED_PER_RUN;
   if (uids.length === 0) return stats;
 
   const existingRows = await readMany(

@@ -30,7 +30,8 @@ export type DispatchStats = {
   batches: number;
 };
 
-const ROWS_PER_RUN = 1_000;
+/** Rows considered per run; the time budget, not this, is what normally ends a long dispatch. */
+const ROWS_PER_RUN = 20_000;
 /** Keeps one batch request well under provider body limits even for long digests. */
 const MAX_BATCH_BYTES = 3_000_000;
 
@@ -57,18 +58,22 @@ export async function dispatchOutbox(
   const units: SendUnit[] = [];
   const now = deps.clock();
 
+  // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read in
+  // chunks when they are leased, so memory does not grow with the size of the backlog.
   const abandoned = await outboxCollection(deps.db)
     .where('status', '==', 'sending')
     .where('leaseUntil', '<=', now)
+    .select('uid', 'kind', 'batchKey', 'batchMembers')
     .limit(ROWS_PER_RUN)
     .get();
   const recovering = new Map<string, string[]>();
   const lone: { emailKey: string; uid: string }[] = [];
   for (const doc of abandoned.docs) {
-    const row = doc.data();
-    kinds.set(doc.id, row.kind);
-    if (row.batchKey && row.batchMembers) recovering.set(row.batchKey, row.batchMembers);
-    else lone.push({ emailKey: doc.id, uid: row.uid });
+    kinds.set(doc.id, doc.get('kind'));
+    const batchKey: string | null = doc.get('batchKey') ?? null;
+    const batchMembers: string[] | null = doc.get('batchMembers') ?? null;
+    if (batchKey && batchMembers) recovering.set(batchKey, batchMembers);
+    else lone.push({ emailKey: doc.id, uid: doc.get('uid') });
   }
   for (const [batchKey, memberKeys] of recovering) {
     const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
@@ -77,7 +82,12 @@ export async function dispatchOutbox(
     if (recovered.unit) units.push(recovered.unit);
   }
 
-  const pending = await outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').limit(ROWS_PER_RUN).get();
+  const pending = await outboxCollection(deps.db)
+    .where('status', '==', 'pending')
+    .orderBy('createdAt')
+    .select('uid', 'kind')
+    .limit(ROWS_PER_RUN)
+    .get();
   for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
   const candidates = [...lone, ...pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))];
   const leases: Lease[] = [];
