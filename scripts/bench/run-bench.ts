@@ -20,9 +20,9 @@ import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
 import { buildDeps } from '../../lib/runtime';
 import { rssFeed } from '../../test/support/rss';
-import { startMailSink, type MailSink } from '../mail-sink/server';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
+import { startSinkProcess, type SinkProcess } from './sink-process';
 import { benchPostings, expectedMatches, seedSubscribers, type BenchShape } from './bench-world';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
 import { runNaiveCycle } from './naive-cycle';
@@ -60,7 +60,7 @@ async function main() {
   process.env.METADATA_SERVER_DETECTION = 'none';
   const emulator = await startFirestoreEmulator({ port: 8190 });
   process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
-  const sink = await startMailSink({ port: 0 });
+  const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
   const counter = instrumentFirestore();
   const peak = trackPeakMemory();
@@ -73,12 +73,14 @@ async function main() {
 
     const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
     printScout(scout);
+    console.log(
+      `peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${(peak.stop() / 1024 / 1024).toFixed(0)} MB`,
+    );
 
     if (!values['no-naive']) {
       const naive = await benchNaive({ sink, feeds, emulatorHost: emulator.host, counter });
       printNaive(naive, scout);
     }
-    console.log(`\npeak RSS: ${(peak.stop() / 1024 / 1024).toFixed(0)} MB`);
   } finally {
     counter.restore();
     await feeds.close();
@@ -87,7 +89,7 @@ async function main() {
   }
 }
 
-function depsFor(input: { sink: MailSink; feeds: FeedServer; projectId: string; apiKey: string }): CycleDeps {
+function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string }): CycleDeps {
   const config = loadConfig({
     CRON_SECRET: SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
@@ -103,15 +105,15 @@ function depsFor(input: { sink: MailSink; feeds: FeedServer; projectId: string; 
     SEND_CONCURRENCY: '2',
     RUN_BUDGET_MS: '280000',
   });
-  input.sink.setFaults(input.apiKey, { ratePerSec: RATE });
   return { ...buildDeps(config), log: silentLogger, failpoint: noFailpoints };
 }
 
-async function benchScout(input: { sink: MailSink; feeds: FeedServer; counter: FirestoreCounter; emulatorHost: string }) {
+async function benchScout(input: { sink: SinkProcess; feeds: FeedServer; counter: FirestoreCounter; emulatorHost: string }) {
   const projectId = `bench-scout-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_scout_${projectId}`;
   const deps = depsFor({ ...input, projectId, apiKey });
+  await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
   await seedSubscribers(deps.db, shape, new Date(RUN_AT));
   const seedMs = Date.now() - seedStart;
@@ -146,7 +148,7 @@ async function benchScout(input: { sink: MailSink; feeds: FeedServer; counter: F
   const cyclePhases = phases.splice(0);
   const flush = await call(FLUSH_AT);
   const flushPhases = phases.splice(0);
-  const received = input.sink.messages({ apiKey }).length;
+  const received = await input.sink.count(apiKey);
   return { seedMs, cycle, cyclePhases, flush, flushPhases, received };
 }
 
@@ -197,11 +199,12 @@ function printScout(r: ScoutResult) {
   }
 }
 
-async function benchNaive(input: { sink: MailSink; feeds: FeedServer; emulatorHost: string; counter: FirestoreCounter }) {
+async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulatorHost: string; counter: FirestoreCounter }) {
   const projectId = `bench-naive-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_naive_${projectId}`;
   const deps = depsFor({ ...input, projectId, apiKey });
+  await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const now = new Date(RUN_AT);
   await seedSubscribers(deps.db, shape, now);
   const postings = parseFeed(rssFeed(benchPostings(shape, now)), { source: 'bench', baseUrl: input.feeds.url });
