@@ -1,4 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
+import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { postingsCollection } from '../feeds/postings-collection';
 import { MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
@@ -88,7 +90,8 @@ export async function enqueueDueDigests(
   }
 
   const contents = await readDigestContents(db, plans);
-  const groups = await Promise.all(plans.map((plan) => digestGroup(deps, { ...plan, items: contents(plan), day, ...input })));
+  const render = pLimit(RENDER_CONCURRENCY);
+  const groups = await Promise.all(plans.map((plan) => render(() => digestGroup(deps, { ...plan, items: contents(plan), day, ...input }))));
   const committed = await commitGroups(db, groups);
   stats.claimed = committed.filter(Boolean).length;
   // Closing skipped items is idempotent (an update to the same final state), so it may run after.

@@ -1,4 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { matchesCollection, matchId } from '../matching/match';
@@ -8,6 +9,8 @@ import { createDocuments, readMany } from './create-documents';
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
 import { utcDay, addDays } from './timestamps';
 import { commitGroups, type WriteGroup } from './write-groups';
+
+export const RENDER_CONCURRENCY = 16;
 
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
@@ -133,7 +136,9 @@ async function claimAlerts(ctx: AlertContext, alerts: Candidate[][]): Promise<{ 
   let deliveries = 0;
   for (let round = 0; pending.length > 0; round++) {
     if (round > 10) throw new Error('alert claims kept colliding; giving up this cycle (the next run resumes)');
-    const groups = await Promise.all(pending.map((items) => alertGroup(ctx, items)));
+    // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
+    const render = pLimit(RENDER_CONCURRENCY);
+    const groups = await Promise.all(pending.map((items) => render(() => alertGroup(ctx, items))));
     const committed = await commitGroups(
       ctx.db,
       groups.map((g) => g.write),
