@@ -17,6 +17,7 @@ export type DeliverDeps = {
   failpoint: Failpoint;
   clock: () => Date;
   sleep: (ms: number) => Promise<void>;
+  /** True once the run's time budget is spent: no new row is started after that. */
   outOfTime: (reserveMs?: number) => boolean;
 };
 

@@ -1,22 +1,11 @@
-import type { Firestore } from 'firebase-admin/firestore';
-import type { Failpoint } from '../cycle/failpoints';
-import { MAX_BATCH_EMAILS, type Mailer } from '../mail/mailer';
-import type { SendLimiter } from '../mail/send-limiter';
-import { deliverUnit, LEASE_MS, type MemberResult } from './deliver-unit';
+import { MAX_BATCH_EMAILS } from '../mail/mailer';
+import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
 import { outboxCollection, type EmailKind } from './outbox-row';
 import { formBatch, recoverBatch, singleUnit, type SendUnit } from './send-unit';
 
-export type DispatchDeps = {
-  db: Firestore;
-  mailer: Mailer;
-  limiter: SendLimiter;
-  failpoint: Failpoint;
-  clock: () => Date;
-  sleep: (ms: number) => Promise<void>;
-  /** True once the run's time budget is spent: no new row is started after that. */
-  outOfTime: (reserveMs?: number) => boolean;
-};
+/** The dispatcher needs exactly what delivering one unit needs. */
+export type DispatchDeps = DeliverDeps;
 
 export type DispatchStats = {
   sent: Record<EmailKind, number>;
