@@ -1,5 +1,5 @@
 import type { ConfirmFailure } from './confirm';
-import { html, htmlPageResponse, type Html } from './html-page';
+import { errorPage, html, htmlPageResponse, serverErrorPage, type Html } from './html-page';
 import { LINK_LIFETIME_DAYS } from './link-token';
 import type { Subscriber } from './subscriber';
 
@@ -87,21 +87,10 @@ const FAILURES: Record<ConfirmFailure, { status: number; title: string; message:
 /** Why the link did not work. Nothing was changed. */
 export function confirmFailedPage(reason: ConfirmFailure): Response {
   const failure = FAILURES[reason];
-  return htmlPageResponse({
-    status: failure.status,
-    title: failure.title,
-    tone: 'error',
-    body: html`<h1>${failure.title}</h1>\n${failure.message}`,
-  });
+  return errorPage(failure);
 }
 
 /** Our fault, not the link's: the visitor may try again. */
 export function confirmServerErrorPage(): Response {
-  return htmlPageResponse({
-    status: 500,
-    title: 'Something went wrong',
-    tone: 'error',
-    body: html`<h1>Something went wrong on our side</h1>
-<p>We could not confirm your subscription. Please try the link again in a minute.</p>`,
-  });
+  return serverErrorPage('We could not confirm your subscription.');
 }

@@ -91,3 +91,24 @@ ${page.body}
     },
   });
 }
+
+/** A page that says why something did not happen; nothing was changed. */
+export function errorPage(input: { status: number; title: string; message: Html }): Response {
+  return htmlPageResponse({
+    status: input.status,
+    title: input.title,
+    tone: 'error',
+    body: html`<h1>${input.title}</h1>\n${input.message}`,
+  });
+}
+
+/** Our fault, not the link's: `couldNot` says what failed, and the visitor may try again. */
+export function serverErrorPage(couldNot: string): Response {
+  return htmlPageResponse({
+    status: 500,
+    title: 'Something went wrong',
+    tone: 'error',
+    body: html`<h1>Something went wrong on our side</h1>
+<p>${couldNot} Please try the link again in a minute.</p>`,
+  });
+}

@@ -1,5 +1,5 @@
 import type { TokenCheck } from './link-token';
-import { html, htmlPageResponse, type Html } from './html-page';
+import { html, htmlPageResponse, serverErrorPage, type Html } from './html-page';
 import { MAX_EXCLUDES, MAX_KEYWORDS, MAX_KEYWORD_LENGTH, type PreferenceField, type PreferenceFieldErrors } from './preferences-schema';
 import type { Subscriber, SubscriberStatus } from './subscriber';
 
@@ -275,11 +275,5 @@ export function preferencesBadRequestPage(input: { status: 400 | 413 | 415; mess
 
 /** Our fault, not the link's: the subscriber may try again. */
 export function preferencesServerErrorPage(): Response {
-  return htmlPageResponse({
-    status: 500,
-    title: 'Something went wrong',
-    tone: 'error',
-    body: html`<h1>Something went wrong on our side</h1>
-<p>Your preferences could not be loaded or saved. Please try the link again in a minute.</p>`,
-  });
+  return serverErrorPage('Your preferences could not be loaded or saved.');
 }

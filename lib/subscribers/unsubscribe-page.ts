@@ -1,4 +1,4 @@
-import { html, htmlPageResponse, type Html } from './html-page';
+import { errorPage, html, htmlPageResponse, serverErrorPage, type Html } from './html-page';
 import type { UnsubscribeFailure } from './unsubscribe';
 
 /**
@@ -78,21 +78,10 @@ const FAILURES: Record<UnsubscribeFailure, { status: number; title: string; mess
 /** Why the link did not work. Nothing was changed. */
 export function unsubscribeFailedPage(reason: UnsubscribeFailure): Response {
   const failure = FAILURES[reason];
-  return htmlPageResponse({
-    status: failure.status,
-    title: failure.title,
-    tone: 'error',
-    body: html`<h1>${failure.title}</h1>\n${failure.message}`,
-  });
+  return errorPage(failure);
 }
 
 /** Our fault, not the link's: the caller may try again. */
 export function unsubscribeServerErrorPage(): Response {
-  return htmlPageResponse({
-    status: 500,
-    title: 'Something went wrong',
-    tone: 'error',
-    body: html`<h1>Something went wrong on our side</h1>
-<p>We could not finish unsubscribing you. Please try the link again in a minute.</p>`,
-  });
+  return serverErrorPage('We could not finish unsubscribing you.');
 }
