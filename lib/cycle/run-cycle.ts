@@ -8,7 +8,6 @@ import { composeDailyDigest, composeInstantAlert, type MailSettings } from '../m
 import { createSendLimiter } from '../mail/send-limiter';
 import { matchPostings } from '../matching/match-postings';
 import { dispatchOutbox } from '../outbox/dispatch-outbox';
-import { sweepOrphanedDeliveries } from '../outbox/sweep-orphans';
 import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps, CycleOptions, CyclePhase } from './cycle-deps';
 import { acquireLock } from './lock';
@@ -25,7 +24,7 @@ const POSTINGS_PER_RUN = 2_000;
 
 /**
  * One cycle, top to bottom as DESIGN §3 tells it:
- *   lock → sweep orphans → fetch feeds, store new postings → match them against active subscribers →
+ *   lock → fetch feeds, store new postings → match them against active subscribers →
  *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
  *   claim today's digests when due → dispatch the outbox → record the run, release the lock.
  * Every step is safe to repeat: the ledger, not the lock, is what keeps a second run silent.
@@ -65,7 +64,6 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
     await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });
-    stats.failures += await sweepOrphanedDeliveries(db, { now: startedAt });
 
     const feeds = await phase('fetch', () =>
       refreshFeeds(deps, {

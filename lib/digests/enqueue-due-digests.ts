@@ -7,7 +7,6 @@ import { MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
 import { deliveriesCollection, type Delivery } from '../ledger/delivery';
 import { addDays, utcDay } from '../ledger/timestamps';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
-import { matchesCollection, matchId } from '../matching/match';
 import type { EmailPayload } from '../mail/email-payload';
 import type { ScoredPosting } from '../mail/compose-email';
 import { digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
@@ -116,26 +115,18 @@ function closeItems(db: Firestore, items: { id: string }[], status: 'skipped', r
 type QueuedItem = { id: string; delivery: Delivery };
 type DigestPlan = { subscriber: Subscriber; top: QueuedItem[]; moreCount: number };
 
-/** Postings and verdicts for every planned digest in two getAll sweeps, not two reads per subscriber. */
+/** Postings for every planned digest in one getAll sweep (the verdicts are on the deliveries), not a read per subscriber. */
 async function readDigestContents(db: Firestore, plans: DigestPlan[]): Promise<(plan: DigestPlan) => ScoredPosting[]> {
-  const all = plans.flatMap((plan) => plan.top.map((t) => ({ uid: plan.subscriber.id, jobId: t.delivery.jobId, score: t.delivery.score })));
-  const jobIds = [...new Set(all.map((a) => a.jobId))];
+  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((t) => t.delivery.jobId)))];
   const postingSnaps = await readMany(
     db,
     jobIds.map((id) => postingsCollection(db).doc(id)),
   );
   const postings = new Map(jobIds.map((id, i) => [id, postingSnaps[i].data() as StoredPosting | undefined]));
-  const matchSnaps = await readMany(
-    db,
-    all.map((a) => matchesCollection(db).doc(matchId(a.uid, a.jobId))),
-  );
-  const reasons = new Map(all.map((a, i) => [matchId(a.uid, a.jobId), matchSnaps[i].data()?.reasons ?? []]));
   return (plan) =>
-    plan.top.flatMap((t) => {
-      const posting = postings.get(t.delivery.jobId);
-      return posting
-        ? [{ posting, score: t.delivery.score, reasons: reasons.get(matchId(plan.subscriber.id, t.delivery.jobId)) ?? [] }]
-        : [];
+    plan.top.flatMap(({ delivery }) => {
+      const posting = postings.get(delivery.jobId);
+      return posting ? [{ posting, score: delivery.score, reasons: delivery.reasons }] : [];
     });
 }
 

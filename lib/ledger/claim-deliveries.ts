@@ -2,7 +2,6 @@ import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
-import { matchesCollection, matchId } from '../matching/match';
 import { alertEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
 import { createDocuments, readMany } from './create-documents';
@@ -27,9 +26,11 @@ export function digestDayFor(now: Date, digestHourUtc: number): string {
 /**
  * Turns matches into ledger lines. Every write here is a create() on an id computed from the data,
  * so concurrent runs on the same postings split the work and never both claim a pair:
- *   matches/{uid}_{jobId}         the verdict, kept
- *   deliveries/{uid}_{jobId}      instant → `sending`, written in one batch with its alert's outbox row
- *                                 daily   → `queued` for the digest
+ *   deliveries/{uid}_{jobId}   with its verdict (score, reasons)
+ *     instant → `sending`, written in one batch with its alert's outbox row
+ *     daily   → `queued` for the digest
+ * The creates go out without reading first: postings are matched once, so a collision means an
+ * overlapping run, and only then does a losing batch pay for reads (see createDocuments, claimAlerts).
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert },
@@ -41,16 +42,6 @@ export async function claimDeliveries(
   const stats: ClaimStats = { matches: candidates.length, instantDeliveries: 0, alertEmails: 0, queued: 0, skipped: 0 };
   if (candidates.length === 0) return stats;
 
-  await createDocuments(
-    db,
-    candidates.map((c) => ({
-      ref: matchesCollection(db).doc(matchId(c.subscriber.id, c.posting.id)),
-      data: { uid: c.subscriber.id, jobId: c.posting.id, score: c.score, reasons: c.reasons, runId, scoredAt: now, expireAt },
-    })),
-    runId,
-  );
-
-  const unclaimed = await withoutExistingDeliveries(db, candidates);
   const delivery = (c: Candidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
     ref: deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id)),
     data: {
@@ -58,16 +49,16 @@ export async function claimDeliveries(
       jobId: c.posting.id,
       mode: c.subscriber.mode,
       score: c.score,
+      reasons: c.reasons,
       runId,
       createdAt: now,
-      sentAt: null,
       expireAt,
       ...fields,
     } satisfies Delivery,
   });
 
   const digestDate = digestDayFor(now, input.digestHourUtc);
-  const daily = unclaimed.filter((c) => c.subscriber.mode === 'daily');
+  const daily = candidates.filter((c) => c.subscriber.mode === 'daily');
   const queued = await createDocuments(
     db,
     daily.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate, reason: null })),
@@ -75,7 +66,7 @@ export async function claimDeliveries(
   );
   stats.queued = queued.created.length;
 
-  const bySubscriber = groupBySubscriber(unclaimed.filter((c) => c.subscriber.mode === 'instant'));
+  const bySubscriber = groupBySubscriber(candidates.filter((c) => c.subscriber.mode === 'instant'));
   const overflow: Candidate[] = [];
   const alerts = [...bySubscriber.values()].map((items) => {
     const ranked = [...items].sort((a, b) => b.score - a.score);

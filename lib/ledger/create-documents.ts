@@ -1,8 +1,11 @@
 import type { DocumentReference, DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
 import { isAlreadyExists } from './firestore-errors';
 
 /** Firestore's limit on writes in one batch. */
 export const MAX_BATCH_WRITES = 500;
+/** Batches in flight at once: the commits are independent, and one stream of them leaves the store idle between round trips. */
+export const COMMIT_CONCURRENCY = 4;
 /** getAll takes many refs per call; chunks keep each request and its answer modest. */
 const READ_CHUNK = 300;
 
@@ -23,29 +26,36 @@ export async function readMany<T>(db: Firestore, refs: DocumentReference<T>[]): 
 }
 
 /**
- * Creates every document that does not exist yet. Claims go out in batches; a batch that loses a
- * race to a concurrent run (ALREADY_EXISTS) falls back to one create() per document, so each
- * document is won by exactly one writer. A document that exists but carries our runId was ours:
- * its commit answer was lost and the retry saw our own write.
+ * Creates every document that does not exist yet. Claims go out in batches (a few in flight at
+ * once); a batch that loses a race to a concurrent run (ALREADY_EXISTS) falls back to one create()
+ * per document, so each document is won by exactly one writer. A document that exists but carries
+ * our runId was ours: its commit answer was lost and the retry saw our own write.
  */
 export async function createDocuments<T extends { runId: string }>(db: Firestore, docs: NewDocument<T>[], runId: string) {
-  const created: NewDocument<T>[] = [];
-  const existed: NewDocument<T>[] = [];
+  const won = new Array<boolean>(docs.length).fill(false);
+  const commit = pLimit(COMMIT_CONCURRENCY);
+  const chunks: Promise<void>[] = [];
   for (let i = 0; i < docs.length; i += MAX_BATCH_WRITES) {
-    const chunk = docs.slice(i, i + MAX_BATCH_WRITES);
-    const batch = db.batch();
-    for (const doc of chunk) batch.create(doc.ref, doc.data);
-    try {
-      await batch.commit();
-      created.push(...chunk);
-      continue;
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-    }
-    const outcomes = await Promise.all(chunk.map((doc) => createOne(doc, runId)));
-    chunk.forEach((doc, j) => (outcomes[j] ? created : existed).push(doc));
+    const start = i;
+    const chunk = docs.slice(start, start + MAX_BATCH_WRITES);
+    chunks.push(
+      commit(async () => {
+        const batch = db.batch();
+        for (const doc of chunk) batch.create(doc.ref, doc.data);
+        try {
+          await batch.commit();
+          won.fill(true, start, start + chunk.length);
+          return;
+        } catch (error) {
+          if (!isAlreadyExists(error)) throw error;
+        }
+        const outcomes = await Promise.all(chunk.map((doc) => createOne(doc, runId)));
+        outcomes.forEach((ours, j) => (won[start + j] = ours));
+      }),
+    );
   }
-  return { created, existed };
+  await Promise.all(chunks);
+  return { created: docs.filter((_, i) => won[i]), existed: docs.filter((_, i) => !won[i]) };
 }
 
 async function createOne<T extends { runId: string }>(doc: NewDocument<T>, runId: string): Promise<boolean> {

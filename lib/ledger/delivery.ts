@@ -3,12 +3,16 @@ import type { DeliveryMode } from '../subscribers/subscriber';
 import { toDate, toTimestamp } from './timestamps';
 
 /**
- * deliveries/{uid}_{jobId}: the ledger line that says "this posting is this subscriber's".
- * Its create() is the claim: two runs computing the same pair collide on the same id.
- *   instant: sending → sent | skipped | failed      (written before the email: at-most-once)
- *   daily:   queued → sending → sent | skipped | failed   (marked sent after the digest: at-least-once)
+ * deliveries/{uid}_{jobId}: the ledger line that says "this posting is this subscriber's", with
+ * the verdict (score, reasons) that made it so. Its create() is the claim: two runs computing the
+ * same pair collide on the same id.
+ *   instant: created `sending`, in one batch with its alert's outbox row (at-most-once)
+ *   daily:   created `queued`; the digest claim moves it to `sending` with the digest's row
+ *   either:  `skipped` when closed without an email (opt-out, mode change, caps)
+ * Once `sending`, the delivery is bound to the outbox row `emailKey` and that row's status is its
+ * outcome (see delivery-outcome.ts): the send records one row, not every delivery it carried.
  */
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'skipped' | 'failed';
+export type DeliveryStatus = 'queued' | 'sending' | 'skipped';
 
 export type Delivery = {
   uid: string;
@@ -16,13 +20,13 @@ export type Delivery = {
   mode: DeliveryMode;
   status: DeliveryStatus;
   score: number;
+  reasons: string[];
   emailKey: string | null;
   /** daily only: the UTC day whose digest this item is due in. */
   digestDate: string | null;
   reason: string | null;
   runId: string;
   createdAt: Date;
-  sentAt: Date | null;
   expireAt: Date;
 };
 
@@ -32,7 +36,6 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
   toFirestore: (d) => ({
     ...d,
     createdAt: toTimestamp(d.createdAt as Date),
-    sentAt: toTimestamp(d.sentAt as Date | null),
     expireAt: toTimestamp(d.expireAt as Date),
   }),
   fromFirestore: (snap) => {
@@ -43,12 +46,12 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
       mode: d.mode,
       status: d.status,
       score: d.score,
+      reasons: d.reasons ?? [],
       emailKey: d.emailKey ?? null,
       digestDate: d.digestDate ?? null,
       reason: d.reason ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,
-      sentAt: toDate(d.sentAt),
       expireAt: toDate(d.expireAt)!,
     };
   },

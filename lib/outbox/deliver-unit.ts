@@ -128,7 +128,6 @@ function closeInput(
     row: m.row,
     guard: m.guard,
     rowStatus: status,
-    deliveryStatus: status === 'sent' ? 'sent' : 'failed',
     reason: status === 'failed' && reason?.startsWith('unknown_outcome') ? 'unknown_outcome' : reason,
     providerId,
     attempts: m.attempts,

@@ -1,6 +1,5 @@
 import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
 import { readMany } from '../ledger/create-documents';
-import { deliveriesCollection } from '../ledger/delivery';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
@@ -78,7 +77,6 @@ async function applyDecision(
       row,
       guard,
       rowStatus: decision.as,
-      deliveryStatus: decision.as,
       reason: decision.reason,
       now: input.now,
     });
@@ -156,18 +154,20 @@ export type CloseInput = {
   row: OutboxRow;
   guard: { lastUpdateTime: Timestamp };
   rowStatus: 'sent' | 'failed' | 'dead' | 'skipped';
-  deliveryStatus: 'sent' | 'failed' | 'skipped';
   reason: string | null;
   now: Date;
   providerId?: string;
   attempts?: number;
 };
 
-/** The writes that move a row to a final state together with its deliveries, fenced by the version we hold. */
+/**
+ * The write that moves a row to a final state, fenced by the version we hold. The deliveries it
+ * carries are not touched: their outcome is the row's (lib/ledger/delivery-outcome.ts).
+ */
 export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
   const sent = input.rowStatus === 'sent';
   return {
-    size: 1 + input.row.deliveryIds.length,
+    size: 1,
     apply(batch) {
       batch.update(
         outboxCollection(db).doc(input.emailKey),
@@ -179,12 +179,6 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
         },
         input.guard,
       );
-      for (const id of input.row.deliveryIds) {
-        batch.update(
-          deliveriesCollection(db).doc(id),
-          sent ? { status: 'sent', sentAt: input.now } : { status: input.deliveryStatus, reason: input.reason },
-        );
-      }
     },
   };
 }

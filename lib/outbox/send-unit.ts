@@ -97,7 +97,6 @@ export async function recoverBatch(
           row,
           guard,
           rowStatus: 'failed',
-          deliveryStatus: 'failed',
           reason: 'unknown_outcome',
           now: input.now,
         }))

@@ -83,12 +83,12 @@ export async function runNaiveCycle(deps: { db: Firestore; mailer: Mailer }, inp
           mode: subscriber.mode,
           status: instant ? 'sending' : 'queued',
           score: verdict.score,
+          reasons: verdict.reasons,
           emailKey: null,
           digestDate: instant ? null : digestDate,
           reason: null,
           runId,
           createdAt: now,
-          sentAt: null,
           expireAt,
         });
         result.deliveriesWritten += 1;

@@ -8,7 +8,7 @@ let h: Harness;
 afterEach(async () => h.close());
 
 async function expectNothingWritten() {
-  const state = await h.dump(['jobs', 'matches', 'deliveries', 'emails', 'feeds', 'locks', 'runs']);
+  const state = await h.dump(['jobs', 'deliveries', 'emails', 'feeds', 'locks', 'runs']);
   for (const [name, docs] of Object.entries(state)) expect(Object.keys(docs), name).toHaveLength(0);
   expect(await h.inbox()).toHaveLength(0);
   expect(h.feeds.requests()).toHaveLength(0);

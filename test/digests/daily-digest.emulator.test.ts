@@ -57,8 +57,8 @@ describe('daily digest', () => {
     expect(itemsIn(inbox[1].text!).map((t) => t.split(' ').pop())).toEqual(expect.arrayContaining(['late-0', 'late-1', 'late-2']));
     expect(itemsIn(inbox[1].text!)).toHaveLength(3);
 
-    const deliveries = await h.db.collection('deliveries').get();
-    const byStatus = (s: string) => deliveries.docs.filter((d) => d.get('status') === s).length;
+    const outcomes = await h.deliveryOutcomes();
+    const byStatus = (s: string) => outcomes.filter((d) => d.status === s).length;
     expect({ sent: byStatus('sent'), skipped: byStatus('skipped'), queued: byStatus('queued') }).toEqual({
       sent: 23,
       skipped: 5,
@@ -99,8 +99,7 @@ describe('daily digest', () => {
     const inbox = await h.inbox();
     expect(inbox).toHaveLength(1);
     expect((await row.ref.get()).get('status')).toBe('sent');
-    const deliveries = await h.db.collection('deliveries').get();
-    expect(deliveries.docs.every((d) => d.get('status') === 'sent')).toBe(true);
+    expect((await h.deliveryOutcomes()).every((d) => d.status === 'sent')).toBe(true);
   });
 
   it('opt-outs win: a subscriber paused before 08:00 gets no digest and the queued items are closed as skipped', async () => {

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 
 import type { SinkFaults, SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createFirestore } from '../../lib/firestore';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { readDeliveryOutcomes } from '../../lib/ledger/delivery-outcome';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
@@ -199,14 +201,14 @@ async function outboxRows(world: World): Promise<Row[]> {
   }));
 }
 
+/** Each delivery with its outcome as the subscriber sees it (the outbox row's status once it is in an email). */
 async function deliveries(world: World) {
-  const snap = await world.db.collection('deliveries').get();
-  return snap.docs.map((d) => ({
-    id: d.id,
-    mode: d.get('mode') as string,
-    status: d.get('status') as string,
-    reason: d.get('reason') ?? null,
-  }));
+  const snap = await deliveriesCollection(world.db).get();
+  const outcomes = await readDeliveryOutcomes(
+    world.db,
+    snap.docs.map((d) => d.data()),
+  );
+  return snap.docs.map((d, i) => ({ id: d.id, mode: d.data().mode, status: outcomes[i].status, reason: outcomes[i].reason }));
 }
 
 /**

@@ -53,8 +53,7 @@ describe('provider faults inside one run', () => {
     expect(await row()).toMatchObject({ status: 'dead', attempts: 1, lastError: expect.stringContaining('422') });
     await h.cron({ now: '2026-11-30T06:15:00Z' });
     expect(await h.inbox()).toHaveLength(0);
-    const deliveries = (await h.db.collection('deliveries').get()).docs.map((d) => d.get('status'));
-    expect(deliveries).toEqual(['failed', 'failed']);
+    expect((await h.deliveryOutcomes()).map((d) => d.status)).toEqual(['failed', 'failed']);
   });
 
   it('an alert whose every attempt is ambiguous ends failed/unknown_outcome after SEND_MAX_ATTEMPTS, and stays failed', async () => {

@@ -54,12 +54,12 @@ async function addDelivery(uid: string, jobId: string, status: DeliveryStatus) {
       mode: 'daily',
       status,
       score: 70,
+      reasons: ['keyword: react'],
       emailKey: null,
       digestDate: '2026-11-30',
       reason: null,
       runId: 'run-test',
       createdAt: NOW,
-      sentAt: null,
       expireAt: new Date('2026-12-30T00:00:00Z'),
     });
 }

@@ -41,12 +41,12 @@ async function addDelivery(uid: string, jobId: string, status: DeliveryStatus, m
       mode,
       status,
       score: 70,
-      emailKey: status === 'queued' ? null : `digest_${uid}_2026-11-30`,
+      reasons: ['keyword: react'],
+      emailKey: status !== 'sending' ? null : `digest_${uid}_2026-11-30`,
       digestDate: mode === 'daily' ? '2026-11-30' : null,
       reason: null,
       runId: 'run-test',
       createdAt: NOW,
-      sentAt: status === 'sent' ? NOW : null,
       expireAt: new Date('2026-12-30T00:00:00Z'),
     });
 }
@@ -95,7 +95,7 @@ describe('POST /unsubscribe (one-click and the button)', () => {
     await addDelivery(uid, 'rss_a', 'queued');
     await addDelivery(uid, 'rss_b', 'queued');
     await addDelivery(uid, 'rss_c', 'sending');
-    await addDelivery(uid, 'rss_d', 'sent');
+    await addDelivery(uid, 'rss_d', 'skipped');
     await addDelivery(other, 'rss_a', 'queued');
 
     const page = await call('POST', linkFor(uid));
@@ -108,9 +108,9 @@ describe('POST /unsubscribe (one-click and the button)', () => {
     expect(user!.updatedAt.toDate()).toEqual(NOW);
     expect(await deliveryState(uid, 'rss_a')).toEqual({ status: 'skipped', reason: 'subscriber_unsubscribed' });
     expect(await deliveryState(uid, 'rss_b')).toEqual({ status: 'skipped', reason: 'subscriber_unsubscribed' });
-    // In flight or done: the dispatcher's own check before the send owns these.
+    // In flight or closed: the dispatcher's own check before the send owns the first.
     expect(await deliveryState(uid, 'rss_c')).toEqual({ status: 'sending', reason: null });
-    expect(await deliveryState(uid, 'rss_d')).toEqual({ status: 'sent', reason: null });
+    expect(await deliveryState(uid, 'rss_d')).toEqual({ status: 'skipped', reason: null });
     expect(await deliveryState(other, 'rss_a')).toEqual({ status: 'queued', reason: null });
     expect(await userDoc(other)).toMatchObject({ status: 'active' });
   });

@@ -9,6 +9,8 @@ import type { CycleDeps } from '../../lib/cycle/cycle-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { silentLogger } from '../../lib/cycle/logger';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { readDeliveryOutcomes, type DeliveryOutcome } from '../../lib/ledger/delivery-outcome';
 import { buildDeps } from '../../lib/runtime';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
@@ -36,10 +38,12 @@ export type Harness = {
   setFaults(faults: SinkFaults): Promise<void>;
   /** Every document of every ledger collection, for "same state" comparisons. */
   dump(collections?: string[]): Promise<Record<string, Record<string, unknown>>>;
+  /** Every delivery's outcome as a subscriber would see it (joined with its outbox row), in id order. */
+  deliveryOutcomes(): Promise<DeliveryOutcome[]>;
   close(): Promise<void>;
 };
 
-const LEDGER = ['users', 'jobs', 'matches', 'deliveries', 'emails', 'feeds', 'locks'];
+const LEDGER = ['users', 'jobs', 'deliveries', 'emails', 'feeds', 'locks'];
 
 /**
  * A fresh Scout for one test: its own Firestore project on the shared emulator, its own mail
@@ -113,6 +117,13 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
         out[name] = Object.fromEntries(snap.docs.map((d) => [d.id, JSON.parse(JSON.stringify(d.data()))]));
       }
       return out;
+    },
+    async deliveryOutcomes() {
+      const snap = await deliveriesCollection(db).get();
+      return readDeliveryOutcomes(
+        db,
+        snap.docs.map((d) => d.data()),
+      );
     },
     async close() {
       await feeds.close();

@@ -1,5 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { readDeliveryOutcomes } from '../../lib/ledger/delivery-outcome';
 
 /** DESIGN §2.9: what a queue checker counts, per kind of email. */
 export type KindCounts = {
@@ -82,11 +84,15 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
     }
   }
 
-  const deliveries = await db.collection('deliveries').get();
-  for (const d of deliveries.docs) {
-    const status = d.get('status') as string;
+  const deliveries = (await deliveriesCollection(db).get()).docs;
+  const outcomes = await readDeliveryOutcomes(
+    db,
+    deliveries.map((d) => d.data()),
+  );
+  for (const [i, d] of deliveries.entries()) {
+    const status = outcomes[i].status;
     if (status === 'sending' || status === 'queued') {
-      const dueLater = status === 'queued' && (d.get('digestDate') as string) > input.lastDigestDay;
+      const dueLater = status === 'queued' && (d.data().digestDate ?? '') > input.lastDigestDay;
       if (!dueLater) report.stuck.push(`deliveries/${d.id} is ${status}`);
     }
   }
