@@ -8,8 +8,15 @@
  *
  *   npm run bench                                   U=10,000  J=500
  *   npm run bench -- --subscribers 1000 --postings 100 --no-naive
+ *   npm run bench -- --json out.json --emulator-port 8290
+ *
+ * --json <path> also writes the figures as JSON (shape: BenchResult in bench-result.ts);
+ * --emulator-port <n> (default 8190; 0 = a free one) keeps two benches off one emulator: an
+ * emulator already answering on the port is shared, and its other load skews the timings.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../lib/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
@@ -24,6 +31,8 @@ import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
 import { startSinkProcess, type SinkProcess } from './sink-process';
 import { benchPostings, expectedMatches, seedSubscribers, type BenchShape } from './bench-world';
+import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
+import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
 import { runNaiveCycle } from './naive-cycle';
 
@@ -35,6 +44,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '2' },
     'no-naive': { type: 'boolean', default: false },
     'naive-send-limit': { type: 'string', default: '20' },
+    json: { type: 'string' },
+    'emulator-port': { type: 'string', default: '8190' },
   },
 });
 
@@ -48,8 +59,14 @@ const RUN_AT = '2026-11-30T06:00:00Z';
 const FLUSH_AT = '2026-11-30T08:05:00Z';
 const SECRET = 'bench-cron-secret-0123456789';
 
+const EMULATOR_PORT = Number(values['emulator-port']);
+if (!Number.isInteger(EMULATOR_PORT) || EMULATOR_PORT < 0 || EMULATOR_PORT > 65535) {
+  console.error(`--emulator-port must be an integer between 0 and 65535, got "${values['emulator-port']}"`);
+  process.exit(2);
+}
+
 type Counts = { reads: number; writes: number; roundTrips: number };
-type PhaseRow = { phase: string; ms: number } & Counts;
+type PhaseRow = { phase: CyclePhase; ms: number } & Counts;
 const diff = (a: Counts, b: Counts): Counts => ({
   reads: b.reads - a.reads,
   writes: b.writes - a.writes,
@@ -58,12 +75,35 @@ const diff = (a: Counts, b: Counts): Counts => ({
 
 async function main() {
   process.env.METADATA_SERVER_DETECTION = 'none';
-  const emulator = await startFirestoreEmulator({ port: 8190 });
+  const port = EMULATOR_PORT === 0 ? await freePort() : EMULATOR_PORT;
+  const emulatorShared = await portInUse(port);
+  if (emulatorShared) {
+    console.error(
+      `note: an emulator already runs on port ${port}; sharing it (its other load skews the timings; --emulator-port picks another)`,
+    );
+  }
+  const emulator = await startFirestoreEmulator({ port });
   process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
   const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
   const counter = instrumentFirestore();
   const peak = trackPeakMemory();
+  const cleanup = async () => {
+    counter.restore();
+    await feeds.close();
+    await sink.close();
+    await emulator.stop();
+  };
+  // Stopped by a signal (the scaling run forwards one), still stop the emulator and the sink so the port is free again.
+  // A signal can arrive more than once (the terminal's, tsx's relay, the scaling run's): the first one cleans up.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const now = new Date(RUN_AT);
     feeds.setFeed('/jobs.xml', { body: rssFeed(benchPostings(shape, now)), contentType: 'application/rss+xml' });
@@ -73,19 +113,24 @@ async function main() {
 
     const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
     printScout(scout);
-    console.log(
-      `peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${(peak.stop() / 1024 / 1024).toFixed(0)} MB`,
-    );
+    const peakRssMb = peak.stop() / 1024 / 1024;
+    console.log(`peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${peakRssMb.toFixed(0)} MB`);
 
+    let naive: BenchNaive | null = null;
     if (!values['no-naive']) {
-      const naive = await benchNaive({ sink, feeds, emulatorHost: emulator.host, counter });
+      const run = await benchNaive({ sink, feeds, emulatorHost: emulator.host, counter });
+      naive = summarizeNaive(run, scout);
       printNaive(naive, scout);
     }
+    if (values.json) {
+      const result = benchResult({ scout, peakRssMb, naive, emulatorPort: port, emulatorShared });
+      await mkdir(dirname(values.json), { recursive: true });
+      await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);
+    }
   } finally {
-    counter.restore();
-    await feeds.close();
-    await sink.close();
-    await emulator.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanup();
   }
 }
 
@@ -218,29 +263,90 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   return { ...result, ms: Date.now() - started, counts: input.counter.snapshot() };
 }
 
-function printNaive(n: Awaited<ReturnType<typeof benchNaive>>, scout: ScoutResult) {
+function summarizeNaive(n: Awaited<ReturnType<typeof benchNaive>>, scout: ScoutResult): BenchNaive {
   const sendPerEmailMs = n.phases.sendMs / Math.max(1, n.emails);
   const extrapolatedSendMs = sendPerEmailMs * (n.emails + (n.emailsSkipped ?? 0));
-  const naiveTotalMs = n.phases.matchMs + n.phases.claimMs + extrapolatedSendMs;
+  const totalMs = n.phases.matchMs + n.phases.claimMs + extrapolatedSendMs;
+  const scoutMs = scout.cycle.ms + scout.flush.ms;
+  const scoutTrips = scout.cycle.total.roundTrips + scout.flush.total.roundTrips;
+  return {
+    ...n.phases,
+    extrapolatedSendMs,
+    totalMs,
+    candidates: n.candidates,
+    deliveriesWritten: n.deliveriesWritten,
+    emailsSent: n.emails,
+    emailsSkipped: n.emailsSkipped ?? 0,
+    providerRequests: n.providerRequests,
+    ...n.counts,
+    speedup: totalMs / scoutMs,
+    roundTripRatio: n.counts.roundTrips / Math.max(1, scoutTrips),
+  };
+}
+
+function printNaive(n: BenchNaive, scout: ScoutResult) {
   const scoutMs = scout.cycle.ms + scout.flush.ms;
   const scoutTrips = scout.cycle.total.roundTrips + scout.flush.total.roundTrips;
   console.log('\n| naive baseline (same data) | value |');
   console.log('| --- | --- |');
+  console.log(`| match (users × postings loop) | ${(n.matchMs / 1000).toFixed(1)} s, ${n.candidates.toLocaleString('en-US')} candidates |`);
   console.log(
-    `| match (users × postings loop) | ${(n.phases.matchMs / 1000).toFixed(1)} s, ${n.candidates.toLocaleString('en-US')} candidates |`,
+    `| claim (get + write per candidate) | ${(n.claimMs / 1000).toFixed(1)} s, ${n.deliveriesWritten.toLocaleString('en-US')} deliveries |`,
   );
   console.log(
-    `| claim (get + write per candidate) | ${(n.phases.claimMs / 1000).toFixed(1)} s, ${n.deliveriesWritten.toLocaleString('en-US')} deliveries |`,
+    `| send (one request per email) | ${n.emailsSent} sent in ${(n.sendMs / 1000).toFixed(1)} s; ${n.emailsSkipped} more extrapolated → ${(n.extrapolatedSendMs / 1000).toFixed(0)} s |`,
   );
   console.log(
-    `| send (one request per email) | ${n.emails} sent in ${(n.phases.sendMs / 1000).toFixed(1)} s; ${n.emailsSkipped ?? 0} more extrapolated → ${(extrapolatedSendMs / 1000).toFixed(0)} s |`,
+    `| Firestore | ${n.reads.toLocaleString('en-US')} reads, ${n.writes.toLocaleString('en-US')} writes, ${n.roundTrips.toLocaleString('en-US')} round trips |`,
   );
   console.log(
-    `| Firestore | ${n.counts.reads.toLocaleString('en-US')} reads, ${n.counts.writes.toLocaleString('en-US')} writes, ${n.counts.roundTrips.toLocaleString('en-US')} round trips |`,
+    `\nScout vs naive: ${n.speedup.toFixed(1)}× faster (${(scoutMs / 1000).toFixed(1)} s vs ${(n.totalMs / 1000).toFixed(0)} s), round trips 1/${n.roundTripRatio.toFixed(0)} (${scoutTrips.toLocaleString('en-US')} vs ${n.roundTrips.toLocaleString('en-US')})`,
   );
-  console.log(
-    `\nScout vs naive: ${(naiveTotalMs / scoutMs).toFixed(1)}× faster (${(scoutMs / 1000).toFixed(1)} s vs ${(naiveTotalMs / 1000).toFixed(0)} s), round trips 1/${(n.counts.roundTrips / Math.max(1, scoutTrips)).toFixed(0)} (${scoutTrips.toLocaleString('en-US')} vs ${n.counts.roundTrips.toLocaleString('en-US')})`,
-  );
+}
+
+function benchResult(input: {
+  scout: ScoutResult;
+  peakRssMb: number;
+  naive: BenchNaive | null;
+  emulatorPort: number;
+  emulatorShared: boolean;
+}): BenchResult {
+  const { scout: r } = input;
+  const b = r.cycle.body;
+  const f = r.flush.body;
+  const rows = (run: BenchRun, phases: PhaseRow[]): BenchPhaseRow[] => phases.map((p) => ({ run, ...p }));
+  const total = (run: typeof r.cycle) => ({ ms: run.ms, ...run.total });
+  return {
+    version: 1,
+    finishedAt: new Date().toISOString(),
+    args: process.argv.slice(2),
+    shape: { U: shape.subscribers, J: shape.postings, matchRate: shape.matchRate },
+    providerRatePerSec: RATE,
+    emulatorPort: input.emulatorPort,
+    emulatorShared: input.emulatorShared,
+    seedMs: r.seedMs,
+    phases: [...rows('06:00 cycle', r.cyclePhases), ...rows('08:05 flush', r.flushPhases)],
+    totals: {
+      cycle: total(r.cycle),
+      flush: total(r.flush),
+      both: {
+        ms: r.cycle.ms + r.flush.ms,
+        reads: r.cycle.total.reads + r.flush.total.reads,
+        writes: r.cycle.total.writes + r.flush.total.writes,
+        roundTrips: r.cycle.total.roundTrips + r.flush.total.roundTrips,
+      },
+    },
+    matches: b.matches,
+    deliveriesClaimed: b.instantDeliveries + b.queued,
+    instantDeliveries: b.instantDeliveries,
+    queued: b.queued,
+    emails: { alerts: b.instantEmails, digests: f.digests, receivedBySink: r.received },
+    providerRequests: { cycle: b.providerRequests, flush: f.providerRequests, total: b.providerRequests + f.providerRequests },
+    partial: { cycle: Boolean(b.partial), flush: Boolean(f.partial) },
+    failures: (b.failures ?? 0) + (f.failures ?? 0),
+    peakRssMb: Math.round(input.peakRssMb * 10) / 10,
+    naive: input.naive,
+  };
 }
 
 function trackPeakMemory() {
