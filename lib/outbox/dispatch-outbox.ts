@@ -2,7 +2,7 @@ import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
 import { outboxCollection, type EmailKind } from './outbox-row';
-import { formBatch, recoverBatch, singleUnit, type SendUnit } from './send-unit';
+import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './send-unit';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
 export type DispatchDeps = DeliverDeps;
@@ -23,11 +23,20 @@ export type DispatchStats = {
 const ROWS_PER_RUN = 20_000;
 /** Keeps one batch request well under provider body limits even for long digests. */
 const MAX_BATCH_BYTES = 3_000_000;
+/**
+ * Units leased but not yet finished. Leasing the next chunk while earlier ones wait for the
+ * limiter keeps the provider busy; leasing much further ahead would only hold leases (and
+ * payloads in memory) for rows that cannot be sent yet.
+ */
+const UNITS_AHEAD = 4;
+/** Without batching, rows are still leased this many per round trip and sent one by one. */
+const SINGLE_LEASE_CHUNK = 20;
 
 /**
  * dispatch outbox: lease → activity check → send → record.
  * First the rows whose sender died (`sending`, lease expired) are resolved per their kind's
- * semantics; then pending rows are leased and sent, up to 100 per provider request.
+ * semantics; then pending rows are leased a batch at a time (up to 100 per provider request) and
+ * each batch is sent while the next one is leased, until the rows or the time budget run out.
  */
 export async function dispatchOutbox(
   deps: DispatchDeps,
@@ -44,57 +53,107 @@ export async function dispatchOutbox(
     batches: 0,
   };
   const kinds = new Map<string, EmailKind>();
-  const units: SendUnit[] = [];
-  const now = deps.clock();
+  const inFlight = new Set<Promise<void>>();
+  const errors: unknown[] = [];
+  const launch = (unit: SendUnit) => {
+    const tracked: Promise<void> = deliverUnit(deps, unit, input)
+      .then(({ results, retries }) => {
+        stats.retried += retries;
+        if (unit.batch) stats.batches += 1;
+        for (const [emailKey, result] of results) count(stats, result, kinds.get(emailKey) ?? 'alert');
+      })
+      .catch((error: unknown) => void errors.push(error))
+      .finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  };
 
-  // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read in
-  // chunks when they are leased, so memory does not grow with the size of the backlog.
-  const abandoned = await outboxCollection(deps.db)
-    .where('status', '==', 'sending')
-    .where('leaseUntil', '<=', now)
-    .select('uid', 'kind', 'batchKey', 'batchMembers')
-    .limit(ROWS_PER_RUN)
-    .get();
-  const recovering = new Map<string, string[]>();
-  const lone: { emailKey: string; uid: string }[] = [];
-  for (const doc of abandoned.docs) {
-    kinds.set(doc.id, doc.get('kind'));
-    const batchKey: string | null = doc.get('batchKey') ?? null;
-    const batchMembers: string[] | null = doc.get('batchMembers') ?? null;
-    if (batchKey && batchMembers) recovering.set(batchKey, batchMembers);
-    else lone.push({ emailKey: doc.id, uid: doc.get('uid') });
-  }
-  for (const [batchKey, memberKeys] of recovering) {
-    const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
-    stats.failed += recovered.failed;
-    stats.deferred += recovered.released;
-    if (recovered.unit) units.push(recovered.unit);
-  }
-
-  const pending = await outboxCollection(deps.db)
-    .where('status', '==', 'pending')
-    .orderBy('createdAt')
-    .select('uid', 'kind')
-    .limit(ROWS_PER_RUN)
-    .get();
-  for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
-  const candidates = [...lone, ...pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))];
-  const leases: Lease[] = [];
-  if (deps.outOfTime()) {
-    stats.deferred += candidates.length;
-  } else {
-    for (const leased of await leaseRows(deps.db, { rows: candidates, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS })) {
-      if (leased.kind === 'skipped') stats.skipped += 1;
-      if (leased.kind === 'failed') stats.failed += 1;
-      if (leased.kind === 'leased') leases.push(leased.lease);
+  try {
+    // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read
+    // a chunk at a time when they are leased, so memory does not grow with the backlog.
+    const abandoned = await outboxCollection(deps.db)
+      .where('status', '==', 'sending')
+      .where('leaseUntil', '<=', deps.clock())
+      .select('uid', 'kind', 'batchKey', 'batchMembers')
+      .limit(ROWS_PER_RUN)
+      .get();
+    const recovering = new Map<string, string[]>();
+    const lone: Row[] = [];
+    for (const doc of abandoned.docs) {
+      kinds.set(doc.id, doc.get('kind'));
+      const batchKey: string | null = doc.get('batchKey') ?? null;
+      const batchMembers: string[] | null = doc.get('batchMembers') ?? null;
+      if (batchKey && batchMembers) recovering.set(batchKey, batchMembers);
+      else lone.push({ emailKey: doc.id, uid: doc.get('uid') });
     }
-  }
+    for (const [batchKey, memberKeys] of recovering) {
+      const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
+      stats.failed += recovered.failed;
+      stats.deferred += recovered.released;
+      if (recovered.unit) launch(recovered.unit);
+    }
 
-  // A row picked up after its sender died goes alone: its earlier attempt used its own key.
-  const fresh = leases.filter((l) => l.row.firstAttemptAt === null);
-  const retried = leases.filter((l) => l.row.firstAttemptAt !== null);
-  units.push(...retried.map(singleUnit));
-  for (const chunk of chunkForBatches(fresh, Math.min(input.batchSize, MAX_BATCH_EMAILS))) {
+    const pending = await outboxCollection(deps.db)
+      .where('status', '==', 'pending')
+      .orderBy('createdAt')
+      .select('uid', 'kind')
+      .limit(ROWS_PER_RUN)
+      .get();
+    for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
+    const rows = pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }));
+
+    const batchSize = Math.min(input.batchSize, MAX_BATCH_EMAILS);
+    const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
+    // A row picked up after its sender died goes alone: its earlier attempt used its own key.
+    const chunks = [
+      ...chunked(lone, SINGLE_LEASE_CHUNK).map((c) => ({ rows: c, seal: false })),
+      ...chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })),
+    ];
+    for (const [i, chunk] of chunks.entries()) {
+      while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
+      if (errors.length > 0) break;
+      if (deps.outOfTime()) {
+        stats.deferred += chunks.slice(i).reduce((n, c) => n + c.rows.length, 0);
+        break;
+      }
+      for (const unit of await leaseUnits(deps, stats, { ...chunk, runId: input.runId, batchSize })) launch(unit);
+    }
+  } finally {
+    // Units already started finish (or are fenced) before the run records itself, even on a throw.
+    await Promise.all(inFlight);
+  }
+  if (errors.length > 0) throw errors[0];
+  return stats;
+}
+
+type Row = { emailKey: string; uid: string };
+
+/** Leases one chunk and turns it into send units: the sealed batch, and any rows that must go alone or be batched after a fallback. */
+async function leaseUnits(
+  deps: DispatchDeps,
+  stats: DispatchStats,
+  input: { rows: Row[]; seal: boolean; runId: string; batchSize: number },
+): Promise<SendUnit[]> {
+  const leases: Lease[] = [];
+  const leased = await leaseRows(deps.db, {
+    rows: input.rows,
+    chunkSize: input.rows.length,
+    seal: input.seal ? { maxBytes: MAX_BATCH_BYTES } : undefined,
+    runId: input.runId,
+    now: deps.clock(),
+    leaseMs: LEASE_MS,
+  });
+  for (const result of leased) {
+    if (result.kind === 'skipped') stats.skipped += 1;
+    if (result.kind === 'failed') stats.failed += 1;
+    if (result.kind === 'leased') leases.push(result.lease);
+  }
+  const units: SendUnit[] = [];
+  const sealed = leases.filter((l) => l.row.batchKey !== null);
+  if (sealed.length > 0) units.push(sealedUnit(sealed));
+  const loose = leases.filter((l) => l.row.batchKey === null);
+  const fresh = input.seal ? loose.filter((l) => l.row.firstAttemptAt === null) : [];
+  units.push(...loose.filter((l) => !fresh.includes(l)).map(singleUnit));
+  for (const chunk of chunkForBatches(fresh, input.batchSize)) {
     if (chunk.length === 1) {
       units.push(singleUnit(chunk[0]));
       continue;
@@ -103,16 +162,13 @@ export async function dispatchOutbox(
     if (unit) units.push(unit);
     else stats.fenced += chunk.length;
   }
+  return units;
+}
 
-  await Promise.all(
-    units.map(async (unit) => {
-      const { results, retries } = await deliverUnit(deps, unit, input);
-      stats.retried += retries;
-      if (unit.batch) stats.batches += 1;
-      for (const [emailKey, result] of results) count(stats, result, kinds.get(emailKey) ?? 'alert');
-    }),
-  );
-  return stats;
+function chunked<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
 }
 
 function count(stats: DispatchStats, result: MemberResult, kind: EmailKind) {

@@ -3,7 +3,7 @@ import { readMany } from '../ledger/create-documents';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
+import { batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
 
 /** The provider keeps an Idempotency-Key 24 h; we stay an hour inside that. */
 export const PROVIDER_KEY_WINDOW_MS = 23 * 3_600_000;
@@ -94,16 +94,29 @@ async function applyDecision(
 /** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
 const LEASE_CHUNK = 200;
 
+/** Sealing: the fresh rows leased together also become one provider batch, in the same write. */
+export type SealOptions = { maxBytes: number };
+
+const payloadBytes = (row: OutboxRow) => row.payload.html.length + row.payload.text.length + 1_000;
+
 /**
  * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
  * lease of the chunk in one batch of precondition-guarded updates. A batch is all or nothing, so
  * if another run took any row of the chunk first, the chunk falls back to one lease per row and
  * only the rows really taken elsewhere are lost. Rows to skip or fail are closed one by one (rare).
+ *
+ * With `seal`, the chunk's never-attempted rows are also sealed into one provider batch by the
+ * same write (batch key and ordered member list on each, see send-unit.ts), saving a second
+ * fenced write per row. A chunk that falls back is leased unsealed; the caller forms its batch.
  */
-export async function leaseRows(db: Firestore, input: LeaseInput & { rows: { emailKey: string; uid: string }[] }): Promise<LeaseResult[]> {
+export async function leaseRows(
+  db: Firestore,
+  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; chunkSize?: number; seal?: SealOptions },
+): Promise<LeaseResult[]> {
   const results: LeaseResult[] = [];
-  for (let start = 0; start < input.rows.length; start += LEASE_CHUNK) {
-    const chunk = input.rows.slice(start, start + LEASE_CHUNK);
+  const chunkSize = input.chunkSize ?? LEASE_CHUNK;
+  for (let start = 0; start < input.rows.length; start += chunkSize) {
+    const chunk = input.rows.slice(start, start + chunkSize);
     const rowSnaps = await readMany(
       db,
       chunk.map((r) => outboxCollection(db).doc(r.emailKey)),
@@ -120,9 +133,18 @@ export async function leaseRows(db: Firestore, input: LeaseInput & { rows: { ema
       ),
     );
     const toLease = decisions.map((d, i) => (d.kind === 'lease' ? i : -1)).filter((i) => i >= 0);
+    const sealed = input.seal
+      ? sealable(
+          toLease.map((i) => rowSnaps[i]),
+          input.seal,
+        )
+      : null;
     const batch = db.batch();
-    for (const i of toLease)
-      batch.update(rowSnaps[i].ref, leaseFields(rowSnaps[i].data()!, input), { lastUpdateTime: rowSnaps[i].updateTime! });
+    for (const i of toLease) {
+      const row = rowSnaps[i].data()!;
+      const seal = sealed?.members.includes(rowSnaps[i].id) ? { batchKey: sealed.key, batchMembers: sealed.members } : {};
+      batch.update(rowSnaps[i].ref, { ...leaseFields(row, input), ...seal }, { lastUpdateTime: rowSnaps[i].updateTime! });
+    }
     let writeTimes: Timestamp[] | null = null;
     try {
       writeTimes = toLease.length > 0 ? (await batch.commit()).map((r) => r.writeTime) : [];
@@ -134,10 +156,11 @@ export async function leaseRows(db: Firestore, input: LeaseInput & { rows: { ema
         const decision = decisions[i];
         if (decision.kind === 'not-ours') return { kind: 'not-ours' };
         if (decision.kind === 'lease' && writeTimes) {
-          const row = rowSnaps[i].data()!;
+          const read = rowSnaps[i].data()!;
+          const row = sealed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: sealed.key, batchMembers: sealed.members } : read;
           return {
             kind: 'leased',
-            lease: { emailKey: chunk[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: row.attempts + 1 },
+            lease: { emailKey: chunk[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: read.attempts + 1 },
           };
         }
         // A close, or a lease whose chunk lost a race: settle this row on its own.
@@ -147,6 +170,15 @@ export async function leaseRows(db: Firestore, input: LeaseInput & { rows: { ema
     results.push(...chunkResults);
   }
   return results;
+}
+
+/** The rows that can go out as one batch: never attempted (a retried row keeps its own key), at least two, within the byte cap. */
+function sealable(snaps: DocumentSnapshot<OutboxRow>[], seal: SealOptions): { key: string; members: string[] } | null {
+  const fresh = snaps.filter((s) => s.data()!.firstAttemptAt === null);
+  if (fresh.length < 2) return null;
+  if (fresh.reduce((n, s) => n + payloadBytes(s.data()!), 0) > seal.maxBytes) return null;
+  const members = fresh.map((s) => s.id).sort((a, b) => a.localeCompare(b));
+  return { key: batchKeyFor(members), members };
 }
 
 export type CloseInput = {

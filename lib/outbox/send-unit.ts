@@ -24,6 +24,22 @@ export function singleUnit(lease: Lease): SendUnit {
   };
 }
 
+/** Rows whose lease already sealed them into one batch (leaseRows with `seal`), in the batch's member order. */
+export function sealedUnit(leases: Lease[]): SendUnit {
+  const { batchKey, batchMembers } = leases[0].row;
+  if (!batchKey || !batchMembers || leases.some((l) => l.row.batchKey !== batchKey) || leases.length !== batchMembers.length)
+    throw new Error('sealedUnit needs every member of one sealed batch');
+  const byKey = new Map(leases.map((l) => [l.emailKey, l]));
+  return {
+    key: batchKey,
+    batch: true,
+    members: batchMembers.map((emailKey) => {
+      const lease = byKey.get(emailKey)!;
+      return { emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true };
+    }),
+  };
+}
+
 /**
  * Seals leased rows into one provider batch: every member records the batch key and the ordered
  * member list, fenced by its lease, before the batch is sent. A run that later finds a member

@@ -46,6 +46,29 @@ describe('batch sends', () => {
     expect(res.body).toMatchObject({ instantEmails: SUBSCRIBERS, providerRequests: SUBSCRIBERS });
   });
 
+  it('five dispatchers racing over the same 150 pending rows (lock defeated): each email goes out once, every batch sealed whole', async () => {
+    await setup();
+    const crashAfterClaim: Failpoint = async (name) => {
+      if (name === 'after-claim') throw new InjectedCrash(name);
+    };
+    expect((await h.cron({ now: NOW }, { failpoint: crashAfterClaim })).status).toBe(500);
+    expect(await statuses()).toEqual({ pending: SUBSCRIBERS });
+
+    const runs = await Promise.all(Array.from({ length: 5 }, (_, i) => h.run({ now: '2026-11-30T06:01:00Z', lockName: `defeated-${i}` })));
+    expect(runs.reduce((n, r) => n + r.instantEmails, 0)).toBe(SUBSCRIBERS);
+    const received = await perRecipient();
+    expect(received.size).toBe(SUBSCRIBERS);
+    expect([...received.values()].every((n) => n === 1)).toBe(true);
+    expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+    // A batch's members name each other: every member of a batch carries the same key and list.
+    const rows = (await h.db.collection('emails').get()).docs;
+    const keyOf = new Map(rows.map((d) => [d.id, d.get('batchKey') as string | null]));
+    for (const row of rows.filter((d) => d.get('batchKey'))) {
+      const members = row.get('batchMembers') as string[];
+      expect(members.map((m) => keyOf.get(m))).toEqual(members.map(() => row.get('batchKey')));
+    }
+  });
+
   it('a crash after the batch was accepted and before recording: the next run resends the same batch under its key, nobody gets two', async () => {
     await setup();
     let crashed = false;
