@@ -1,8 +1,8 @@
 import { readMany } from '../ledger/create-documents';
-import { deliveriesCollection, deliveryId } from '../ledger/delivery';
+import { deliveriesCollection, deliveryPageId, pageDayOf, readPages } from '../ledger/delivery';
 import { utcDay } from '../ledger/timestamps';
 import type { FeedSource } from '../feeds/feed-source';
-import { postingsCollection } from '../feeds/postings-collection';
+import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings } from '../feeds/store-postings';
 import { matchPostings } from '../matching/match-postings';
@@ -46,18 +46,18 @@ export async function previewCycle(deps: CycleDeps, input: { now: Date; sources:
   const byId = new Map([...pending, ...unseen].map((p) => [p.id, p]));
   const subscribers = await listActiveSubscribers(db);
   const candidates = matchPostings([...byId.values()], subscribers);
-  const deliveries = await readMany(
-    db,
-    candidates.map((c) => deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id))),
-  );
-  const unclaimed = candidates.filter((_, i) => !deliveries[i].exists);
+  // A posting not stored yet would land on today's page.
+  const pageOf = (c: (typeof candidates)[number]) =>
+    deliveryPageId(c.subscriber.id, 'fetchedAt' in c.posting ? pageDayOf(c.posting as StoredPosting) : utcDay(input.now));
+  const pages = await readPages(db, candidates.map(pageOf));
+  const unclaimed = candidates.filter((c) => !pages.get(pageOf(c))?.page?.deliveries[c.posting.id]);
   const instant = unclaimed.filter((c) => c.subscriber.mode === 'instant');
 
   let digests = 0;
   if (input.now.getUTCHours() >= config.DIGEST_HOUR_UTC) {
     const day = utcDay(input.now);
-    const queued = await deliveriesCollection(db).where('status', '==', 'queued').where('digestDate', '<=', day).get();
-    const uids = [...new Set(queued.docs.map((d) => d.get('uid') as string))];
+    const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).select('uid').get();
+    const uids = [...new Set(due.docs.map((d) => d.get('uid') as string))];
     const rows = await readMany(
       db,
       uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),

@@ -1,14 +1,14 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
-import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
-import type { StoredPosting } from '../feeds/postings-collection';
-import { postingsCollection } from '../feeds/postings-collection';
-import { MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
-import { deliveriesCollection, type Delivery } from '../ledger/delivery';
+import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { RENDER_CONCURRENCY, SUBSCRIBERS_PER_SLICE } from '../ledger/claim-deliveries';
+import { readMany } from '../ledger/create-documents';
+import { deliveriesCollection, deliveryId, readPages, writeDeliveries, type Delivery, type ReadPage } from '../ledger/delivery';
+import { isLostRace } from '../ledger/firestore-errors';
 import { addDays, utcDay } from '../ledger/timestamps';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
-import type { EmailPayload } from '../mail/email-payload';
 import type { ScoredPosting } from '../mail/compose-email';
+import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
@@ -19,18 +19,31 @@ export type ComposeDigest = (input: {
   day: string;
 }) => Promise<EmailPayload>;
 
-/** `truncated`: more items were queued than one run reads; the rest waits for the next run. */
+/** `truncated`: more pages had items due than one run reads; the rest waits for the next run. */
 export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean };
 
-/** One read per run bounds the flush; the rest waits for the next run (the ledger keeps it). */
-const MAX_QUEUED_PER_RUN = 50_000;
+/** Delivery pages read per run; past this the flush reports partial and the next run goes on. */
+const MAX_PAGES_PER_RUN = 20_000;
+/** Re-plans after losing races to concurrent writers of the same pages. */
+const MAX_ROUNDS = 5;
+
+type FlushContext = {
+  db: Firestore;
+  composeDigest: ComposeDigest;
+  day: string;
+  now: Date;
+  runId: string;
+  maxItems: number;
+  expireAt: Date;
+};
 
 /**
  * The daily flush's claim: from the first run at or after DIGEST_HOUR_UTC, each subscriber with
- * queued items gets one outbox row `digest_{uid}_{day}` carrying the top items by score. Its
- * create() *is* the check that today's digest has not been claimed, so later runs, overlapping
- * runs and retries all find the row and do nothing. The row and the items it takes (`sending`)
- * change in one batch; lower-scored items beyond DIGEST_MAX_ITEMS are closed as `skipped`.
+ * queued deliveries due gets one outbox row `digest_{uid}_{day}` carrying the top items by score.
+ * Its create() *is* the check that today's digest has not been claimed, so later runs,
+ * overlapping runs and retries all find the row and do nothing. The row and the pages whose
+ * items it takes (`sending`) change in one batch, each page guarded by the version read;
+ * lower-scored items beyond DIGEST_MAX_ITEMS are closed as `skipped` in the same write.
  */
 export async function enqueueDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest },
@@ -40,118 +53,163 @@ export async function enqueueDueDigests(
   const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const day = utcDay(input.now);
+  const ctx: FlushContext = { ...deps, ...input, day, expireAt: addDays(input.now, input.retentionDays) };
 
-  const queued = await deliveriesCollection(db)
-    .where('status', '==', 'queued')
-    .where('digestDate', '<=', day)
-    .limit(MAX_QUEUED_PER_RUN)
-    .get();
-  const byUid = new Map<string, QueuedItem[]>();
-  for (const doc of queued.docs) {
-    const list = byUid.get(doc.get('uid')) ?? [];
-    list.push({ id: doc.id, delivery: doc.data() });
-    byUid.set(doc.get('uid'), list);
-  }
-  const uids = [...byUid.keys()];
+  // Only ids: the pages themselves are read a slice at a time, so memory stays flat as the list grows.
+  const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).select('uid').limit(MAX_PAGES_PER_RUN).get();
+  stats.truncated = due.size === MAX_PAGES_PER_RUN;
+  const pagesOf = new Map<string, string[]>();
+  for (const doc of due.docs) pagesOf.set(doc.get('uid'), [...(pagesOf.get(doc.get('uid')) ?? []), doc.id]);
+  const uids = [...pagesOf.keys()];
   stats.due = uids.length;
-  stats.truncated = queued.size === MAX_QUEUED_PER_RUN;
-  if (uids.length === 0) return stats;
 
-  const existingRows = await readMany(
-    db,
-    uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
-  );
-  const subscribers = await readMany(
-    db,
-    uids.map((uid) => subscribersCollection(db).doc(uid)),
-  );
-  const plans: DigestPlan[] = [];
-  const closures: WriteGroup[] = [];
-  for (let i = 0; i < uids.length; i++) {
-    if (existingRows[i].exists) continue; // today's digest is already claimed: newer items wait for tomorrow
-    const items = byUid.get(uids[i])!.sort((a, b) => b.delivery.score - a.delivery.score);
-    const subscriber = subscribers[i].data();
-    if (!subscriber || subscriber.status !== 'active') {
-      // Opt-outs win: an old queued item never revives.
-      stats.skippedSubscribers += 1;
-      closures.push(...closeItems(db, items, 'skipped', `subscriber_${subscriber?.status ?? 'deleted'}`));
-      continue;
-    }
-    if (subscriber.mode !== 'daily') {
-      // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
-      stats.skippedSubscribers += 1;
-      closures.push(...closeItems(db, items, 'skipped', 'mode_changed'));
-      continue;
-    }
-    const rest = items.slice(input.maxItems);
-    plans.push({ subscriber, top: items.slice(0, input.maxItems), moreCount: rest.length });
-    if (rest.length > 0) closures.push(...closeItems(db, rest, 'skipped', 'digest_cap'));
+  for (let i = 0; i < uids.length; i += SUBSCRIBERS_PER_SLICE) {
+    const slice = uids.slice(i, i + SUBSCRIBERS_PER_SLICE);
+    const flushed = await flushSlice(
+      ctx,
+      slice.map((uid) => ({ uid, pageIds: pagesOf.get(uid)! })),
+    );
+    stats.claimed += flushed.claimed;
+    stats.skippedSubscribers += flushed.skippedSubscribers;
   }
-
-  const contents = await readDigestContents(db, plans);
-  const render = pLimit(RENDER_CONCURRENCY);
-  const groups = await Promise.all(plans.map((plan) => render(() => digestGroup(deps, { ...plan, items: contents(plan), day, ...input }))));
-  const committed = await commitGroups(db, groups);
-  stats.claimed = committed.filter(Boolean).length;
-  // Closing skipped items is idempotent (an update to the same final state), so it may run after.
-  await commitGroups(db, closures);
   return stats;
 }
 
-function closeItems(db: Firestore, items: { id: string }[], status: 'skipped', reason: string): WriteGroup[] {
-  const groups: WriteGroup[] = [];
-  for (let i = 0; i < items.length; i += MAX_BATCH_WRITES) {
-    const chunk = items.slice(i, i + MAX_BATCH_WRITES);
-    groups.push({
-      size: chunk.length,
-      apply(batch) {
-        for (const item of chunk) batch.update(deliveriesCollection(db).doc(item.id), { status, reason });
-      },
+type Due = { uid: string; pageIds: string[] };
+
+async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number }> {
+  const { db } = ctx;
+  let claimed = 0;
+  let skippedSubscribers = 0;
+  let pending = slice;
+  for (let round = 0; pending.length > 0 && round < MAX_ROUNDS; round++) {
+    const [pages, rows, subscribers] = await Promise.all([
+      readPages(
+        db,
+        pending.flatMap((d) => d.pageIds),
+      ),
+      readMany(
+        db,
+        pending.map((d) => outboxCollection(db).doc(digestEmailKey(d.uid, ctx.day))),
+      ),
+      readMany(
+        db,
+        pending.map((d) => subscribersCollection(db).doc(d.uid)),
+      ),
+    ]);
+    const plans: FlushPlan[] = [];
+    for (const [i, d] of pending.entries()) {
+      if (rows[i].exists) continue; // today's digest is already claimed: newer items wait for tomorrow
+      plans.push(planFlush(ctx, d, pages, subscribers[i].exists ? subscribers[i].data()! : undefined));
+    }
+    const postings = await readPostings(db, plans);
+    const render = pLimit(RENDER_CONCURRENCY);
+    const writes = await Promise.all(plans.map((plan) => render(() => flushWrite(ctx, plan, pages, postings))));
+    const committed = await commitGroups(db, writes, isLostRace);
+    const lost = new Set<string>();
+    plans.forEach((plan, i) => {
+      if (!committed[i]) return lost.add(plan.uid);
+      if (plan.top.length > 0) claimed += 1;
+      else if (plan.closed.length > 0) skippedSubscribers += 1;
     });
+    // Someone changed one of these pages (a claim adding items, an opt-out) or claimed the digest: look again.
+    pending = pending.filter((d) => lost.has(d.uid));
   }
-  return groups;
+  return { claimed, skippedSubscribers };
 }
 
-type QueuedItem = { id: string; delivery: Delivery };
-type DigestPlan = { subscriber: Subscriber; top: QueuedItem[]; moreCount: number };
+type FlushPlan = {
+  uid: string;
+  subscriber: Subscriber | undefined;
+  /** Deliveries the digest carries, best first, and the ones closed without it. */
+  top: Delivery[];
+  closed: Delivery[];
+  moreCount: number;
+  pageOf: Map<string, string>;
+};
 
-/** Postings for every planned digest in one getAll sweep (the verdicts are on the deliveries), not a read per subscriber. */
-async function readDigestContents(db: Firestore, plans: DigestPlan[]): Promise<(plan: DigestPlan) => ScoredPosting[]> {
-  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((t) => t.delivery.jobId)))];
-  const postingSnaps = await readMany(
+/** What today's flush does with one subscriber's due deliveries. Opt-outs win: an old queued item never revives. */
+function planFlush(ctx: FlushContext, due: Due, pages: Map<string, ReadPage>, subscriber: Subscriber | undefined): FlushPlan {
+  const pageOf = new Map<string, string>();
+  const items: Delivery[] = [];
+  for (const id of due.pageIds) {
+    for (const d of Object.values(pages.get(id)!.page?.deliveries ?? {})) {
+      if (d.status !== 'queued' || !d.digestDate || d.digestDate > ctx.day) continue;
+      items.push(d);
+      pageOf.set(d.jobId, id);
+    }
+  }
+  items.sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
+  const close = (list: Delivery[], reason: string) => list.map((d) => ({ ...d, status: 'skipped' as const, reason }));
+  const base = { uid: due.uid, subscriber, pageOf };
+  if (!subscriber || subscriber.status !== 'active') {
+    return { ...base, top: [], closed: close(items, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0 };
+  }
+  if (subscriber.mode !== 'daily') {
+    // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
+    return { ...base, top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
+  }
+  const emailKey = digestEmailKey(due.uid, ctx.day);
+  const rest = items.slice(ctx.maxItems);
+  return {
+    ...base,
+    top: items.slice(0, ctx.maxItems).map((d) => ({ ...d, status: 'sending' as const, emailKey })),
+    closed: close(rest, 'digest_cap'),
+    moreCount: rest.length,
+  };
+}
+
+/** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
+async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
+  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((d) => d.jobId)))];
+  const snaps = await readMany(
     db,
     jobIds.map((id) => postingsCollection(db).doc(id)),
   );
-  const postings = new Map(jobIds.map((id, i) => [id, postingSnaps[i].data() as StoredPosting | undefined]));
-  return (plan) =>
-    plan.top.flatMap(({ delivery }) => {
-      const posting = postings.get(delivery.jobId);
-      return posting ? [{ posting, score: delivery.score, reasons: delivery.reasons }] : [];
-    });
+  return new Map(jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : [])));
 }
 
-async function digestGroup(
-  deps: { db: Firestore; composeDigest: ComposeDigest },
-  input: DigestPlan & { items: ScoredPosting[]; day: string; now: Date; runId: string; retentionDays: number },
+async function flushWrite(
+  ctx: FlushContext,
+  plan: FlushPlan,
+  pages: Map<string, ReadPage>,
+  postings: Map<string, StoredPosting>,
 ): Promise<WriteGroup> {
-  const { db } = deps;
-  const { subscriber, top, day } = input;
-  const emailKey = digestEmailKey(subscriber.id, day);
-  const payload = await deps.composeDigest({ subscriber, items: input.items, moreCount: input.moreCount, day });
-  const row = newOutboxRow({
-    uid: subscriber.id,
-    kind: 'digest',
-    deliveryIds: top.map((t) => t.id),
-    payload,
-    runId: input.runId,
-    now: input.now,
-    expireAt: addDays(input.now, input.retentionDays),
-  });
+  const changed = [...plan.top, ...plan.closed];
+  const byPage = new Map<string, Delivery[]>();
+  for (const d of changed) byPage.set(plan.pageOf.get(d.jobId)!, [...(byPage.get(plan.pageOf.get(d.jobId)!) ?? []), d]);
+  const row =
+    plan.top.length > 0 && plan.subscriber
+      ? newOutboxRow({
+          uid: plan.uid,
+          kind: 'digest',
+          deliveryIds: plan.top.map((d) => deliveryId(plan.uid, d.jobId)),
+          payload: await ctx.composeDigest({
+            subscriber: plan.subscriber,
+            items: plan.top.flatMap((d) => {
+              const posting = postings.get(d.jobId);
+              return posting ? [{ posting, score: d.score, reasons: d.reasons }] : [];
+            }),
+            moreCount: plan.moreCount,
+            day: ctx.day,
+          }),
+          runId: ctx.runId,
+          now: ctx.now,
+          expireAt: ctx.expireAt,
+        })
+      : null;
   return {
-    size: top.length + 1,
+    size: byPage.size + (row ? 1 : 0),
     apply(batch) {
-      batch.create(outboxCollection(db).doc(emailKey), row);
-      for (const t of top) batch.update(deliveriesCollection(db).doc(t.id), { status: 'sending', emailKey });
+      if (row) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), row);
+      for (const [id, list] of byPage) {
+        writeDeliveries(batch, ctx.db, pages.get(id)!, {
+          uid: plan.uid,
+          day: pages.get(id)!.page!.day,
+          changed: list,
+          expireAt: ctx.expireAt,
+        });
+      }
     },
   };
 }

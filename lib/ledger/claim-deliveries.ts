@@ -1,20 +1,25 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
+import type { StoredPosting } from '../feeds/postings-collection';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
-import { createDocuments, readMany } from './create-documents';
-import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
-import { utcDay, addDays } from './timestamps';
+import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type Delivery, type ReadPage } from './delivery';
+import { isLostRace } from './firestore-errors';
+import { addDays, utcDay } from './timestamps';
 import { commitGroups, type WriteGroup } from './write-groups';
 
 export const RENDER_CONCURRENCY = 16;
-
+/** Subscribers planned, rendered and committed together: bounds the alerts held in memory at once. */
+export const SUBSCRIBERS_PER_SLICE = 1_000;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
+/** Re-plans after losing races to concurrent runs before giving the rest to the next run. */
+const MAX_ROUNDS = 10;
 
-export type ComposeAlert = (subscriber: Subscriber, items: Candidate[]) => Promise<EmailPayload>;
+export type ClaimCandidate = Candidate<StoredPosting>;
+export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
 export type ClaimStats = { matches: number; instantDeliveries: number; alertEmails: number; queued: number; skipped: number };
 
@@ -23,162 +28,161 @@ export function digestDayFor(now: Date, digestHourUtc: number): string {
   return now.getUTCHours() < digestHourUtc ? utcDay(now) : utcDay(addDays(now, 1));
 }
 
+type ClaimContext = {
+  db: Firestore;
+  composeAlert: ComposeAlert;
+  runId: string;
+  now: Date;
+  expireAt: Date;
+  digestDate: string;
+};
+
 /**
- * Turns matches into ledger lines. Every write here is a create() on an id computed from the data,
- * so concurrent runs on the same postings split the work and never both claim a pair:
- *   deliveries/{uid}_{jobId}   with its verdict (score, reasons)
- *     instant → `sending`, written in one batch with its alert's outbox row
- *     daily   → `queued` for the digest
- * The creates go out without reading first: postings are matched once, so a collision means an
- * overlapping run, and only then does a losing batch pay for reads (see createDocuments, claimAlerts).
+ * Turns matches into ledger lines, one all-or-nothing group per subscriber: the subscriber's new
+ * deliveries, written onto their pages, and for an instant subscriber the alert's outbox row.
+ *   instant → `sending` (top MAX_ALERT_ITEMS; the rest `skipped`), with `emails/alert_…`
+ *   daily   → `queued` for the digest
+ * The pages are read first; a pair already on its page was claimed before (by an overlapping run)
+ * and is left alone. Each page write is a create() or an update guarded by the version read, so
+ * of two runs claiming the same pair exactly one lands; the other re-reads and re-plans.
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert },
-  input: { candidates: Candidate[]; runId: string; now: Date; retentionDays: number; digestHourUtc: number },
+  input: { candidates: ClaimCandidate[]; runId: string; now: Date; retentionDays: number; digestHourUtc: number },
 ): Promise<ClaimStats> {
-  const { db } = deps;
-  const { candidates, runId, now } = input;
-  const expireAt = addDays(now, input.retentionDays);
-  const stats: ClaimStats = { matches: candidates.length, instantDeliveries: 0, alertEmails: 0, queued: 0, skipped: 0 };
-  if (candidates.length === 0) return stats;
+  const stats: ClaimStats = { matches: input.candidates.length, instantDeliveries: 0, alertEmails: 0, queued: 0, skipped: 0 };
+  const ctx: ClaimContext = {
+    ...deps,
+    runId: input.runId,
+    now: input.now,
+    expireAt: addDays(input.now, input.retentionDays),
+    digestDate: digestDayFor(input.now, input.digestHourUtc),
+  };
+  const bySubscriber = [...groupBySubscriber(input.candidates).values()];
+  for (let i = 0; i < bySubscriber.length; i += SUBSCRIBERS_PER_SLICE) {
+    await claimSlice(ctx, bySubscriber.slice(i, i + SUBSCRIBERS_PER_SLICE), stats);
+  }
+  return stats;
+}
 
-  const delivery = (c: Candidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
-    ref: deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id)),
-    data: {
-      uid: c.subscriber.id,
+async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
+  let pending = groups;
+  for (let round = 0; pending.length > 0; round++) {
+    if (round >= MAX_ROUNDS) throw new Error('delivery claims kept colliding; giving up this cycle (the next run resumes)');
+    const pages = await readPages(
+      ctx.db,
+      pending.flatMap((items) => items.map(pageIdOf)),
+    );
+    // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
+    const render = pLimit(RENDER_CONCURRENCY);
+    const plans = await Promise.all(pending.map((items) => render(() => planSubscriber(ctx, items, pages))));
+    const committed = await commitGroups(
+      ctx.db,
+      plans.map((p) => p.write),
+      isLostRace,
+    );
+    const lost: ClaimCandidate[][] = [];
+    plans.forEach((plan, i) => {
+      if (!committed[i]) return lost.push(pending[i]);
+      stats.instantDeliveries += plan.sending;
+      stats.alertEmails += plan.sending > 0 ? 1 : 0;
+      stats.queued += plan.queued;
+      stats.skipped += plan.skipped;
+    });
+    pending = lost;
+  }
+}
+
+type SubscriberPlan = { write: WriteGroup; sending: number; queued: number; skipped: number };
+
+async function planSubscriber(ctx: ClaimContext, items: ClaimCandidate[], pages: Map<string, ReadPage>): Promise<SubscriberPlan> {
+  const subscriber = items[0].subscriber;
+  const fresh = items.filter((c) => !pages.get(pageIdOf(c))!.page?.deliveries[c.posting.id]);
+  const line = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
+    candidate: c,
+    delivery: {
       jobId: c.posting.id,
-      mode: c.subscriber.mode,
+      mode: subscriber.mode,
       score: c.score,
       reasons: c.reasons,
-      runId,
-      createdAt: now,
-      expireAt,
+      runId: ctx.runId,
+      createdAt: ctx.now,
       ...fields,
     } satisfies Delivery,
   });
 
-  const digestDate = digestDayFor(now, input.digestHourUtc);
-  const daily = candidates.filter((c) => c.subscriber.mode === 'daily');
-  const queued = await createDocuments(
-    db,
-    daily.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate, reason: null })),
-    runId,
-  );
-  stats.queued = queued.created.length;
+  if (subscriber.mode === 'daily') {
+    const queued = fresh.map((c) => line(c, { status: 'queued', emailKey: null, digestDate: ctx.digestDate, reason: null }));
+    return { write: pagesWrite(ctx, pages, queued), sending: 0, queued: queued.length, skipped: 0 };
+  }
 
-  const bySubscriber = groupBySubscriber(candidates.filter((c) => c.subscriber.mode === 'instant'));
-  const overflow: Candidate[] = [];
-  const alerts = [...bySubscriber.values()].map((items) => {
-    const ranked = [...items].sort((a, b) => b.score - a.score);
-    overflow.push(...ranked.slice(MAX_ALERT_ITEMS));
-    return ranked.slice(0, MAX_ALERT_ITEMS);
+  const ranked = [...fresh].sort((a, b) => b.score - a.score);
+  const top = ranked.slice(0, MAX_ALERT_ITEMS);
+  const emailKey = alertEmailKey(
+    subscriber.id,
+    top.map((c) => deliveryId(subscriber.id, c.posting.id)),
+  );
+  const lines = [
+    ...top.map((c) => line(c, { status: 'sending', emailKey, digestDate: null, reason: null })),
+    ...ranked.slice(MAX_ALERT_ITEMS).map((c) => line(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
+  ];
+  const write = pagesWrite(ctx, pages, lines);
+  if (top.length === 0) return { write, sending: 0, queued: 0, skipped: 0 };
+  const row = newOutboxRow({
+    uid: subscriber.id,
+    kind: 'alert',
+    deliveryIds: top.map((c) => deliveryId(subscriber.id, c.posting.id)),
+    payload: await ctx.composeAlert(subscriber, top),
+    runId: ctx.runId,
+    now: ctx.now,
+    expireAt: ctx.expireAt,
   });
-  const skipped = await createDocuments(
-    db,
-    overflow.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
-    runId,
-  );
-  stats.skipped = skipped.created.length;
-
-  const claimed = await claimAlerts({ db, composeAlert: deps.composeAlert, delivery, runId, now, expireAt }, alerts);
-  stats.alertEmails = claimed.emails;
-  stats.instantDeliveries = claimed.deliveries;
-  return stats;
+  return {
+    write: {
+      size: write.size + 1,
+      apply(batch) {
+        write.apply(batch);
+        batch.create(outboxCollection(ctx.db).doc(emailKey), row);
+      },
+    },
+    sending: top.length,
+    queued: 0,
+    skipped: lines.length - top.length,
+  };
 }
 
-async function withoutExistingDeliveries(db: Firestore, candidates: Candidate[]): Promise<Candidate[]> {
-  const snaps = await readMany(
-    db,
-    candidates.map((c) => deliveriesCollection(db).doc(deliveryId(c.subscriber.id, c.posting.id))),
-  );
-  return candidates.filter((_, i) => !snaps[i].exists);
+/** One guarded write per page the subscriber's new deliveries fall on (usually one). */
+function pagesWrite(
+  ctx: ClaimContext,
+  pages: Map<string, ReadPage>,
+  lines: { candidate: ClaimCandidate; delivery: Delivery }[],
+): WriteGroup {
+  const byPage = new Map<string, { candidate: ClaimCandidate; delivery: Delivery }[]>();
+  for (const l of lines) byPage.set(pageIdOf(l.candidate), [...(byPage.get(pageIdOf(l.candidate)) ?? []), l]);
+  return {
+    size: byPage.size,
+    apply(batch) {
+      for (const [id, onPage] of byPage) {
+        const { candidate } = onPage[0];
+        writeDeliveries(batch, ctx.db, pages.get(id)!, {
+          uid: candidate.subscriber.id,
+          day: pageDayOf(candidate.posting),
+          changed: onPage.map((l) => l.delivery),
+          expireAt: ctx.expireAt,
+        });
+      }
+    },
+  };
 }
 
-function groupBySubscriber(candidates: Candidate[]): Map<string, Candidate[]> {
-  const groups = new Map<string, Candidate[]>();
+const pageIdOf = (c: ClaimCandidate) => deliveryPageId(c.subscriber.id, pageDayOf(c.posting));
+
+function groupBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
+  const groups = new Map<string, ClaimCandidate[]>();
   for (const c of candidates) {
     const list = groups.get(c.subscriber.id) ?? [];
     list.push(c);
     groups.set(c.subscriber.id, list);
   }
   return groups;
-}
-
-type AlertContext = {
-  db: Firestore;
-  composeAlert: ComposeAlert;
-  delivery: (
-    c: Candidate,
-    fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>,
-  ) => { ref: FirebaseFirestore.DocumentReference<Delivery>; data: Delivery };
-  runId: string;
-  now: Date;
-  expireAt: Date;
-};
-
-/**
- * Each subscriber's alert is one all-or-nothing group: its deliveries (`sending`) and its outbox
- * row. A group that collides with a concurrent run is re-planned from what that run left
- * unclaimed, under a new key (the key is the set of deliveries it carries).
- */
-async function claimAlerts(ctx: AlertContext, alerts: Candidate[][]): Promise<{ emails: number; deliveries: number }> {
-  let pending = alerts.filter((items) => items.length > 0);
-  let emails = 0;
-  let deliveries = 0;
-  for (let round = 0; pending.length > 0; round++) {
-    if (round > 10) throw new Error('alert claims kept colliding; giving up this cycle (the next run resumes)');
-    // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
-    const render = pLimit(RENDER_CONCURRENCY);
-    const groups = await Promise.all(pending.map((items) => render(() => alertGroup(ctx, items))));
-    const committed = await commitGroups(
-      ctx.db,
-      groups.map((g) => g.write),
-    );
-    const lost: Candidate[][] = [];
-    for (let i = 0; i < groups.length; i++) {
-      if (committed[i] || (await wasOurs(ctx, groups[i].emailKey))) {
-        emails += 1;
-        deliveries += pending[i].length;
-      } else {
-        lost.push(pending[i]);
-      }
-    }
-    pending = (await Promise.all(lost.map((items) => withoutExistingDeliveries(ctx.db, items)))).filter((items) => items.length > 0);
-  }
-  return { emails, deliveries };
-}
-
-async function alertGroup(ctx: AlertContext, items: Candidate[]): Promise<{ emailKey: string; write: WriteGroup }> {
-  const subscriber = items[0].subscriber;
-  const ids = items.map((c) => deliveryId(subscriber.id, c.posting.id));
-  const emailKey = alertEmailKey(subscriber.id, ids);
-  const payload = await ctx.composeAlert(subscriber, items);
-  const row = newOutboxRow({
-    uid: subscriber.id,
-    kind: 'alert',
-    deliveryIds: ids,
-    payload,
-    runId: ctx.runId,
-    now: ctx.now,
-    expireAt: ctx.expireAt,
-  });
-  return {
-    emailKey,
-    write: {
-      size: items.length + 1,
-      apply(batch) {
-        for (const c of items) {
-          const d = ctx.delivery(c, { status: 'sending', emailKey, digestDate: null, reason: null });
-          batch.create(d.ref, d.data);
-        }
-        batch.create(outboxCollection(ctx.db).doc(emailKey), row);
-      },
-    },
-  };
-}
-
-/** A commit whose answer was lost and whose retry then collided with itself is still ours. */
-async function wasOurs(ctx: AlertContext, emailKey: string): Promise<boolean> {
-  const snap = await outboxCollection(ctx.db).doc(emailKey).get();
-  return snap.exists && snap.get('runId') === ctx.runId;
 }

@@ -3,12 +3,12 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting } from './score-posting';
 import { buildSubscriberIndex } from './subscriber-index';
 
-export type Candidate = { subscriber: Subscriber; posting: Posting; score: number; reasons: string[] };
+export type Candidate<P extends Posting = Posting> = { subscriber: Subscriber; posting: P; score: number; reasons: string[] };
 
 /** Every (subscriber, posting) pair that fits, found through the keyword index. */
-export function matchPostings(postings: Posting[], subscribers: Subscriber[]): Candidate[] {
+export function matchPostings<P extends Posting>(postings: P[], subscribers: Subscriber[]): Candidate<P>[] {
   const index = buildSubscriberIndex(subscribers);
-  const found: Candidate[] = [];
+  const found: Candidate<P>[] = [];
   for (const posting of postings) {
     for (const subscriber of index.candidatesFor(posting)) {
       const verdict = scorePosting(subscriber, posting);

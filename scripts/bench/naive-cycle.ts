@@ -14,11 +14,14 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Posting } from '../../lib/feeds/posting';
 import { digestDayFor } from '../../lib/ledger/claim-deliveries';
-import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
+import { deliveryId } from '../../lib/ledger/delivery';
 import { addDays } from '../../lib/ledger/timestamps';
 import type { Mailer } from '../../lib/mail/mailer';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { listActiveSubscribers, type Subscriber } from '../../lib/subscribers/subscriber';
+
+/** The baseline's own ledger: one document per pair, the shape a naive design would write (apart from Scout's pages). */
+export const naiveDeliveries = (db: Firestore) => db.collection('naiveDeliveries');
 
 export type NaiveCycleInput = {
   postings: Posting[];
@@ -73,7 +76,7 @@ export async function runNaiveCycle(deps: { db: Firestore; mailer: Mailer }, inp
       if (!verdict.matched) continue;
       result.candidates += 1;
       const claimStart = performance.now();
-      const ref = deliveriesCollection(db).doc(deliveryId(subscriber.id, posting.id));
+      const ref = naiveDeliveries(db).doc(deliveryId(subscriber.id, posting.id));
       const existing = await ref.get();
       if (!existing.exists) {
         const instant = subscriber.mode === 'instant';

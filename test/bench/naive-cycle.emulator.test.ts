@@ -1,14 +1,13 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirestore } from '../../lib/firestore';
-import { deliveriesCollection } from '../../lib/ledger/delivery';
 import type { Posting } from '../../lib/feeds/posting';
 import type { Mailer } from '../../lib/mail/mailer';
 import type { EmailPayload } from '../../lib/mail/email-payload';
 import type { SendOutcome } from '../../lib/mail/send-outcome';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { instrumentFirestore, type FirestoreCounter } from '../../scripts/bench/firestore-counter';
-import { runNaiveCycle } from '../../scripts/bench/naive-cycle';
+import { naiveDeliveries, runNaiveCycle } from '../../scripts/bench/naive-cycle';
 
 const now = new Date('2026-11-30T06:00:00Z');
 let db: Firestore;
@@ -65,7 +64,7 @@ describe('naive cycle (the bench baseline)', () => {
     expect(sent.map((p) => [p.to, p.subject])).toEqual([['react@example.com', '2 new jobs for you']]);
     // 1 users query (3 docs) + per candidate 1 get + 1 set.
     expect(counter.snapshot()).toEqual({ reads: 3 + 4, writes: 4, roundTrips: 1 + 4 * 2 });
-    const rows = (await deliveriesCollection(db).get()).docs.map((d) => d.data());
+    const rows = (await naiveDeliveries(db).get()).docs.map((d) => d.data());
     expect(rows.map((d) => d.status).sort()).toEqual(['queued', 'queued', 'sending', 'sending']);
   });
 

@@ -109,8 +109,7 @@ describe('daily digest', () => {
     await user.ref.update({ status: 'paused' });
     await h.cron({ now: '2026-11-30T08:30:00Z' });
     expect(await h.inbox()).toHaveLength(0);
-    const deliveries = await h.db.collection('deliveries').get();
-    expect(deliveries.docs.map((d) => [d.get('status'), d.get('reason')])).toEqual([
+    expect((await h.deliveryOutcomes()).map((d) => [d.status, d.reason])).toEqual([
       ['skipped', 'subscriber_paused'],
       ['skipped', 'subscriber_paused'],
     ]);
@@ -125,8 +124,7 @@ describe('daily digest after a switch to instant', () => {
     await user.ref.update({ mode: 'instant' });
     await h.cron({ now: '2026-11-30T08:30:00Z' });
     expect(await h.inbox()).toHaveLength(0);
-    const reasons = (await h.db.collection('deliveries').get()).docs.map((d) => [d.get('status'), d.get('reason')]);
-    expect(reasons).toEqual([
+    expect((await h.deliveryOutcomes()).map((d) => [d.status, d.reason])).toEqual([
       ['skipped', 'mode_changed'],
       ['skipped', 'mode_changed'],
     ]);

@@ -208,7 +208,7 @@ async function deliveries(world: World) {
     world.db,
     snap.docs.map((d) => d.data()),
   );
-  return snap.docs.map((d, i) => ({ id: d.id, mode: d.data().mode, status: outcomes[i].status, reason: outcomes[i].reason }));
+  return outcomes.map((o) => ({ id: `${o.uid}_${o.jobId}`, mode: o.mode, status: o.status, reason: o.reason }));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deliveriesCollection, deliveryId, type DeliveryStatus } from '../../lib/ledger/delivery';
+import type { DeliveryStatus } from '../../lib/ledger/delivery';
+import { deliveriesOf as linesOf, putDelivery } from '../support/deliveries';
 import { handlePreferencesRequest } from '../../lib/subscribers/handle-preferences-request';
 import { preferencesUrl, signLinkToken, unsubscribeUrl, verifyLinkToken } from '../../lib/subscribers/link-token';
 import { changeStatus, updatePreferences } from '../../lib/subscribers/preferences';
@@ -46,26 +47,10 @@ const save = (url: string, fields: Record<string, string>) => post(url, { action
 const userDoc = async (uid: string) => (await h.db.collection('users').doc(uid).get()).data()!;
 
 async function addDelivery(uid: string, jobId: string, status: DeliveryStatus) {
-  await deliveriesCollection(h.db)
-    .doc(deliveryId(uid, jobId))
-    .create({
-      uid,
-      jobId,
-      mode: 'daily',
-      status,
-      score: 70,
-      reasons: ['keyword: react'],
-      emailKey: null,
-      digestDate: '2026-11-30',
-      reason: null,
-      runId: 'run-test',
-      createdAt: NOW,
-      expireAt: new Date('2026-12-30T00:00:00Z'),
-    });
+  await putDelivery(h.db, { uid, jobId, status, now: NOW });
 }
 
-const deliveriesOf = async (uid: string) =>
-  (await deliveriesCollection(h.db).where('uid', '==', uid).get()).docs.map((d) => ({ status: d.data().status, reason: d.data().reason }));
+const deliveriesOf = async (uid: string) => (await linesOf(h.db, uid)).map((d) => ({ status: d.status, reason: d.reason }));
 
 /** The value of a form control, read back from the page. */
 const textareaValue = (page: string, name: string) => page.match(new RegExp(`<textarea[^>]*name="${name}"[^>]*>([^<]*)</textarea>`))?.[1];

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deliveriesCollection, deliveryId, type Delivery, type DeliveryStatus } from '../../lib/ledger/delivery';
+import type { Delivery, DeliveryStatus } from '../../lib/ledger/delivery';
+import { deliveriesOf, putDelivery } from '../support/deliveries';
 import { handleUnsubscribeRequest } from '../../lib/subscribers/handle-unsubscribe-request';
 import { signLinkToken, unsubscribeUrl } from '../../lib/subscribers/link-token';
 import { unsubscribeSubscriber } from '../../lib/subscribers/unsubscribe';
@@ -33,26 +34,12 @@ async function call(method: 'GET' | 'POST', url: string, now = NOW) {
 }
 
 async function addDelivery(uid: string, jobId: string, status: DeliveryStatus, mode: Delivery['mode'] = 'daily') {
-  await deliveriesCollection(h.db)
-    .doc(deliveryId(uid, jobId))
-    .create({
-      uid,
-      jobId,
-      mode,
-      status,
-      score: 70,
-      reasons: ['keyword: react'],
-      emailKey: status !== 'sending' ? null : `digest_${uid}_2026-11-30`,
-      digestDate: mode === 'daily' ? '2026-11-30' : null,
-      reason: null,
-      runId: 'run-test',
-      createdAt: NOW,
-      expireAt: new Date('2026-12-30T00:00:00Z'),
-    });
+  const emailKey = status === 'sending' ? `digest_${uid}_2026-11-30` : null;
+  await putDelivery(h.db, { uid, jobId, status, mode, emailKey, now: NOW });
 }
 
 const deliveryState = async (uid: string, jobId: string) => {
-  const d = (await deliveriesCollection(h.db).doc(deliveryId(uid, jobId)).get()).data()!;
+  const d = (await deliveriesOf(h.db, uid)).find((line) => line.jobId === jobId)!;
   return { status: d.status, reason: d.reason };
 };
 const userDoc = async (uid: string) => (await h.db.collection('users').doc(uid).get()).data();

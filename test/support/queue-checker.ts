@@ -84,16 +84,13 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
     }
   }
 
-  const deliveries = (await deliveriesCollection(db).get()).docs;
-  const outcomes = await readDeliveryOutcomes(
-    db,
-    deliveries.map((d) => d.data()),
-  );
-  for (const [i, d] of deliveries.entries()) {
-    const status = outcomes[i].status;
-    if (status === 'sending' || status === 'queued') {
-      const dueLater = status === 'queued' && (d.data().digestDate ?? '') > input.lastDigestDay;
-      if (!dueLater) report.stuck.push(`deliveries/${d.id} is ${status}`);
+  const pages = (await deliveriesCollection(db).get()).docs.map((d) => d.data());
+  const outcomes = await readDeliveryOutcomes(db, pages);
+  const digestDateOf = new Map(pages.flatMap((p) => Object.values(p.deliveries).map((d) => [`${p.uid}_${d.jobId}`, d.digestDate ?? ''])));
+  for (const o of outcomes) {
+    if (o.status === 'sending' || o.status === 'queued') {
+      const dueLater = o.status === 'queued' && digestDateOf.get(`${o.uid}_${o.jobId}`)! > input.lastDigestDay;
+      if (!dueLater) report.stuck.push(`deliveries/${o.uid}_${o.jobId} is ${o.status}`);
     }
   }
   // A digest that was due but whose row ended dead is a visible failure; one with no row at all would be lost.
