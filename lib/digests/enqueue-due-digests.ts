@@ -1,7 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
-import { RENDER_CONCURRENCY, SUBSCRIBERS_PER_SLICE } from '../ledger/claim-deliveries';
+import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
+import { inSlices } from '../ledger/in-slices';
 import { readMany } from '../ledger/create-documents';
 import { deliveriesCollection, deliveryId, readPages, writeDeliveries, type Delivery, type ReadPage } from '../ledger/delivery';
 import { isLostRace } from '../ledger/firestore-errors';
@@ -63,15 +64,14 @@ export async function enqueueDueDigests(
   const uids = [...pagesOf.keys()];
   stats.due = uids.length;
 
-  for (let i = 0; i < uids.length; i += SUBSCRIBERS_PER_SLICE) {
-    const slice = uids.slice(i, i + SUBSCRIBERS_PER_SLICE);
+  await inSlices(uids, async (slice) => {
     const flushed = await flushSlice(
       ctx,
       slice.map((uid) => ({ uid, pageIds: pagesOf.get(uid)! })),
     );
     stats.claimed += flushed.claimed;
     stats.skippedSubscribers += flushed.skippedSubscribers;
-  }
+  });
   return stats;
 }
 

@@ -7,12 +7,11 @@ import { alertEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-
 import type { Subscriber } from '../subscribers/subscriber';
 import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type Delivery, type ReadPage } from './delivery';
 import { isLostRace } from './firestore-errors';
+import { inSlices } from './in-slices';
 import { addDays, utcDay } from './timestamps';
 import { commitGroups, type WriteGroup } from './write-groups';
 
 export const RENDER_CONCURRENCY = 16;
-/** Subscribers planned, rendered and committed together: bounds the alerts held in memory at once. */
-export const SUBSCRIBERS_PER_SLICE = 1_000;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
 /** Re-plans after losing races to concurrent runs before giving the rest to the next run. */
@@ -59,9 +58,7 @@ export async function claimDeliveries(
     digestDate: digestDayFor(input.now, input.digestHourUtc),
   };
   const bySubscriber = [...groupBySubscriber(input.candidates).values()];
-  for (let i = 0; i < bySubscriber.length; i += SUBSCRIBERS_PER_SLICE) {
-    await claimSlice(ctx, bySubscriber.slice(i, i + SUBSCRIBERS_PER_SLICE), stats);
-  }
+  await inSlices(bySubscriber, (slice) => claimSlice(ctx, slice, stats));
   return stats;
 }
 

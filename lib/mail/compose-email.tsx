@@ -12,20 +12,33 @@ export type ScoredPosting = { posting: Posting; score: number; reasons: string[]
 
 const EXCERPT_CHARS = 280;
 
+// Building an Intl formatter costs far more than using one; thousands of emails per run share these.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const moneyFormat = (currency: string, fractionDigits: number) => {
+  const key = `${currency}/${fractionDigits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: fractionDigits });
+    moneyFormats.set(key, format);
+  }
+  return format;
+};
+const publishedFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
+
 function formatBudget(budget: Posting['budget']): string | null {
   if (!budget) return null;
-  const money = new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: budget.currency,
-    maximumFractionDigits: budget.kind === 'hourly' ? 2 : 0,
-  }).format(budget.amount);
+  const money = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0).format(budget.amount);
   return budget.kind === 'hourly' ? `${money}/hour` : `${money} fixed`;
 }
 
-const formatPublished = (date: Date | null) =>
-  date
-    ? `${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(date)} UTC`
-    : null;
+const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);
 
 export function toEmailItem({ posting, score, reasons }: ScoredPosting): EmailItem {
   const excerpt =

@@ -11,6 +11,9 @@ export type SendLimiter = {
   requests(): number;
 };
 
+/** The share of the provider's rate the limiter starts requests at. */
+export const RATE_HEADROOM = 0.95;
+
 export function createSendLimiter(options: {
   ratePerSec: number;
   concurrency: number;
@@ -19,9 +22,11 @@ export function createSendLimiter(options: {
 }): SendLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  // 10% headroom: requests start evenly spaced here but arrive with jitter, and a provider that
+  // 5% headroom: requests start evenly spaced here but arrive with jitter, and a provider that
   // counts per second would otherwise see the odd third request inside one window and answer 429.
-  const spacingMs = 1000 / (options.ratePerSec * 0.9);
+  // At 2/s that is 526 ms between starts, so two starts can drift 52 ms closer and still fall in
+  // different windows; more headroom would only idle the provider budget the issue asks us to use.
+  const spacingMs = 1000 / (options.ratePerSec * RATE_HEADROOM);
   const limit = pLimit(options.concurrency);
   let nextStart = 0;
   let started = 0;

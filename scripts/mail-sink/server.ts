@@ -7,7 +7,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createMessageStore, toResendEmail } from './message-store';
 import { createRateLimiter } from './rate-limit';
 import { handleSend, type SendContext } from './send-handler';
-import { handleFaults, handleInbox, handleMessages, type SinkRouteContext } from './sink-routes';
+import { handleFaults, handleInbox, handleMessageCount, handleMessages, type SinkRouteContext } from './sink-routes';
 import type { MailSink, MailSinkOptions } from './types';
 
 export type { MailSink, MailSinkOptions, MessageFilter, SinkFaults, SinkMessage } from './types';
@@ -63,6 +63,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
     if (path === '/') return method === 'GET' ? handleInbox(sinkContext, res, url.searchParams) : methodNotAllowed(res);
     if (path === '/sink/messages') return handleMessages(sinkContext, req, res, url.searchParams);
+    if (path === '/sink/messages/count') return handleMessageCount(sinkContext, req, res, url.searchParams);
     if (path === '/sink/faults') return handleFaults(sinkContext, req, res, url.searchParams);
 
     const emailId = EMAIL_PATH.exec(path)?.[1];

@@ -36,6 +36,12 @@ export function handleMessages(ctx: SinkRouteContext, req: IncomingMessage, res:
   methodNotAllowed(res);
 }
 
+/** How many messages match the filter, without shipping them: a bench with 10,000 emails asks only this. */
+export function handleMessageCount(ctx: SinkRouteContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (req.method !== 'GET') return methodNotAllowed(res);
+  return sendJson(res, 200, { count: ctx.store.list(filterFrom(query)).length });
+}
+
 /** Same effect as sink.setFaults, for a sink running in another process (the CLI, a demo). */
 export async function handleFaults(ctx: SinkRouteContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
   if (req.method === 'GET') {

@@ -1,0 +1,19 @@
+import pLimit from 'p-limit';
+
+/** Subscribers planned, rendered and committed together: bounds the emails held in memory at once. */
+export const SUBSCRIBERS_PER_SLICE = 1_000;
+/** Slices in progress at once: one renders (CPU) while the other waits on the store. */
+const SLICES_IN_FLIGHT = 2;
+
+/**
+ * Runs `work` over slices of SUBSCRIBERS_PER_SLICE, two at a time. Every slice is awaited before
+ * this returns, even when one fails, so no write of this run lands after the run has ended.
+ */
+export async function inSlices<T>(items: T[], work: (slice: T[]) => Promise<unknown>): Promise<void> {
+  const limit = pLimit(SLICES_IN_FLIGHT);
+  const slices: T[][] = [];
+  for (let i = 0; i < items.length; i += SUBSCRIBERS_PER_SLICE) slices.push(items.slice(i, i + SUBSCRIBERS_PER_SLICE));
+  const settled = await Promise.allSettled(slices.map((slice) => limit(() => work(slice))));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}

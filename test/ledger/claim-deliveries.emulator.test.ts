@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StoredPosting } from '../../lib/feeds/postings-collection';
+import { claimDeliveries, type ClaimCandidate } from '../../lib/ledger/claim-deliveries';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import type { EmailPayload } from '../../lib/mail/email-payload';
+import type { Subscriber } from '../../lib/subscribers/subscriber';
+import { createHarness, type Harness } from '../support/harness';
+
+const NOW = new Date('2026-11-30T06:00:00Z');
+let h: Harness;
+
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => h.close());
+
+const subscriber = (i: number, mode: Subscriber['mode']): Subscriber =>
+  ({
+    id: `uid-${mode}-${i}`,
+    email: `dev${i}@example.com`,
+    keywords: ['react'],
+    excludes: [],
+    minBudget: null,
+    mode,
+    status: 'active',
+  }) as unknown as Subscriber;
+
+const posting = (n: number): StoredPosting =>
+  ({
+    id: `rss_${String(n).padStart(4, '0')}`,
+    source: 'rss',
+    guid: null,
+    title: `React role ${n}`,
+    url: `https://jobs.example/${n}`,
+    description: 'React',
+    budget: null,
+    skills: [],
+    publishedAt: NOW,
+    matchState: 'pending',
+    runId: 'run-feed',
+    fetchedAt: NOW,
+    expireAt: new Date('2026-12-30T00:00:00Z'),
+  }) as StoredPosting;
+
+const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
+  subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
+
+const claim = (runId: string, list: ClaimCandidate[]) =>
+  claimDeliveries(
+    {
+      db: h.db,
+      composeAlert: async (s, items) =>
+        ({ from: 'a@scout.test', to: s.email, subject: `${items.length}`, html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+    },
+    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8 },
+  );
+
+describe('claiming deliveries onto pages', () => {
+  it('N runs racing over pages that already exist: each new pair is claimed by exactly one run (guarded updates, not merges)', async () => {
+    const subscribers = [
+      ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'daily')),
+      ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'instant')),
+    ];
+    // An earlier cycle the same day left every page with one delivery: later claims must update, not create.
+    await claim('run-earlier', candidates(subscribers, [posting(0)]));
+    const fresh = [posting(1), posting(2), posting(3)];
+
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(`run-${i}`, candidates(subscribers, fresh))));
+
+    expect(results.reduce((n, r) => n + r.queued, 0)).toBe(10 * fresh.length);
+    expect(results.reduce((n, r) => n + r.instantDeliveries, 0)).toBe(10 * fresh.length);
+    const pages = (await deliveriesCollection(h.db).get()).docs.map((d) => d.data());
+    expect(pages).toHaveLength(subscribers.length);
+    for (const page of pages) expect(Object.keys(page.deliveries).sort()).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003']);
+    // One alert per instant subscriber for the new postings (plus the earlier one), never two.
+    const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
+    expect(alerts).toHaveLength(2 * 10);
+    expect(new Set(alerts).size).toBe(10);
+  });
+
+  it('the daily page keeps pendingDigest at the earliest queued digest day', async () => {
+    const ada = subscriber(1, 'daily');
+    await claim('run-a', candidates([ada], [posting(1)]));
+    const page = (await deliveriesCollection(h.db).get()).docs[0].data();
+    expect(page.pendingDigest).toBe('2026-11-30');
+    expect(page.deliveries.rss_0001).toMatchObject({ status: 'queued', digestDate: '2026-11-30', score: 70, reasons: ['keyword: react'] });
+  });
+});
