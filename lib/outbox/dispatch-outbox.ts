@@ -19,8 +19,14 @@ export type DispatchStats = {
   batches: number;
 };
 
-/** Rows considered per run; the time budget, not this, is what normally ends a long dispatch. */
-const ROWS_PER_RUN = 20_000;
+/** Abandoned rows considered per run (recovery is rare and small; the rest waits for the next run). */
+const ABANDONED_PER_RUN = 20_000;
+/**
+ * Pending rows are planned a page at a time: leased rows leave the `pending` query, so the next
+ * page is simply the next query, and memory stays flat however long the backlog. The time
+ * budget, not a row count, is what ends a long dispatch.
+ */
+const PENDING_PAGE = 2_000;
 /** Keeps one batch request well under provider body limits even for long digests. */
 const MAX_BATCH_BYTES = 3_000_000;
 /**
@@ -74,7 +80,7 @@ export async function dispatchOutbox(
       .where('status', '==', 'sending')
       .where('leaseUntil', '<=', deps.clock())
       .select('uid', 'kind', 'batchKey', 'batchMembers')
-      .limit(ROWS_PER_RUN)
+      .limit(ABANDONED_PER_RUN)
       .get();
     const recovering = new Map<string, string[]>();
     const lone: Row[] = [];
@@ -92,30 +98,34 @@ export async function dispatchOutbox(
       if (recovered.unit) launch(recovered.unit);
     }
 
-    const pending = await outboxCollection(deps.db)
-      .where('status', '==', 'pending')
-      .orderBy('createdAt')
-      .select('uid', 'kind')
-      .limit(ROWS_PER_RUN)
-      .get();
-    for (const doc of pending.docs) kinds.set(doc.id, doc.get('kind'));
-    const rows = pending.docs.map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }));
-
     const batchSize = Math.min(input.batchSize, MAX_BATCH_EMAILS);
-    const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
-    // A row picked up after its sender died goes alone: its earlier attempt used its own key.
-    const chunks = [
-      ...chunked(lone, SINGLE_LEASE_CHUNK).map((c) => ({ rows: c, seal: false })),
-      ...chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })),
-    ];
-    for (const [i, chunk] of chunks.entries()) {
-      while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
-      if (errors.length > 0) break;
-      if (deps.outOfTime()) {
-        stats.deferred += chunks.slice(i).reduce((n, c) => n + c.rows.length, 0);
-        break;
+    const plan = async (chunks: { rows: Row[]; seal: boolean }[]): Promise<'done' | 'stopped'> => {
+      for (const [i, chunk] of chunks.entries()) {
+        while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
+        if (errors.length > 0) return 'stopped';
+        if (deps.outOfTime()) {
+          stats.deferred += chunks.slice(i).reduce((n, c) => n + c.rows.length, 0);
+          return 'stopped';
+        }
+        for (const unit of await leaseUnits(deps, stats, { ...chunk, runId: input.runId, batchSize })) launch(unit);
       }
-      for (const unit of await leaseUnits(deps, stats, { ...chunk, runId: input.runId, batchSize })) launch(unit);
+      return 'done';
+    };
+    // A row picked up after its sender died goes alone: its earlier attempt used its own key.
+    const lonePlan = await plan(chunked(lone, SINGLE_LEASE_CHUNK).map((rows) => ({ rows, seal: false })));
+
+    const pendingQuery = outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt');
+    // A row released back to `pending` during this run (a refused batch) waits for the next run.
+    const seen = new Set<string>();
+    // A run stopped by its budget leaves the rest pending (counted as deferred, so the run is partial).
+    for (let more = lonePlan === 'done'; more;) {
+      const page = await pendingQuery.select('uid', 'kind').limit(PENDING_PAGE).get();
+      const rows = page.docs.filter((d) => !seen.has(d.id)).map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }));
+      for (const doc of page.docs) kinds.set(doc.id, doc.get('kind'));
+      for (const row of rows) seen.add(row.emailKey);
+      const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
+      const planned = await plan(chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })));
+      more = planned === 'done' && rows.length > 0 && page.size === PENDING_PAGE;
     }
   } finally {
     // Units already started finish (or are fenced) before the run records itself, even on a throw.
