@@ -110,7 +110,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
     const digests = await phase('flush', () =>
       enqueueDueDigests(
-        { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }) },
+        { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }), outOfTime },
         {
           now: startedAt,
           runId,

@@ -1,4 +1,4 @@
-import type { Firestore } from 'firebase-admin/firestore';
+import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
@@ -20,11 +20,11 @@ export type ComposeDigest = (input: {
   day: string;
 }) => Promise<EmailPayload>;
 
-/** `truncated`: more pages had items due than one run reads; the rest waits for the next run. */
+/** `truncated`: the run's time budget ended the flush with pages still due; the next run goes on. */
 export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean };
 
-/** Delivery pages read per run; past this the flush reports partial and the next run goes on. */
-const MAX_PAGES_PER_RUN = 20_000;
+/** Due pages listed per query (ids only); the flush walks them with a cursor until done or out of time. */
+const DUE_PAGE = 5_000;
 /** Re-plans after losing races to concurrent writers of the same pages. */
 const MAX_ROUNDS = 5;
 
@@ -47,7 +47,7 @@ type FlushContext = {
  * lower-scored items beyond DIGEST_MAX_ITEMS are closed as `skipped` in the same write.
  */
 export async function enqueueDueDigests(
-  deps: { db: Firestore; composeDigest: ComposeDigest },
+  deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean },
   input: { now: Date; runId: string; digestHourUtc: number; maxItems: number; retentionDays: number },
 ): Promise<DigestStats> {
   const { db } = deps;
@@ -56,22 +56,40 @@ export async function enqueueDueDigests(
   const day = utcDay(input.now);
   const ctx: FlushContext = { ...deps, ...input, day, expireAt: addDays(input.now, input.retentionDays) };
 
-  // Only ids: the pages themselves are read a slice at a time, so memory stays flat as the list grows.
-  const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).select('uid').limit(MAX_PAGES_PER_RUN).get();
-  stats.truncated = due.size === MAX_PAGES_PER_RUN;
-  const pagesOf = new Map<string, string[]>();
-  for (const doc of due.docs) pagesOf.set(doc.get('uid'), [...(pagesOf.get(doc.get('uid')) ?? []), doc.id]);
-  const uids = [...pagesOf.keys()];
-  stats.due = uids.length;
-
-  await inSlices(uids, async (slice) => {
-    const flushed = await flushSlice(
-      ctx,
-      slice.map((uid) => ({ uid, pageIds: pagesOf.get(uid)! })),
-    );
-    stats.claimed += flushed.claimed;
-    stats.skippedSubscribers += flushed.skippedSubscribers;
-  });
+  // Only ids, a page of the list at a time: the delivery pages themselves are read a slice at a
+  // time, so memory stays flat however many subscribers are due. Claimed pages leave the range
+  // (their pendingDigest moves past today), so the cursor never skips one still due.
+  const query = deliveriesCollection(db).where('pendingDigest', '<=', day).orderBy('pendingDigest').select('uid');
+  const handled = new Set<string>();
+  let cursor: QueryDocumentSnapshot | undefined;
+  for (;;) {
+    if (deps.outOfTime()) {
+      stats.truncated = true;
+      break;
+    }
+    const due = await (cursor ? query.startAfter(cursor) : query).limit(DUE_PAGE).get();
+    if (due.empty) break;
+    cursor = due.docs[due.docs.length - 1];
+    // A subscriber whose pages straddle two lists is flushed from the first; the rest waits for tomorrow's digest.
+    const pagesOf = new Map<string, string[]>();
+    for (const doc of due.docs) {
+      const uid: string = doc.get('uid');
+      if (handled.has(uid) && !pagesOf.has(uid)) continue;
+      pagesOf.set(uid, [...(pagesOf.get(uid) ?? []), doc.id]);
+    }
+    for (const uid of pagesOf.keys()) handled.add(uid);
+    stats.due += pagesOf.size;
+    await inSlices([...pagesOf.keys()], async (slice) => {
+      if (deps.outOfTime()) return void (stats.truncated = true);
+      const flushed = await flushSlice(
+        ctx,
+        slice.map((uid) => ({ uid, pageIds: pagesOf.get(uid)! })),
+      );
+      stats.claimed += flushed.claimed;
+      stats.skippedSubscribers += flushed.skippedSubscribers;
+    });
+    if (stats.truncated || due.size < DUE_PAGE) break;
+  }
   return stats;
 }
 

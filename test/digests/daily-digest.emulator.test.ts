@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, type Failpoint } from '../../lib/cycle/failpoints';
+import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
+import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
 import type { TestItem } from '../support/rss';
 
@@ -128,5 +129,25 @@ describe('daily digest after a switch to instant', () => {
       ['skipped', 'mode_changed'],
       ['skipped', 'mode_changed'],
     ]);
+  });
+});
+
+describe('daily digest under the time budget', () => {
+  it('a flush stopped by the budget reports partial, loses nothing, and the next run sends the digest', async () => {
+    h.serveFeed(postings('budget', 3, 1, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    // A wall clock that leaps past RUN_BUDGET_MS after the run starts: every later budget check says stop.
+    let calls = 0;
+    const leapingClock = () => Date.now() + (calls++ > 0 ? 10 * h.config.RUN_BUDGET_MS : 0);
+    const stopped = await runCycle(
+      { ...h.deps, wallClock: leapingClock, failpoint: noFailpoints },
+      { now: new Date('2026-11-30T08:05:00Z'), dryRun: false, trigger: 'test' },
+    );
+    expect(stopped).toMatchObject({ kind: 'ran', partial: true, digests: 0 });
+    expect(await h.inbox()).toHaveLength(0);
+    expect((await h.deliveryOutcomes()).map((d) => d.status)).toEqual(['queued', 'queued', 'queued']);
+
+    expect((await h.cron({ now: '2026-11-30T08:20:00Z' })).body).toMatchObject({ digests: 1, partial: false });
+    expect(itemsIn((await h.inbox())[0].text!)).toHaveLength(3);
   });
 });
