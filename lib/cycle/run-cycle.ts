@@ -84,13 +84,15 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     await deps.failpoint('after-postings-stored');
 
     const { postings, candidates } = await phase('match', async () => {
-      const postings = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN });
+      // One more than a run takes tells whether postings are left for the next run.
+      const loaded = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN + 1 });
+      stats.partial ||= loaded.length > POSTINGS_PER_RUN;
+      const postings = loaded.slice(0, POSTINGS_PER_RUN);
       // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
       const subscribers = postings.length > 0 ? await listActiveSubscribers(db) : [];
       stats.users = subscribers.length;
       return { postings, candidates: matchPostings(postings, subscribers) };
     });
-    stats.partial ||= postings.length === POSTINGS_PER_RUN;
 
     const claims = await phase('claim', async () => {
       const claims = await claimDeliveries(
