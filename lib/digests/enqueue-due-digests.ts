@@ -7,7 +7,7 @@ import { readMany } from '../ledger/create-documents';
 import { deliveriesCollection, deliveryId, readPages, writeDeliveries, type Delivery, type ReadPage } from '../ledger/delivery';
 import { isLostRace } from '../ledger/firestore-errors';
 import { addDays, utcDay } from '../ledger/timestamps';
-import { commitGroups, type WriteGroup } from '../ledger/write-groups';
+import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../ledger/write-groups';
 import type { ScoredPosting } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
@@ -218,6 +218,7 @@ async function flushWrite(
       : null;
   return {
     size: byPage.size + (row ? 1 : 0),
+    bytes: changed.length * DELIVERY_BYTES + (row ? payloadBytes(row.payload) : 0),
     apply(batch) {
       if (row) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), row);
       for (const [id, list] of byPage) {

@@ -9,7 +9,7 @@ import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type
 import { isLostRace } from './firestore-errors';
 import { inSlices } from './in-slices';
 import { addDays, utcDay } from './timestamps';
-import { commitGroups, type WriteGroup } from './write-groups';
+import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from './write-groups';
 
 export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
@@ -137,6 +137,7 @@ async function planSubscriber(ctx: ClaimContext, items: ClaimCandidate[], pages:
   return {
     write: {
       size: write.size + 1,
+      bytes: (write.bytes ?? 0) + payloadBytes(row.payload),
       apply(batch) {
         write.apply(batch);
         batch.create(outboxCollection(ctx.db).doc(emailKey), row);
@@ -158,6 +159,7 @@ function pagesWrite(
   for (const l of lines) byPage.set(pageIdOf(l.candidate), [...(byPage.get(pageIdOf(l.candidate)) ?? []), l]);
   return {
     size: byPage.size,
+    bytes: lines.length * DELIVERY_BYTES,
     apply(batch) {
       for (const [id, onPage] of byPage) {
         const { candidate } = onPage[0];

@@ -3,8 +3,20 @@ import pLimit from 'p-limit';
 import { isAlreadyExists } from './firestore-errors';
 import { COMMIT_CONCURRENCY, MAX_BATCH_WRITES } from './create-documents';
 
-/** Writes that must land together or not at all, e.g. an alert's deliveries and its outbox row. */
-export type WriteGroup = { size: number; apply(batch: WriteBatch): void };
+/**
+ * Writes that must land together or not at all, e.g. an alert's deliveries and its outbox row.
+ * `bytes` estimates what the group adds to a commit request when it carries large fields (an
+ * email's payload), so batches stay under Firestore's 10 MiB request limit.
+ */
+export type WriteGroup = { size: number; bytes?: number; apply(batch: WriteBatch): void };
+
+/** Bytes packed into one commit; well under Firestore's 10 MiB per request. */
+export const MAX_COMMIT_BYTES = 4_000_000;
+/** A generous estimate of one delivery written onto its page (verdict reasons included). */
+export const DELIVERY_BYTES = 600;
+/** An email's payload as it travels in a commit (the row stores it whole, plus its other fields). */
+export const payloadBytes = (payload: { html: string; text: string; subject: string }) =>
+  payload.html.length + payload.text.length + payload.subject.length + 2_000;
 
 /**
  * Commits many all-or-nothing groups in few round trips: groups are packed into batches (up to
@@ -24,7 +36,12 @@ export async function commitGroups(
   while (start < groups.length) {
     let end = start;
     let writes = 0;
-    while (end < groups.length && writes + groups[end].size <= MAX_BATCH_WRITES) writes += groups[end++].size;
+    let bytes = 0;
+    const fits = (g: WriteGroup) => writes + g.size <= MAX_BATCH_WRITES && (end === start || bytes + (g.bytes ?? 0) <= MAX_COMMIT_BYTES);
+    while (end < groups.length && fits(groups[end])) {
+      writes += groups[end].size;
+      bytes += groups[end++].bytes ?? 0;
+    }
     if (end === start) throw new Error(`a write group of ${groups[start].size} writes exceeds one batch`);
     const [from, to] = [start, end];
     batches.push(commit(() => commitPacked(db, groups, from, to, results, isLoss)));
