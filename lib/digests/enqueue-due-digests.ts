@@ -48,7 +48,7 @@ type FlushContext = {
  */
 export async function enqueueDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean },
-  input: { now: Date; runId: string; digestHourUtc: number; maxItems: number; retentionDays: number },
+  input: { now: Date; runId: string; digestHourUtc: number; maxItems: number; retentionDays: number; duePageSize?: number },
 ): Promise<DigestStats> {
   const { db } = deps;
   const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false };
@@ -59,7 +59,7 @@ export async function enqueueDueDigests(
   // Only ids, a page of the list at a time: the delivery pages themselves are read a slice at a
   // time, so memory stays flat however many subscribers are due. Claimed pages leave the range
   // (their pendingDigest moves past today), so the cursor never skips one still due.
-  const query = deliveriesCollection(db).where('pendingDigest', '<=', day).orderBy('pendingDigest').select('uid');
+  const query = deliveriesCollection(db).where('pendingDigest', '<=', day).orderBy('pendingDigest').select('uid', 'pendingDigest');
   const handled = new Set<string>();
   let cursor: QueryDocumentSnapshot | undefined;
   for (;;) {
@@ -67,7 +67,7 @@ export async function enqueueDueDigests(
       stats.truncated = true;
       break;
     }
-    const due = await (cursor ? query.startAfter(cursor) : query).limit(DUE_PAGE).get();
+    const due = await (cursor ? query.startAfter(cursor) : query).limit(input.duePageSize ?? DUE_PAGE).get();
     if (due.empty) break;
     cursor = due.docs[due.docs.length - 1];
     // A subscriber whose pages straddle two lists is flushed from the first; the rest waits for tomorrow's digest.
@@ -88,7 +88,7 @@ export async function enqueueDueDigests(
       stats.claimed += flushed.claimed;
       stats.skippedSubscribers += flushed.skippedSubscribers;
     });
-    if (stats.truncated || due.size < DUE_PAGE) break;
+    if (stats.truncated || due.size < (input.duePageSize ?? DUE_PAGE)) break;
   }
   return stats;
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import { enqueueDueDigests } from '../../lib/digests/enqueue-due-digests';
 import { createHarness, type Harness } from '../support/harness';
 import type { TestItem } from '../support/rss';
 
@@ -149,5 +150,33 @@ describe('daily digest under the time budget', () => {
 
     expect((await h.cron({ now: '2026-11-30T08:20:00Z' })).body).toMatchObject({ digests: 1, partial: false });
     expect(itemsIn((await h.inbox())[0].text!)).toHaveLength(3);
+  });
+});
+
+describe('daily digest flush over many due pages', () => {
+  it('walks the due pages a list at a time with a cursor: every subscriber gets one digest, none twice', async () => {
+    for (const name of ['ann', 'bea', 'cid', 'dov'])
+      await h.subscribe({ email: `${name}@example.com`, keywords: ['python'], mode: 'daily' });
+    h.serveFeed(postings('many', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    const stats = await enqueueDueDigests(
+      {
+        db: h.db,
+        composeDigest: async ({ subscriber }) => ({
+          from: 'a@scout.test',
+          to: subscriber.email,
+          subject: 'd',
+          html: '<p>d</p>',
+          text: 'd',
+          headers: {},
+        }),
+        outOfTime: () => false,
+      },
+      { now: new Date('2026-11-30T08:05:00Z'), runId: 'run-flush', digestHourUtc: 8, maxItems: 20, retentionDays: 30, duePageSize: 2 },
+    );
+    expect(stats).toMatchObject({ due: 5, claimed: 5, truncated: false });
+    const rows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.get('uid'));
+    expect(new Set(rows).size).toBe(5);
+    expect(rows).toHaveLength(5);
   });
 });
