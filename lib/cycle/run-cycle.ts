@@ -96,16 +96,19 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
     const claims = await phase('claim', async () => {
       const claims = await claimDeliveries(
-        { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }) },
+        { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }), outOfTime },
         { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
       );
-      await markPostingsMatched(
-        db,
-        postings.map((p) => p.id),
-      );
+      // A posting is closed only when every subscriber it matched was reached.
+      if (!claims.truncated)
+        await markPostingsMatched(
+          db,
+          postings.map((p) => p.id),
+        );
       return claims;
     });
     stats.matches = claims.matches;
+    stats.partial ||= claims.truncated;
     stats.instantDeliveries = claims.instantDeliveries;
     stats.queued = claims.queued;
     await deps.failpoint('after-claim');

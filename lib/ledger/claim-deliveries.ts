@@ -20,7 +20,15 @@ const MAX_ROUNDS = 10;
 export type ClaimCandidate = Candidate<StoredPosting>;
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
-export type ClaimStats = { matches: number; instantDeliveries: number; alertEmails: number; queued: number; skipped: number };
+/** `truncated`: the run's time budget ended the claims with subscribers not reached; their postings stay pending. */
+export type ClaimStats = {
+  matches: number;
+  instantDeliveries: number;
+  alertEmails: number;
+  queued: number;
+  skipped: number;
+  truncated: boolean;
+};
 
 /** The UTC day whose digest an item queued now belongs to: today's if today's has not started yet. */
 export function digestDayFor(now: Date, digestHourUtc: number): string {
@@ -46,19 +54,32 @@ type ClaimContext = {
  * of two runs claiming the same pair exactly one lands; the other re-reads and re-plans.
  */
 export async function claimDeliveries(
-  deps: { db: Firestore; composeAlert: ComposeAlert },
+  deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean },
   input: { candidates: ClaimCandidate[]; runId: string; now: Date; retentionDays: number; digestHourUtc: number },
 ): Promise<ClaimStats> {
-  const stats: ClaimStats = { matches: input.candidates.length, instantDeliveries: 0, alertEmails: 0, queued: 0, skipped: 0 };
+  const stats: ClaimStats = {
+    matches: input.candidates.length,
+    instantDeliveries: 0,
+    alertEmails: 0,
+    queued: 0,
+    skipped: 0,
+    truncated: false,
+  };
   const ctx: ClaimContext = {
-    ...deps,
+    db: deps.db,
+    composeAlert: deps.composeAlert,
     runId: input.runId,
     now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
     digestDate: digestDayFor(input.now, input.digestHourUtc),
   };
   const bySubscriber = [...groupBySubscriber(input.candidates).values()];
-  await inSlices(bySubscriber, (slice) => claimSlice(ctx, slice, stats));
+  // Out of time, a slice is not started: the next run matches the same postings again, finds the
+  // pairs claimed here already on their pages, and claims the rest.
+  await inSlices(bySubscriber, async (slice) => {
+    if (deps.outOfTime()) return void (stats.truncated = true);
+    await claimSlice(ctx, slice, stats);
+  });
   return stats;
 }
 

@@ -51,6 +51,7 @@ const claim = (runId: string, list: ClaimCandidate[]) =>
       db: h.db,
       composeAlert: async (s, items) =>
         ({ from: 'a@scout.test', to: s.email, subject: `${items.length}`, html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+      outOfTime: () => false,
     },
     { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8 },
   );

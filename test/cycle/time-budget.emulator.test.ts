@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noFailpoints } from '../../lib/cycle/failpoints';
+import { runCycle } from '../../lib/cycle/run-cycle';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+
+const NOW = new Date('2026-11-30T06:00:00Z');
+let h: Harness;
+
+beforeEach(async () => {
+  h = await createHarness();
+  for (const name of ['ada', 'bob', 'cyd']) await h.subscribe({ email: `${name}@example.com`, keywords: ['react'], mode: 'instant' });
+  h.serveFeed(postingsAbout('react', 2, { at: NOW }));
+});
+afterEach(async () => h.close());
+
+/** A wall clock that leaps past RUN_BUDGET_MS once the run has started: every budget check after the first says stop. */
+function leapingClock() {
+  let calls = 0;
+  return () => Date.now() + (calls++ > 0 ? 10 * h.config.RUN_BUDGET_MS : 0);
+}
+
+describe('the time budget', () => {
+  it('a run out of time before its claims reports partial, closes no posting, and the next run claims and sends everything once', async () => {
+    const stopped = await runCycle(
+      { ...h.deps, wallClock: leapingClock(), failpoint: noFailpoints },
+      { now: NOW, dryRun: false, trigger: 'test' },
+    );
+    expect(stopped).toMatchObject({ kind: 'ran', partial: true, instantEmails: 0, instantDeliveries: 0 });
+    expect(await h.inbox()).toHaveLength(0);
+    const postings = (await h.db.collection('jobs').get()).docs.map((d) => d.get('matchState'));
+    expect(postings).toEqual(['pending', 'pending']);
+
+    expect((await h.cron({ now: '2026-11-30T06:15:00Z' })).body).toMatchObject({ instantEmails: 3, partial: false });
+    expect((await h.cron({ now: '2026-11-30T06:30:00Z' })).body).toMatchObject({ instantEmails: 0, instantDeliveries: 0 });
+    const inbox = await h.inbox();
+    expect(inbox.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'bob@example.com', 'cyd@example.com']);
+  });
+});
