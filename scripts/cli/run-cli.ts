@@ -4,6 +4,7 @@ import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { statusCommand } from './status';
 import { usersPauseCommand, usersResumeCommand } from './users-status';
 
 /** Command groups: `scout <group> <command> [args]`. */
@@ -13,6 +14,9 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
     commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand],
   },
 };
+
+/** Commands with no group: `scout <command> [args]`. */
+const standalone: CliCommand[] = [statusCommand];
 
 export type CliDeps = {
   out: Out;
@@ -26,7 +30,10 @@ export type CliDeps = {
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 function topUsage(): string {
-  const lines = Object.entries(groups).flatMap(([group, { commands }]) => commands.map((c) => [`${group} ${c.name}`, c.summary] as const));
+  const lines = [
+    ...standalone.map((c) => [c.name, c.summary] as const),
+    ...Object.entries(groups).flatMap(([group, { commands }]) => commands.map((c) => [`${group} ${c.name}`, c.summary] as const)),
+  ];
   const width = Math.max(...lines.map(([name]) => name.length));
   return [
     'Usage: scout <command> [options]',
@@ -68,6 +75,8 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     print(group ? deps.out : deps.err, topUsage());
     return group ? EXIT.ok : EXIT.usage;
   }
+  const single = standalone.find((c) => c.name === group);
+  if (single) return runCommand(single, group, argv.slice(1), deps);
   if (!Object.hasOwn(groups, group)) {
     deps.err(`scout: unknown command "${group}"`);
     print(deps.err, topUsage());
@@ -84,7 +93,11 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
     return EXIT.usage;
   }
 
-  const label = `scout ${group} ${name}`;
+  return runCommand(command, `${group} ${name}`, rest, deps);
+}
+
+async function runCommand(command: CliCommand, path: string, rest: string[], deps: CliDeps): Promise<number> {
+  const label = `scout ${path}`;
   const parsed = command.prepare(rest);
   if (parsed.kind === 'help') {
     print(deps.out, command.usage);

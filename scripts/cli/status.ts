@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import { readOpsStatus } from '../../lib/ops/read-status';
+import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
+import { expectPositionals, invalid, readArgv } from './cli-args';
+import { formatTable } from './format-table';
+
+export type StatusArgs = { limit: number };
+
+const usage = `Usage: scout status [--limit N]
+
+What is due, what failed, what ran: the outbox by state, delivery pages with items due in
+today's digest, the newest failed or dead emails with their last error, the newest runs, and
+who holds the scan lock. Exit 1 when any email is failed or dead, so a script can alert on it.
+
+Options:
+  --limit <n>  failures and runs listed (default 5, at most 50)
+  -h, --help   show this help`;
+
+export function parseStatusArgs(argv: string[]): Parsed<StatusArgs> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(positionals, []);
+  if (positionalError) return invalid(positionalError);
+  const limit = values.limit === undefined ? 5 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) return invalid('--limit must be a whole number from 1 to 50');
+  return { kind: 'args', args: { limit } };
+}
+
+export async function status(ctx: CommandContext, args: StatusArgs): Promise<number> {
+  const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit });
+  const { pending, sending, failed, dead } = s.outbox;
+  ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
+  ctx.out(`digests: ${s.digestPagesDue} delivery page${s.digestPagesDue === 1 ? '' : 's'} with items due by ${s.day}`);
+  ctx.out(
+    s.lock ? `lock: ${s.lock.held ? 'held' : 'expired'} by ${s.lock.owner} until ${s.lock.expiresAt?.toISOString() ?? '?'}` : 'lock: free',
+  );
+  ctx.out('');
+  if (s.failures.length === 0) ctx.out('no failed or dead emails');
+  else
+    formatTable(
+      ['EMAIL KEY', 'KIND', 'STATUS', 'ATTEMPTS', 'LAST ERROR'],
+      s.failures.map((f) => [f.emailKey, f.kind, f.status, String(f.attempts), f.lastError ?? '-']),
+    ).forEach((line) => ctx.out(line));
+  ctx.out('');
+  if (s.runs.length === 0) ctx.out('no runs yet');
+  else
+    formatTable(
+      ['RUN', 'STATUS', 'TRIGGER', 'STARTED', 'DURATION', 'EMAILS', 'ERRORS'],
+      s.runs.map((r) => [
+        r.runId,
+        r.status,
+        r.trigger,
+        r.startedAt?.toISOString() ?? '-',
+        r.durationMs === null ? '-' : `${(r.durationMs / 1000).toFixed(1)} s`,
+        String(r.emails),
+        r.errors.join('; ') || '-',
+      ]),
+    ).forEach((line) => ctx.out(line));
+  return failed + dead > 0 ? EXIT.problems : EXIT.ok;
+}
+
+export const statusCommand = defineCommand({
+  name: 'status',
+  summary: 'what is due, what failed, what ran',
+  usage,
+  parse: parseStatusArgs,
+  run: status,
+});

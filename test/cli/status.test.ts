@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCliFixture, type CliFixture } from './cli-fixture';
+
+let fx: CliFixture;
+beforeEach(() => {
+  fx = createCliFixture();
+});
+afterEach(() => fx.close());
+
+const row = (status: string, lastError: string | null, createdAt: string) => ({
+  uid: 'uid-ada',
+  kind: 'alert',
+  deliveryIds: [],
+  status,
+  attempts: status === 'pending' ? 0 : 3,
+  lastError,
+  createdAt: new Date(createdAt),
+});
+
+describe('scout status', () => {
+  it('on an empty store says there is nothing, exit 0', async () => {
+    const run = await fx.cli(['status']);
+    expect(run.code).toBe(0);
+    expect(run.out).toEqual([
+      'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
+      'digests: 0 delivery pages with items due by 2026-11-30',
+      'lock: free',
+      '',
+      'no failed or dead emails',
+      '',
+      'no runs yet',
+    ]);
+  });
+
+  it('counts the outbox, lists the newest failures with their last error, the runs and the lock; exit 1 when anything failed', async () => {
+    const emails = fx.db.collection('emails');
+    await emails.doc('alert_a').set(row('pending', null, '2026-11-30T06:00:00Z'));
+    await emails.doc('alert_b').set(row('dead', '422 validation_error: bad to', '2026-11-30T06:01:00Z'));
+    await emails.doc('alert_c').set(row('failed', 'unknown_outcome', '2026-11-30T06:02:00Z'));
+    await fx.db
+      .collection('deliveries')
+      .doc('uid-bea_2026-11-30')
+      .set({ uid: 'uid-bea', day: '2026-11-30', deliveries: {}, pendingDigest: '2026-11-30' });
+    await fx.db
+      .collection('deliveries')
+      .doc('uid-cid_2026-11-30')
+      .set({ uid: 'uid-cid', day: '2026-11-30', deliveries: {}, pendingDigest: '2026-12-01' });
+    await fx.db
+      .collection('runs')
+      .doc('run-1')
+      .set({
+        trigger: 'cron',
+        status: 'partial',
+        startedAt: new Date('2026-11-30T08:45:00Z'),
+        durationMs: 281_000,
+        stats: { emailsSent: 40 },
+        errors: [],
+      });
+    await fx.db
+      .collection('locks')
+      .doc('scan')
+      .set({ owner: 'run-2', expiresAt: new Date('2026-11-30T09:05:00Z') });
+
+    const run = await fx.cli(['status', '--limit', '2']);
+
+    expect(run.code).toBe(1);
+    expect(run.out.slice(0, 3)).toEqual([
+      'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
+      'digests: 1 delivery page with items due by 2026-11-30',
+      'lock: held by run-2 until 2026-11-30T09:05:00.000Z',
+    ]);
+    expect(run.out.join('\n')).toMatch(
+      /alert_c\s+alert\s+failed\s+3\s+unknown_outcome\n\s*alert_b\s+alert\s+dead\s+3\s+422 validation_error: bad to/,
+    );
+    expect(run.out.at(-1)).toMatch(/^run-1\s+partial\s+cron\s+2026-11-30T08:45:00.000Z\s+281.0 s\s+40\s+-$/);
+  });
+
+  it('rejects a bad --limit without opening the store, exit 2', async () => {
+    const run = await fx.cli(['status', '--limit', '0']);
+    expect(run).toMatchObject({ code: 2, opened: false });
+    expect(run.err[0]).toContain('--limit must be a whole number from 1 to 50');
+  });
+});
