@@ -1,5 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import { loadConfig } from '../lib/config';
+import type { CycleDeps } from '../lib/cycle/cycle-deps';
 import { createFirestore } from '../lib/firestore';
+import { buildDeps } from '../lib/runtime';
 import { loadCliEnv } from './cli/cli-env';
 import { runCli } from './cli/run-cli';
 
@@ -7,6 +10,7 @@ import { runCli } from './cli/run-cli';
 // This file only wires the process to runCli: argv, the environment, stdout/stderr, the exit code.
 
 let db: Firestore | undefined;
+let cycle: CycleDeps | undefined;
 
 function openDb(): Firestore {
   const env = loadCliEnv(process.env);
@@ -22,9 +26,12 @@ try {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     openDb,
+    // The cycle's own client, built from the full configuration (a missing variable is a ConfigError naming it).
+    cycleDeps: () => (cycle ??= buildDeps(loadConfig(process.env))),
     now: () => new Date(),
   });
 } finally {
   // The client keeps its gRPC channel open; closing it lets the process exit on its own.
   await db?.terminate();
+  await cycle?.db.terminate();
 }

@@ -1,10 +1,15 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import type { CycleDeps } from '../../lib/cycle/cycle-deps';
 
 /** One line of operator output, without its newline. */
 export type Out = (line: string) => void;
 
-/** What every command gets: the store, the run's clock and somewhere to print. */
-export type CommandContext = { db: Firestore; now: Date; out: Out };
+/**
+ * What every command gets: the store, the run's clock and somewhere to print; and, for commands
+ * that run the cycle itself, everything the endpoint has (built on first use from the full
+ * configuration, so the other commands need only the store's variables).
+ */
+export type CommandContext = { db: Firestore; now: Date; out: Out; cycleDeps: () => CycleDeps };
 
 /** The outcome of reading a command's argv: arguments to run with, a request for help, or a usage error. */
 export type Parsed<A> = { kind: 'args'; args: A } | { kind: 'help' } | { kind: 'invalid'; message: string };

@@ -1,9 +1,11 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { ConfigError } from '../../lib/config';
+import type { CycleDeps } from '../../lib/cycle/cycle-deps';
 import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { scanCommand } from './scan';
 import { statusCommand } from './status';
 import { usersPauseCommand, usersResumeCommand } from './users-status';
 
@@ -16,7 +18,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
 };
 
 /** Commands with no group: `scout <command> [args]`. */
-const standalone: CliCommand[] = [statusCommand];
+const standalone: CliCommand[] = [scanCommand, statusCommand];
 
 export type CliDeps = {
   out: Out;
@@ -24,6 +26,8 @@ export type CliDeps = {
   err: Out;
   /** Opens the store. Called only once argv is valid, so help and usage errors need no configuration. */
   openDb: () => Firestore;
+  /** The endpoint's dependencies, from the full configuration; only `scan` asks for them. */
+  cycleDeps: () => CycleDeps;
   now: () => Date;
 };
 
@@ -118,7 +122,7 @@ async function runCommand(command: CliCommand, path: string, rest: string[], dep
     return EXIT.usage;
   }
   try {
-    return await parsed.args({ db, now: deps.now(), out: deps.out });
+    return await parsed.args({ db, now: deps.now(), out: deps.out, cycleDeps: deps.cycleDeps });
   } catch (error) {
     deps.err(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.problems;

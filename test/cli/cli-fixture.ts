@@ -19,6 +19,10 @@ export type CliFixture = {
   close(): Promise<void>;
 };
 
+const noCycle = (): never => {
+  throw new Error('this fixture runs no cycle (the scan tests use the test harness)');
+};
+
 /** A fresh Firestore project on the shared emulator, so no two tests ever see each other's subscribers. */
 export function createCliFixture(): CliFixture {
   process.env.METADATA_SERVER_DETECTION = 'none';
@@ -32,7 +36,7 @@ export function createCliFixture(): CliFixture {
     projectId,
     ctx() {
       const lines: string[] = [];
-      return { db, now, out: (line) => lines.push(line), lines };
+      return { db, now, out: (line) => lines.push(line), lines, cycleDeps: noCycle };
     },
     async cli(argv) {
       const out: string[] = [];
@@ -45,6 +49,7 @@ export function createCliFixture(): CliFixture {
           opened = true;
           return db;
         },
+        cycleDeps: noCycle,
         now: () => now,
       });
       return { code, out, err, opened };

@@ -11,7 +11,15 @@ async function cli(
 ) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), openDb, now: () => new Date(0) });
+  const code = await runCli(argv, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    openDb,
+    cycleDeps: () => {
+      throw new Error('no cycle here');
+    },
+    now: () => new Date(0),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

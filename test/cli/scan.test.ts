@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseScanArgs, scan } from '../../scripts/cli/scan';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+
+const NOW = new Date('2026-11-30T06:00:00Z');
+let h: Harness;
+
+beforeEach(async () => {
+  h = await createHarness();
+  await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'instant' });
+  h.serveFeed(postingsAbout('react', 2, { at: NOW }));
+});
+afterEach(async () => h.close());
+
+const context = (lines: string[]) => ({ db: h.db, now: NOW, out: (line: string) => void lines.push(line), cycleDeps: () => h.deps });
+
+describe('scout scan', () => {
+  it('runs the endpoint’s cycle with each phase as it finishes, then the stats; a second scan sends nothing', async () => {
+    const lines: string[] = [];
+    expect(await scan(context(lines), { dryRun: false, now: NOW })).toBe(0);
+    expect(lines.filter((l) => l.endsWith('…'))).toEqual(['fetch…', 'match…', 'claim…', 'flush…', 'dispatch…']);
+    expect(lines).toContainEqual(expect.stringMatching(/^run \S+: 2 new postings of 2, 1 subscribers, 2 matches$/));
+    expect(lines).toContainEqual('sent 1 alerts and 0 digests (1 provider requests); 0 queued for digests');
+    expect(await h.inbox()).toHaveLength(1);
+
+    const again: string[] = [];
+    expect(await scan(context(again), { dryRun: false, now: new Date('2026-11-30T06:15:00Z') })).toBe(0);
+    expect(again).toContainEqual('sent 0 alerts and 0 digests (0 provider requests); 0 queued for digests');
+    expect(await h.inbox()).toHaveLength(1);
+  });
+
+  it('--dry-run reports what would be sent and writes nothing', async () => {
+    const before = await h.dump();
+    const lines: string[] = [];
+    expect(await scan(context(lines), { dryRun: true, now: NOW })).toBe(0);
+    expect(lines).toContainEqual('would send 1 alerts (2 postings), queue 0 for digests, send 0 digests; 0 emails already pending');
+    expect(await h.dump()).toEqual(before);
+  });
+
+  it('--now is refused without ALLOW_CLOCK_OVERRIDE, and a bad --now is a usage error', async () => {
+    const lines: string[] = [];
+    const ctx = { ...context(lines), cycleDeps: () => ({ ...h.deps, config: { ...h.config, ALLOW_CLOCK_OVERRIDE: false } }) };
+    expect(await scan(ctx, { dryRun: false, now: NOW })).toBe(2);
+    expect(lines).toEqual(['not run: --now is honoured only with ALLOW_CLOCK_OVERRIDE=true']);
+    expect(await h.inbox()).toHaveLength(0);
+    expect(parseScanArgs(['--now', 'yesterday'])).toEqual({
+      kind: 'invalid',
+      message: '--now must be an ISO time, e.g. 2026-11-30T08:05:00Z',
+    });
+  });
+});
