@@ -9,6 +9,12 @@ import { runCli } from './cli/run-cli';
 // Scout's operator CLI: `tsx scripts/scout.ts <command>`; `--help` lists the commands.
 // This file only wires the process to runCli: argv, the environment, stdout/stderr, the exit code.
 
+// `scout users list | head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 let db: Firestore | undefined;
 let cycle: CycleDeps | undefined;
 

@@ -57,6 +57,8 @@ export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq
 export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memberKeys].sort().join(','), 20)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
 export const digestEmailKey = (uid: string, day: string) => `digest_${uid}_${day}`;
+/** A digest resent by hand: its own key, so it neither collides with nor blocks the scheduled one. */
+export const manualDigestEmailKey = (uid: string, at: Date) => `digest_${uid}_manual-${at.getTime()}`;
 
 /** A row as first written: pending, never attempted, its payload frozen with its hash. */
 export function newOutboxRow(input: {

@@ -5,6 +5,7 @@ import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { resendDigestCommand } from './resend-digest';
 import { scanCommand } from './scan';
 import { statusCommand } from './status';
 import { usersPauseCommand, usersResumeCommand } from './users-status';
@@ -18,7 +19,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
 };
 
 /** Commands with no group: `scout <command> [args]`. */
-const standalone: CliCommand[] = [scanCommand, statusCommand];
+const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand];
 
 export type CliDeps = {
   out: Out;
