@@ -1,5 +1,5 @@
-import type { Firestore } from 'firebase-admin/firestore';
-import { createDocuments, readMany } from '../ledger/create-documents';
+import type { DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
+import { createDocuments, MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
 import { addDays } from '../ledger/timestamps';
 import type { Posting } from './posting';
 import { postingsCollection, type StoredPosting } from './postings-collection';
@@ -19,6 +19,7 @@ export async function storeNewPostings(
   const snaps = await readMany(db, refs);
   const unseen = fresh.filter((_, i) => !snaps[i].exists);
   const expireAt = addDays(input.now, input.retentionDays);
+  await keepListedPostings(db, { snaps, now: input.now, expireAt, retentionDays: input.retentionDays });
   const { created } = await createDocuments(
     db,
     unseen.map((posting) => ({
@@ -45,6 +46,25 @@ export async function markPostingsMatched(db: Firestore, ids: string[]): Promise
   for (let i = 0; i < ids.length; i += 500) {
     const batch = db.batch();
     for (const id of ids.slice(i, i + 500)) batch.update(postingsCollection(db).doc(id), { matchState: 'matched' });
+    await batch.commit();
+  }
+}
+
+/**
+ * A posting the feed still lists must outlive it: otherwise the TTL (or prune) would delete its
+ * document while the feed still carries it, and the next fetch would store it as new — a second
+ * alert for an undated item. So a listed posting's expiry moves forward whenever less than half
+ * the retention window is left: about one write per posting per RETENTION_DAYS / 2, not per fetch.
+ */
+async function keepListedPostings(
+  db: Firestore,
+  input: { snaps: DocumentSnapshot<StoredPosting>[]; now: Date; expireAt: Date; retentionDays: number },
+): Promise<void> {
+  const renewBefore = addDays(input.now, input.retentionDays / 2);
+  const stale = input.snaps.filter((snap) => snap.exists && (snap.data()!.expireAt ?? input.now) < renewBefore);
+  for (let i = 0; i < stale.length; i += MAX_BATCH_WRITES) {
+    const batch = db.batch();
+    for (const snap of stale.slice(i, i + MAX_BATCH_WRITES)) batch.update(snap.ref, { expireAt: input.expireAt, lastListedAt: input.now });
     await batch.commit();
   }
 }

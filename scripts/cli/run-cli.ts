@@ -5,6 +5,7 @@ import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { pruneCommand } from './prune';
 import { resendDigestCommand } from './resend-digest';
 import { scanCommand } from './scan';
 import { statusCommand } from './status';
@@ -19,7 +20,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
 };
 
 /** Commands with no group: `scout <command> [args]`. */
-const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand];
+const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand, pruneCommand];
 
 export type CliDeps = {
   out: Out;

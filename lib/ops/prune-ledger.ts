@@ -1,0 +1,50 @@
+import type { Firestore, Query } from 'firebase-admin/firestore';
+import { isLostPrecondition } from '../ledger/firestore-errors';
+import { commitGroups } from '../ledger/write-groups';
+
+/**
+ * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
+ * `expireAt` has passed, at most `limit` per call. Conservative where a TTL would not be: an
+ * outbox row still on its way (pending or sending) and a delivery page with items still queued
+ * for a digest are kept, so a prune can never lose an email that is still due.
+ */
+export type PruneReport = { deleted: Record<string, number>; kept: Record<string, number>; more: boolean };
+
+type Target = { collection: string; keep?: (data: FirebaseFirestore.DocumentData) => boolean };
+
+const TARGETS: Target[] = [
+  { collection: 'jobs' },
+  { collection: 'deliveries', keep: (d) => typeof d.pendingDigest === 'string' },
+  { collection: 'emails', keep: (d) => d.status === 'pending' || d.status === 'sending' },
+  { collection: 'runs' },
+  { collection: 'rateLimits' },
+];
+
+export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {
+  const report: PruneReport = { deleted: {}, kept: {}, more: false };
+  let budget = input.limit;
+  for (const target of TARGETS) {
+    report.deleted[target.collection] = 0;
+    report.kept[target.collection] = 0;
+    if (budget <= 0) {
+      report.more = true;
+      continue;
+    }
+    const limit = budget;
+    const query: Query = db.collection(target.collection).where('expireAt', '<=', input.now).limit(limit);
+    const expired = await query.get();
+    const doomed = expired.docs.filter((d) => !target.keep?.(d.data()));
+    report.kept[target.collection] = expired.size - doomed.length;
+    // Each delete is guarded by the version read: a document written since (a page that just got
+    // a new item) is left for a later prune instead of being deleted under its writer.
+    const deleted = await commitGroups(
+      db,
+      doomed.map((doc) => ({ size: 1, apply: (batch) => void batch.delete(doc.ref, { lastUpdateTime: doc.updateTime }) })),
+      isLostPrecondition,
+    );
+    report.deleted[target.collection] = deleted.filter(Boolean).length;
+    budget -= expired.size;
+    if (expired.size === limit) report.more = true;
+  }
+  return report;
+}

@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { pruneLedger } from '../../lib/ops/prune-ledger';
+import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
+import { expectPositionals, invalid, readArgv } from './cli-args';
+
+export type PruneArgs = { limit: number };
+
+const usage = `Usage: scout prune [--limit N]
+
+Deletes ledger documents whose expireAt has passed (jobs, deliveries, emails, runs,
+rateLimits), at most N per call — for a store without the TTL policy, or to catch up before
+it runs. Outbox rows still pending or sending and delivery pages with items queued for a
+digest are kept. Run it again while it says there may be more.
+
+Options:
+  --limit <n>  documents examined per call (default 5000, at most 100000)
+  -h, --help   show this help`;
+
+export function parsePruneArgs(argv: string[]): Parsed<PruneArgs> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(positionals, []);
+  if (positionalError) return invalid(positionalError);
+  const limit = values.limit === undefined ? 5_000 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) return invalid('--limit must be a whole number from 1 to 100000');
+  return { kind: 'args', args: { limit } };
+}
+
+export async function prune(ctx: CommandContext, args: PruneArgs): Promise<number> {
+  const report = await pruneLedger(ctx.db, { now: ctx.now, limit: args.limit });
+  for (const collection of Object.keys(report.deleted)) {
+    const kept = report.kept[collection] > 0 ? ` (kept ${report.kept[collection]} still due)` : '';
+    ctx.out(`${collection}: deleted ${report.deleted[collection]}${kept}`);
+  }
+  ctx.out(report.more ? 'there may be more: run it again' : 'nothing else has expired');
+  return EXIT.ok;
+}
+
+export const pruneCommand = defineCommand({
+  name: 'prune',
+  summary: 'delete expired ledger documents (stores without TTL)',
+  usage,
+  parse: parsePruneArgs,
+  run: prune,
+});
