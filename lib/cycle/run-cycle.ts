@@ -81,6 +81,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     stats.jobsNew = feeds.new;
     stats.feeds = feeds.feeds.map(({ source, status, postings, error }) => ({ source, status, postings, error }));
     stats.failures += feeds.feeds.filter((f) => f.status === 'error').length;
+    for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
+      deps.log('feed.failed', { runId, source: feed.source, error: feed.error });
     await deps.failpoint('after-postings-stored');
 
     const { postings, candidates } = await phase('match', async () => {
@@ -131,7 +133,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
     const sent = await phase('dispatch', () =>
       dispatchOutbox(
-        { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime },
+        { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime, log: deps.log, runId },
         { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
       ),
     );

@@ -1,5 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Failpoint } from '../cycle/failpoints';
+import type { Logger } from '../cycle/logger';
+import { shortHash } from '../ledger/short-hash';
 import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
@@ -19,6 +21,9 @@ export type DeliverDeps = {
   sleep: (ms: number) => Promise<void>;
   /** True once the run's time budget is spent: no new row is started after that. */
   outOfTime: (reserveMs?: number) => boolean;
+  /** One line per email that ends failed or dead, for the operator's log search. */
+  log: Logger;
+  runId: string;
 };
 
 /** How each member of a unit ended in this run. */
@@ -148,5 +153,17 @@ async function closeAll(
     deps.db,
     members.map((m) => closeInput(deps, m, status(m), reason)),
   );
-  members.forEach((m, i) => results.set(m.emailKey, closed[i] ? status(m) : 'fenced'));
+  members.forEach((m, i) => {
+    results.set(m.emailKey, closed[i] ? status(m) : 'fenced');
+    // The email key carries the uid, which is the address in base64url: log a digest of it instead.
+    if (closed[i])
+      deps.log('email.failed', {
+        runId: deps.runId,
+        email: shortHash(m.emailKey, 12),
+        kind: m.row.kind,
+        status: status(m),
+        attempts: m.attempts,
+        error: reason,
+      });
+  });
 }

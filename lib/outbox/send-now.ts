@@ -30,6 +30,8 @@ export async function sendRowNow(deps: CycleDeps, input: { emailKey: string; uid
       clock,
       sleep: deps.sleep,
       outOfTime: (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS,
+      log: deps.log,
+      runId: input.runId,
     },
     singleUnit(leased.lease),
     { maxAttempts: deps.config.SEND_MAX_ATTEMPTS },

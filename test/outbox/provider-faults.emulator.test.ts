@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { noFailpoints } from '../../lib/cycle/failpoints';
+import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
 
@@ -83,5 +85,30 @@ describe('provider faults inside one run', () => {
     const res = await h.cron({ now: NOW });
     expect(res.body.instantEmails).toBe(5);
     expect(await h.inbox()).toHaveLength(5);
+  });
+});
+
+describe('the log of a failed email', () => {
+  it('one JSON-ready line with the runId, kind, status, attempts and error; no address, not even as the base64url uid', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
+    const lines: { event: string; fields: Record<string, unknown> }[] = [];
+    const result = await runCycle(
+      { ...h.deps, failpoint: noFailpoints, log: (event, fields = {}) => void lines.push({ event, fields }) },
+      { now: new Date(NOW), dryRun: false, trigger: 'test' },
+    );
+    const failed = lines.filter((l) => l.event === 'email.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].fields).toMatchObject({
+      runId: result.kind === 'ran' ? result.runId : '?',
+      kind: 'alert',
+      status: 'dead',
+      attempts: 1,
+    });
+    expect(String(failed[0].fields.error)).toContain('422');
+    const uid = (await h.db.collection('users').get()).docs[0].id;
+    const everything = JSON.stringify(lines);
+    expect(everything).not.toContain('ada@example.com');
+    expect(everything).not.toContain(uid);
   });
 });
