@@ -1,4 +1,6 @@
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { normaliseEmail } from '../../lib/subscribers/subscriber';
 import type { Parsed } from './command';
 
 export const invalid = (message: string): Parsed<never> => ({ kind: 'invalid', message });
@@ -36,4 +38,38 @@ const emailSchema = z.email().max(254);
 /** An email argument, checked before anything is read or written. */
 export function checkEmail(text: string): string | null {
   return emailSchema.safeParse(text.trim()).success ? null : `<email> "${text}" is not an email address`;
+}
+
+/** `<email>` and `--help`, nothing else: the shape of every command that acts on one subscriber. */
+export function parseEmailArgs(argv: string[]): Parsed<{ email: string }> {
+  const read = readArgv(() =>
+    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
+  );
+  if (!read.ok) return invalid(read.message);
+  if (read.value.values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(read.value.positionals, ['<email>']);
+  if (positionalError) return invalid(positionalError);
+  const email = read.value.positionals[0];
+  const emailError = checkEmail(email);
+  return emailError ? invalid(emailError) : { kind: 'args', args: { email: normaliseEmail(email) } };
+}
+
+/** `[--limit N]` and `--help`, nothing else: N a whole number in [1, max], `fallback` when absent. */
+export function parseLimitArgs(argv: string[], bounds: { fallback: number; max: number }): Parsed<{ limit: number }> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(positionals, []);
+  if (positionalError) return invalid(positionalError);
+  const limit = values.limit === undefined ? bounds.fallback : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > bounds.max) return invalid(`--limit must be a whole number from 1 to ${bounds.max}`);
+  return { kind: 'args', args: { limit } };
 }

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { pruneLedger } from '../../lib/ops/prune-ledger';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { expectPositionals, invalid, readArgv } from './cli-args';
+import { parseLimitArgs } from './cli-args';
 
 export type PruneArgs = { limit: number };
 
@@ -16,24 +15,7 @@ Options:
   --limit <n>  documents examined per call (default 5000, at most 100000)
   -h, --help   show this help`;
 
-export function parsePruneArgs(argv: string[]): Parsed<PruneArgs> {
-  const read = readArgv(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
-  );
-  if (!read.ok) return invalid(read.message);
-  const { values, positionals } = read.value;
-  if (values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(positionals, []);
-  if (positionalError) return invalid(positionalError);
-  const limit = values.limit === undefined ? 5_000 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) return invalid('--limit must be a whole number from 1 to 100000');
-  return { kind: 'args', args: { limit } };
-}
+export const parsePruneArgs = (argv: string[]): Parsed<PruneArgs> => parseLimitArgs(argv, { fallback: 5_000, max: 100_000 });
 
 export async function prune(ctx: CommandContext, args: PruneArgs): Promise<number> {
   const report = await pruneLedger(ctx.db, { now: ctx.now, limit: args.limit });

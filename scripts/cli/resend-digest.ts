@@ -1,8 +1,6 @@
-import { parseArgs } from 'node:util';
 import { resendLatestDigest } from '../../lib/digests/resend-digest';
-import { normaliseEmail } from '../../lib/subscribers/subscriber';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { checkEmail, expectPositionals, invalid, readArgv } from './cli-args';
+import { parseEmailArgs } from './cli-args';
 
 export type ResendDigestArgs = { email: string };
 
@@ -15,18 +13,7 @@ Only to an active subscriber. Needs the full configuration (it sends).
 Options:
   -h, --help   show this help`;
 
-export function parseResendDigestArgs(argv: string[]): Parsed<ResendDigestArgs> {
-  const read = readArgv(() =>
-    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
-  );
-  if (!read.ok) return invalid(read.message);
-  if (read.value.values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(read.value.positionals, ['<email>']);
-  if (positionalError) return invalid(positionalError);
-  const email = read.value.positionals[0];
-  const emailError = checkEmail(email);
-  return emailError ? invalid(emailError) : { kind: 'args', args: { email: normaliseEmail(email) } };
-}
+export const parseResendDigestArgs = (argv: string[]): Parsed<ResendDigestArgs> => parseEmailArgs(argv);
 
 export async function resendDigest(ctx: CommandContext, { email }: ResendDigestArgs): Promise<number> {
   const result = await resendLatestDigest(ctx.cycleDeps(), { email, now: ctx.now });

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { readOpsStatus } from '../../lib/ops/read-status';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { expectPositionals, invalid, readArgv } from './cli-args';
+import { parseLimitArgs } from './cli-args';
 import { formatTable } from './format-table';
 
 export type StatusArgs = { limit: number };
@@ -16,24 +15,7 @@ Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
   -h, --help   show this help`;
 
-export function parseStatusArgs(argv: string[]): Parsed<StatusArgs> {
-  const read = readArgv(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
-  );
-  if (!read.ok) return invalid(read.message);
-  const { values, positionals } = read.value;
-  if (values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(positionals, []);
-  if (positionalError) return invalid(positionalError);
-  const limit = values.limit === undefined ? 5 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 50) return invalid('--limit must be a whole number from 1 to 50');
-  return { kind: 'args', args: { limit } };
-}
+export const parseStatusArgs = (argv: string[]): Parsed<StatusArgs> => parseLimitArgs(argv, { fallback: 5, max: 50 });
 
 export async function status(ctx: CommandContext, args: StatusArgs): Promise<number> {
   const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit });

@@ -1,7 +1,5 @@
-import { parseArgs } from 'node:util';
-import { normaliseEmail } from '../../lib/subscribers/subscriber';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { checkEmail, expectPositionals, invalid, readArgv } from './cli-args';
+import { parseEmailArgs } from './cli-args';
 import { setSubscriberStatus, type StatusAction } from '../../lib/subscribers/set-subscriber-status';
 
 export type UsersStatusArgs = { email: string };
@@ -22,18 +20,7 @@ Options:
   -h, --help   show this help`,
 };
 
-export function parseUsersStatusArgs(argv: string[]): Parsed<UsersStatusArgs> {
-  const read = readArgv(() =>
-    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
-  );
-  if (!read.ok) return invalid(read.message);
-  if (read.value.values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(read.value.positionals, ['<email>']);
-  if (positionalError) return invalid(positionalError);
-  const email = read.value.positionals[0];
-  const emailError = checkEmail(email);
-  return emailError ? invalid(emailError) : { kind: 'args', args: { email: normaliseEmail(email) } };
-}
+export const parseUsersStatusArgs = (argv: string[]): Parsed<UsersStatusArgs> => parseEmailArgs(argv);
 
 const pastTense: Record<StatusAction, string> = { pause: 'paused', resume: 'resumed' };
 
