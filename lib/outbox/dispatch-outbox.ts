@@ -1,7 +1,7 @@
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
-import { outboxCollection, type EmailKind } from './outbox-row';
+import { batchBytesOf, outboxCollection, type EmailKind } from './outbox-row';
 import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './send-unit';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
@@ -192,7 +192,7 @@ function chunkForBatches(leases: Lease[], batchSize: number): Lease[][] {
   let current: Lease[] = [];
   let bytes = 0;
   for (const lease of leases) {
-    const size = lease.row.payload.html.length + lease.row.payload.text.length + 1_000;
+    const size = batchBytesOf(lease.row);
     if (current.length > 0 && (current.length === batchSize || bytes + size > MAX_BATCH_BYTES)) {
       chunks.push(current);
       current = [];

@@ -3,7 +3,7 @@ import { readMany } from '../ledger/create-documents';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
+import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
 
 /** The provider keeps an Idempotency-Key 24 h; we stay an hour inside that. */
 export const PROVIDER_KEY_WINDOW_MS = 23 * 3_600_000;
@@ -97,8 +97,6 @@ const LEASE_CHUNK = 200;
 /** Sealing: the fresh rows leased together also become one provider batch, in the same write. */
 export type SealOptions = { maxBytes: number };
 
-const payloadBytes = (row: OutboxRow) => row.payload.html.length + row.payload.text.length + 1_000;
-
 /**
  * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
  * lease of the chunk in one batch of precondition-guarded updates. A batch is all or nothing, so
@@ -176,7 +174,7 @@ export async function leaseRows(
 function sealable(snaps: DocumentSnapshot<OutboxRow>[], seal: SealOptions): { key: string; members: string[] } | null {
   const fresh = snaps.filter((s) => s.data()!.firstAttemptAt === null);
   if (fresh.length < 2) return null;
-  if (fresh.reduce((n, s) => n + payloadBytes(s.data()!), 0) > seal.maxBytes) return null;
+  if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > seal.maxBytes) return null;
   const members = fresh.map((s) => s.id).sort((a, b) => a.localeCompare(b));
   return { key: batchKeyFor(members), members };
 }

@@ -53,6 +53,8 @@ export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${ui
 export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
 /** The "you're already subscribed, here is your preferences link" email's key. */
 export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
+/** What one email adds to a provider batch request: its bodies, plus room for the envelope and headers. */
+export const batchBytesOf = (row: Pick<OutboxRow, 'payload'>) => row.payload.html.length + row.payload.text.length + 1_000;
 /** A provider batch is named by its members, so a retry of the same batch carries the same key. */
 export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memberKeys].sort().join(','), 20)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
