@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noFailpoints } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
+import { leapingClock } from '../support/leaping-clock';
 import { postingsAbout } from '../support/rss';
 
 const NOW = new Date('2026-11-30T06:00:00Z');
@@ -14,16 +15,10 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-/** A wall clock that leaps past RUN_BUDGET_MS once the run has started: every budget check after the first says stop. */
-function leapingClock() {
-  let calls = 0;
-  return () => Date.now() + (calls++ > 0 ? 10 * h.config.RUN_BUDGET_MS : 0);
-}
-
 describe('the time budget', () => {
   it('a run out of time before its claims reports partial, closes no posting, and the next run claims and sends everything once', async () => {
     const stopped = await runCycle(
-      { ...h.deps, wallClock: leapingClock(), failpoint: noFailpoints },
+      { ...h.deps, wallClock: leapingClock(h.config.RUN_BUDGET_MS), failpoint: noFailpoints },
       { now: NOW, dryRun: false, trigger: 'test' },
     );
     expect(stopped).toMatchObject({ kind: 'ran', partial: true, instantEmails: 0, instantDeliveries: 0 });

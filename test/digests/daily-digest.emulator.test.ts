@@ -3,6 +3,7 @@ import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/fai
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { enqueueDueDigests } from '../../lib/digests/enqueue-due-digests';
 import { createHarness, type Harness } from '../support/harness';
+import { leapingClock } from '../support/leaping-clock';
 import type { TestItem } from '../support/rss';
 
 let h: Harness;
@@ -137,11 +138,8 @@ describe('daily digest under the time budget', () => {
   it('a flush stopped by the budget reports partial, loses nothing, and the next run sends the digest', async () => {
     h.serveFeed(postings('budget', 3, 1, '2026-11-30T06:00:00Z'));
     await h.cron({ now: '2026-11-30T06:00:00Z' });
-    // A wall clock that leaps past RUN_BUDGET_MS after the run starts: every later budget check says stop.
-    let calls = 0;
-    const leapingClock = () => Date.now() + (calls++ > 0 ? 10 * h.config.RUN_BUDGET_MS : 0);
     const stopped = await runCycle(
-      { ...h.deps, wallClock: leapingClock, failpoint: noFailpoints },
+      { ...h.deps, wallClock: leapingClock(h.config.RUN_BUDGET_MS), failpoint: noFailpoints },
       { now: new Date('2026-11-30T08:05:00Z'), dryRun: false, trigger: 'test' },
     );
     expect(stopped).toMatchObject({ kind: 'ran', partial: true, digests: 0 });
