@@ -75,7 +75,9 @@ export async function enqueueDueDigests(
     for (const doc of due.docs) {
       const uid: string = doc.get('uid');
       if (handled.has(uid) && !pagesOf.has(uid)) continue;
-      pagesOf.set(uid, [...(pagesOf.get(uid) ?? []), doc.id]);
+      const pages = pagesOf.get(uid);
+      if (pages) pages.push(doc.id);
+      else pagesOf.set(uid, [doc.id]);
     }
     for (const uid of pagesOf.keys()) handled.add(uid);
     stats.due += pagesOf.size;
@@ -195,7 +197,12 @@ async function flushWrite(
 ): Promise<WriteGroup> {
   const changed = [...plan.top, ...plan.closed];
   const byPage = new Map<string, Delivery[]>();
-  for (const d of changed) byPage.set(plan.pageOf.get(d.jobId)!, [...(byPage.get(plan.pageOf.get(d.jobId)!) ?? []), d]);
+  for (const d of changed) {
+    const id = plan.pageOf.get(d.jobId)!;
+    const onPage = byPage.get(id);
+    if (onPage) onPage.push(d);
+    else byPage.set(id, [d]);
+  }
   const row =
     plan.top.length > 0 && plan.subscriber
       ? newOutboxRow({

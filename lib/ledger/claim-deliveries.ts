@@ -177,7 +177,12 @@ function pagesWrite(
   lines: { candidate: ClaimCandidate; delivery: Delivery }[],
 ): WriteGroup {
   const byPage = new Map<string, { candidate: ClaimCandidate; delivery: Delivery }[]>();
-  for (const l of lines) byPage.set(pageIdOf(l.candidate), [...(byPage.get(pageIdOf(l.candidate)) ?? []), l]);
+  for (const l of lines) {
+    const id = pageIdOf(l.candidate);
+    const onPage = byPage.get(id);
+    if (onPage) onPage.push(l);
+    else byPage.set(id, [l]);
+  }
   return {
     size: byPage.size,
     bytes: lines.length * DELIVERY_BYTES,
