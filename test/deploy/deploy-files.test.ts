@@ -1,0 +1,248 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../../lib/config';
+import { DEFAULT_PORTS } from '../../scripts/stack/local-env';
+
+/**
+ * Keeps the deploy files honest against the code they deploy: vercel.json, the two GitHub
+ * workflows, firebase.json and .env.example. Plain text and JSON (no YAML parser is installed),
+ * plus the scan workflow's own shell script run against a local server.
+ */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+const run = promisify(execFile);
+
+/** The value a variable takes when it is not set; undefined for required and optional ones. */
+function defaultOf(name: keyof typeof configSchema.shape): unknown {
+  const parsed = configSchema.shape[name].safeParse(undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const routeText = read('app/api/cron/route.ts');
+const routeMaxDuration = Number(/export const maxDuration = (\d+);/.exec(routeText)?.[1]);
+
+describe('vercel.json', () => {
+  const vercel = JSON.parse(read('vercel.json')) as {
+    functions?: Record<string, { maxDuration?: number }>;
+    crons?: { path: string; schedule: string }[];
+  };
+
+  it('gives the cron route the maxDuration its route file exports', () => {
+    expect(routeMaxDuration).toBe(300);
+    expect(vercel.functions?.['app/api/cron/route.ts']?.maxDuration).toBe(routeMaxDuration);
+    for (const file of Object.keys(vercel.functions ?? {})) expect(existsSync(join(root, file)), file).toBe(true);
+  });
+
+  it('stops starting new work (RUN_BUDGET_MS) well before that wall', () => {
+    const budget = defaultOf('RUN_BUDGET_MS') as number;
+    expect(budget).toBeLessThanOrEqual(routeMaxDuration * 1000 - 30_000);
+  });
+
+  it('has one daily backup cron, at the default digest hour, on an existing route', () => {
+    expect(vercel.crons).toHaveLength(1);
+    const [cron] = vercel.crons!;
+    const path = cron.path.split('?')[0];
+    expect(path).toBe('/api/cron');
+    expect(existsSync(join(root, 'app', path, 'route.ts'))).toBe(true);
+    // Hobby plans accept one run a day; the minute is a little after the hour, never before it.
+    const [minute, hour, ...rest] = cron.schedule.split(' ');
+    expect(rest).toEqual(['*', '*', '*']);
+    expect(Number(hour)).toBe(defaultOf('DIGEST_HOUR_UTC'));
+    expect(Number(minute)).toBeGreaterThanOrEqual(0);
+    expect(Number(minute)).toBeLessThan(30);
+  });
+});
+
+describe('.github/workflows/scan.yml', () => {
+  const scan = read('.github/workflows/scan.yml');
+  const lines = scan.split('\n');
+
+  /** The step's `run: |` block, dedented: the shell script GitHub runs. */
+  function runScript(): string {
+    const start = lines.findIndex((line) => /^\s*run: \|\s*$/.test(line));
+    expect(start).toBeGreaterThan(-1);
+    const block = lines.slice(start + 1);
+    const indent = /^ */.exec(block.find((line) => line.trim() !== '') ?? '')![0];
+    const end = block.findIndex((line) => line.trim() !== '' && !line.startsWith(indent));
+    return (end === -1 ? block : block.slice(0, end)).map((line) => line.slice(indent.length)).join('\n');
+  }
+
+  it('runs every 15 minutes and by hand', () => {
+    expect(scan).toMatch(/^\s*- cron: '\*\/15 \* \* \* \*'\s*$/m);
+    expect(scan).toMatch(/^\s*workflow_dispatch:/m);
+  });
+
+  it('does not queue runs behind each other, and bounds the job', () => {
+    expect(scan).toMatch(/^concurrency:\n\s+group: \S+/m);
+    expect(scan).toMatch(/^\s+timeout-minutes: \d+/m);
+    const maxTime = Number(/--max-time (\d+)/.exec(scan)?.[1]);
+    const jobMinutes = Number(/timeout-minutes: (\d+)/.exec(scan)?.[1]);
+    // curl waits out the function's whole wall; the job waits out curl.
+    expect(maxTime).toBeGreaterThanOrEqual(routeMaxDuration);
+    expect(jobMinutes * 60).toBeGreaterThan(maxTime);
+  });
+
+  it('takes the secret from repository secrets and uses it only in the Authorization header', () => {
+    const references = lines.filter((line) => line.includes('secrets.CRON_SECRET'));
+    expect(references).toEqual([expect.stringMatching(/^\s+CRON_SECRET: \$\{\{ secrets\.CRON_SECRET \}\}$/)]);
+    const uses = runScript()
+      .split('\n')
+      .filter((line) => /\$\{?CRON_SECRET\b/.test(line));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const line of uses) {
+      if (/^if \[ -z "\$SCOUT_URL" \] \|\| \[ -z "\$CRON_SECRET" \]; then$/.test(line)) continue; // the presence check
+      expect(line).toMatch(/--header "Authorization: Bearer \$\{CRON_SECRET\}"/);
+    }
+  });
+
+  it('never traces, echoes or puts the secret in a URL', () => {
+    const script = runScript();
+    expect(script).not.toContain('${{'); // expressions stay in env:, never spliced into the shell
+    const code = lines.filter((line) => !line.trim().startsWith('#')).join('\n');
+    expect(code).not.toMatch(/set -[a-z]*x|set -o xtrace/);
+    expect(code).not.toMatch(/--verbose|--trace|\bcurl\b[^\n]* -v\b/);
+    expect(code).not.toMatch(/(echo|printf)[^\n]*\$\{?CRON_SECRET/);
+    expect(code).not.toMatch(/[?&]key=/);
+    expect(code).not.toMatch(/https?:\/\/[^\s"']*CRON_SECRET|\/api\/cron[^\s"']*CRON_SECRET/);
+  });
+
+  describe('its script, run against a local server', () => {
+    const secret = 'scan-test-secret-0123456789abcdef';
+    const dir = mkdtempSync(join(tmpdir(), 'scout-scan-'));
+    const scriptPath = join(dir, 'scan.sh');
+    writeFileSync(scriptPath, runScript());
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    /** As GitHub runs a `run:` step on Linux (bash -e), with only the variables the step sets. */
+    const runScan = (url: string) =>
+      run('bash', ['--noprofile', '--norc', '-e', scriptPath], {
+        env: { NODE_ENV: 'test', PATH: process.env.PATH, SCOUT_URL: url, CRON_SECRET: secret, GITHUB_RUN_ID: '4242', RUNNER_TEMP: dir },
+        timeout: 20_000,
+      });
+
+    async function scanAgainst(status: number, body: string) {
+      const seen: IncomingMessage[] = [];
+      const server = createServer((request, response) => {
+        seen.push(request);
+        response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { stdout, stderr } = await runScan(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+        return { code: 0, out: stdout + stderr, seen };
+      } catch (error) {
+        const failed = error as { code?: number; stdout: string; stderr: string };
+        if (typeof failed.code !== 'number') throw error;
+        return { code: failed.code, out: failed.stdout + failed.stderr, seen };
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+
+    it('sends the secret as a Bearer header only, prints the stats, and passes on 200', async () => {
+      const stats = '{"runId":"r1","emailsSent":3,"partial":false}';
+      const result = await scanAgainst(200, stats);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(stats);
+      expect(result.out).not.toContain(secret);
+      expect(result.seen).toHaveLength(1);
+      const [request] = result.seen;
+      expect(request.method).toBe('GET');
+      expect(request.url).toBe('/api/cron');
+      expect(request.headers.authorization).toBe(`Bearer ${secret}`);
+      expect(request.headers['x-github-run-id']).toBe('4242');
+    });
+
+    it('passes on a 200 "skipped" (the lock is held)', async () => {
+      const result = await scanAgainst(200, '{"skipped":"previous run in flight"}');
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('previous run in flight');
+    });
+
+    it('fails on any other status, once, printing the body but not the secret', async () => {
+      for (const status of [401, 500, 504]) {
+        const result = await scanAgainst(status, '{"error":"run failed; see runs/ and the logs"}');
+        expect(result.code, `HTTP ${status}`).not.toBe(0);
+        expect(result.out).toContain(`Scout answered HTTP ${status}`);
+        expect(result.out).toContain('run failed');
+        expect(result.out).not.toContain(secret);
+        expect(result.seen).toHaveLength(1);
+      }
+    });
+
+    it('fails when nothing answers', async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      await new Promise((resolve) => server.close(resolve));
+      await expect(runScan(`http://127.0.0.1:${port}`)).rejects.toMatchObject({
+        code: 1,
+        stdout: expect.stringContaining('curl failed'),
+      });
+    });
+  });
+});
+
+describe('.github/workflows/ci.yml', () => {
+  const ci = read('.github/workflows/ci.yml');
+  const readme = read('README.md');
+
+  it("runs the README's test command on Node 20, with Java and the Firestore emulator", () => {
+    expect(readme).toMatch(/^npm test\b/m);
+    expect(ci).toMatch(/^\s+- run: npm test$/m);
+    expect(ci).toMatch(/node-version: 20\b/);
+    expect(ci).toMatch(/uses: actions\/setup-java@v\d+/);
+    expect(ci).toMatch(/java-version: (1[1-9]|[2-9]\d)\b/);
+    expect(ci).toMatch(/cloud-firestore-emulator/);
+    expect(ci).toMatch(/^\s+- run: npm run typecheck$/m);
+    expect(ci).toMatch(/^\s+- run: npm run format:check$/m);
+  });
+});
+
+describe('firebase.json', () => {
+  const firebase = JSON.parse(read('firebase.json')) as {
+    firestore: { rules: string; indexes: string };
+    emulators?: { firestore?: { port?: number } };
+  };
+
+  it('points at the rules and indexes files that exist', () => {
+    expect(existsSync(join(root, firebase.firestore.rules))).toBe(true);
+    const indexes = JSON.parse(read(firebase.firestore.indexes)) as { indexes: unknown[]; fieldOverrides: unknown[] };
+    expect(indexes.indexes.length).toBeGreaterThan(0);
+  });
+
+  it("declares the emulator on the port the project's scripts use", () => {
+    expect(firebase.emulators?.firestore?.port ?? DEFAULT_PORTS.firestore).toBe(DEFAULT_PORTS.firestore);
+  });
+});
+
+describe('.env.example', () => {
+  const example = new Map<string, string>();
+  for (const line of read('.env.example').split('\n')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (match) example.set(match[1], match[2].replace(/^"(.*)"$/, '$1'));
+  }
+
+  it('lists every variable of the configuration schema', () => {
+    const missing = Object.keys(configSchema.shape).filter((name) => !example.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it('shows each default as the schema applies it', () => {
+    for (const name of Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[]) {
+      const fallback = defaultOf(name);
+      const shown = example.get(name);
+      if (fallback === undefined || !shown) continue;
+      expect(configSchema.shape[name].parse(shown), name).toEqual(fallback);
+    }
+  });
+});
