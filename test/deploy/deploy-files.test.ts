@@ -46,18 +46,19 @@ describe('vercel.json', () => {
     expect(budget).toBeLessThanOrEqual(routeMaxDuration * 1000 - 30_000);
   });
 
-  it('has one daily backup cron, at the default digest hour, on an existing route', () => {
-    expect(vercel.crons).toHaveLength(1);
-    const [cron] = vercel.crons!;
-    const path = cron.path.split('?')[0];
-    expect(path).toBe('/api/cron');
-    expect(existsSync(join(root, 'app', path, 'route.ts'))).toBe(true);
-    // Hobby plans accept one run a day; the minute is a little after the hour, never before it.
-    const [minute, hour, ...rest] = cron.schedule.split(' ');
-    expect(rest).toEqual(['*', '*', '*']);
-    expect(Number(hour)).toBe(defaultOf('DIGEST_HOUR_UTC'));
-    expect(Number(minute)).toBeGreaterThanOrEqual(0);
-    expect(Number(minute)).toBeLessThan(30);
+  it('calls only existing routes, with a daily backup at the default digest hour', () => {
+    for (const cron of vercel.crons ?? []) {
+      const path = cron.path.split('?')[0];
+      expect(existsSync(join(root, 'app', path, 'route.ts')), path).toBe(true);
+    }
+    // The one Hobby plans accept: once a day, a little after the digest hour, never before it
+    // (Pro plans may add a */15 entry beside it).
+    const daily = (vercel.crons ?? []).filter((cron) => /^\d+ \d+ \* \* \*$/.test(cron.schedule));
+    expect(daily).toHaveLength(1);
+    expect(daily[0].path).toBe('/api/cron');
+    const [minute, hour] = daily[0].schedule.split(' ').map(Number);
+    expect(hour).toBe(defaultOf('DIGEST_HOUR_UTC'));
+    expect(minute).toBeLessThan(30);
   });
 });
 
