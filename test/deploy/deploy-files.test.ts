@@ -221,6 +221,17 @@ describe('firebase.json', () => {
     expect(indexes.indexes.length).toBeGreaterThan(0);
   });
 
+  it('turns TTL on (scripts/apply-ttl.sh) for exactly the collections the index file declares TTL fields for', () => {
+    const indexes = JSON.parse(read(firebase.firestore.indexes)) as {
+      fieldOverrides: { collectionGroup: string; fieldPath: string; ttl?: boolean }[];
+    };
+    const declared = indexes.fieldOverrides.filter((field) => field.ttl).map((field) => `${field.collectionGroup}.${field.fieldPath}`);
+    const script = read('scripts/apply-ttl.sh');
+    const collections = /for collection in ([\w ]+); do/.exec(script)?.[1].split(' ') ?? [];
+    expect(script).toContain('gcloud firestore fields ttls update expireAt --collection-group="${collection}" --enable-ttl');
+    expect(collections.map((name) => `${name}.expireAt`).sort()).toEqual(declared.sort());
+  });
+
   it("declares the emulator on the port the project's scripts use", () => {
     expect(firebase.emulators?.firestore?.port ?? DEFAULT_PORTS.firestore).toBe(DEFAULT_PORTS.firestore);
   });
