@@ -1,19 +1,40 @@
 import { z } from 'zod';
+import { MAX_SHARDS, type Shard } from '../cycle/shard';
 
 const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1, 0, true or false' }).transform((v) => v === '1' || v === 'true');
 
+const shardNumber = (min: number) =>
+  z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(MAX_SHARDS, `must be at most ${MAX_SHARDS}`));
+
 /** The endpoint's query string: anything unknown or malformed is a 400, never a silent default. */
-export const cronQuerySchema = z.strictObject(
-  {
-    dryRun: flag.optional(),
-    now: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 timestamp, e.g. 2026-11-30T08:15:00Z' })
-      .transform((v) => new Date(v))
-      .optional(),
-    key: z.string().optional(),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter(s): ${issue.keys.join(', ')}` : undefined) },
-);
+export const cronQuerySchema = z
+  .strictObject(
+    {
+      dryRun: flag.optional(),
+      now: z.iso
+        .datetime({ offset: true, error: 'must be an ISO 8601 timestamp, e.g. 2026-11-30T08:15:00Z' })
+        .transform((v) => new Date(v))
+        .optional(),
+      key: z.string().optional(),
+      shard: shardNumber(0).optional(),
+      shards: shardNumber(1).optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter(s): ${issue.keys.join(', ')}` : undefined) },
+  )
+  .superRefine((q, ctx) => {
+    if ((q.shard === undefined) !== (q.shards === undefined))
+      ctx.addIssue({ code: 'custom', path: [q.shard === undefined ? 'shard' : 'shards'], message: 'shard and shards go together' });
+    else if (q.shard !== undefined && q.shards !== undefined && q.shard >= q.shards)
+      ctx.addIssue({ code: 'custom', path: ['shard'], message: `must be below shards (0 to ${q.shards - 1})` });
+  })
+  .transform(({ shard, shards, ...rest }) => ({
+    ...rest,
+    shard: shard !== undefined && shards !== undefined ? ({ index: shard, count: shards } satisfies Shard) : undefined,
+  }));
 
 export type CronQuery = z.output<typeof cronQuerySchema>;
 

@@ -17,7 +17,12 @@ export async function handleCronRequest(request: Request, deps: CycleDeps): Prom
     return json(400, { error: 'invalid query', fields: { now: 'the clock override is disabled (ALLOW_CLOCK_OVERRIDE=false)' } });
   }
   try {
-    const result = await runCycle(deps, { now: parsed.query.now, dryRun: parsed.query.dryRun ?? false, trigger: detectTrigger(request) });
+    const result = await runCycle(deps, {
+      now: parsed.query.now,
+      dryRun: parsed.query.dryRun ?? false,
+      trigger: detectTrigger(request),
+      shard: parsed.query.shard,
+    });
     const { kind: _kind, ...body } = result;
     return json(200, body);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Mailer } from '../mail/mailer';
 import type { Failpoint } from './failpoints';
 import type { Logger } from './logger';
+import type { Shard } from './shard';
 
 /** Everything the cycle touches, passed in: tests swap the failpoints and the clock, never the database. */
 export type CycleDeps = {
@@ -25,6 +26,8 @@ export type CycleOptions = {
   now?: Date;
   dryRun: boolean;
   trigger: string;
-  /** locks/{lockName}; one per shard. Tests also use distinct names to prove the ledger alone holds. */
+  /** This caller's part of the subscribers (`?shard=k&shards=n`); absent, the run handles everybody. */
+  shard?: Shard;
+  /** locks/{lockName}; by default `scan`, or `scan-k-of-n` for a shard. Tests also use distinct names to prove the ledger alone holds. */
   lockName?: string;
 };

@@ -9,6 +9,7 @@ import { matchPostings } from '../matching/match-postings';
 import { digestEmailKey, outboxCollection } from '../outbox/outbox-row';
 import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps } from './cycle-deps';
+import { ownsSubscriber, type Shard } from './shard';
 
 export type CyclePreview = {
   dryRun: true;
@@ -25,7 +26,10 @@ export type CyclePreview = {
  * ?dryRun=1: the same reads as a run, no writes at all — no lock, no run record, no feed
  * validators, no claims. What it reports is what a real run started now would send.
  */
-export async function previewCycle(deps: CycleDeps, input: { now: Date; sources: FeedSource[]; runId: string }): Promise<CyclePreview> {
+export async function previewCycle(
+  deps: CycleDeps,
+  input: { now: Date; sources: FeedSource[]; runId: string; shard?: Shard },
+): Promise<CyclePreview> {
   const { db, config } = deps;
   const feeds = await refreshFeeds(deps, {
     sources: input.sources,
@@ -42,9 +46,9 @@ export async function previewCycle(deps: CycleDeps, input: { now: Date; sources:
     feeds.preview.map((p) => postingsCollection(db).doc(p.id)),
   );
   const unseen = feeds.preview.filter((_, i) => !stored[i].exists);
-  const pending = await loadPendingPostings(db, { now: input.now, retentionDays: config.RETENTION_DAYS, limit: 2_000 });
+  const pending = await loadPendingPostings(db, { now: input.now, retentionDays: config.RETENTION_DAYS, limit: 2_000, shard: input.shard });
   const byId = new Map([...pending, ...unseen].map((p) => [p.id, p]));
-  const subscribers = await listActiveSubscribers(db);
+  const subscribers = (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(input.shard, s.id));
   const candidates = matchPostings([...byId.values()], subscribers);
   // A posting not stored yet would land on today's page.
   const pageOf = (c: (typeof candidates)[number]) =>
@@ -57,7 +61,7 @@ export async function previewCycle(deps: CycleDeps, input: { now: Date; sources:
   if (input.now.getUTCHours() >= config.DIGEST_HOUR_UTC) {
     const day = utcDay(input.now);
     const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).select('uid').get();
-    const uids = [...new Set(due.docs.map((d) => d.get('uid') as string))];
+    const uids = [...new Set(due.docs.map((d) => d.get('uid') as string))].filter((uid) => ownsSubscriber(input.shard, uid));
     const rows = await readMany(
       db,
       uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),

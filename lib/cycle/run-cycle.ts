@@ -12,6 +12,7 @@ import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps, CycleOptions, CyclePhase } from './cycle-deps';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
+import { ownsSubscriber, shardTag } from './shard';
 import { emptyRunStats, newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
 
 export type CycleResult =
@@ -39,9 +40,11 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const sources = parseFeedUrls(config.FEED_URLS);
   const mail: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
 
-  if (options.dryRun) return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId })) };
+  const { shard } = options;
+  if (options.dryRun) return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId, shard })) };
 
-  const lock = await acquireLock(db, { name: options.lockName ?? 'scan', owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
+  const lockName = options.lockName ?? (shard ? `scan-${shardTag(shard)}` : 'scan');
+  const lock = await acquireLock(db, { name: lockName, owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
   if (!lock.acquired) {
     deps.log('run.skipped', { runId, reason: 'previous run in flight', lockOwner: lock.owner });
     return {
@@ -52,7 +55,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     };
   }
 
-  const stats = emptyRunStats(runId, options.trigger);
+  const stats = emptyRunStats(runId, options.trigger, shard ? shardTag(shard) : null);
   const phase = async <T>(name: CyclePhase, step: () => Promise<T>): Promise<T> => {
     const started = deps.wallClock();
     try {
@@ -63,7 +66,13 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   };
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
-    await recordRunStart(db, { runId, trigger: options.trigger, startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) });
+    await recordRunStart(db, {
+      runId,
+      trigger: options.trigger,
+      shard: stats.shard,
+      startedAt,
+      expireAt: addDays(startedAt, config.RETENTION_DAYS),
+    });
 
     const feeds = await phase('fetch', () =>
       refreshFeeds(deps, {
@@ -87,11 +96,16 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 
     const { postings, candidates } = await phase('match', async () => {
       // One more than a run takes tells whether postings are left for the next run.
-      const loaded = await loadPendingPostings(db, { now: startedAt, retentionDays: config.RETENTION_DAYS, limit: POSTINGS_PER_RUN + 1 });
+      const loaded = await loadPendingPostings(db, {
+        now: startedAt,
+        retentionDays: config.RETENTION_DAYS,
+        limit: POSTINGS_PER_RUN + 1,
+        shard,
+      });
       stats.partial ||= loaded.length > POSTINGS_PER_RUN;
       const postings = loaded.slice(0, POSTINGS_PER_RUN);
       // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
-      const subscribers = postings.length > 0 ? await listActiveSubscribers(db) : [];
+      const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(shard, s.id)) : [];
       stats.users = subscribers.length;
       return { postings, candidates: matchPostings(postings, subscribers) };
     });
@@ -101,11 +115,12 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
         { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }), outOfTime },
         { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
       );
-      // A posting is closed only when every subscriber it matched was reached.
+      // A posting is closed only when every subscriber it matched was reached (by every shard).
       if (!claims.truncated)
         await markPostingsMatched(
           db,
           postings.map((p) => p.id),
+          shard,
         );
       return claims;
     });
@@ -124,17 +139,23 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
           digestHourUtc: config.DIGEST_HOUR_UTC,
           maxItems: config.DIGEST_MAX_ITEMS,
           retentionDays: config.RETENTION_DAYS,
+          shard,
         },
       ),
     );
     stats.partial ||= digests.truncated;
     await deps.failpoint('after-digest-claim');
 
-    const limiter = createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep: deps.sleep });
+    // Shards called together share the provider's rate: each sends at its share of it.
+    const limiter = createSendLimiter({
+      ratePerSec: config.SEND_RATE_PER_SEC / (shard?.count ?? 1),
+      concurrency: config.SEND_CONCURRENCY,
+      sleep: deps.sleep,
+    });
     const sent = await phase('dispatch', () =>
       dispatchOutbox(
         { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime, log: deps.log, runId },
-        { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
+        { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard },
       ),
     );
     stats.instantEmails = sent.sent.alert;

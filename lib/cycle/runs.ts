@@ -5,6 +5,8 @@ import type { CyclePhase } from './cycle-deps';
 export type RunStats = {
   runId: string;
   trigger: string;
+  /** `k-of-n` for a shard's run, null for a run over every subscriber. */
+  shard: string | null;
   dryRun: boolean;
   jobsFetched: number;
   jobsNew: number;
@@ -27,10 +29,11 @@ export type RunStats = {
   errors: string[];
 };
 
-export function emptyRunStats(runId: string, trigger: string): RunStats {
+export function emptyRunStats(runId: string, trigger: string, shard: string | null = null): RunStats {
   return {
     runId,
     trigger,
+    shard,
     dryRun: false,
     jobsFetched: 0,
     jobsNew: 0,
@@ -60,10 +63,13 @@ export function runsCollection(db: Firestore) {
   return db.collection('runs');
 }
 
-export async function recordRunStart(db: Firestore, input: { runId: string; trigger: string; startedAt: Date; expireAt: Date }) {
+export async function recordRunStart(
+  db: Firestore,
+  input: { runId: string; trigger: string; shard: string | null; startedAt: Date; expireAt: Date },
+) {
   await runsCollection(db)
     .doc(input.runId)
-    .set({ trigger: input.trigger, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
+    .set({ trigger: input.trigger, shard: input.shard, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
 }
 
 export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {

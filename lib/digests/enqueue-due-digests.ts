@@ -1,5 +1,6 @@
 import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
+import { ownsSubscriber, type Shard } from '../cycle/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
 import { inSlices } from '../ledger/in-slices';
@@ -48,7 +49,16 @@ type FlushContext = {
  */
 export async function enqueueDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean },
-  input: { now: Date; runId: string; digestHourUtc: number; maxItems: number; retentionDays: number; duePageSize?: number },
+  input: {
+    now: Date;
+    runId: string;
+    digestHourUtc: number;
+    maxItems: number;
+    retentionDays: number;
+    duePageSize?: number;
+    /** A shard's run flushes only its own subscribers' digests. */
+    shard?: Shard;
+  },
 ): Promise<DigestStats> {
   const { db } = deps;
   const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false };
@@ -74,7 +84,7 @@ export async function enqueueDueDigests(
     const pagesOf = new Map<string, string[]>();
     for (const doc of due.docs) {
       const uid: string = doc.get('uid');
-      if (handled.has(uid) && !pagesOf.has(uid)) continue;
+      if (!ownsSubscriber(input.shard, uid) || (handled.has(uid) && !pagesOf.has(uid))) continue;
       const pages = pagesOf.get(uid);
       if (pages) pages.push(doc.id);
       else pagesOf.set(uid, [doc.id]);

@@ -4,11 +4,14 @@ import type { Posting } from './posting';
 
 /**
  * jobs/{source}_{hash}: a posting as stored. `matchState` makes matching resumable: a posting
- * stays `pending` until its deliveries are claimed, so a run that dies after storing postings
- * but before claiming leaves them for the next run instead of losing them.
+ * stays `pending` until its deliveries are claimed (by every shard, when callers split the
+ * subscribers), so a run that dies after storing postings but before claiming leaves them for
+ * the next run instead of losing them.
  */
 export type StoredPosting = Posting & {
   matchState: 'pending' | 'matched';
+  /** Shards (`k-of-n`) that have matched this posting against their subscribers; absent until one has. */
+  matchedShards?: string[];
   runId: string;
   fetchedAt: Date;
   expireAt: Date;
@@ -34,6 +37,7 @@ export const postingConverter: FirestoreDataConverter<StoredPosting> = {
       skills: d.skills ?? [],
       publishedAt: toDate(d.publishedAt),
       matchState: d.matchState,
+      ...(d.matchedShards ? { matchedShards: d.matchedShards } : {}),
       runId: d.runId,
       fetchedAt: toDate(d.fetchedAt)!,
       expireAt: toDate(d.expireAt)!,

@@ -1,4 +1,12 @@
-import type { DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
+import {
+  FieldPath,
+  FieldValue,
+  type DocumentSnapshot,
+  type Firestore,
+  type QueryDocumentSnapshot,
+  type UpdateData,
+} from 'firebase-admin/firestore';
+import { allShardTags, shardTag, type Shard } from '../cycle/shard';
 import { createDocuments, MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
 import { addDays } from '../ledger/timestamps';
 import type { Posting } from './posting';
@@ -31,21 +39,63 @@ export async function storeNewPostings(
   return created.length;
 }
 
-/** Postings stored but not yet matched, including those a crashed run left behind. */
+/** Postings read per query while looking for those a shard has not matched yet. */
+const PENDING_SCAN_PAGE = 1_000;
+/** A shard skips at most this many postings other shards still hold open before giving the rest to the next run. */
+const PENDING_SCAN_MAX = 20_000;
+
+/**
+ * Postings stored but not yet matched, including those a crashed run left behind. A shard skips
+ * the postings it already matched (they stay `pending` until every shard has), paging past them
+ * so a shard whose caller stopped cannot starve the others.
+ */
 export async function loadPendingPostings(
   db: Firestore,
-  input: { now: Date; retentionDays: number; limit: number },
+  input: { now: Date; retentionDays: number; limit: number; shard?: Shard },
 ): Promise<StoredPosting[]> {
-  const snap = await postingsCollection(db).where('matchState', '==', 'pending').limit(input.limit).get();
   const cutoff = addDays(input.now, -input.retentionDays);
-  return snap.docs.map((d) => d.data()).filter((p) => !p.publishedAt || p.publishedAt >= cutoff);
+  const tag = input.shard && shardTag(input.shard);
+  const query = postingsCollection(db).where('matchState', '==', 'pending').orderBy(FieldPath.documentId());
+  const found: StoredPosting[] = [];
+  let cursor: QueryDocumentSnapshot<StoredPosting> | undefined;
+  for (let scanned = 0; found.length < input.limit && scanned < PENDING_SCAN_MAX;) {
+    const pageSize = tag ? PENDING_SCAN_PAGE : input.limit - found.length;
+    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
+    for (const doc of page.docs) {
+      const posting = doc.data();
+      if (posting.publishedAt && posting.publishedAt < cutoff) continue;
+      if (tag && posting.matchedShards?.includes(tag)) continue;
+      if (found.length < input.limit) found.push(posting);
+    }
+    scanned += page.size;
+    if (page.size < pageSize) break;
+    cursor = page.docs[page.docs.length - 1];
+  }
+  return found;
 }
 
-/** Closes matching for these postings once their deliveries are claimed. */
-export async function markPostingsMatched(db: Firestore, ids: string[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) {
+/**
+ * Closes matching for these postings once their deliveries are claimed. A shard only marks the
+ * postings as matched by itself; the posting closes when the shards of its count have all marked
+ * it. Marks only grow, so whichever shard marks last sees the full set and closes it.
+ */
+export async function markPostingsMatched(db: Firestore, ids: string[], shard?: Shard): Promise<void> {
+  if (shard) {
+    await updateAll(db, ids, () => ({ matchedShards: FieldValue.arrayUnion(shardTag(shard)) }));
+    const snaps = await readMany(
+      db,
+      ids.map((id) => postingsCollection(db).doc(id)),
+    );
+    const everyShard = allShardTags(shard.count);
+    ids = snaps.filter((s) => s.exists && everyShard.every((t) => s.data()!.matchedShards?.includes(t))).map((s) => s.id);
+  }
+  await updateAll(db, ids, () => ({ matchState: 'matched' }));
+}
+
+async function updateAll(db: Firestore, ids: string[], change: () => UpdateData<StoredPosting>): Promise<void> {
+  for (let i = 0; i < ids.length; i += MAX_BATCH_WRITES) {
     const batch = db.batch();
-    for (const id of ids.slice(i, i + 500)) batch.update(postingsCollection(db).doc(id), { matchState: 'matched' });
+    for (const id of ids.slice(i, i + MAX_BATCH_WRITES)) batch.update(postingsCollection(db).doc(id), change());
     await batch.commit();
   }
 }

@@ -1,3 +1,5 @@
+import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
+import { ownsSubscriber, type Shard } from '../cycle/shard';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
@@ -46,7 +48,7 @@ const SINGLE_LEASE_CHUNK = 20;
  */
 export async function dispatchOutbox(
   deps: DispatchDeps,
-  input: { runId: string; maxAttempts: number; batchSize: number },
+  input: { runId: string; maxAttempts: number; batchSize: number; shard?: Shard },
 ): Promise<DispatchStats> {
   const stats: DispatchStats = {
     sent: { alert: 0, digest: 0, confirm: 0, manage: 0 },
@@ -114,18 +116,22 @@ export async function dispatchOutbox(
     // A row picked up after its sender died goes alone: its earlier attempt used its own key.
     const lonePlan = await plan(chunked(lone, SINGLE_LEASE_CHUNK).map((rows) => ({ rows, seal: false })));
 
-    const pendingQuery = outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt');
-    // A row released back to `pending` during this run (a refused batch) waits for the next run.
-    const seen = new Set<string>();
+    const pendingQuery = outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').select('uid', 'kind');
+    // The query walks on from the last row it listed: rows leased meanwhile left the range, a row
+    // released back to `pending` during this run (a refused batch) waits for the next run, and a
+    // shard steps past other shards' rows instead of listing them again.
+    let cursor: QueryDocumentSnapshot | undefined;
     // A run stopped by its budget leaves the rest pending (counted as deferred, so the run is partial).
     for (let more = lonePlan === 'done'; more;) {
-      const page = await pendingQuery.select('uid', 'kind').limit(PENDING_PAGE).get();
-      const rows = page.docs.filter((d) => !seen.has(d.id)).map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }));
+      const page = await (cursor ? pendingQuery.startAfter(cursor) : pendingQuery).limit(PENDING_PAGE).get();
+      cursor = page.docs[page.docs.length - 1];
+      const rows = page.docs
+        .map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))
+        .filter((row) => ownsSubscriber(input.shard, row.uid));
       for (const doc of page.docs) kinds.set(doc.id, doc.get('kind'));
-      for (const row of rows) seen.add(row.emailKey);
       const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
       const planned = await plan(chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })));
-      more = planned === 'done' && rows.length > 0 && page.size === PENDING_PAGE;
+      more = planned === 'done' && page.size === PENDING_PAGE;
     }
   } finally {
     // Units already started finish (or are fenced) before the run records itself, even on a throw.

@@ -66,7 +66,14 @@ describe('bad query strings', () => {
   it.each([
     ['an invalid now', { now: 'yesterday' }, 'now'],
     ['an invalid dryRun', { dryRun: 'maybe' }, 'dryRun'],
-    ['an unknown parameter', { shards: '3' }, 'query'],
+    ['an unknown parameter', { verbose: '1' }, 'query'],
+    ['a shard without shards', { shard: '0' }, 'shards'],
+    ['shards without a shard', { shards: '2' }, 'shard'],
+    ['a shard past the last one', { shard: '2', shards: '2' }, 'shard'],
+    ['no shards at all', { shard: '0', shards: '0' }, 'shards'],
+    ['more shards than allowed', { shard: '0', shards: '65' }, 'shards'],
+    ['a shard that is not a number', { shard: 'one', shards: '2' }, 'shard'],
+    ['a negative shard', { shard: '-1', shards: '2' }, 'shard'],
   ])('%s → 400 naming the field, nothing written', async (_name, query, field) => {
     const res = await h.cron(query as Record<string, string>);
     expect(res.status).toBe(400);

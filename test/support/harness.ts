@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../lib/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import type { CycleDeps } from '../../lib/cycle/cycle-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import type { Shard } from '../../lib/cycle/shard';
 import { noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { silentLogger } from '../../lib/cycle/logger';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
@@ -32,7 +33,7 @@ export type Harness = {
     init?: { headers?: Record<string, string>; failpoint?: Failpoint },
   ): Promise<{ status: number; body: any }>;
   /** Runs the cycle directly, e.g. under its own lock name to take the lock out of the picture. */
-  run(options: { now: string; lockName?: string; failpoint?: Failpoint }): Promise<any>;
+  run(options: { now: string; lockName?: string; failpoint?: Failpoint; shard?: Shard }): Promise<any>;
   subscribe(input: SubscriberInput): Promise<string>;
   inbox(to?: string): Promise<SinkMessage[]>;
   setFaults(faults: SinkFaults): Promise<void>;
@@ -91,7 +92,7 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
     async run(options) {
       return runCycle(
         { ...deps, failpoint: options.failpoint ?? noFailpoints },
-        { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName },
+        { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName, shard: options.shard },
       );
     },
     async subscribe(input) {
