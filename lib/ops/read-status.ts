@@ -11,7 +11,17 @@ export type OpsStatus = {
   /** Subscribers' delivery pages with queued items due in a digest today or earlier. */
   digestPagesDue: number;
   /** Failed and dead emails, newest first (at most `limit`). */
-  failures: { emailKey: string; kind: string; status: string; attempts: number; lastError: string | null }[];
+  failures: {
+    emailKey: string;
+    uid: string;
+    kind: string;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    createdAt: Date | null;
+    /** Times an operator put it back to pending (lib/ops/retry-email.ts). */
+    retries: number;
+  }[];
   runs: {
     runId: string;
     status: string;
@@ -24,27 +34,26 @@ export type OpsStatus = {
   lock: { owner: string; expiresAt: Date | null; held: boolean } | null;
 };
 
-const OPEN_STATUSES = ['pending', 'sending', 'failed', 'dead'] as const;
+export const OPEN_STATUSES = ['pending', 'sending', 'failed', 'dead'] as const;
+export type OutboxCounts = OpsStatus['outbox'];
+export type FailedEmail = OpsStatus['failures'][number];
 
 /** Counts come from aggregation queries (one read per 1,000 documents counted), never by fetching the rows. */
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [counts, due, failures, runs, lock] = await Promise.all([
-    Promise.all(OPEN_STATUSES.map(async (status) => (await outboxCollection(db).where('status', '==', status).count().get()).data().count)),
-    deliveriesCollection(db).where('pendingDigest', '<=', day).count().get(),
-    outboxCollection(db).where('status', 'in', ['failed', 'dead']).orderBy('createdAt', 'desc').limit(limit).get(),
+  const [outbox, digestPagesDue, failures, runs, lock] = await Promise.all([
+    countOutbox(db),
+    countDigestPagesDue(db, day),
+    readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(limit).get(),
     db.collection('locks').doc('scan').get(),
   ]);
   return {
     day,
-    outbox: Object.fromEntries(OPEN_STATUSES.map((status, i) => [status, counts[i]])) as OpsStatus['outbox'],
-    digestPagesDue: due.data().count,
-    failures: failures.docs.map((d) => {
-      const row = d.data();
-      return { emailKey: d.id, kind: row.kind, status: row.status, attempts: row.attempts, lastError: row.lastError };
-    }),
+    outbox,
+    digestPagesDue,
+    failures,
     runs: runs.docs.map((d) => ({
       runId: d.id,
       status: d.get('status') ?? 'unknown',
@@ -62,4 +71,37 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
         }
       : null,
   };
+}
+
+/** The outbox by open state: four count() aggregations. */
+export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
+  const counts = await Promise.all(
+    OPEN_STATUSES.map(async (status) => (await outboxCollection(db).where('status', '==', status).count().get()).data().count),
+  );
+  return Object.fromEntries(OPEN_STATUSES.map((status, i) => [status, counts[i]])) as OutboxCounts;
+}
+
+/** Delivery pages with queued items due in a digest on `day` or earlier: one count() aggregation. */
+export async function countDigestPagesDue(db: Firestore, day: string): Promise<number> {
+  return (await deliveriesCollection(db).where('pendingDigest', '<=', day).count().get()).data().count;
+}
+
+/** The newest failed and dead emails, without their payloads (index: status, createdAt desc). */
+export async function readFailedEmails(db: Firestore, limit: number): Promise<FailedEmail[]> {
+  const snap = await outboxCollection(db)
+    .where('status', 'in', ['failed', 'dead'])
+    .orderBy('createdAt', 'desc')
+    .select('uid', 'kind', 'status', 'attempts', 'lastError', 'createdAt', 'retries')
+    .limit(limit)
+    .get();
+  return snap.docs.map((d) => ({
+    emailKey: d.id,
+    uid: d.get('uid') ?? '',
+    kind: d.get('kind') ?? '',
+    status: d.get('status') ?? '',
+    attempts: d.get('attempts') ?? 0,
+    lastError: d.get('lastError') ?? null,
+    createdAt: toDate(d.get('createdAt')),
+    retries: d.get('retries') ?? 0,
+  }));
 }

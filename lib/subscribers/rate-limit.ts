@@ -82,7 +82,7 @@ export const clientKey = (clientAddress: string, secret: string) =>
  * The value read back includes our own increment and perhaps later ones, so under a burst a
  * request can be refused one early, never admitted one late: the limit cannot be exceeded.
  */
-async function countAndRead(ref: DocumentReference, fields: { kind: string; expireAt: Date }): Promise<number> {
+export async function countAndRead(ref: DocumentReference, fields: { kind: string; expireAt: Date }): Promise<number> {
   await ref.set({ ...fields, count: FieldValue.increment(1) }, { merge: true });
   const count = (await ref.get()).get('count');
   return typeof count === 'number' ? count : Number.POSITIVE_INFINITY;

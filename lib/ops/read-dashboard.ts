@@ -1,0 +1,161 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { runsCollection } from '../cycle/runs';
+import { feedStatesCollection } from '../feeds/feed-state';
+import { toDate, utcDay } from '../ledger/timestamps';
+import { outboxCollection } from '../outbox/outbox-row';
+import { countDigestPagesDue, countOutbox, readFailedEmails, type FailedEmail, type OutboxCounts } from './read-status';
+
+/**
+ * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
+ * limit, and every count is an aggregation (one read per 1,000 documents counted).
+ */
+export type Dashboard = {
+  now: Date;
+  day: string;
+  outbox: OutboxCounts;
+  digestPagesDue: number;
+  digestsSentToday: number;
+  failures: FailedEmail[];
+  /** Newest first. */
+  runs: RunSummary[];
+  locks: LockView[];
+  feeds: FeedView[];
+};
+
+export type RunSummary = {
+  runId: string;
+  trigger: string;
+  /** `k-of-n` for a shard's run; null for a run over every subscriber. */
+  shard: string | null;
+  status: string;
+  startedAt: Date | null;
+  durationMs: number | null;
+  jobsFetched: number;
+  jobsNew: number;
+  matches: number;
+  emailsSent: number;
+  failures: number;
+  partial: boolean;
+  errors: string[];
+};
+
+export type LockView = { name: string; owner: string | null; acquiredAt: Date | null; expiresAt: Date | null; held: boolean };
+
+export type FeedView = {
+  source: string;
+  url: string | null;
+  /** ok, not-modified, error; `never` for a configured feed no run has fetched yet. */
+  status: string;
+  lastFetchedAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  consecutiveFailures: number;
+  lastItemCount: number | null;
+};
+
+export const DASHBOARD_LIMITS = { runs: 50, failures: 20, locks: 50, feeds: 100 } as const;
+
+/** A run's record also holds per-feed and per-phase detail; the page reads only what it shows. */
+const RUN_STATS = ['jobsFetched', 'jobsNew', 'matches', 'emailsSent', 'failures'] as const;
+const RUN_FIELDS = ['trigger', 'shard', 'status', 'startedAt', 'durationMs', 'partial', 'errors', ...RUN_STATS.map((s) => `stats.${s}`)];
+
+export async function readDashboard(
+  db: Firestore,
+  input: { now: Date; configuredFeeds?: { source: string; url: string }[] },
+): Promise<Dashboard> {
+  const day = utcDay(input.now);
+  const [outbox, digestPagesDue, digestsSentToday, failures, runs, locks, feeds] = await Promise.all([
+    countOutbox(db),
+    countDigestPagesDue(db, day),
+    countDigestsSent(db, day),
+    readFailedEmails(db, DASHBOARD_LIMITS.failures),
+    runsCollection(db)
+      .orderBy('startedAt', 'desc')
+      .select(...RUN_FIELDS)
+      .limit(DASHBOARD_LIMITS.runs)
+      .get(),
+    // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
+    db.collection('locks').limit(DASHBOARD_LIMITS.locks).get(),
+    feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
+  ]);
+
+  const stored = new Map(feeds.docs.map((d) => [d.id, d]));
+  const feedViews: FeedView[] = feeds.docs.map((d) => ({
+    source: d.id,
+    url: d.get('url') ?? null,
+    status: d.get('lastStatus') ?? (d.get('lastError') ? 'error' : 'ok'),
+    lastFetchedAt: toDate(d.get('lastFetchedAt')),
+    lastError: d.get('lastError') ?? null,
+    lastErrorAt: toDate(d.get('lastErrorAt')),
+    consecutiveFailures: d.get('consecutiveFailures') ?? 0,
+    lastItemCount: d.get('lastItemCount') ?? null,
+  }));
+  for (const feed of input.configuredFeeds ?? []) {
+    if (!stored.has(feed.source))
+      feedViews.push({
+        source: feed.source,
+        url: feed.url,
+        status: 'never',
+        lastFetchedAt: null,
+        lastError: null,
+        lastErrorAt: null,
+        consecutiveFailures: 0,
+        lastItemCount: null,
+      });
+  }
+  // Broken feeds first: they are what the operator came for.
+  feedViews.sort((a, b) => Number(b.status === 'error') - Number(a.status === 'error') || a.source.localeCompare(b.source));
+
+  return {
+    now: input.now,
+    day,
+    outbox,
+    digestPagesDue,
+    digestsSentToday,
+    failures,
+    runs: runs.docs.map((d) => {
+      const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
+      return {
+        runId: d.id,
+        trigger: d.get('trigger') ?? '',
+        shard: d.get('shard') ?? null,
+        status: d.get('status') ?? 'unknown',
+        startedAt: toDate(d.get('startedAt')),
+        durationMs: d.get('durationMs') ?? null,
+        jobsFetched: stat('jobsFetched'),
+        jobsNew: stat('jobsNew'),
+        matches: stat('matches'),
+        emailsSent: stat('emailsSent'),
+        failures: stat('failures'),
+        partial: d.get('partial') === true,
+        errors: d.get('errors') ?? [],
+      };
+    }),
+    locks: locks.docs.map((d) => {
+      const expiresAt = toDate(d.get('expiresAt'));
+      return {
+        name: d.id,
+        owner: d.get('owner') ?? null,
+        acquiredAt: toDate(d.get('ts')),
+        expiresAt,
+        held: (expiresAt?.getTime() ?? 0) > input.now.getTime(),
+      };
+    }),
+    feeds: feedViews,
+  };
+}
+
+/**
+ * Digests (scheduled and manual) the provider accepted since 00:00 UTC: one count() aggregation
+ * over (kind ==, status ==, sentAt >=), which firestore.indexes.json carries a composite index for.
+ */
+export async function countDigestsSent(db: Firestore, day: string): Promise<number> {
+  const since = new Date(`${day}T00:00:00.000Z`);
+  const snap = await outboxCollection(db)
+    .where('kind', '==', 'digest')
+    .where('status', '==', 'sent')
+    .where('sentAt', '>=', since)
+    .count()
+    .get();
+  return snap.data().count;
+}

@@ -1,0 +1,94 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { deliveriesCollection } from '../ledger/delivery';
+import { readDeliveryOutcomes, type DeliveryOutcome } from '../ledger/delivery-outcome';
+import { toDate } from '../ledger/timestamps';
+import { outboxCollection } from '../outbox/outbox-row';
+import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+
+/** One subscriber as the operator sees them: who they are, what they were matched, what was sent. */
+export type SubscriberHistory = {
+  subscriber: Subscriber;
+  /** Newest page first; within a page, newest delivery first. */
+  deliveries: (DeliveryOutcome & { day: string; score: number; createdAt: Date; title: string | null })[];
+  /** Their outbox rows, newest first, without payload bodies. */
+  emails: SubscriberEmail[];
+};
+
+export type SubscriberEmail = {
+  emailKey: string;
+  kind: string;
+  status: string;
+  attempts: number;
+  subject: string | null;
+  lastError: string | null;
+  createdAt: Date | null;
+  sentAt: Date | null;
+  deliveries: number;
+  retries: number;
+};
+
+export const HISTORY_LIMITS = { pages: 14, deliveries: 50, emails: 25 } as const;
+
+/**
+ * Bounded reads: the subscriber, their newest delivery pages (index: uid, day desc), the outbox
+ * rows those deliveries are bound to (one getAll, inside readDeliveryOutcomes), the postings'
+ * titles (one getAll), and their newest emails (index: uid, createdAt desc).
+ */
+export async function readSubscriberHistory(db: Firestore, input: { uid: string }): Promise<SubscriberHistory | null> {
+  const [subscriberSnap, pagesSnap, emailsSnap] = await Promise.all([
+    subscribersCollection(db).doc(input.uid).get(),
+    deliveriesCollection(db).where('uid', '==', input.uid).orderBy('day', 'desc').limit(HISTORY_LIMITS.pages).get(),
+    outboxCollection(db)
+      .where('uid', '==', input.uid)
+      .orderBy('createdAt', 'desc')
+      .select('kind', 'status', 'attempts', 'payload.subject', 'lastError', 'createdAt', 'sentAt', 'deliveryIds', 'retries')
+      .limit(HISTORY_LIMITS.emails)
+      .get(),
+  ]);
+  const subscriber = subscriberSnap.data();
+  if (!subscriber) return null;
+
+  // Newest deliveries first, capped: readDeliveryOutcomes reads only the rows these are bound to.
+  const pages = pagesSnap.docs.map((d) => d.data());
+  const shown = pages
+    .flatMap((page) => Object.values(page.deliveries).map((delivery) => ({ day: page.day, delivery })))
+    .sort((a, b) => b.delivery.createdAt.getTime() - a.delivery.createdAt.getTime() || a.delivery.jobId.localeCompare(b.delivery.jobId))
+    .slice(0, HISTORY_LIMITS.deliveries);
+  const outcomes = await readDeliveryOutcomes(db, [
+    {
+      uid: input.uid,
+      day: '',
+      pendingDigest: null,
+      expireAt: new Date(0),
+      deliveries: Object.fromEntries(shown.map((s) => [s.delivery.jobId, s.delivery])),
+    },
+  ]);
+  const outcomeByJob = new Map(outcomes.map((o) => [o.jobId, o]));
+  const jobIds = shown.map((s) => s.delivery.jobId);
+  // Titles only (a field mask): the postings' descriptions stay in the store. At most 50 ids, one request.
+  const postings = jobIds.length > 0 ? await db.getAll(...jobIds.map((id) => db.collection('jobs').doc(id)), { fieldMask: ['title'] }) : [];
+  const titleByJob = new Map(jobIds.map((id, i) => [id, (postings[i].get('title') as string | undefined) ?? null]));
+
+  return {
+    subscriber,
+    deliveries: shown.map(({ day, delivery }) => ({
+      ...outcomeByJob.get(delivery.jobId)!,
+      day,
+      score: delivery.score,
+      createdAt: delivery.createdAt,
+      title: titleByJob.get(delivery.jobId) ?? null,
+    })),
+    emails: emailsSnap.docs.map((d) => ({
+      emailKey: d.id,
+      kind: d.get('kind') ?? '',
+      status: d.get('status') ?? '',
+      attempts: d.get('attempts') ?? 0,
+      subject: d.get('payload.subject') ?? null,
+      lastError: d.get('lastError') ?? null,
+      createdAt: toDate(d.get('createdAt')),
+      sentAt: toDate(d.get('sentAt')),
+      deliveries: (d.get('deliveryIds') as string[] | undefined)?.length ?? 0,
+      retries: d.get('retries') ?? 0,
+    })),
+  };
+}
