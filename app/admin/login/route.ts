@@ -1,0 +1,8 @@
+import { handleAdminLogin } from '../../../lib/admin/handle-admin-request';
+import { withProductionDeps } from '../../../lib/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** POST the admin secret; the answer is a signed session cookie and a redirect to /admin, or 401. */
+export const POST = withProductionDeps((request, deps) => handleAdminLogin(request, { ...deps, now: new Date() }));

@@ -1,0 +1,8 @@
+import { handleAdminLogout } from '../../../lib/admin/handle-admin-request';
+import { withProductionDeps } from '../../../lib/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** POST clears the session cookie and returns to the login form. */
+export const POST = withProductionDeps((request, deps) => handleAdminLogout(request, { ...deps, now: new Date() }));

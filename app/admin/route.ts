@@ -1,0 +1,11 @@
+import { handleAdminPage } from '../../lib/admin/handle-admin-request';
+import { withProductionDeps } from '../../lib/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** GET shows the ops dashboard (or the login form without a session); POST looks a subscriber up by email. */
+const handle = withProductionDeps((request, deps) => handleAdminPage(request, { ...deps, now: new Date() }));
+
+export const GET = handle;
+export const POST = handle;

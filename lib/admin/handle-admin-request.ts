@@ -1,0 +1,155 @@
+import type { CycleDeps } from '../cycle/cycle-deps';
+import { parseFeedUrls } from '../feeds/feed-source';
+import { readDashboard } from '../ops/read-dashboard';
+import { readSubscriberHistory } from '../ops/read-subscriber-history';
+import { clientAddressOf } from '../subscribers/handle-signup-request';
+import { subscriberId } from '../subscribers/subscriber';
+import { adminRedirect, isSameOrigin, readAdminForm } from './admin-http';
+import { adminRefusedPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
+import { clearedFlashCookie, readFlash } from './flash';
+import { countLoginAttempt } from './login-limit';
+import {
+  clearedSessionCookie,
+  createSessionValue,
+  isAdminSecret,
+  isSecureApp,
+  readCookie,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionCookie,
+  verifySessionValue,
+} from './session';
+
+/** The admin pages need the cycle's dependencies (a manual digest is sent through the outbox) and the time. */
+export type AdminDeps = CycleDeps & { now: Date };
+
+export type Gate = { ok: true } | { ok: false; response: Response };
+
+/**
+ * The operator's session, checked before anything is read or written. Without one, the answer is
+ * the login form and nothing else: 200 for a GET (the form is the page), 401 for a POST. A cookie
+ * that did not verify (tampered, expired, signed by an old secret) is cleared.
+ */
+export async function requireSession(request: Request, deps: AdminDeps): Promise<Gate> {
+  const value = readCookie(request, SESSION_COOKIE);
+  const check = verifySessionValue(value, { secret: deps.config.ADMIN_SECRET, now: deps.now });
+  if (check.ok) return { ok: true };
+  await request.body?.cancel().catch(() => undefined);
+  const cookies = value ? [clearedSessionCookie(isSecureApp(deps.config.APP_URL))] : [];
+  const message = check.reason === 'expired' ? 'Your session has ended. Log in again.' : undefined;
+  return {
+    ok: false,
+    response: loginPage({ status: request.method === 'GET' || request.method === 'HEAD' ? 200 : 401, message, cookies }),
+  };
+}
+
+/** Every POST: a session, then the origin (CSRF), in that order; nothing is read before both pass. */
+export async function requireSessionAndOrigin(request: Request, deps: AdminDeps): Promise<Gate> {
+  const session = await requireSession(request, deps);
+  if (!session.ok) return session;
+  if (isSameOrigin(request, deps.config.APP_URL)) return { ok: true };
+  await request.body?.cancel().catch(() => undefined);
+  deps.log('admin.refused', { reason: 'origin' });
+  return { ok: false, response: forbidden() };
+}
+
+const forbidden = () =>
+  adminRefusedPage({ status: 403, title: 'Refused', message: 'This form was not sent from the ops page. Nothing was changed.' });
+
+/** Our failure, logged without the request's content; the operator may reload. */
+export async function guarded(deps: AdminDeps, handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (error) {
+    deps.log('admin.error', { error: error instanceof Error ? error.message : String(error) });
+    return adminRefusedPage({
+      status: 500,
+      title: 'Something went wrong',
+      message: 'The ops page could not read or write the store. Try again.',
+    });
+  }
+}
+
+/** GET /admin: the dashboard (or, after an action on a subscriber, that subscriber); POST /admin: look a subscriber up by email. */
+export function handleAdminPage(request: Request, deps: AdminDeps): Promise<Response> {
+  return guarded(deps, () => (request.method === 'POST' ? lookUp(request, deps) : show(request, deps)));
+}
+
+async function show(request: Request, deps: AdminDeps): Promise<Response> {
+  const gate = await requireSession(request, deps);
+  if (!gate.ok) return gate.response;
+  const { present, flash } = readFlash(request, { secret: deps.config.ADMIN_SECRET, now: deps.now });
+  const cookies = present ? [clearedFlashCookie(isSecureApp(deps.config.APP_URL))] : [];
+  if (flash?.uid) {
+    const history = await readSubscriberHistory(deps.db, { uid: flash.uid });
+    return subscriberPage({ now: deps.now, history, flash: flash.message, cookies });
+  }
+  const dashboard = await readDashboard(deps.db, { now: deps.now, configuredFeeds: configuredFeeds(deps) });
+  return dashboardPage({ dashboard, flash: flash?.message, cookies });
+}
+
+function configuredFeeds(deps: AdminDeps) {
+  try {
+    return parseFeedUrls(deps.config.FEED_URLS);
+  } catch {
+    return [];
+  }
+}
+
+/** A POST, so the address never sits in a URL, a browser's history or an access log. */
+async function lookUp(request: Request, deps: AdminDeps): Promise<Response> {
+  const gate = await requireSessionAndOrigin(request, deps);
+  if (!gate.ok) return gate.response;
+  const form = await readAdminForm(request);
+  const email = form?.get('email')?.trim() ?? '';
+  if (!email || email.length > 254)
+    return adminRefusedPage({ status: 400, title: 'No address', message: 'Type the subscriber’s email address to look them up.' });
+  const history = await readSubscriberHistory(deps.db, { uid: subscriberId(email) });
+  return subscriberPage({ now: deps.now, email, history });
+}
+
+/**
+ * POST /admin/login: origin, then a limit per client address, then the secret, compared in
+ * constant time. A right secret gets the signed session cookie and a redirect to the dashboard;
+ * a wrong one gets 401 and the form again, and no cookie. The secret is never logged.
+ */
+export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Response> {
+  return guarded(deps, async () => {
+    if (!isSameOrigin(request, deps.config.APP_URL)) {
+      await request.body?.cancel().catch(() => undefined);
+      deps.log('admin.refused', { reason: 'origin' });
+      return forbidden();
+    }
+    const secret = deps.config.ADMIN_SECRET;
+    const attempt = await countLoginAttempt(deps.db, { clientAddress: clientAddressOf(request), secret, now: deps.now });
+    if (!attempt.allowed) {
+      await request.body?.cancel().catch(() => undefined);
+      deps.log('admin.login', { ok: false, reason: 'rate-limited' });
+      return loginPage({
+        status: 429,
+        message: 'Too many attempts from here. Wait a minute and try again.',
+        retryAfterSec: attempt.retryAfterSec,
+      });
+    }
+    const form = await readAdminForm(request);
+    if (!isAdminSecret(form?.get('secret') ?? '', secret)) {
+      deps.log('admin.login', { ok: false, reason: 'wrong-secret' });
+      return loginPage({ status: 401, message: 'That is not the admin secret.' });
+    }
+    deps.log('admin.login', { ok: true });
+    const session = createSessionValue({ secret, now: deps.now });
+    return adminRedirect([
+      sessionCookie({ value: session.value, maxAgeSec: SESSION_TTL_MS / 1000, secure: isSecureApp(deps.config.APP_URL) }),
+    ]);
+  });
+}
+
+/** POST /admin/logout: the cookie is cleared (sessions are stateless: rotating ADMIN_SECRET is what ends them everywhere). */
+export function handleAdminLogout(request: Request, deps: AdminDeps): Promise<Response> {
+  return guarded(deps, async () => {
+    await request.body?.cancel().catch(() => undefined);
+    if (!isSameOrigin(request, deps.config.APP_URL)) return forbidden();
+    const secure = isSecureApp(deps.config.APP_URL);
+    return adminRedirect([clearedSessionCookie(secure), clearedFlashCookie(secure)]);
+  });
+}

@@ -1,0 +1,281 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordFeedFailure } from '../../lib/feeds/feed-state';
+import { DASHBOARD_LIMITS } from '../../lib/ops/read-dashboard';
+import { subscriberId } from '../../lib/subscribers/subscriber';
+import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+import { adminClient, asCookie, type AdminClient } from './admin-fixture';
+
+/**
+ * The ops page over a store that real cycles filled: runs, sent and dead emails, deliveries, a
+ * digest; plus what only a bad day brings (a broken feed, a partial shard run, a held lock),
+ * planted with hostile text where strangers' text can reach the page.
+ */
+const ADA = 'ada@example.com';
+const BEA = 'bea@example.com';
+const CID = 'cid@example.com';
+const HOSTILE_KEYWORD = '<img src=x onerror=alert(1)>';
+const FEED_ERROR = '<script>alert("feed")</script> 500 Internal Server Error';
+const RUN_ERROR = 'feed evil-board: <script>alert("run")</script>';
+const NOW = new Date('2026-11-30T09:00:00Z');
+
+type World = { h: Harness; admin: AdminClient; runIds: string[]; deadKey: string };
+
+async function buildWorld(): Promise<World> {
+  const h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
+  await h.subscribe({ email: ADA, keywords: ['react', HOSTILE_KEYWORD] });
+  await h.subscribe({ email: BEA, keywords: ['react'], mode: 'daily' });
+  const runIds: string[] = [];
+  const cron = async (now: string) => runIds.push((await h.cron({ now })).body.runId);
+
+  // 06:00 Ada's alert is refused for good (dead); Bea's items queue for her digest.
+  h.serveFeed(postingsAbout('react', 2, { at: new Date('2026-11-30T06:00:00Z') }));
+  await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
+  await cron('2026-11-30T06:00:00Z');
+  // 06:15 Cid joins; new postings reach Ada and Cid.
+  await h.subscribe({ email: CID, keywords: ['react'] });
+  h.serveFeed(postingsAbout('react', 2, { at: new Date('2026-11-30T06:15:00Z'), prefix: 'second' }));
+  await cron('2026-11-30T06:15:00Z');
+  // 08:05 Bea's digest; 08:20 nothing new.
+  await cron('2026-11-30T08:05:00Z');
+  await cron('2026-11-30T08:20:00Z');
+
+  await h.db
+    .collection('runs')
+    .doc('20261130T053000000Z-shard000')
+    .set({
+      trigger: 'github-actions',
+      shard: '0-of-2',
+      status: 'partial',
+      partial: true,
+      startedAt: new Date('2026-11-30T05:30:00Z'),
+      durationMs: 241_500,
+      errors: [],
+      stats: { jobsFetched: 120, jobsNew: 40, matches: 300, emailsSent: 12, failures: 2 },
+    });
+  await h.db
+    .collection('runs')
+    .doc('20261130T054500000Z-failed00')
+    .set({
+      trigger: 'cron',
+      status: 'failed',
+      partial: false,
+      startedAt: new Date('2026-11-30T05:45:00Z'),
+      durationMs: 3_200,
+      errors: [RUN_ERROR],
+      stats: { jobsFetched: 0, jobsNew: 0, matches: 0, emailsSent: 0, failures: 1 },
+    });
+  await recordFeedFailure(h.db, {
+    source: 'evil-board',
+    url: 'https://evil.example/feed.xml',
+    error: FEED_ERROR,
+    now: new Date('2026-11-30T08:20:00Z'),
+  });
+  await h.db
+    .collection('locks')
+    .doc('scan')
+    .set({ owner: 'run-live-0001', ts: new Date('2026-11-30T08:58:00Z'), expiresAt: new Date('2026-11-30T09:08:00Z') });
+  await h.db
+    .collection('locks')
+    .doc('scan-0-of-2')
+    .set({ owner: 'run-gone-0002', ts: new Date('2026-11-30T05:30:00Z'), expiresAt: new Date('2026-11-30T05:40:00Z') });
+
+  const dead = await h.db.collection('emails').where('status', '==', 'dead').get();
+  expect(dead.size).toBe(1);
+  return { h, admin: adminClient(h, NOW), runIds, deadKey: dead.docs[0].id };
+}
+
+describe('the dashboard and a lookup over real data', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await buildWorld();
+  }, 120_000);
+  afterAll(async () => w.h.close());
+
+  it('shows the runs (with shard, partial flag and errors), three charts, the locks, the feeds, the counts and the dead email', async () => {
+    const res = await w.admin.get({ cookie: w.admin.session() });
+    expect(res.status).toBe(200);
+    const body = res.body;
+
+    for (const runId of [...w.runIds, '20261130T053000000Z-shard000', '20261130T054500000Z-failed00']) expect(body).toContain(runId);
+    expect(body).toContain('shard 0-of-2');
+    expect(body).toMatch(/<span class="pill warn">partial<\/span>/);
+    expect(body).toContain('4 min 2 s'); // the partial run's duration
+    expect(body.match(/<svg class="chart"/g)).toHaveLength(3);
+    expect(body).toContain('Duration per run');
+    expect(body).toContain('Emails sent per run');
+    expect(body).toContain('Failures per run');
+    expect(body).toMatch(/<rect class="bar warn"/); // the partial run, in the duration chart
+    expect(body).toMatch(/<rect class="bar bad"/);
+
+    // Locks: every document in locks/, held or expired, with its holder.
+    expect(body).toMatch(/<code>scan<\/code><\/td><td><code>run-live-0001<\/code>[\s\S]*?<span class="pill warn">held<\/span>/);
+    expect(body).toMatch(/<code>scan-0-of-2<\/code><\/td><td><code>run-gone-0002<\/code>[\s\S]*?<span class="pill quiet">expired<\/span>/);
+
+    // Feeds: the broken one first, with its error escaped; the harness's own feed fetched fine.
+    expect(body).toContain('<strong>evil-board</strong>');
+    expect(body).toContain('&lt;script&gt;alert(&quot;feed&quot;)&lt;/script&gt; 500 Internal Server Error');
+    expect(body).toContain('1 failure in a row');
+    expect(body.indexOf('evil-board')).toBeLessThan(body.indexOf(`${w.h.feeds.url}/jobs.xml`));
+
+    // Counts: one dead alert; Bea's digest went out today; nothing left due.
+    const tile = (label: string) => new RegExp(`<span class="n">(\\d+)</span><span class="l">${label}</span>`).exec(body)?.[1];
+    expect(tile('emails dead')).toBe('1');
+    expect(tile('emails pending')).toBe('0');
+    expect(tile('digests sent today')).toBe('1');
+    expect(tile('delivery pages due in a digest')).toBe('0');
+
+    // The dead email, its last error and attempts, and a Retry button that posts its key.
+    expect(body).toContain(`<code>${w.deadKey}</code>`);
+    expect(body).toMatch(/422 validation_error/);
+    expect(body).toContain(`<input type="hidden" name="emailKey" value="${w.deadKey}">`);
+    expect(body).toContain('<form method="post" action="/admin/actions">');
+
+    // Hostile text arrives escaped; the page carries no script at all.
+    expect(body).toContain('feed evil-board: &lt;script&gt;alert(&quot;run&quot;)&lt;/script&gt;');
+    expect(body).not.toMatch(/<script/i);
+    expect(body).not.toContain(ADA); // the dashboard names no subscriber; the lookup does
+  });
+
+  it('costs a bounded number of reads: six counts plus the documents it lists', async () => {
+    const counter = instrumentFirestore();
+    try {
+      const res = await w.admin.get({ cookie: w.admin.session() });
+      expect(res.status).toBe(200);
+      const { reads, roundTrips } = counter.snapshot();
+      // 6 runs + 1 failure + 2 locks + 2 feeds listed, 6 aggregations (each at least one read).
+      expect(reads).toBe(6 + 6 + 1 + 2 + 2);
+      expect(roundTrips).toBe(10);
+      // However big the store: at most 226 documents listed, plus one read per 1,000 entries counted.
+      expect(DASHBOARD_LIMITS).toEqual({ runs: 50, failures: 20, locks: 50, feeds: 100 });
+    } finally {
+      counter.restore();
+    }
+  });
+
+  it('looks a subscriber up by email (any case): status, preferences escaped, deliveries with outcomes, emails newest first', async () => {
+    const res = await w.admin.post('/admin', { email: ' ADA@Example.com ' }, { cookie: w.admin.session() });
+    expect(res.status).toBe(200);
+    const body = res.body;
+    expect(body).toContain(`<h2 id="who-title">${ADA}</h2>`);
+    expect(body).toMatch(/<dt>Status<\/dt><dd><span class="pill ok">active<\/span>/);
+    expect(body).toContain('instant alerts');
+    expect(body).toContain('react, &lt;img src=x onerror=alert(1)&gt;');
+    expect(body).not.toContain('<img');
+
+    // Four postings: the first two went with the dead alert, the next two were sent.
+    const deliveries = body.slice(body.indexOf('id="deliveries-title"'));
+    expect(deliveries.match(/<span class="pill bad">failed<\/span>/g)).toHaveLength(2);
+    expect(deliveries.match(/<span class="pill ok">sent<\/span>/g)).toHaveLength(2);
+    expect(deliveries).toContain('react engineer wanted #1 (second)');
+    expect(deliveries).toMatch(/422 validation_error/);
+
+    // Emails: the sent alert (06:15) above the dead one (06:00), which has a Retry button that brings the operator back here.
+    const emails = body.slice(body.indexOf('id="emails-title"'), body.indexOf('id="deliveries-title"'));
+    expect(emails.indexOf('pill ok">sent')).toBeLessThan(emails.indexOf('pill bad">dead'));
+    expect(emails).toContain(`name="emailKey" value="${w.deadKey}"`);
+    expect(emails).toContain(`name="back" value="${subscriberId(ADA)}"`);
+
+    // Actions for an active subscriber.
+    expect(body).toContain('Resend latest digest');
+    expect(body).toContain('Pause subscriber');
+    expect(body).not.toMatch(/<script/i);
+  });
+
+  it('an unknown address says so (404) and shows nobody', async () => {
+    const res = await w.admin.post('/admin', { email: 'nobody@example.com' }, { cookie: w.admin.session() });
+    expect(res.status).toBe(404);
+    expect(res.body).toContain('No subscriber has that address.');
+    expect(res.body).not.toContain(ADA);
+  });
+});
+
+describe('actions, each 303 back to /admin with a flash message in a cookie, never in the URL', () => {
+  let w: World;
+  afterEach(async () => w.h.close());
+
+  const flashOf = (setCookies: string[]) => {
+    const set = setCookies.find((c) => c.startsWith('scout_admin_flash='));
+    expect(set).toBeDefined();
+    return asCookie(set!);
+  };
+
+  it('retry: the dead alert goes back to pending, the page says so, and the next run sends it once under its key', async () => {
+    w = await buildWorld();
+    const session = w.admin.session();
+    const res = await w.admin.post('/admin/actions', { action: 'retry', emailKey: w.deadKey }, { cookie: session });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/admin');
+    expect((await w.h.db.collection('emails').doc(w.deadKey).get()).get('status')).toBe('pending');
+
+    const page = await w.admin.get({ cookie: `${session}; ${flashOf(res.setCookies)}` });
+    expect(page.body).toContain(`Retried ${w.deadKey}: it is pending again under the same key`);
+    expect(page.setCookies).toEqual([expect.stringMatching(/^scout_admin_flash=; Max-Age=0/)]);
+
+    const again = await w.admin.post('/admin/actions', { action: 'retry', emailKey: w.deadKey }, { cookie: session });
+    const second = await w.admin.get({ cookie: `${session}; ${flashOf(again.setCookies)}` });
+    expect(second.body).toContain('Not retried:');
+    expect(second.body).toContain('is pending, and only a dead email can be retried.');
+
+    const before = (await w.h.inbox(ADA)).length;
+    await w.h.cron({ now: '2026-11-30T09:15:00Z' });
+    const inbox = await w.h.inbox(ADA);
+    expect(inbox).toHaveLength(before + 1);
+    expect(inbox.at(-1)!.idempotencyKey).toBe(w.deadKey);
+    expect((await w.h.db.collection('emails').doc(w.deadKey).get()).get('retries')).toBe(1);
+  });
+
+  it('pause from the subscriber page: the redirect names nobody, and the page comes back to that subscriber, paused', async () => {
+    w = await buildWorld();
+    const session = w.admin.session();
+    const uid = subscriberId(ADA);
+    const res = await w.admin.post('/admin/actions', { action: 'pause', uid, back: uid }, { cookie: session });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/admin');
+    expect((await w.h.db.collection('users').doc(uid).get()).get('status')).toBe('paused');
+
+    const page = await w.admin.get({ cookie: `${session}; ${flashOf(res.setCookies)}` });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Paused: Scout sends them nothing until they are resumed.');
+    expect(page.body).toContain(`<h2 id="who-title">${ADA}</h2>`);
+    expect(page.body).toMatch(/<dt>Status<\/dt><dd><span class="pill warn">paused<\/span>/);
+    expect(page.body).toContain('Resume subscriber');
+    expect(page.body).not.toContain('Pause subscriber');
+  });
+
+  it('resend digest: a copy of the latest digest under digest_{uid}_manual-{ts}, sent now', async () => {
+    w = await buildWorld();
+    const session = w.admin.session();
+    const uid = subscriberId(BEA);
+    const res = await w.admin.post('/admin/actions', { action: 'resend-digest', uid, back: uid }, { cookie: session });
+    expect(res.status).toBe(303);
+    const page = await w.admin.get({ cookie: `${session}; ${flashOf(res.setCookies)}` });
+    expect(page.body).toContain(`Sent digest_${uid}_manual-${NOW.getTime()}, a copy of digest_${uid}_2026-11-30.`);
+    const inbox = await w.h.inbox(BEA);
+    expect(inbox).toHaveLength(2);
+    expect(inbox[1].html).toBe(inbox[0].html);
+    expect(inbox[1].idempotencyKey).toBe(`digest_${uid}_manual-${NOW.getTime()}`);
+
+    // Refused for someone with no digest (opt-outs and absences are said, not hidden).
+    const none = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: subscriberId(CID) }, { cookie: session });
+    const refused = await w.admin.get({ cookie: `${session}; ${flashOf(none.setCookies)}` });
+    expect(refused.body).toContain('Not sent: no digest was ever claimed for them.');
+  });
+
+  it('an unknown action or a missing target is a 400 that changes nothing', async () => {
+    w = await buildWorld();
+    const session = w.admin.session();
+    const before = await w.h.dump(['users', 'emails']);
+    for (const fields of [
+      { action: 'delete-everything' },
+      { action: 'retry' },
+      { action: 'pause', uid: '../users' },
+      { action: 'pause', uid: subscriberId(ADA), back: 'a/b' },
+    ]) {
+      const res = await w.admin.post('/admin/actions', fields, { cookie: session });
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+    }
+    expect(await w.h.dump(['users', 'emails'])).toEqual(before);
+  });
+});
