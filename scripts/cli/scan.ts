@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { CyclePhase } from '../../lib/cycle/cycle-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import { MAX_SHARDS, type Shard } from '../../lib/cycle/shard';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
 
-export type ScanArgs = { dryRun: boolean; now: Date | null };
+export type ScanArgs = { dryRun: boolean; now: Date | null; shard?: Shard };
 
-const usage = `Usage: scout scan [--dry-run] [--now <ISO time>]
+const usage = `Usage: scout scan [--dry-run] [--now <ISO time>] [--shard <k>/<n>]
 
 Runs one cycle through the same code as GET /api/cron (lock, feeds, match, claim, digests,
 dispatch), printing each phase as it finishes and the run's stats at the end. Needs the full
@@ -15,6 +16,7 @@ configuration (.env.example), not only the store's.
 Options:
   --dry-run       report what would be sent; write nothing
   --now <ISO>     the run's clock, honoured only with ALLOW_CLOCK_OVERRIDE=true (replays, tests)
+  --shard <k>/<n> only shard k of n (0-based), as ?shard=k&shards=n: its own lock and run record
   -h, --help      show this help`;
 
 export function parseScanArgs(argv: string[]): Parsed<ScanArgs> {
@@ -23,7 +25,12 @@ export function parseScanArgs(argv: string[]): Parsed<ScanArgs> {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { 'dry-run': { type: 'boolean' }, now: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'dry-run': { type: 'boolean' },
+        now: { type: 'string' },
+        shard: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }),
   );
   if (!read.ok) return invalid(read.message);
@@ -33,7 +40,16 @@ export function parseScanArgs(argv: string[]): Parsed<ScanArgs> {
   if (positionalError) return invalid(positionalError);
   const now = values.now === undefined ? null : new Date(values.now);
   if (now && Number.isNaN(now.getTime())) return invalid('--now must be an ISO time, e.g. 2026-11-30T08:05:00Z');
-  return { kind: 'args', args: { dryRun: values['dry-run'] ?? false, now } };
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (shard === null) return invalid(`--shard must be <k>/<n> with 0 ≤ k < n ≤ ${MAX_SHARDS}, e.g. 0/4`);
+  return { kind: 'args', args: { dryRun: values['dry-run'] ?? false, now, ...(shard ? { shard } : {}) } };
+}
+
+function parseShard(value: string): Shard | null {
+  const m = /^(\d{1,3})\/(\d{1,3})$/.exec(value);
+  if (!m) return null;
+  const [index, count] = [Number(m[1]), Number(m[2])];
+  return index < count && count <= MAX_SHARDS ? { index, count } : null;
 }
 
 export async function scan(ctx: CommandContext, args: ScanArgs): Promise<number> {
@@ -49,7 +65,15 @@ export async function scan(ctx: CommandContext, args: ScanArgs): Promise<number>
     ctx.out(`${phase} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return result;
   };
-  const result = await runCycle({ ...deps, trace }, { now: args.now ?? undefined, dryRun: args.dryRun, trigger: 'cli' });
+  const result = await runCycle(
+    { ...deps, trace },
+    {
+      now: args.now ?? undefined,
+      dryRun: args.dryRun,
+      trigger: 'cli',
+      shard: args.shard,
+    },
+  );
   if (result.kind === 'skipped') {
     ctx.out(`skipped: ${result.skipped} (lock held by ${result.lockOwner ?? 'another run'} until ${result.lockExpiresAt ?? '?'})`);
     return EXIT.ok;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shardOf } from '../../lib/cycle/shard';
 import { parseScanArgs, scan } from '../../scripts/cli/scan';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
@@ -48,5 +49,21 @@ describe('scout scan', () => {
       kind: 'invalid',
       message: '--now must be an ISO time, e.g. 2026-11-30T08:05:00Z',
     });
+  });
+
+  it('--shard k/n runs that shard only, under its own lock and run record', async () => {
+    expect(parseScanArgs(['--shard', '1/2'])).toEqual({ kind: 'args', args: { dryRun: false, now: null, shard: { index: 1, count: 2 } } });
+    for (const bad of ['2/2', '1', 'a/b', '0/65', '1/0'])
+      expect(parseScanArgs(['--shard', bad])).toEqual({ kind: 'invalid', message: expect.stringContaining('--shard must be') });
+    const owner = shardOf(await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'instant' }), 2);
+
+    const other: string[] = [];
+    expect(await scan(context(other), { dryRun: false, now: NOW, shard: { index: 1 - owner, count: 2 } })).toBe(0);
+    expect(await h.inbox()).toHaveLength(0);
+    const own: string[] = [];
+    expect(await scan(context(own), { dryRun: false, now: NOW, shard: { index: owner, count: 2 } })).toBe(0);
+    expect(await h.inbox()).toHaveLength(1);
+    const runs = await h.db.collection('runs').get();
+    expect(runs.docs.map((d) => d.get('shard')).sort()).toEqual(['0-of-2', '1-of-2']);
   });
 });
