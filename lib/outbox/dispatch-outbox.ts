@@ -1,5 +1,6 @@
 import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { ownsSubscriber, type Shard } from '../cycle/shard';
+import { shortHash } from '../ledger/short-hash';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
@@ -61,6 +62,17 @@ export async function dispatchOutbox(
     batches: 0,
   };
   const kinds = new Map<string, EmailKind>();
+  // Given up before any send (the provider's key window passed): counted and logged like a failed send.
+  const gaveUp = (emailKey: string, reason: string) => {
+    stats.failed += 1;
+    deps.log('email.failed', {
+      runId: input.runId,
+      email: shortHash(emailKey, 12),
+      kind: kinds.get(emailKey),
+      status: 'failed',
+      error: reason,
+    });
+  };
   const inFlight = new Set<Promise<void>>();
   const errors: unknown[] = [];
   const launch = (unit: SendUnit) => {
@@ -95,7 +107,7 @@ export async function dispatchOutbox(
     }
     for (const [batchKey, memberKeys] of recovering) {
       const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
-      stats.failed += recovered.failed;
+      for (const emailKey of recovered.failed) gaveUp(emailKey, 'unknown_outcome');
       stats.deferred += recovered.released;
       if (recovered.unit) launch(recovered.unit);
     }
@@ -109,7 +121,7 @@ export async function dispatchOutbox(
           stats.deferred += chunks.slice(i).reduce((n, c) => n + c.rows.length, 0);
           return 'stopped';
         }
-        for (const unit of await leaseUnits(deps, stats, { ...chunk, runId: input.runId, batchSize })) launch(unit);
+        for (const unit of await leaseUnits(deps, stats, { ...chunk, runId: input.runId, batchSize, gaveUp })) launch(unit);
       }
       return 'done';
     };
@@ -147,7 +159,7 @@ type Row = { emailKey: string; uid: string };
 async function leaseUnits(
   deps: DispatchDeps,
   stats: DispatchStats,
-  input: { rows: Row[]; seal: boolean; runId: string; batchSize: number },
+  input: { rows: Row[]; seal: boolean; runId: string; batchSize: number; gaveUp: (emailKey: string, reason: string) => void },
 ): Promise<SendUnit[]> {
   const leases: Lease[] = [];
   const leased = await leaseRows(deps.db, {
@@ -158,11 +170,11 @@ async function leaseUnits(
     now: deps.clock(),
     leaseMs: LEASE_MS,
   });
-  for (const result of leased) {
+  leased.forEach((result, i) => {
     if (result.kind === 'skipped') stats.skipped += 1;
-    if (result.kind === 'failed') stats.failed += 1;
+    if (result.kind === 'failed') input.gaveUp(input.rows[i].emailKey, result.reason);
     if (result.kind === 'leased') leases.push(result.lease);
-  }
+  });
   const units: SendUnit[] = [];
   const sealed = leases.filter((l) => l.row.batchKey !== null);
   if (sealed.length > 0) units.push(sealedUnit(sealed));

@@ -77,7 +77,8 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
   }
 }
 
-export type RecoveredBatch = { unit: SendUnit | null; failed: number; released: number };
+/** `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each. */
+export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number };
 
 /**
  * A batch whose sender died: inside the provider's key window it is resent whole, byte for byte,
@@ -94,30 +95,29 @@ export async function recoverBatch(
   const rows = snaps.map((s) => (s.exists ? (s.data() as OutboxRow) : undefined));
   const ours = (row: OutboxRow | undefined) => row?.status === 'sending' && row.batchKey === input.batchKey;
   if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now))
-    return { unit: null, failed: 0, released: 0 };
+    return { unit: null, failed: [], released: 0 };
   const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
-  if (stale.length === 0) return { unit: null, failed: 0, released: 0 };
+  if (stale.length === 0) return { unit: null, failed: [], released: 0 };
 
   const firstAttempt = Math.min(...stale.map((i) => rows[i]!.firstAttemptAt?.getTime() ?? input.now.getTime()));
   const complete = rows.every(Boolean);
   if (!complete || input.now.getTime() - firstAttempt > PROVIDER_KEY_WINDOW_MS) {
-    let failed = 0;
+    const failed: string[] = [];
     let released = 0;
     const batch = db.batch();
     for (const i of stale) {
       const row = rows[i]!;
       const guard = { lastUpdateTime: snaps[i].updateTime! };
       if (row.kind === 'alert') {
-        failed += (await closeRow(db, {
+        const closed = await closeRow(db, {
           emailKey: input.memberKeys[i],
           row,
           guard,
           rowStatus: 'failed',
           reason: 'unknown_outcome',
           now: input.now,
-        }))
-          ? 1
-          : 0;
+        });
+        if (closed) failed.push(input.memberKeys[i]);
       } else {
         batch.update(refs[i], { status: 'pending', batchKey: null, batchMembers: null, leaseUntil: null, leaseOwner: null }, guard);
         released += 1;
@@ -137,14 +137,14 @@ export async function recoverBatch(
     );
   }
   const results = await commitFenced(lease);
-  if (!results) return { unit: null, failed: 0, released: 0 };
+  if (!results) return { unit: null, failed: [], released: 0 };
   let next = 0;
   const members = rows.map((row, i) => {
     const active = stale.includes(i);
     const guard = { lastUpdateTime: active ? results[next++].writeTime : snaps[i].updateTime! };
     return { emailKey: input.memberKeys[i], row: row!, guard, attempts: active ? row!.attempts + 1 : row!.attempts, active };
   });
-  return { unit: { key: input.batchKey, batch: true, members }, failed: 0, released: 0 };
+  return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0 };
 }
 
 /** Refreshes the lease of every active member before another attempt; false when any was taken over. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { noFailpoints } from '../../lib/cycle/failpoints';
+import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
@@ -110,5 +110,33 @@ describe('the log of a failed email', () => {
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain('ada@example.com');
     expect(everything).not.toContain(uid);
+  });
+
+  it('an alert given up past the provider key window (its sender died mid-send) logs one line too', async () => {
+    await setup();
+    const crashBeforeSend: Failpoint = async (name) => {
+      if (name === 'before-send') throw new InjectedCrash(name);
+    };
+    await expect(h.run({ now: NOW, failpoint: crashBeforeSend })).rejects.toThrow(InjectedCrash);
+    const lines: { event: string; fields: Record<string, unknown> }[] = [];
+    const later = await runCycle(
+      { ...h.deps, failpoint: noFailpoints, log: (event, fields = {}) => void lines.push({ event, fields }) },
+      { now: new Date('2026-12-01T07:00:00Z'), dryRun: false, trigger: 'test' },
+    );
+    expect(later).toMatchObject({ failures: 1 });
+    const failed = lines.filter((l) => l.event === 'email.failed');
+    expect(failed).toEqual([
+      {
+        event: 'email.failed',
+        fields: {
+          runId: later.kind === 'ran' ? later.runId : '?',
+          email: expect.any(String),
+          kind: 'alert',
+          status: 'failed',
+          error: 'unknown_outcome',
+        },
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain((await h.db.collection('users').get()).docs[0].id);
   });
 });
