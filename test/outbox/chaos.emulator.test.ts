@@ -93,8 +93,11 @@ describe(`randomized faults (seed ${seed})`, () => {
       const defeatLock = random.chance(0.4);
       const runs = Array.from({ length: concurrency }, (_, i) => {
         const failpoint = random.chance(0.35) ? crashOnceAt(random.pick(POINTS), injected) : undefined;
+        // Sharded and unsharded callers mixed, with shard counts that disagree: the ledger alone keeps them apart.
+        const count = random.chance(0.4) ? random.pick([2, 3]) : 0;
+        const shard = count > 0 ? { index: random.int(0, count - 1), count } : undefined;
         return h
-          .run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint })
+          .run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint, shard })
           .catch((error: unknown) => {
             if (!(error instanceof InjectedCrash)) throw error;
           });
