@@ -2,6 +2,7 @@ import { enqueueDueDigests } from '../digests/enqueue-due-digests';
 import { parseFeedUrls } from '../feeds/feed-source';
 import { refreshFeeds } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
+import { readClaimCursor, saveClaimCursor } from '../ledger/claim-cursor';
 import { claimDeliveries } from '../ledger/claim-deliveries';
 import { addDays } from '../ledger/timestamps';
 import { composeDailyDigest, composeInstantAlert, type MailSettings } from '../mail/compose-email';
@@ -111,10 +112,15 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     });
 
     const claims = await phase('claim', async () => {
+      const shardName = shard ? shardTag(shard) : null;
+      const resumeAfter = candidates.length > 0 ? await readClaimCursor(db, shardName) : null;
       const claims = await claimDeliveries(
         { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }), outOfTime },
-        { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC },
+        { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC, resumeAfter },
       );
+      // Subscribers this run did not reach go first next run.
+      if (claims.resumeAfter !== resumeAfter)
+        await saveClaimCursor(db, { shardTag: shardName, resumeAfter: claims.resumeAfter, runId, now: startedAt });
       // A posting is closed only when every subscriber it matched was reached (by every shard).
       if (!claims.truncated)
         await markPostingsMatched(

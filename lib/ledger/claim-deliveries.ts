@@ -20,7 +20,11 @@ const MAX_ROUNDS = 10;
 export type ClaimCandidate = Candidate<StoredPosting>;
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
-/** `truncated`: the run's time budget ended the claims with subscribers not reached; their postings stay pending. */
+/**
+ * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
+ * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
+ * run begins). Null when nothing was cut short.
+ */
 export type ClaimStats = {
   matches: number;
   instantDeliveries: number;
@@ -28,6 +32,7 @@ export type ClaimStats = {
   queued: number;
   skipped: number;
   truncated: boolean;
+  resumeAfter: string | null;
 };
 
 /** The UTC day whose digest an item queued now belongs to: today's if today's has not started yet. */
@@ -55,7 +60,16 @@ type ClaimContext = {
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean },
-  input: { candidates: ClaimCandidate[]; runId: string; now: Date; retentionDays: number; digestHourUtc: number },
+  input: {
+    candidates: ClaimCandidate[];
+    runId: string;
+    now: Date;
+    retentionDays: number;
+    digestHourUtc: number;
+    /** Where a run stopped by its budget left off: subscribers after this uid go first. */
+    resumeAfter?: string | null;
+    subscribersPerSlice?: number;
+  },
 ): Promise<ClaimStats> {
   const stats: ClaimStats = {
     matches: input.candidates.length,
@@ -64,6 +78,7 @@ export async function claimDeliveries(
     queued: 0,
     skipped: 0,
     truncated: false,
+    resumeAfter: null,
   };
   const ctx: ClaimContext = {
     db: deps.db,
@@ -73,14 +88,29 @@ export async function claimDeliveries(
     expireAt: addDays(input.now, input.retentionDays),
     digestDate: digestDayFor(input.now, input.digestHourUtc),
   };
-  const bySubscriber = [...groupBySubscriber(input.candidates).values()];
-  // Out of time, a slice is not started: the next run matches the same postings again, finds the
-  // pairs claimed here already on their pages, and claims the rest.
-  await inSlices(bySubscriber, async (slice) => {
-    if (deps.outOfTime()) return void (stats.truncated = true);
-    await claimSlice(ctx, slice, stats);
-  });
+  const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
+  // Out of time, a slice is not started: the next run matches the same postings again, starts
+  // after the last slice started here, and finds the pairs claimed here already on their pages.
+  let lastStarted: string | null = null;
+  await inSlices(
+    bySubscriber,
+    async (slice) => {
+      if (deps.outOfTime()) return void (stats.truncated = true);
+      lastStarted = slice[slice.length - 1][0].subscriber.id;
+      await claimSlice(ctx, slice, stats);
+    },
+    input.subscribersPerSlice,
+  );
+  if (stats.truncated) stats.resumeAfter = lastStarted ?? input.resumeAfter ?? null;
   return stats;
+}
+
+/** Subscribers by uid, starting after `resumeAfter` and wrapping around to those before it. */
+function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
+  const uids = [...groups.keys()].sort();
+  const start = resumeAfter === null ? 0 : uids.findIndex((uid) => uid > resumeAfter);
+  const ordered = start <= 0 ? uids : [...uids.slice(start), ...uids.slice(0, start)];
+  return ordered.map((uid) => groups.get(uid)!);
 }
 
 async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {

@@ -6,13 +6,13 @@ export const SUBSCRIBERS_PER_SLICE = 1_000;
 const SLICES_IN_FLIGHT = 2;
 
 /**
- * Runs `work` over slices of SUBSCRIBERS_PER_SLICE, two at a time. Every slice is awaited before
+ * Runs `work` over slices of SUBSCRIBERS_PER_SLICE, two at a time, started in order. Every slice is awaited before
  * this returns, even when one fails, so no write of this run lands after the run has ended.
  */
-export async function inSlices<T>(items: T[], work: (slice: T[]) => Promise<unknown>): Promise<void> {
+export async function inSlices<T>(items: T[], work: (slice: T[]) => Promise<unknown>, size = SUBSCRIBERS_PER_SLICE): Promise<void> {
   const limit = pLimit(SLICES_IN_FLIGHT);
   const slices: T[][] = [];
-  for (let i = 0; i < items.length; i += SUBSCRIBERS_PER_SLICE) slices.push(items.slice(i, i + SUBSCRIBERS_PER_SLICE));
+  for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
   const settled = await Promise.allSettled(slices.map((slice) => limit(() => work(slice))));
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;

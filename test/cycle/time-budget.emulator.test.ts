@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noFailpoints } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import { claimCursorId } from '../../lib/ledger/claim-cursor';
 import { createHarness, type Harness } from '../support/harness';
 import { leapingClock } from '../support/leaping-clock';
 import { postingsAbout } from '../support/rss';
@@ -30,5 +31,17 @@ describe('the time budget', () => {
     expect((await h.cron({ now: '2026-11-30T06:30:00Z' })).body).toMatchObject({ instantEmails: 0, instantDeliveries: 0 });
     const inbox = await h.inbox();
     expect(inbox.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'bob@example.com', 'cyd@example.com']);
+  });
+
+  it('the resume point a stopped run left is kept while runs stop early and cleared by the run that reaches everybody', async () => {
+    const cursor = h.db.collection('cursors').doc(claimCursorId(null));
+    await cursor.set({ resumeAfter: 'some-uid', runId: 'earlier', at: NOW });
+    await runCycle(
+      { ...h.deps, wallClock: leapingClock(h.config.RUN_BUDGET_MS), failpoint: noFailpoints },
+      { now: NOW, dryRun: false, trigger: 'test' },
+    );
+    expect((await cursor.get()).get('resumeAfter')).toBe('some-uid');
+    expect((await h.cron({ now: '2026-11-30T06:15:00Z' })).body).toMatchObject({ instantEmails: 3, partial: false });
+    expect((await cursor.get()).exists).toBe(false);
   });
 });

@@ -86,4 +86,35 @@ describe('claiming deliveries onto pages', () => {
     expect(page.pendingDigest).toBe('2026-11-30');
     expect(page.deliveries.rss_0001).toMatchObject({ status: 'queued', digestDate: '2026-11-30', score: 70, reasons: ['keyword: react'] });
   });
+
+  it('a run stopped by its budget resumes after the last subscriber it reached, so those not reached go first next time', async () => {
+    const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
+    const list = candidates(everyone, [posting(1)]);
+    // One slice of two subscribers fits in each run's budget.
+    const oneSliceRun = (runId: string, resumeAfter: string | null) => {
+      let checks = 0;
+      return claimDeliveries(
+        {
+          db: h.db,
+          composeAlert: async (s) =>
+            ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+          outOfTime: () => checks++ > 0,
+        },
+        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },
+      );
+    };
+    const reached = async () => (await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid).sort();
+
+    const first = await oneSliceRun('run-1', null);
+    expect(first).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-2' });
+    const second = await oneSliceRun('run-2', first.resumeAfter);
+    expect(second).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-4' });
+    expect(await reached()).toEqual(['uid-instant-1', 'uid-instant-2', 'uid-instant-3', 'uid-instant-4']);
+    const third = await oneSliceRun('run-3', second.resumeAfter);
+    expect(third).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-6' });
+    // Everybody reached: the next run wraps around, finds every pair claimed, and finishes.
+    const done = await claim('run-4', list);
+    expect(done).toMatchObject({ instantDeliveries: 0, truncated: false, resumeAfter: null });
+    expect(await reached()).toHaveLength(6);
+  });
 });
