@@ -74,9 +74,9 @@ button.small{padding:5px 12px;font-size:13px}
 button.secondary{background:transparent;color:var(--accent);border:2px solid var(--accent)}
 button.danger{background:var(--danger)}
 .lookup{display:flex;gap:10px;align-items:flex-end;flex-wrap:wrap}
-.lookup input{min-width:300px}
+.lookup input{min-width:340px}
 .actions{display:flex;gap:10px;flex-wrap:wrap;margin:14px 0 0}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:0;align-items:baseline}
 dl.facts dt{font-weight:600;color:var(--muted);font-size:14px}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 `;
@@ -134,6 +134,8 @@ const pill = (word: string) => html`<span class="pill ${TONES[word] ?? 'quiet'}"
 const when = (now: Date, d: Date | null) => html`<td class="when">${utc(d)}<span class="sub">${ago(now, d)}</span></td>`;
 const num = (n: number) => html`<td class="num">${n}</td>`;
 const orDash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
+/** An error cell: someone else's text, escaped, in the danger colour; a quiet dash when there is none. */
+const errorCell = (v: string | null | undefined) => (v ? html`<td class="err">${v}</td>` : html`<td><span class="muted">—</span></td>`);
 
 function table(headers: (string | { label: string; num: true })[], rows: Html[], empty: string): Html {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
@@ -262,7 +264,7 @@ function failuresTable(now: Date, failures: FailedEmail[]): Html {
       (
         f,
       ) => html`<tr>${when(now, f.createdAt)}<td><code>${f.emailKey}</code></td><td>${f.kind}</td><td>${pill(f.status)}</td>${num(f.attempts)}
-<td class="err">${orDash(f.lastError)}</td>${num(f.retries)}<td>${
+${errorCell(f.lastError)}${num(f.retries)}<td>${
         f.status === 'dead'
           ? actionButton({ action: 'retry', label: 'Retry', fields: { emailKey: f.emailKey } })
           : html`<span class="muted" title="An alert whose fate is unknown is never resent">—</span>`
@@ -410,7 +412,7 @@ function emailsTable(now: Date, emails: SubscriberEmail[], uid: string): Html {
         e.deliveries > 0 ? html`<span class="sub">${e.deliveries} posting${e.deliveries === 1 ? '' : 's'}</span>` : null
       }</td>
 <td>${pill(e.status)}${e.retries > 0 ? html`<span class="sub">retried ${e.retries}×</span>` : null}</td>${num(e.attempts)}<td class="when">${utc(e.sentAt)}</td>
-<td class="err">${orDash(e.lastError)}</td><td>${e.status === 'dead' ? actionButton({ action: 'retry', label: 'Retry', fields: { emailKey: e.emailKey }, back: uid }) : null}</td></tr>
+${errorCell(e.lastError)}<td>${e.status === 'dead' ? actionButton({ action: 'retry', label: 'Retry', fields: { emailKey: e.emailKey }, back: uid }) : null}</td></tr>
 `,
     ),
     'No emails.',

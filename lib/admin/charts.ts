@@ -10,7 +10,7 @@ export type Bar = { value: number; tone: 'normal' | 'warn' | 'bad'; hint: string
 
 export type BarChart = {
   title: string;
-  /** The y axis's unit, shown beside the top tick ("s", "emails"). */
+  /** What the y axis counts, shown in the caption ("seconds", "emails"). */
   unit: string;
   bars: Bar[];
   /** Labels under the first and the last bar. */
@@ -65,13 +65,12 @@ ${ticks.map(
   (t) => html`<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${r(y(t))}" y2="${r(y(t))}"></line>
 <text x="${LEFT - 6}" y="${r(y(t) + 4)}" text-anchor="end">${format(t)}</text>
 `,
-)}<text x="${LEFT - 6}" y="${TOP - 2}" text-anchor="end" dy="-1">${chart.unit}</text>
-${chart.bars.map((bar, i) => {
-  const x = LEFT + i * slot + (slot - barW) / 2;
-  const height = Math.max(bar.value > 0 ? 1 : 0, TOP + PLOT_H - y(bar.value));
-  return html`<rect class="bar ${bar.tone}" x="${r(x)}" y="${r(TOP + PLOT_H - height)}" width="${r(barW)}" height="${r(height)}"><title>${bar.hint}</title></rect>
+)}${chart.bars.map((bar, i) => {
+    const x = LEFT + i * slot + (slot - barW) / 2;
+    const height = Math.max(bar.value > 0 ? 1 : 0, TOP + PLOT_H - y(bar.value));
+    return html`<rect class="bar ${bar.tone}" x="${r(x)}" y="${r(TOP + PLOT_H - height)}" width="${r(barW)}" height="${r(height)}"><title>${bar.hint}</title></rect>
 `;
-})}<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"></line>
+  })}<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"></line>
 <text x="${LEFT}" y="${H - 16}" text-anchor="start">${chart.from}</text>
 <text x="${W - RIGHT}" y="${H - 16}" text-anchor="end">${chart.to}</text>
 <text x="${LEFT + PLOT_W / 2}" y="${H - 3}" text-anchor="middle">runs, oldest → newest</text>
@@ -94,7 +93,7 @@ export function runCharts(runsNewestFirst: RunSummary[]): Html {
   const charts: BarChart[] = [
     {
       title: 'Duration per run',
-      unit: 's',
+      unit: 'seconds',
       from,
       to,
       format: formatSeconds,
@@ -113,13 +112,13 @@ export function runCharts(runsNewestFirst: RunSummary[]): Html {
     },
     {
       title: 'Failures per run',
-      unit: 'failed',
+      unit: 'failed emails and feeds',
       from,
       to,
       bars: runs.map((run) => ({ value: run.failures, tone: 'bad', hint: `${when(run)}: ${run.failures} failed` })),
     },
   ];
   return html`<div class="charts">
-${charts.map((chart) => html`<figure><figcaption>${chart.title}</figcaption>${barChart(chart)}</figure>\n`)}</div>
+${charts.map((chart) => html`<figure><figcaption>${chart.title} <span class="muted">(${chart.unit})</span></figcaption>${barChart(chart)}</figure>\n`)}</div>
 <p class="legend muted"><span class="swatch"></span> run <span class="swatch warn"></span> partial (stopped by its time budget) <span class="swatch bad"></span> with errors · hover a bar for its run</p>`;
 }
