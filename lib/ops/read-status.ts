@@ -4,7 +4,7 @@ import { deliveriesCollection } from '../ledger/delivery';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 
-/** What an operator asks first: what is due, what failed, what ran, and who holds the lock. */
+/** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
   day: string;
   outbox: Record<Exclude<OutboxStatus, 'sent' | 'skipped'>, number>;
@@ -26,13 +26,19 @@ export type OpsStatus = {
     runId: string;
     status: string;
     trigger: string;
+    /** `k-of-n` for a shard's run. */
+    shard: string | null;
     startedAt: Date | null;
     durationMs: number | null;
     emails: number;
     errors: string[];
   }[];
-  lock: { owner: string; expiresAt: Date | null; held: boolean } | null;
+  /** `scan`, and one per shard (`scan-k-of-n`), by name. */
+  locks: { name: string; owner: string; expiresAt: Date | null; held: boolean }[];
 };
+
+/** More lock documents than this would mean more shards than a run allows. */
+const MAX_LOCKS = 100;
 
 export const OPEN_STATUSES = ['pending', 'sending', 'failed', 'dead'] as const;
 export type OutboxCounts = OpsStatus['outbox'];
@@ -42,12 +48,12 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestPagesDue, failures, runs, lock] = await Promise.all([
+  const [outbox, digestPagesDue, failures, runs, locks] = await Promise.all([
     countOutbox(db),
     countDigestPagesDue(db, day),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(limit).get(),
-    db.collection('locks').doc('scan').get(),
+    db.collection('locks').limit(MAX_LOCKS).get(),
   ]);
   return {
     day,
@@ -58,18 +64,18 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
       runId: d.id,
       status: d.get('status') ?? 'unknown',
       trigger: d.get('trigger') ?? '',
+      shard: d.get('shard') ?? null,
       startedAt: toDate(d.get('startedAt')),
       durationMs: d.get('durationMs') ?? null,
       emails: d.get('stats.emailsSent') ?? 0,
       errors: d.get('errors') ?? [],
     })),
-    lock: lock.exists
-      ? {
-          owner: lock.get('owner'),
-          expiresAt: toDate(lock.get('expiresAt')),
-          held: (toDate(lock.get('expiresAt'))?.getTime() ?? 0) > input.now.getTime(),
-        }
-      : null,
+    locks: locks.docs.map((lock) => ({
+      name: lock.id,
+      owner: lock.get('owner'),
+      expiresAt: toDate(lock.get('expiresAt')),
+      held: (toDate(lock.get('expiresAt'))?.getTime() ?? 0) > input.now.getTime(),
+    })),
   };
 }
 

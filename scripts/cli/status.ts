@@ -9,7 +9,7 @@ const usage = `Usage: scout status [--limit N]
 
 What is due, what failed, what ran: the outbox by state, delivery pages with items due in
 today's digest, the newest failed or dead emails with their last error, the newest runs, and
-who holds the scan lock. Exit 1 when any email is failed or dead, so a script can alert on it.
+who holds the scan locks (one per shard). Exit 1 when any email is failed or dead, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -22,9 +22,11 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   const { pending, sending, failed, dead } = s.outbox;
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
   ctx.out(`digests: ${s.digestPagesDue} delivery page${s.digestPagesDue === 1 ? '' : 's'} with items due by ${s.day}`);
-  ctx.out(
-    s.lock ? `lock: ${s.lock.held ? 'held' : 'expired'} by ${s.lock.owner} until ${s.lock.expiresAt?.toISOString() ?? '?'}` : 'lock: free',
-  );
+  if (s.locks.length === 0) ctx.out('locks: none taken');
+  for (const lock of s.locks)
+    ctx.out(
+      `lock ${lock.name}: ${lock.held ? 'held' : 'expired, last held'} by ${lock.owner} until ${lock.expiresAt?.toISOString() ?? '?'}`,
+    );
   ctx.out('');
   if (s.failures.length === 0) ctx.out('no failed or dead emails');
   else
@@ -36,11 +38,12 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   if (s.runs.length === 0) ctx.out('no runs yet');
   else
     formatTable(
-      ['RUN', 'STATUS', 'TRIGGER', 'STARTED', 'DURATION', 'EMAILS', 'ERRORS'],
+      ['RUN', 'STATUS', 'TRIGGER', 'SHARD', 'STARTED', 'DURATION', 'EMAILS', 'ERRORS'],
       s.runs.map((r) => [
         r.runId,
         r.status,
         r.trigger,
+        r.shard ?? '-',
         r.startedAt?.toISOString() ?? '-',
         r.durationMs === null ? '-' : `${(r.durationMs / 1000).toFixed(1)} s`,
         String(r.emails),

@@ -24,7 +24,7 @@ describe('scout status', () => {
     expect(run.out).toEqual([
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 delivery pages with items due by 2026-11-30',
-      'lock: free',
+      'locks: none taken',
       '',
       'no failed or dead emails',
       '',
@@ -60,19 +60,24 @@ describe('scout status', () => {
       .collection('locks')
       .doc('scan')
       .set({ owner: 'run-2', expiresAt: new Date('2026-11-30T09:05:00Z') });
+    await fx.db
+      .collection('locks')
+      .doc('scan-1-of-2')
+      .set({ owner: 'run-0', expiresAt: new Date('2026-11-30T08:50:00Z') });
 
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 3)).toEqual([
+    expect(run.out.slice(0, 4)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 delivery page with items due by 2026-11-30',
-      'lock: held by run-2 until 2026-11-30T09:05:00.000Z',
+      'lock scan: held by run-2 until 2026-11-30T09:05:00.000Z',
+      'lock scan-1-of-2: expired, last held by run-0 until 2026-11-30T08:50:00.000Z',
     ]);
     expect(run.out.join('\n')).toMatch(
       /alert_c\s+alert\s+failed\s+3\s+unknown_outcome\n\s*alert_b\s+alert\s+dead\s+3\s+422 validation_error: bad to/,
     );
-    expect(run.out.at(-1)).toMatch(/^run-1\s+partial\s+cron\s+2026-11-30T08:45:00.000Z\s+281.0 s\s+40\s+-$/);
+    expect(run.out.at(-1)).toMatch(/^run-1\s+partial\s+cron\s+-\s+2026-11-30T08:45:00.000Z\s+281.0 s\s+40\s+-$/);
   });
 
   it('rejects a bad --limit without opening the store, exit 2', async () => {
