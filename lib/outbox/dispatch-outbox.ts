@@ -49,7 +49,7 @@ const SINGLE_LEASE_CHUNK = 20;
  */
 export async function dispatchOutbox(
   deps: DispatchDeps,
-  input: { runId: string; maxAttempts: number; batchSize: number; shard?: Shard },
+  input: { runId: string; maxAttempts: number; batchSize: number; shard?: Shard; pendingPageSize?: number },
 ): Promise<DispatchStats> {
   const stats: DispatchStats = {
     sent: { alert: 0, digest: 0, confirm: 0, manage: 0 },
@@ -128,14 +128,16 @@ export async function dispatchOutbox(
     // A row picked up after its sender died goes alone: its earlier attempt used its own key.
     const lonePlan = await plan(chunked(lone, SINGLE_LEASE_CHUNK).map((rows) => ({ rows, seal: false })));
 
-    const pendingQuery = outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').select('uid', 'kind');
+    // createdAt is selected because the cursor resumes from it (a snapshot without the ordered field cannot).
+    const pendingQuery = outboxCollection(deps.db).where('status', '==', 'pending').orderBy('createdAt').select('uid', 'kind', 'createdAt');
+    const pageSize = input.pendingPageSize ?? PENDING_PAGE;
     // The query walks on from the last row it listed: rows leased meanwhile left the range, a row
     // released back to `pending` during this run (a refused batch) waits for the next run, and a
     // shard steps past other shards' rows instead of listing them again.
     let cursor: QueryDocumentSnapshot | undefined;
     // A run stopped by its budget leaves the rest pending (counted as deferred, so the run is partial).
     for (let more = lonePlan === 'done'; more;) {
-      const page = await (cursor ? pendingQuery.startAfter(cursor) : pendingQuery).limit(PENDING_PAGE).get();
+      const page = await (cursor ? pendingQuery.startAfter(cursor) : pendingQuery).limit(pageSize).get();
       cursor = page.docs[page.docs.length - 1];
       const rows = page.docs
         .map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))
@@ -143,7 +145,7 @@ export async function dispatchOutbox(
       for (const doc of page.docs) kinds.set(doc.id, doc.get('kind'));
       const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
       const planned = await plan(chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })));
-      more = planned === 'done' && page.size === PENDING_PAGE;
+      more = planned === 'done' && page.size === pageSize;
     }
   } finally {
     // Units already started finish (or are fenced) before the run records itself, even on a throw.

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
+import { shardOf, type Shard } from '../../lib/cycle/shard';
+import { createSendLimiter } from '../../lib/mail/send-limiter';
+import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
+import { outboxCollection } from '../../lib/outbox/outbox-row';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../support/rss';
+
+const NOW = '2026-11-30T06:00:00Z';
+let h: Harness;
+let subscribers: Map<string, string>;
+
+beforeEach(async () => {
+  h = await createHarness();
+  subscribers = new Map();
+  for (let i = 0; i < 10; i++) {
+    const email = `dev${i}@example.com`;
+    subscribers.set(email, await h.subscribe({ email, keywords: ['react'], mode: 'instant' }));
+  }
+  h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+  // A run claims the ten alerts and dies before sending any: ten pending rows.
+  const crashAfterClaim: Failpoint = async (name) => {
+    if (name === 'after-claim') throw new InjectedCrash(name);
+  };
+  await expect(h.run({ now: NOW, failpoint: crashAfterClaim })).rejects.toThrow(InjectedCrash);
+  expect((await outboxCollection(h.db).where('status', '==', 'pending').get()).size).toBe(10);
+});
+afterEach(async () => h.close());
+
+const dispatch = (input: { pendingPageSize: number; batchSize: number; shard?: Shard }) =>
+  dispatchOutbox(
+    {
+      db: h.db,
+      mailer: h.deps.mailer,
+      limiter: createSendLimiter({ ratePerSec: 200, concurrency: 4, sleep: h.deps.sleep }),
+      failpoint: noFailpoints,
+      clock: () => new Date('2026-11-30T06:15:00Z'),
+      sleep: h.deps.sleep,
+      outOfTime: () => false,
+      log: () => {},
+      runId: 'dispatch-test',
+    },
+    { runId: 'dispatch-test', maxAttempts: 3, ...input },
+  );
+
+describe('dispatching pending rows page by page', () => {
+  it.each([
+    ['batched', 100],
+    ['one by one', 1],
+  ])('walks every page of pending rows (%s): each email sent once, however small the page', async (_name, batchSize) => {
+    const stats = await dispatch({ pendingPageSize: 3, batchSize });
+    expect(stats.sent.alert).toBe(10);
+    expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual([...subscribers.keys()].sort());
+  });
+
+  it("a shard walks past other shards' rows to reach its own on later pages", async () => {
+    const shard = { index: 1, count: 2 };
+    const own = [...subscribers].filter(([, uid]) => shardOf(uid, 2) === 1).map(([email]) => email);
+    const stats = await dispatch({ pendingPageSize: 2, batchSize: 100, shard });
+    expect(stats.sent.alert).toBe(own.length);
+    expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(own.sort());
+  });
+});
