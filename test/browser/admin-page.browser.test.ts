@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createFirestore } from '../../lib/firestore';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
-import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
+import { BROWSER_ADMIN_SECRET, BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import type { NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed, type TestItem } from '../support/rss';
 
 /**
@@ -21,10 +18,6 @@ import { postingsAbout, rssFeed, type TestItem } from '../support/rss';
  * only the cycle's clock), and the digest hour is set inside that span, so the morning's runs queue
  * a digest and a later one sends it.
  */
-const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = `${process.env.SCOUT_SCREENSHOT_DIR ?? join(tmpdir(), 'scout-screenshots')}/`;
-const CRON_SECRET = 'browser-cron-secret-0123456789';
-const ADMIN_SECRET = 'browser-admin-secret-0123456789';
 const ADA = 'ada.lovelace@example.com';
 
 let browser: Browser;
@@ -36,7 +29,7 @@ const apiKey = `re_admin_${randomBytes(4).toString('hex')}`;
 const projectId = `scout-admin-${randomBytes(4).toString('hex')}`;
 const db = () => createFirestore({ projectId });
 
-const shoot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+const shoot = (name: string) => screenshot(page, name);
 
 async function setSinkFaults(faults: Record<string, unknown>) {
   const res = await fetch(`${inject('mailSinkUrl')}/sink/faults`, {
@@ -72,44 +65,25 @@ async function runMorning() {
     // The first run's only email (Ada's svelte alert) is refused for good: a dead email to retry.
     if (i === 0) await setSinkFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
     const at = new Date(start + i * 20 * 60_000).toISOString();
-    const res = await fetch(`${appUrl}/api/cron?now=${at}`, { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+    const res = await fetch(`${appUrl}/api/cron?now=${at}`, { headers: { authorization: `Bearer ${BROWSER_CRON_SECRET}` } });
     const body = await res.text();
     expect(res.status, `${topic} run at ${at}: ${body}`).toBe(200);
   }
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-  await mkdir(SHOTS, { recursive: true });
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
-  await ensureTestBuild(inject('runStamp'));
   feeds = await startFeedServer({ port: 0 });
   feeds.setFeed('/jobs.xml', { body: rssFeed([]), contentType: 'application/rss+xml' });
   // A board that is down all morning: every run records its failure on feeds/broken-board.
   feeds.setFeed('/broken.xml', { status: 503, body: 'Service Unavailable', contentType: 'text/plain' });
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  server = await startNextProcess({
-    port,
+  ({ server, appUrl } = await startBrowserApp({
+    apiKey,
+    projectId,
     env: {
-      CRON_SECRET,
-      LINK_SECRET: 'browser-link-secret-0123456789',
-      ADMIN_SECRET,
-      APP_URL: appUrl,
-      MAIL_FROM: 'Scout <alerts@scout.test>',
-      RESEND_API_KEY: apiKey,
-      RESEND_BASE_URL: inject('mailSinkUrl'),
-      FIREBASE_PROJECT_ID: projectId,
-      FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
-      METADATA_SERVER_DETECTION: 'none',
       FEED_URLS: `jobs-board=${feeds.url}/jobs.xml, broken-board=${feeds.url}/broken.xml`,
-      ALLOW_CLOCK_OVERRIDE: 'true',
       DIGEST_HOUR_UTC: String(new Date(Date.now() - 90 * 60_000).getUTCHours()),
-      SEND_RATE_PER_SEC: '50',
-      ...TEST_BUILD_ENV,
     },
-  });
+  }));
   const joined = new Date(Date.now() - 4 * 3_600_000);
   await addActiveSubscriber(db(), { email: ADA, keywords: ['svelte', 'typescript'] }, joined);
   await addActiveSubscriber(db(), { email: 'bea@example.com', keywords: ['react'], mode: 'daily' }, joined);
@@ -117,18 +91,7 @@ beforeAll(async () => {
   await addActiveSubscriber(db(), { email: 'dan@example.com', keywords: ['rust'] }, joined);
   await runMorning();
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 }, 300_000);
 
@@ -150,7 +113,7 @@ describe('the operator logs in, reads the ops page, looks a subscriber up and re
   });
 
   it('logs in through the form and sees runs, charts, the broken feed and the dead email', async () => {
-    await page.fill('[name=secret]', ADMIN_SECRET);
+    await page.fill('[name=secret]', BROWSER_ADMIN_SECRET);
     await page.click('button[type=submit]');
     await page.getByRole('heading', { name: 'Scout ops' }).waitFor();
     const cookie = (await page.context().cookies()).find((c) => c.name === 'scout_admin');

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createFirestore } from '../../lib/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
-import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
+import { BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import type { NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed } from '../support/rss';
 
 /**
@@ -18,11 +15,6 @@ import { postingsAbout, rssFeed } from '../support/rss';
  * signup, the confirmation email, the confirm page, preferences, a first alert, one-click
  * unsubscribe. Each page is saved to docs/screenshots/ for the README.
  */
-/** Debian's Chromium; SCOUT_CHROMIUM points elsewhere (e.g. /usr/bin/google-chrome on GitHub's runners). */
-const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
-/** `npm run docs:screenshots` writes them into docs/screenshots; an ordinary test run keeps the tree clean. */
-const SHOTS = `${process.env.SCOUT_SCREENSHOT_DIR ?? join(tmpdir(), 'scout-screenshots')}/`;
-const CRON_SECRET = 'browser-cron-secret-0123456789';
 const EMAIL = 'ada.lovelace@example.com';
 const NOW = '2026-11-30T06:00:00Z';
 
@@ -43,49 +35,13 @@ const linkIn = (message: SinkMessage, path: string) => {
   if (!match) throw new Error(`no ${path} link in "${message.subject}"`);
   return match[0];
 };
-const shoot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+const shoot = (name: string) => screenshot(page, name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-  await mkdir(SHOTS, { recursive: true });
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
-  await ensureTestBuild(inject('runStamp'));
   feeds = await startFeedServer({ port: 0 });
   feeds.setFeed('/jobs.xml', { body: rssFeed(postingsAbout('svelte', 2, { at: new Date(NOW) })), contentType: 'application/rss+xml' });
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  server = await startNextProcess({
-    port,
-    env: {
-      CRON_SECRET,
-      LINK_SECRET: 'browser-link-secret-0123456789',
-      ADMIN_SECRET: 'browser-admin-secret-0123456789',
-      APP_URL: appUrl,
-      MAIL_FROM: 'Scout <alerts@scout.test>',
-      RESEND_API_KEY: apiKey,
-      RESEND_BASE_URL: inject('mailSinkUrl'),
-      FIREBASE_PROJECT_ID: projectId,
-      FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
-      METADATA_SERVER_DETECTION: 'none',
-      FEED_URLS: `${feeds.url}/jobs.xml`,
-      ALLOW_CLOCK_OVERRIDE: 'true',
-      SEND_RATE_PER_SEC: '50',
-      ...TEST_BUILD_ENV,
-    },
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  ({ server, appUrl } = await startBrowserApp({ apiKey, projectId, env: { FEED_URLS: `${feeds.url}/jobs.xml` } }));
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 }, 300_000);
 
@@ -145,7 +101,7 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     await shoot('07-preferences-saved');
     expect((await user.get()).get('keywords')).toEqual(['svelte', 'typescript']);
 
-    const run = await fetch(`${appUrl}/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+    const run = await fetch(`${appUrl}/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${BROWSER_CRON_SECRET}` } });
     expect(run.status).toBe(200);
     const alert = (await inbox()).find((m) => m.subject.startsWith('2 new matches') || m.subject.startsWith('New match'));
     expect(alert).toBeDefined();

@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from './next-process';
+
+/** Debian's Chromium; SCOUT_CHROMIUM points elsewhere (e.g. /usr/bin/google-chrome on GitHub's runners). */
+const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
+/** `npm run docs:screenshots` writes them into docs/screenshots; an ordinary test run keeps the tree clean. */
+const SHOTS = `${process.env.SCOUT_SCREENSHOT_DIR ?? join(tmpdir(), 'scout-screenshots')}/`;
+
+export const BROWSER_CRON_SECRET = 'browser-cron-secret-0123456789';
+export const BROWSER_ADMIN_SECRET = 'browser-admin-secret-0123456789';
+
+/**
+ * The real app (`next start` of the run's shared test build) against the run's emulator and mail
+ * sink, under its own Firebase project and mail API key. `env` adds to or overrides the defaults
+ * (FEED_URLS is required: each test serves its own feeds).
+ */
+export async function startBrowserApp(input: {
+  apiKey: string;
+  projectId: string;
+  env: Record<string, string> & { FEED_URLS: string };
+}): Promise<{ server: NextProcess; appUrl: string }> {
+  process.env.METADATA_SERVER_DETECTION = 'none';
+  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
+  await ensureTestBuild(inject('runStamp'));
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const server = await startNextProcess({
+    port,
+    env: {
+      CRON_SECRET: BROWSER_CRON_SECRET,
+      LINK_SECRET: 'browser-link-secret-0123456789',
+      ADMIN_SECRET: BROWSER_ADMIN_SECRET,
+      APP_URL: appUrl,
+      MAIL_FROM: 'Scout <alerts@scout.test>',
+      RESEND_API_KEY: input.apiKey,
+      RESEND_BASE_URL: inject('mailSinkUrl'),
+      FIREBASE_PROJECT_ID: input.projectId,
+      FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
+      METADATA_SERVER_DETECTION: 'none',
+      ALLOW_CLOCK_OVERRIDE: 'true',
+      SEND_RATE_PER_SEC: '50',
+      ...TEST_BUILD_ENV,
+      ...input.env,
+    },
+  });
+  return { server, appUrl };
+}
+
+/** Chromium as the guide prescribes (never a downloaded browser), and the screenshot folder ready. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+  await mkdir(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A full-page screenshot named for the README (`01-landing`, `12-admin`, …). */
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
