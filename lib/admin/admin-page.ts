@@ -228,7 +228,7 @@ ${notice(input.flash)}
 <h2 id="glance-title">At a glance <span class="count">· outbox by state, digests for ${d.day}</span></h2>
 <div class="tiles">
 ${tile(d.outbox.pending, 'emails pending')}${tile(d.outbox.sending, 'emails sending')}${tile(d.outbox.failed, 'emails failed', true)}${tile(d.outbox.dead, 'emails dead', true)}
-${tile(d.digestPagesDue, 'delivery pages due in a digest')}${tile(d.digestsSentToday, 'digests sent today')}
+${tile(d.digestPagesDue, 'delivery pages due in a digest')}${tile(d.digestsSentToday, 'digests sent today')}${tile(d.postingsWaiting, 'postings unmatched after an hour', true)}
 </div>
 </section>
 <section aria-labelledby="charts-title">

@@ -3,7 +3,14 @@ import { runsCollection } from '../cycle/runs';
 import { feedStatesCollection } from '../feeds/feed-state';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
-import { countDigestPagesDue, countOutbox, readFailedEmails, type FailedEmail, type OutboxCounts } from './read-status';
+import {
+  countDigestPagesDue,
+  countOutbox,
+  countPostingsWaiting,
+  readFailedEmails,
+  type FailedEmail,
+  type OutboxCounts,
+} from './read-status';
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
@@ -15,6 +22,8 @@ export type Dashboard = {
   outbox: OutboxCounts;
   digestPagesDue: number;
   digestsSentToday: number;
+  /** Postings still unmatched an hour after they were stored (see countPostingsWaiting). */
+  postingsWaiting: number;
   failures: FailedEmail[];
   /** Newest first. */
   runs: RunSummary[];
@@ -64,10 +73,11 @@ export async function readDashboard(
   input: { now: Date; configuredFeeds?: { source: string; url: string }[] },
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
-  const [outbox, digestPagesDue, digestsSentToday, failures, runs, locks, feeds] = await Promise.all([
+  const [outbox, digestPagesDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds] = await Promise.all([
     countOutbox(db),
     countDigestPagesDue(db, day),
     countDigestsSent(db, day),
+    countPostingsWaiting(db, input.now),
     readFailedEmails(db, DASHBOARD_LIMITS.failures),
     runsCollection(db)
       .orderBy('startedAt', 'desc')
@@ -112,6 +122,7 @@ export async function readDashboard(
     outbox,
     digestPagesDue,
     digestsSentToday,
+    postingsWaiting,
     failures,
     runs: runs.docs.map((d) => {
       const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;

@@ -1,5 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { runsCollection } from '../cycle/runs';
+import { postingsCollection } from '../feeds/postings-collection';
 import { deliveriesCollection } from '../ledger/delivery';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
@@ -10,6 +11,8 @@ export type OpsStatus = {
   outbox: Record<Exclude<OutboxStatus, 'sent' | 'skipped'>, number>;
   /** Subscribers' delivery pages with queued items due in a digest today or earlier. */
   digestPagesDue: number;
+  /** Postings stored over STALE_POSTING_MS ago and still not matched by every shard: matching is stuck or a shard is not called. */
+  postingsWaiting: number;
   /** Failed and dead emails, newest first (at most `limit`). */
   failures: {
     emailKey: string;
@@ -48,9 +51,10 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestPagesDue, failures, runs, locks] = await Promise.all([
+  const [outbox, digestPagesDue, postingsWaiting, failures, runs, locks] = await Promise.all([
     countOutbox(db),
     countDigestPagesDue(db, day),
+    countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(limit).get(),
     db.collection('locks').limit(MAX_LOCKS).get(),
@@ -59,6 +63,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     day,
     outbox,
     digestPagesDue,
+    postingsWaiting,
     failures,
     runs: runs.docs.map((d) => ({
       runId: d.id,
@@ -90,6 +95,19 @@ export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
 /** Delivery pages with queued items due in a digest on `day` or earlier: one count() aggregation. */
 export async function countDigestPagesDue(db: Firestore, day: string): Promise<number> {
   return (await deliveriesCollection(db).where('pendingDigest', '<=', day).count().get()).data().count;
+}
+
+/** Runs every 15 minutes match a posting within one or two runs; an hour means something is wrong. */
+export const STALE_POSTING_MS = 3_600_000;
+
+/**
+ * Postings stored over an hour ago and still `pending`: one count() over (matchState ==,
+ * fetchedAt <), which firestore.indexes.json carries an index for. Non-zero means runs keep
+ * failing or stopping before their claims end, or a shard (`?shard=k&shards=n`) is not being called.
+ */
+export async function countPostingsWaiting(db: Firestore, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - STALE_POSTING_MS);
+  return (await postingsCollection(db).where('matchState', '==', 'pending').where('fetchedAt', '<', before).count().get()).data().count;
 }
 
 /** The newest failed and dead emails, without their payloads (index: status, createdAt desc). */

@@ -8,8 +8,9 @@ export type StatusArgs = { limit: number };
 const usage = `Usage: scout status [--limit N]
 
 What is due, what failed, what ran: the outbox by state, delivery pages with items due in
-today's digest, the newest failed or dead emails with their last error, the newest runs, and
-who holds the scan locks (one per shard). Exit 1 when any email is failed or dead, so a script can alert on it.
+today's digest, postings still unmatched an hour after they were stored, the newest failed or
+dead emails with their last error, the newest runs, and who holds the scan locks (one per
+shard). Exit 1 when any email is failed or dead, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -22,6 +23,11 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   const { pending, sending, failed, dead } = s.outbox;
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
   ctx.out(`digests: ${s.digestPagesDue} delivery page${s.digestPagesDue === 1 ? '' : 's'} with items due by ${s.day}`);
+  ctx.out(
+    s.postingsWaiting === 0
+      ? 'matching: no posting waits over an hour'
+      : `matching: ${s.postingsWaiting} posting${s.postingsWaiting === 1 ? '' : 's'} stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)`,
+  );
   if (s.locks.length === 0) ctx.out('locks: none taken');
   for (const lock of s.locks)
     ctx.out(

@@ -24,6 +24,7 @@ describe('scout status', () => {
     expect(run.out).toEqual([
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 delivery pages with items due by 2026-11-30',
+      'matching: no posting waits over an hour',
       'locks: none taken',
       '',
       'no failed or dead emails',
@@ -65,12 +66,27 @@ describe('scout status', () => {
       .doc('scan-1-of-2')
       .set({ owner: 'run-0', expiresAt: new Date('2026-11-30T08:50:00Z') });
 
+    // One posting stored two hours ago and never matched (a shard not called), one stored just now.
+    await fx.db
+      .collection('jobs')
+      .doc('rss_old')
+      .set({ matchState: 'pending', fetchedAt: new Date(fx.now.getTime() - 2 * 3_600_000) });
+    await fx.db
+      .collection('jobs')
+      .doc('rss_new')
+      .set({ matchState: 'pending', fetchedAt: new Date(fx.now.getTime() - 60_000) });
+    await fx.db
+      .collection('jobs')
+      .doc('rss_done')
+      .set({ matchState: 'matched', fetchedAt: new Date(fx.now.getTime() - 2 * 3_600_000) });
+
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 4)).toEqual([
+    expect(run.out.slice(0, 5)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 delivery page with items due by 2026-11-30',
+      'matching: 1 posting stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)',
       'lock scan: held by run-2 until 2026-11-30T09:05:00.000Z',
       'lock scan-1-of-2: expired, last held by run-0 until 2026-11-30T08:50:00.000Z',
     ]);
