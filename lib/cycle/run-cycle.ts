@@ -112,15 +112,14 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     });
 
     const claims = await phase('claim', async () => {
-      const shardName = shard ? shardTag(shard) : null;
-      const resumeAfter = candidates.length > 0 ? await readClaimCursor(db, shardName) : null;
+      const resumeAfter = candidates.length > 0 ? await readClaimCursor(db, stats.shard) : null;
       const claims = await claimDeliveries(
         { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }), outOfTime },
         { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC, resumeAfter },
       );
       // Subscribers this run did not reach go first next run.
       if (claims.resumeAfter !== resumeAfter)
-        await saveClaimCursor(db, { shardTag: shardName, resumeAfter: claims.resumeAfter, runId, now: startedAt });
+        await saveClaimCursor(db, { shardTag: stats.shard, resumeAfter: claims.resumeAfter, runId, now: startedAt });
       // A posting is closed only when every subscriber it matched was reached (by every shard).
       if (!claims.truncated)
         await markPostingsMatched(
