@@ -3,8 +3,9 @@ import pLimit from 'p-limit';
 import type { StoredPosting } from '../feeds/postings-collection';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
-import { alertEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
+import { readMany } from './create-documents';
 import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type Delivery, type ReadPage } from './delivery';
 import { isLostRace } from './firestore-errors';
 import { inSlices } from './in-slices';
@@ -35,9 +36,30 @@ export type ClaimStats = {
   resumeAfter: string | null;
 };
 
-/** The UTC day whose digest an item queued now belongs to: today's if today's has not started yet. */
-export function digestDayFor(now: Date, digestHourUtc: number): string {
-  return now.getUTCHours() < digestHourUtc ? utcDay(now) : utcDay(addDays(now, 1));
+/**
+ * The UTC day whose digest an item queued now belongs to: the next digest not yet claimed for its
+ * subscriber. That is today's until today's digest row exists — including after the digest hour,
+ * when the flush later in this same run claims it — and tomorrow's once it does.
+ */
+export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
+  return todaysDigestClaimed ? utcDay(addDays(now, 1)) : utcDay(now);
+}
+
+/**
+ * Daily subscribers among `uids` whose digest for today is already claimed (its outbox row exists).
+ * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
+ * A flush that claims it between this read and our write is handled by the guards: if it took
+ * items from the page we write, our write loses and re-plans with the row in sight; if not, the
+ * item keeps today's date and the next flush after today's (tomorrow's) takes it — never lost.
+ */
+export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
+  if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
+  const day = utcDay(input.now);
+  const rows = await readMany(
+    db,
+    input.uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+  );
+  return new Set(input.uids.filter((_, i) => rows[i].exists));
 }
 
 type ClaimContext = {
@@ -46,7 +68,7 @@ type ClaimContext = {
   runId: string;
   now: Date;
   expireAt: Date;
-  digestDate: string;
+  digestHourUtc: number;
 };
 
 /**
@@ -86,7 +108,7 @@ export async function claimDeliveries(
     runId: input.runId,
     now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
-    digestDate: digestDayFor(input.now, input.digestHourUtc),
+    digestHourUtc: input.digestHourUtc,
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
@@ -117,13 +139,22 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   let pending = groups;
   for (let round = 0; pending.length > 0; round++) {
     if (round >= MAX_ROUNDS) throw new Error('delivery claims kept colliding; giving up this cycle (the next run resumes)');
-    const pages = await readPages(
-      ctx.db,
-      pending.flatMap((items) => items.map(pageIdOf)),
-    );
+    const [pages, digestClaimed] = await Promise.all([
+      readPages(
+        ctx.db,
+        pending.flatMap((items) => items.map(pageIdOf)),
+      ),
+      readClaimedDigests(ctx.db, {
+        uids: pending.filter((items) => items[0].subscriber.mode === 'daily').map((items) => items[0].subscriber.id),
+        now: ctx.now,
+        digestHourUtc: ctx.digestHourUtc,
+      }),
+    ]);
     // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
     const render = pLimit(RENDER_CONCURRENCY);
-    const plans = await Promise.all(pending.map((items) => render(() => planSubscriber(ctx, items, pages))));
+    const plans = await Promise.all(
+      pending.map((items) => render(() => planSubscriber(ctx, items, pages, digestClaimed.has(items[0].subscriber.id)))),
+    );
     const committed = await commitGroups(
       ctx.db,
       plans.map((p) => p.write),
@@ -143,7 +174,12 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
 
 type SubscriberPlan = { write: WriteGroup; sending: number; queued: number; skipped: number };
 
-async function planSubscriber(ctx: ClaimContext, items: ClaimCandidate[], pages: Map<string, ReadPage>): Promise<SubscriberPlan> {
+async function planSubscriber(
+  ctx: ClaimContext,
+  items: ClaimCandidate[],
+  pages: Map<string, ReadPage>,
+  todaysDigestClaimed: boolean,
+): Promise<SubscriberPlan> {
   const subscriber = items[0].subscriber;
   const fresh = items.filter((c) => !pages.get(pageIdOf(c))!.page?.deliveries[c.posting.id]);
   const line = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
@@ -160,7 +196,8 @@ async function planSubscriber(ctx: ClaimContext, items: ClaimCandidate[], pages:
   });
 
   if (subscriber.mode === 'daily') {
-    const queued = fresh.map((c) => line(c, { status: 'queued', emailKey: null, digestDate: ctx.digestDate, reason: null }));
+    const digestDate = digestDayFor(ctx.now, todaysDigestClaimed);
+    const queued = fresh.map((c) => line(c, { status: 'queued', emailKey: null, digestDate, reason: null }));
     return { write: pagesWrite(ctx, pages, queued), sending: 0, queued: queued.length, skipped: 0 };
   }
 

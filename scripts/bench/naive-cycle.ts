@@ -35,8 +35,6 @@ export type NaiveCycleInput = {
    * Undefined or NaN means no cap.
    */
   sendLimit?: number;
-  /** Which day's digest a daily delivery is queued for (DIGEST_HOUR_UTC); defaults to 8. */
-  digestHourUtc?: number;
 };
 
 export type NaiveCycleResult = {
@@ -62,7 +60,8 @@ export async function runNaiveCycle(deps: { db: Firestore; mailer: Mailer }, inp
     providerRequests: 0,
     phases: { matchMs: 0, claimMs: 0, sendMs: 0 },
   };
-  const digestDate = digestDayFor(now, input.digestHourUtc ?? 8);
+  // The naive baseline claims before its flush, so today's digest is never claimed yet.
+  const digestDate = digestDayFor(now, false);
   const expireAt = addDays(now, 30);
   const toEmail = new Map<string, { subscriber: Subscriber; postings: Posting[] }>();
 

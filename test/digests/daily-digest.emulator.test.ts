@@ -69,6 +69,44 @@ describe('daily digest', () => {
     });
   });
 
+  it('postings first fetched by the 08:01 run are in the 08:01 digest (the next digest not yet claimed, even in the same run)', async () => {
+    h.serveFeed(postings('early', 2, 1, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    h.serveFeed([...postings('early', 2, 1, '2026-11-30T06:00:00Z'), ...postings('edge', 3, 0, '2026-11-30T08:00:00Z')]);
+    expect((await h.cron({ now: '2026-11-30T08:01:00Z' })).body).toMatchObject({ queued: 3, digests: 1 });
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(1);
+    expect(itemsIn(inbox[0].text!).map((t) => t.split(' ').pop())).toEqual(
+      expect.arrayContaining(['early-0', 'early-1', 'edge-0', 'edge-1', 'edge-2']),
+    );
+    expect((await h.deliveryOutcomes()).filter((d) => d.status !== 'sent')).toEqual([]);
+  });
+
+  it('with a once-a-day scheduler every item goes out in that day\'s run, not a day later', async () => {
+    h.serveFeed(postings('d1', 2, 0, '2026-11-30T07:00:00Z'));
+    expect((await h.cron({ now: '2026-11-30T08:00:00Z' })).body).toMatchObject({ queued: 2, digests: 1 });
+    h.serveFeed([...postings('d1', 2, 0, '2026-11-30T07:00:00Z'), ...postings('d2', 2, 0, '2026-12-01T07:00:00Z')]);
+    expect((await h.cron({ now: '2026-12-01T08:00:00Z' })).body).toMatchObject({ queued: 2, digests: 1 });
+    const inbox = await h.inbox();
+    expect(inbox.map((m) => itemsIn(m.text!).map((t) => t.split(' ').pop()).sort())).toEqual([
+      ['d1-0', 'd1-1'],
+      ['d2-0', 'd2-1'],
+    ]);
+  });
+
+  it('runs racing at 08:01 over new postings: one digest today, and every posting in exactly one digest', async () => {
+    h.serveFeed(postings('race', 4, 2, '2026-11-30T08:00:00Z'));
+    // Distinct lock names take the lock out of the picture: the ledger alone must hold.
+    await Promise.all(Array.from({ length: 4 }, (_, i) => h.run({ now: '2026-11-30T08:01:00Z', lockName: `race-${i}` })));
+    // Whatever a racing claim queued after the digest was claimed goes in tomorrow's.
+    await h.cron({ now: '2026-12-01T08:01:00Z' });
+    const inbox = await h.inbox();
+    const received = inbox.flatMap((m) => itemsIn(m.text!).map((t) => t.split(' ').pop()));
+    expect(received.sort()).toEqual(['race-0', 'race-1', 'race-2', 'race-3']);
+    const digestRows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.id.slice(-10));
+    expect(digestRows.filter((day) => day === '2026-11-30')).toHaveLength(1);
+  });
+
   it('a missed 08:00 run is caught up by the next run', async () => {
     h.serveFeed(postings('miss', 4, 1, '2026-11-30T06:00:00Z'));
     await h.cron({ now: '2026-11-30T06:00:00Z' });

@@ -17,9 +17,10 @@ describe('keys come from the data, not the run', () => {
     expect(digestEmailKey('u', '2026-11-30')).toBe('digest_u_2026-11-30');
   });
 
-  it('an item queued before the digest hour is due today, after it tomorrow', () => {
-    expect(digestDayFor(new Date('2026-11-30T07:59:59Z'), 8)).toBe('2026-11-30');
-    expect(digestDayFor(new Date('2026-11-30T08:00:00Z'), 8)).toBe('2026-12-01');
-    expect(digestDayFor(new Date('2026-12-31T23:00:00Z'), 8)).toBe('2027-01-01');
+  it('an item queued goes into the next digest not yet claimed: today\'s until its row exists, then tomorrow\'s', () => {
+    expect(digestDayFor(new Date('2026-11-30T07:59:59Z'), false)).toBe('2026-11-30');
+    expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), false)).toBe('2026-11-30');
+    expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), true)).toBe('2026-12-01');
+    expect(digestDayFor(new Date('2026-12-31T23:00:00Z'), true)).toBe('2027-01-01');
   });
 });
