@@ -2,7 +2,15 @@
  * Named places in the cycle where a test can inject a crash. Production passes `noFailpoints`;
  * a test passes one that throws (or holds a deferred promise) at the point it arms.
  */
-export type FailpointName = 'after-postings-stored' | 'after-claim' | 'before-send' | 'after-send' | 'after-digest-claim' | 'before-record';
+export type FailpointName =
+  | 'after-postings-stored'
+  | 'before-delivery-commit'
+  | 'after-claim'
+  | 'before-digest-commit'
+  | 'after-digest-claim'
+  | 'before-send'
+  | 'after-send'
+  | 'before-record';
 
 export type Failpoint = (name: FailpointName, context?: { emailKey?: string }) => Promise<void>;
 

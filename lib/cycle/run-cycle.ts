@@ -65,6 +65,13 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
       stats.phases[name] = deps.wallClock() - started;
     }
   };
+  // Both claim steps give up on contention the same way: counted, logged, the run partial; the next run claims the rest.
+  const giveUpVisibly = (step: 'deliveries' | 'digests', subscribers: number) => {
+    if (subscribers === 0) return;
+    stats.claimsGivenUp[step] += subscribers;
+    stats.partial = true;
+    deps.log('claim.gave_up', { runId, step, subscribers });
+  };
   const outOfTime = (reserveMs = 0) => deps.wallClock() - startedWall + reserveMs > config.RUN_BUDGET_MS;
   try {
     await recordRunStart(db, {
@@ -114,14 +121,19 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     const claims = await phase('claim', async () => {
       const resumeAfter = candidates.length > 0 ? await readClaimCursor(db, stats.shard) : null;
       const claims = await claimDeliveries(
-        { db, composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }), outOfTime },
+        {
+          db,
+          composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: mail, now: startedAt }),
+          outOfTime,
+          failpoint: deps.failpoint,
+        },
         { candidates, runId, now: startedAt, retentionDays: config.RETENTION_DAYS, digestHourUtc: config.DIGEST_HOUR_UTC, resumeAfter },
       );
       // Subscribers this run did not reach go first next run.
       if (claims.resumeAfter !== resumeAfter)
         await saveClaimCursor(db, { shardTag: stats.shard, resumeAfter: claims.resumeAfter, runId, now: startedAt });
       // A posting is closed only when every subscriber it matched was reached (by every shard).
-      if (!claims.truncated)
+      if (!claims.truncated && claims.gaveUp === 0)
         await markPostingsMatched(
           db,
           postings.map((p) => p.id),
@@ -131,13 +143,19 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     });
     stats.matches = claims.matches;
     stats.partial ||= claims.truncated;
+    giveUpVisibly('deliveries', claims.gaveUp);
     stats.instantDeliveries = claims.instantDeliveries;
     stats.queued = claims.queued;
     await deps.failpoint('after-claim');
 
     const digests = await phase('flush', () =>
       enqueueDueDigests(
-        { db, composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }), outOfTime },
+        {
+          db,
+          composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }),
+          outOfTime,
+          failpoint: deps.failpoint,
+        },
         {
           now: startedAt,
           runId,
@@ -149,6 +167,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
       ),
     );
     stats.partial ||= digests.truncated;
+    giveUpVisibly('digests', digests.gaveUp);
     await deps.failpoint('after-digest-claim');
 
     // Shards called together share the provider's rate: each sends at its share of it.

@@ -21,6 +21,8 @@ export type RunStats = {
   providerRequests: number;
   skippedEmails: number;
   failures: number;
+  /** Subscribers whose claim kept losing races to concurrent writers this run; left for the next run. */
+  claimsGivenUp: { deliveries: number; digests: number };
   partial: boolean;
   durationMs: number;
   /** Wall time of each phase, in ms. */
@@ -47,6 +49,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     providerRequests: 0,
     skippedEmails: 0,
     failures: 0,
+    claimsGivenUp: { deliveries: 0, digests: 0 },
     partial: false,
     durationMs: 0,
     phases: {},

@@ -1,8 +1,10 @@
 import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
+import type { Failpoint } from '../cycle/failpoints';
 import { ownsSubscriber, type Shard } from '../cycle/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
+import { claimInRounds } from '../ledger/claim-in-rounds';
 import { inSlices } from '../ledger/in-slices';
 import { readMany } from '../ledger/create-documents';
 import { deliveriesCollection, deliveryId, readPages, writeDeliveries, type Delivery, type ReadPage } from '../ledger/delivery';
@@ -21,16 +23,20 @@ export type ComposeDigest = (input: {
   day: string;
 }) => Promise<EmailPayload>;
 
-/** `truncated`: the run's time budget ended the flush with pages still due; the next run goes on. */
-export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean };
+/**
+ * `truncated`: the run's time budget ended the flush with pages still due; the next run goes on.
+ * `gaveUp`: subscribers whose digest claim still lost a race after MAX_ROUNDS; still due next run.
+ */
+export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
 
 /** Due pages listed per query (ids only); the flush walks them with a cursor until done or out of time. */
 const DUE_PAGE = 5_000;
-/** Re-plans after losing races to concurrent writers of the same pages. */
+/** Rounds of re-planning after losing races to concurrent writers of the same pages (claims, opt-outs). */
 const MAX_ROUNDS = 5;
 
 type FlushContext = {
   db: Firestore;
+  failpoint: Failpoint;
   composeDigest: ComposeDigest;
   day: string;
   now: Date;
@@ -48,7 +54,7 @@ type FlushContext = {
  * lower-scored items beyond DIGEST_MAX_ITEMS are closed as `skipped` in the same write.
  */
 export async function enqueueDueDigests(
-  deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean },
+  deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
   input: {
     now: Date;
     runId: string;
@@ -61,10 +67,16 @@ export async function enqueueDueDigests(
   },
 ): Promise<DigestStats> {
   const { db } = deps;
-  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false };
+  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const day = utcDay(input.now);
-  const ctx: FlushContext = { ...deps, ...input, day, expireAt: addDays(input.now, input.retentionDays) };
+  const ctx: FlushContext = {
+    ...deps,
+    ...input,
+    failpoint: deps.failpoint ?? (async () => {}),
+    day,
+    expireAt: addDays(input.now, input.retentionDays),
+  };
 
   // Only ids, a page of the list at a time: the delivery pages themselves are read a slice at a
   // time, so memory stays flat however many subscribers are due. Claimed pages leave the range
@@ -99,6 +111,7 @@ export async function enqueueDueDigests(
       );
       stats.claimed += flushed.claimed;
       stats.skippedSubscribers += flushed.skippedSubscribers;
+      stats.gaveUp += flushed.gaveUp;
     });
     if (stats.truncated || due.size < (input.duePageSize ?? DUE_PAGE)) break;
   }
@@ -107,12 +120,11 @@ export async function enqueueDueDigests(
 
 type Due = { uid: string; pageIds: string[] };
 
-async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number }> {
+async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number; gaveUp: number }> {
   const { db } = ctx;
   let claimed = 0;
   let skippedSubscribers = 0;
-  let pending = slice;
-  for (let round = 0; pending.length > 0 && round < MAX_ROUNDS; round++) {
+  const left = await claimInRounds(slice, MAX_ROUNDS, async (pending) => {
     const [pages, rows, subscribers] = await Promise.all([
       readPages(
         db,
@@ -135,6 +147,7 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
     const postings = await readPostings(db, plans);
     const render = pLimit(RENDER_CONCURRENCY);
     const writes = await Promise.all(plans.map((plan) => render(() => flushWrite(ctx, plan, pages, postings))));
+    await ctx.failpoint('before-digest-commit');
     const committed = await commitGroups(db, writes, isLostRace);
     const lost = new Set<string>();
     plans.forEach((plan, i) => {
@@ -143,9 +156,9 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
       else if (plan.closed.length > 0) skippedSubscribers += 1;
     });
     // Someone changed one of these pages (a claim adding items, an opt-out) or claimed the digest: look again.
-    pending = pending.filter((d) => lost.has(d.uid));
-  }
-  return { claimed, skippedSubscribers };
+    return pending.filter((d) => lost.has(d.uid));
+  });
+  return { claimed, skippedSubscribers, gaveUp: left.length };
 }
 
 type FlushPlan = {

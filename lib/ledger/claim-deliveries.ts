@@ -1,5 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
+import type { Failpoint } from '../cycle/failpoints';
 import type { StoredPosting } from '../feeds/postings-collection';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
@@ -8,6 +9,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { readMany } from './create-documents';
 import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type Delivery, type ReadPage } from './delivery';
 import { isLostRace } from './firestore-errors';
+import { claimInRounds } from './claim-in-rounds';
 import { inSlices } from './in-slices';
 import { addDays, utcDay } from './timestamps';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from './write-groups';
@@ -15,7 +17,7 @@ import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from './w
 export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
-/** Re-plans after losing races to concurrent runs before giving the rest to the next run. */
+/** Rounds of re-planning after losing races to concurrent runs before leaving the rest to the next run. */
 const MAX_ROUNDS = 10;
 
 export type ClaimCandidate = Candidate<StoredPosting>;
@@ -24,7 +26,8 @@ export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
  * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
- * run begins). Null when nothing was cut short.
+ * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
+ * after MAX_ROUNDS; their postings stay pending and the next run claims them.
  */
 export type ClaimStats = {
   matches: number;
@@ -34,6 +37,7 @@ export type ClaimStats = {
   skipped: number;
   truncated: boolean;
   resumeAfter: string | null;
+  gaveUp: number;
 };
 
 /**
@@ -64,6 +68,7 @@ export async function readClaimedDigests(db: Firestore, input: { uids: string[];
 
 type ClaimContext = {
   db: Firestore;
+  failpoint: Failpoint;
   composeAlert: ComposeAlert;
   runId: string;
   now: Date;
@@ -81,7 +86,7 @@ type ClaimContext = {
  * of two runs claiming the same pair exactly one lands; the other re-reads and re-plans.
  */
 export async function claimDeliveries(
-  deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean },
+  deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
   input: {
     candidates: ClaimCandidate[];
     runId: string;
@@ -101,9 +106,11 @@ export async function claimDeliveries(
     skipped: 0,
     truncated: false,
     resumeAfter: null,
+    gaveUp: 0,
   };
   const ctx: ClaimContext = {
     db: deps.db,
+    failpoint: deps.failpoint ?? (async () => {}),
     composeAlert: deps.composeAlert,
     runId: input.runId,
     now: input.now,
@@ -136,9 +143,7 @@ function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: strin
 }
 
 async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
-  let pending = groups;
-  for (let round = 0; pending.length > 0; round++) {
-    if (round >= MAX_ROUNDS) throw new Error('delivery claims kept colliding; giving up this cycle (the next run resumes)');
+  const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
     const [pages, digestClaimed] = await Promise.all([
       readPages(
         ctx.db,
@@ -155,6 +160,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     const plans = await Promise.all(
       pending.map((items) => render(() => planSubscriber(ctx, items, pages, digestClaimed.has(items[0].subscriber.id)))),
     );
+    await ctx.failpoint('before-delivery-commit');
     const committed = await commitGroups(
       ctx.db,
       plans.map((p) => p.write),
@@ -168,8 +174,9 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
       stats.queued += plan.queued;
       stats.skipped += plan.skipped;
     });
-    pending = lost;
-  }
+    return lost;
+  });
+  stats.gaveUp += left.length;
 }
 
 type SubscriberPlan = { write: WriteGroup; sending: number; queued: number; skipped: number };

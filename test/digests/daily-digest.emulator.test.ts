@@ -82,13 +82,19 @@ describe('daily digest', () => {
     expect((await h.deliveryOutcomes()).filter((d) => d.status !== 'sent')).toEqual([]);
   });
 
-  it('with a once-a-day scheduler every item goes out in that day\'s run, not a day later', async () => {
+  it("with a once-a-day scheduler every item goes out in that day's run, not a day later", async () => {
     h.serveFeed(postings('d1', 2, 0, '2026-11-30T07:00:00Z'));
     expect((await h.cron({ now: '2026-11-30T08:00:00Z' })).body).toMatchObject({ queued: 2, digests: 1 });
     h.serveFeed([...postings('d1', 2, 0, '2026-11-30T07:00:00Z'), ...postings('d2', 2, 0, '2026-12-01T07:00:00Z')]);
     expect((await h.cron({ now: '2026-12-01T08:00:00Z' })).body).toMatchObject({ queued: 2, digests: 1 });
     const inbox = await h.inbox();
-    expect(inbox.map((m) => itemsIn(m.text!).map((t) => t.split(' ').pop()).sort())).toEqual([
+    expect(
+      inbox.map((m) =>
+        itemsIn(m.text!)
+          .map((t) => t.split(' ').pop())
+          .sort(),
+      ),
+    ).toEqual([
       ['d1-0', 'd1-1'],
       ['d2-0', 'd2-1'],
     ]);

@@ -17,7 +17,7 @@ describe('keys come from the data, not the run', () => {
     expect(digestEmailKey('u', '2026-11-30')).toBe('digest_u_2026-11-30');
   });
 
-  it('an item queued goes into the next digest not yet claimed: today\'s until its row exists, then tomorrow\'s', () => {
+  it("an item queued goes into the next digest not yet claimed: today's until its row exists, then tomorrow's", () => {
     expect(digestDayFor(new Date('2026-11-30T07:59:59Z'), false)).toBe('2026-11-30');
     expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), false)).toBe('2026-11-30');
     expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), true)).toBe('2026-12-01');
