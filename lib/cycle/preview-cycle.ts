@@ -1,5 +1,7 @@
 import { readMany } from '../ledger/create-documents';
-import { deliveriesCollection, deliveryPageId, pageDayOf, readPages } from '../ledger/delivery';
+import { decideDigest, isDueBy } from '../digests/enqueue-due-digests';
+import { decideClaim, readClaimedDigests, type ClaimCandidate } from '../ledger/claim-deliveries';
+import { deliveriesCollection, deliveryPageId, pageDayOf, readPages, type Delivery } from '../ledger/delivery';
 import { utcDay } from '../ledger/timestamps';
 import type { FeedSource } from '../feeds/feed-source';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
@@ -7,7 +9,7 @@ import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings } from '../feeds/store-postings';
 import { matchPostings } from '../matching/match-postings';
 import { digestEmailKey, outboxCollection } from '../outbox/outbox-row';
-import { listActiveSubscribers } from '../subscribers/subscriber';
+import { listActiveSubscribers, subscribersCollection } from '../subscribers/subscriber';
 import type { CycleDeps } from './cycle-deps';
 import { ownsSubscriber, type Shard } from './shard';
 
@@ -18,17 +20,27 @@ export type CyclePreview = {
   jobsNew: number;
   users: number;
   matches: number;
-  wouldSend: { alerts: number; alertItems: number; queued: number; digests: number; outboxPending: number };
+  wouldSend: {
+    alerts: number;
+    alertItems: number;
+    /** Items past an alert's MAX_ALERT_ITEMS, recorded as skipped. */
+    alertItemsCapped: number;
+    queued: number;
+    digests: number;
+    digestItems: number;
+    outboxPending: number;
+  };
   feeds: FeedReport[];
 };
 
 /**
  * ?dryRun=1: the same reads as a run, no writes at all — no lock, no run record, no feed
- * validators, no claims. What it reports is what a real run started now would send.
+ * validators, no claims. What it reports is what a real run started now would do: it decides with
+ * the run's own planners (decideClaim, decideDigest), so caps, opt-outs and the digest day agree.
  */
 export async function previewCycle(
   deps: CycleDeps,
-  input: { now: Date; sources: FeedSource[]; runId: string; shard?: Shard },
+  input: { now: Date; sources: FeedSource[]; runId: string; shard?: Shard; postingsPerRun: number },
 ): Promise<CyclePreview> {
   const { db, config } = deps;
   const feeds = await refreshFeeds(deps, {
@@ -46,29 +58,79 @@ export async function previewCycle(
     feeds.preview.map((p) => postingsCollection(db).doc(p.id)),
   );
   const unseen = feeds.preview.filter((_, i) => !stored[i].exists);
-  const pending = await loadPendingPostings(db, { now: input.now, retentionDays: config.RETENTION_DAYS, limit: 2_000, shard: input.shard });
-  const byId = new Map([...pending, ...unseen].map((p) => [p.id, p]));
-  const subscribers = (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(input.shard, s.id));
-  const candidates = matchPostings([...byId.values()], subscribers);
+  const pending = await loadPendingPostings(db, {
+    now: input.now,
+    retentionDays: config.RETENTION_DAYS,
+    limit: input.postingsPerRun,
+    shard: input.shard,
+  });
+  const postings = [...new Map([...pending, ...unseen].map((p) => [p.id, p])).values()].slice(0, input.postingsPerRun);
+  // As in a run: no posting to match, no subscriber read.
+  const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(input.shard, s.id)) : [];
+  const candidates = matchPostings(postings, subscribers) as ClaimCandidate[];
   // A posting not stored yet would land on today's page.
-  const pageOf = (c: (typeof candidates)[number]) =>
+  const pageOf = (c: ClaimCandidate) =>
     deliveryPageId(c.subscriber.id, 'fetchedAt' in c.posting ? pageDayOf(c.posting as StoredPosting) : utcDay(input.now));
   const pages = await readPages(db, candidates.map(pageOf));
-  const unclaimed = candidates.filter((c) => !pages.get(pageOf(c))?.page?.deliveries[c.posting.id]);
-  const instant = unclaimed.filter((c) => c.subscriber.mode === 'instant');
-
-  let digests = 0;
-  if (input.now.getUTCHours() >= config.DIGEST_HOUR_UTC) {
-    const day = utcDay(input.now);
-    const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).select('uid').get();
-    const uids = [...new Set(due.docs.map((d) => d.get('uid') as string))].filter((uid) => ownsSubscriber(input.shard, uid));
-    const rows = await readMany(
-      db,
-      uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
-    );
-    digests = rows.filter((r) => !r.exists).length;
+  const fresh = new Map<string, ClaimCandidate[]>();
+  for (const c of candidates) {
+    if (pages.get(pageOf(c))?.page?.deliveries[c.posting.id]) continue;
+    fresh.set(c.subscriber.id, [...(fresh.get(c.subscriber.id) ?? []), c]);
   }
-  const outboxPending = (await outboxCollection(db).where('status', '==', 'pending').count().get()).data().count;
+  const claimedToday = await readClaimedDigests(db, {
+    uids: [...fresh.values()].filter((items) => items[0].subscriber.mode === 'daily').map((items) => items[0].subscriber.id),
+    now: input.now,
+    digestHourUtc: config.DIGEST_HOUR_UTC,
+  });
+
+  const day = utcDay(input.now);
+  const wouldSend = { alerts: 0, alertItems: 0, alertItemsCapped: 0, queued: 0, digests: 0, digestItems: 0, outboxPending: 0 };
+  const dueBy = new Map<string, Delivery[]>();
+  for (const [uid, items] of fresh) {
+    const decision = decideClaim({
+      fresh: items,
+      mode: items[0].subscriber.mode,
+      now: input.now,
+      todaysDigestClaimed: claimedToday.has(uid),
+    });
+    wouldSend.alerts += decision.alert.length > 0 ? 1 : 0;
+    wouldSend.alertItems += decision.alert.length;
+    wouldSend.alertItemsCapped += decision.capped.length;
+    wouldSend.queued += decision.queued.length;
+    if (decision.digestDate === day)
+      dueBy.set(
+        uid,
+        decision.queued.map((c) => asQueued(c, day, input)),
+      );
+  }
+
+  if (input.now.getUTCHours() >= config.DIGEST_HOUR_UTC) {
+    const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).get();
+    for (const doc of due.docs) {
+      const page = doc.data();
+      if (!ownsSubscriber(input.shard, page.uid)) continue;
+      dueBy.set(page.uid, [...(dueBy.get(page.uid) ?? []), ...Object.values(page.deliveries).filter((d) => isDueBy(d, day))]);
+    }
+    const uids = [...dueBy.keys()];
+    const [rows, people] = await Promise.all([
+      readMany(
+        db,
+        uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+      ),
+      readMany(
+        db,
+        uids.map((uid) => subscribersCollection(db).doc(uid)),
+      ),
+    ]);
+    uids.forEach((uid, i) => {
+      if (rows[i].exists) return;
+      const subscriber = people[i].exists ? people[i].data()! : undefined;
+      const { top } = decideDigest({ subscriber, due: dueBy.get(uid)!, uid, day, maxItems: config.DIGEST_MAX_ITEMS });
+      wouldSend.digests += top.length > 0 ? 1 : 0;
+      wouldSend.digestItems += top.length;
+    });
+  }
+  wouldSend.outboxPending = (await outboxCollection(db).where('status', '==', 'pending').count().get()).data().count;
 
   return {
     dryRun: true,
@@ -77,13 +139,21 @@ export async function previewCycle(
     jobsNew: unseen.length,
     users: subscribers.length,
     matches: candidates.length,
-    wouldSend: {
-      alerts: new Set(instant.map((c) => c.subscriber.id)).size,
-      alertItems: instant.length,
-      queued: unclaimed.length - instant.length,
-      digests,
-      outboxPending,
-    },
+    wouldSend,
     feeds: feeds.feeds,
   };
 }
+
+/** The delivery a run would queue for this candidate, as the flush would then read it. */
+const asQueued = (c: ClaimCandidate, digestDate: string, input: { runId: string; now: Date }): Delivery => ({
+  jobId: c.posting.id,
+  mode: 'daily',
+  status: 'queued',
+  score: c.score,
+  reasons: c.reasons,
+  emailKey: null,
+  digestDate,
+  reason: null,
+  runId: input.runId,
+  createdAt: input.now,
+});

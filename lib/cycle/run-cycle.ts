@@ -42,7 +42,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const mail: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
 
   const { shard } = options;
-  if (options.dryRun) return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId, shard })) };
+  if (options.dryRun)
+    return { kind: 'preview', ...(await previewCycle(deps, { now: startedAt, sources, runId, shard, postingsPerRun: POSTINGS_PER_RUN })) };
 
   const lockName = options.lockName ?? (shard ? `scan-${shardTag(shard)}` : 'scan');
   const lock = await acquireLock(db, { name: lockName, owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });

@@ -171,34 +171,52 @@ type FlushPlan = {
   pageOf: Map<string, string>;
 };
 
-/** What today's flush does with one subscriber's due deliveries. Opt-outs win: an old queued item never revives. */
+/**
+ * What a flush does with one subscriber's queued deliveries due by `day` (pure: the run and the
+ * dry run both decide with it). Opt-outs win: an old queued item never revives.
+ */
+export function decideDigest(input: { subscriber: Subscriber | undefined; due: Delivery[]; uid: string; day: string; maxItems: number }): {
+  top: Delivery[];
+  closed: Delivery[];
+  moreCount: number;
+} {
+  const { subscriber } = input;
+  const items = [...input.due].sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
+  const close = (list: Delivery[], reason: string) => list.map((d) => ({ ...d, status: 'skipped' as const, reason }));
+  if (!subscriber || subscriber.status !== 'active') {
+    return { top: [], closed: close(items, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0 };
+  }
+  if (subscriber.mode !== 'daily') {
+    // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
+    return { top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
+  }
+  const emailKey = digestEmailKey(input.uid, input.day);
+  const rest = items.slice(input.maxItems);
+  return {
+    top: items.slice(0, input.maxItems).map((d) => ({ ...d, status: 'sending' as const, emailKey })),
+    closed: close(rest, 'digest_cap'),
+    moreCount: rest.length,
+  };
+}
+
+/** A queued delivery that today's digest may carry. */
+export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
+
 function planFlush(ctx: FlushContext, due: Due, pages: Map<string, ReadPage>, subscriber: Subscriber | undefined): FlushPlan {
   const pageOf = new Map<string, string>();
   const items: Delivery[] = [];
   for (const id of due.pageIds) {
     for (const d of Object.values(pages.get(id)!.page?.deliveries ?? {})) {
-      if (d.status !== 'queued' || !d.digestDate || d.digestDate > ctx.day) continue;
+      if (!isDueBy(d, ctx.day)) continue;
       items.push(d);
       pageOf.set(d.jobId, id);
     }
   }
-  items.sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
-  const close = (list: Delivery[], reason: string) => list.map((d) => ({ ...d, status: 'skipped' as const, reason }));
-  const base = { uid: due.uid, subscriber, pageOf };
-  if (!subscriber || subscriber.status !== 'active') {
-    return { ...base, top: [], closed: close(items, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0 };
-  }
-  if (subscriber.mode !== 'daily') {
-    // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
-    return { ...base, top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
-  }
-  const emailKey = digestEmailKey(due.uid, ctx.day);
-  const rest = items.slice(ctx.maxItems);
   return {
-    ...base,
-    top: items.slice(0, ctx.maxItems).map((d) => ({ ...d, status: 'sending' as const, emailKey })),
-    closed: close(rest, 'digest_cap'),
-    moreCount: rest.length,
+    uid: due.uid,
+    subscriber,
+    pageOf,
+    ...decideDigest({ subscriber, due: items, uid: due.uid, day: ctx.day, maxItems: ctx.maxItems }),
   };
 }
 

@@ -181,6 +181,32 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
 
 type SubscriberPlan = { write: WriteGroup; sending: number; queued: number; skipped: number };
 
+/**
+ * What a claim does with one subscriber's candidates not yet on their pages (pure: the run and
+ * the dry run both decide with it):
+ *   instant → the best MAX_ALERT_ITEMS go in one alert (`sending`), the rest are `skipped` (alert_cap)
+ *   daily   → all `queued` for the next digest not yet claimed
+ */
+export type ClaimDecision = {
+  alert: ClaimCandidate[];
+  capped: ClaimCandidate[];
+  queued: ClaimCandidate[];
+  digestDate: string | null;
+};
+
+export function decideClaim(input: {
+  fresh: ClaimCandidate[];
+  mode: Subscriber['mode'];
+  now: Date;
+  todaysDigestClaimed: boolean;
+}): ClaimDecision {
+  if (input.mode === 'daily') {
+    return { alert: [], capped: [], queued: input.fresh, digestDate: digestDayFor(input.now, input.todaysDigestClaimed) };
+  }
+  const ranked = [...input.fresh].sort((a, b) => b.score - a.score);
+  return { alert: ranked.slice(0, MAX_ALERT_ITEMS), capped: ranked.slice(MAX_ALERT_ITEMS), queued: [], digestDate: null };
+}
+
 async function planSubscriber(
   ctx: ClaimContext,
   items: ClaimCandidate[],
@@ -189,6 +215,7 @@ async function planSubscriber(
 ): Promise<SubscriberPlan> {
   const subscriber = items[0].subscriber;
   const fresh = items.filter((c) => !pages.get(pageIdOf(c))!.page?.deliveries[c.posting.id]);
+  const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
   const line = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
     candidate: c,
     delivery: {
@@ -203,20 +230,18 @@ async function planSubscriber(
   });
 
   if (subscriber.mode === 'daily') {
-    const digestDate = digestDayFor(ctx.now, todaysDigestClaimed);
-    const queued = fresh.map((c) => line(c, { status: 'queued', emailKey: null, digestDate, reason: null }));
+    const queued = decision.queued.map((c) => line(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }));
     return { write: pagesWrite(ctx, pages, queued), sending: 0, queued: queued.length, skipped: 0 };
   }
 
-  const ranked = [...fresh].sort((a, b) => b.score - a.score);
-  const top = ranked.slice(0, MAX_ALERT_ITEMS);
+  const top = decision.alert;
   const emailKey = alertEmailKey(
     subscriber.id,
     top.map((c) => deliveryId(subscriber.id, c.posting.id)),
   );
   const lines = [
     ...top.map((c) => line(c, { status: 'sending', emailKey, digestDate: null, reason: null })),
-    ...ranked.slice(MAX_ALERT_ITEMS).map((c) => line(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
+    ...decision.capped.map((c) => line(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
   ];
   const write = pagesWrite(ctx, pages, lines);
   if (top.length === 0) return { write, sending: 0, queued: 0, skipped: 0 };

@@ -42,6 +42,7 @@ async function runLogged(now: string, failpoint: Failpoint) {
     { ...h.deps, failpoint, log: (event, fields = {}) => void lines.push({ event, fields }) },
     { now: new Date(now), dryRun: false, trigger: 'test' },
   );
+  if (result.kind !== 'ran') throw new Error(`expected a run, got ${result.kind}`);
   return { result, lines };
 }
 
