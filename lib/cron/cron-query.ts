@@ -40,9 +40,10 @@ export type CronQuery = z.output<typeof cronQuerySchema>;
 
 export function parseCronQuery(url: string): { ok: true; query: CronQuery } | { ok: false; errors: Record<string, string> } {
   const params = new URL(url).searchParams;
-  const raw: Record<string, string> = {};
+  // No prototype: `__proto__` and `constructor` are parameter names like any other (unknown ones).
+  const raw: Record<string, string> = Object.create(null);
   for (const [name, value] of params) {
-    if (name in raw) return { ok: false, errors: { [name]: 'given more than once' } };
+    if (Object.hasOwn(raw, name)) return { ok: false, errors: { [name]: 'given more than once' } };
     raw[name] = value;
   }
   const parsed = cronQuerySchema.safeParse(raw);

@@ -1,5 +1,6 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
 import { runCycle } from '../cycle/run-cycle';
+import { newRunId } from '../cycle/runs';
 import { isAuthorizedCron } from './authorize-cron';
 import { detectTrigger, parseCronQuery } from './cron-query';
 
@@ -16,17 +17,21 @@ export async function handleCronRequest(request: Request, deps: CycleDeps): Prom
   if (parsed.query.now && !config.ALLOW_CLOCK_OVERRIDE) {
     return json(400, { error: 'invalid query', fields: { now: 'the clock override is disabled (ALLOW_CLOCK_OVERRIDE=false)' } });
   }
+  // Named here so a failed run can be pointed at without echoing its error: schedulers print
+  // response bodies into logs that may be public (GitHub Actions on a public repository).
+  const runId = newRunId(parsed.query.now ?? new Date(deps.wallClock()));
   try {
     const result = await runCycle(deps, {
       now: parsed.query.now,
       dryRun: parsed.query.dryRun ?? false,
       trigger: detectTrigger(request),
       shard: parsed.query.shard,
+      runId,
     });
     const { kind: _kind, ...body } = result;
     return json(200, body);
   } catch (error) {
-    deps.log('run.error', { error: error instanceof Error ? error.message : String(error) });
-    return json(500, { error: 'run failed; see runs/ and the logs', message: error instanceof Error ? error.message : String(error) });
+    deps.log('run.error', { runId, error: error instanceof Error ? error.message : String(error) });
+    return json(500, { error: 'run failed; see runs/{runId} and the logs', runId });
   }
 }

@@ -30,4 +30,6 @@ export type CycleOptions = {
   shard?: Shard;
   /** locks/{lockName}; by default `scan`, or `scan-k-of-n` for a shard. Tests also use distinct names to prove the ledger alone holds. */
   lockName?: string;
+  /** The run's id, when the caller must be able to name the run even if it throws (the endpoint's 500). */
+  runId?: string;
 };

@@ -37,7 +37,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const startedAt = options.now ?? new Date(startedWall);
   // With ?now= the run's clock starts there and moves with real time, so leases still age.
   const clock = () => new Date(startedAt.getTime() + (deps.wallClock() - startedWall));
-  const runId = newRunId(startedAt);
+  const runId = options.runId ?? newRunId(startedAt);
   const sources = parseFeedUrls(config.FEED_URLS);
   const mail: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import { createHarness, CRON_SECRET, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
 
@@ -103,5 +104,31 @@ describe('?dryRun=1', () => {
     expect(await h.dump()).toEqual(before);
     expect((await h.db.collection('runs').get()).size).toBe(0);
     expect(await h.inbox()).toHaveLength(0);
+  });
+});
+
+describe('a failed run answers without its internal error', () => {
+  it('500 is {error, runId} only: the detail (hosts, ports) stays in the logs and in runs/{runId}', async () => {
+    h = await createHarness();
+    const lines: { event: string; fields: Record<string, unknown> }[] = [];
+    const deps = { ...h.deps, log: (event: string, fields: Record<string, unknown> = {}) => void lines.push({ event, fields }) };
+    const failpoint = async (name: string) => {
+      if (name === 'after-postings-stored') throw new Error('connect ECONNREFUSED 127.0.0.1:8681');
+    };
+    const res = await handleCronRequest(
+      new Request(`http://localhost/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${CRON_SECRET}` } }),
+      { ...deps, failpoint },
+    );
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['error', 'runId']);
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|8681/);
+    const run = await h.db.collection('runs').doc(body.runId).get();
+    expect(run.get('status')).toBe('failed');
+    expect(run.get('errors')).toEqual(['Error: connect ECONNREFUSED 127.0.0.1:8681']);
+    expect(lines.find((l) => l.event === 'run.error')?.fields).toMatchObject({
+      runId: body.runId,
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 });

@@ -7,3 +7,5 @@ export const dynamic = 'force-dynamic';
 export const maxDuration = 300;
 
 export const GET = withProductionDeps(handleCronRequest);
+// Next answers a HEAD by running GET when no HEAD is exported: a HEAD must never run a cycle.
+export const HEAD = () => new Response(null, { status: 405, headers: { allow: 'GET' } });
