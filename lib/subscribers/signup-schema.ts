@@ -25,8 +25,9 @@ export const signupSchema = z.object(
     keywords: preferenceShape.keywords,
     excludes: preferenceShape.excludes,
     minBudget: preferenceShape.minBudget,
-    // The landing page preselects instant; an API client that leaves mode out gets it too.
-    mode: z.preprocess((mode) => (mode === undefined || mode === '' ? 'instant' : mode), preferenceShape.mode),
+    // Required (DESIGN §5): the landing page preselects instant, so only a client that left mode
+    // out meets this, and it is told rather than given a mode it never chose.
+    mode: preferenceShape.mode,
   },
   { error: 'the request body must be an object with email, keywords, excludes, minBudget and mode' },
 );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { splitKeywordList } from '../../lib/subscribers/preference-fields';
 import { formToSignupBody, parseSignup } from '../../lib/subscribers/signup-schema';
 
-const valid = { email: 'ada@example.com', keywords: 'react' };
+const valid = { email: 'ada@example.com', keywords: 'react', mode: 'instant' };
 const fieldsOf = (body: unknown) => {
   const result = parseSignup(body);
   if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.input)}`);
@@ -35,15 +35,15 @@ describe('parseSignup: what a valid signup becomes', () => {
   });
 
   it('trims the email and drops empty and repeated keywords', () => {
-    expect(inputOf({ email: '  Ada@Example.COM \n', keywords: 'react,,React, ,\n\nvue' })).toMatchObject({
+    expect(inputOf({ ...valid, email: '  Ada@Example.COM \n', keywords: 'react,,React, ,\n\nvue' })).toMatchObject({
       email: 'Ada@Example.COM',
       keywords: ['react', 'vue'],
     });
   });
 
-  it('defaults: no excludes, no minimum budget, instant', () => {
+  it('defaults: no excludes, no minimum budget', () => {
     expect(inputOf(valid)).toEqual({ email: 'ada@example.com', keywords: ['react'], excludes: [], minBudget: null, mode: 'instant' });
-    expect(inputOf({ ...valid, excludes: '', minBudget: '', mode: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
+    expect(inputOf({ ...valid, excludes: '', minBudget: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
     expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minBudget: null });
   });
 
@@ -66,7 +66,7 @@ describe('parseSignup: what a valid signup becomes', () => {
 
 describe('parseSignup: one message per field', () => {
   it('a missing or malformed email', () => {
-    expect(fieldsOf({ keywords: 'react' })).toEqual({ email: 'enter your email address' });
+    expect(fieldsOf({ keywords: 'react', mode: 'instant' })).toEqual({ email: 'enter your email address' });
     expect(fieldsOf({ ...valid, email: '   ' })).toEqual({ email: 'enter your email address' });
     expect(fieldsOf({ ...valid, email: 'ada' })).toEqual({ email: 'must be an email address' });
     expect(fieldsOf({ ...valid, email: 'ada@example.com, bob@example.com' })).toEqual({ email: 'must be an email address' });
@@ -103,7 +103,15 @@ describe('parseSignup: one message per field', () => {
     expect(fieldsOf({ ...valid, minBudget: true })).toEqual({ minBudget: 'must be a number, like 500' });
   });
 
+  it('mode is required: a signup without one is refused naming mode, never quietly made instant', () => {
+    const { mode: _mode, ...withoutMode } = valid;
+    expect(fieldsOf(withoutMode)).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf({ ...valid, mode: '' })).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf({ ...valid, mode: null })).toEqual({ mode: 'choose instant or daily' });
+  });
+
   it('mode: instant or daily', () => {
+    expect(inputOf({ ...valid, mode: 'daily' }).mode).toBe('daily');
     expect(fieldsOf({ ...valid, mode: 'weekly' })).toEqual({ mode: 'choose instant or daily' });
     expect(fieldsOf({ ...valid, mode: 'Daily' })).toEqual({ mode: 'choose instant or daily' });
   });
