@@ -5,8 +5,8 @@ import { subscriberInputSchema } from './subscriber';
 /**
  * POST /api/signup, validated at the boundary. The same fields arrive as JSON (lists as arrays or
  * text) or from the landing page's form (every value a string, lists as comma/newline text); both
- * leave as the shape subscriberInputSchema stores, and its rules (email format, keyword count and
- * length, budget range) are the ones enforced here.
+ * leave as the shape subscriberInputSchema stores, and its rules (email format, keyword count,
+ * length and characters — keyword-term.ts —, budget range) are the ones enforced here.
  */
 
 export const signupFields = ['email', 'keywords', 'excludes', 'minBudget', 'mode'] as const;

@@ -132,6 +132,71 @@ describe('parseSignup: one message per field', () => {
   });
 });
 
+const ALLOWED = "letters, digits, spaces and + # . - / & '";
+
+describe("parseSignup: keywords and excludes hold only what a posting's words can match", () => {
+  it('takes letters and digits in any script and the punctuation real skills use', () => {
+    const words = [
+      'разработчик',
+      '開発',
+      'हिन्दी',
+      'العربية',
+      'c++',
+      'c#',
+      'node.js',
+      '.net',
+      'ui/ux',
+      'r&d',
+      "o'reilly",
+      'front-end',
+      'react native',
+      'web3',
+    ];
+    expect(inputOf({ ...valid, keywords: words, excludes: words.join('\n') })).toMatchObject({ keywords: words, excludes: words });
+  });
+
+  it('stores the composed form (NFC), so "é" typed as e + accent is the same keyword as "é"', () => {
+    expect(inputOf({ ...valid, keywords: ['cafe\u0301', 'café'] }).keywords).toEqual(['café']);
+  });
+
+  it.each([
+    ['<script>alert(1)</script>', '"<" is not allowed'],
+    ['<img src=x onerror=alert(1)>', '"<" is not allowed'],
+    ['react; drop table', '";" is not allowed'],
+    ['rocket 🚀', '"🚀" is not allowed'],
+    ['re\u200bact', 'U+200B, an invisible character, is not allowed'],
+    ['re\u200dact', 'U+200D, an invisible character, is not allowed'],
+    ['react\ufeff', 'U+FEFF, an invisible character, is not allowed'],
+    ['\u2066react\u2069', 'U+2066, an invisible character, is not allowed'],
+    ['soft\u00adhyphen', 'U+00AD, an invisible character, is not allowed'],
+    ['\u3164react', 'U+3164, an invisible character, is not allowed'],
+    ['react\ufe0f', 'U+FE0F, an invisible character, is not allowed'],
+    ['nul\u0000byte', 'U+0000, a control character, is not allowed'],
+    ['esc\u001b[31m', 'U+001B, a control character, is not allowed'],
+    ['lone \ud800 half', 'U+D800, an unprintable character, is not allowed'],
+  ])('refuses %j naming the field and what it allows: %s', (bad, shown) => {
+    expect(fieldsOf({ ...valid, keywords: ['react', bad] })).toEqual({
+      keywords: `each keyword may use only ${ALLOWED} (${shown})`,
+    });
+    expect(fieldsOf({ ...valid, excludes: `php, ${bad}` })).toEqual({
+      excludes: `each exclude may use only ${ALLOWED} (${shown})`,
+    });
+  });
+
+  it('refuses a keyword of punctuation only: it can never match a word', () => {
+    expect(fieldsOf({ ...valid, keywords: 'react, ++' })).toEqual({
+      keywords: 'each keyword needs a letter or digit: "++" can never match a posting\'s words',
+    });
+    expect(fieldsOf({ ...valid, excludes: "- / & '" })).toEqual({
+      excludes: 'each exclude needs a letter or digit: "- / & \'" can never match a posting\'s words',
+    });
+  });
+
+  it('tabs and other white space between words are one space, as before', () => {
+    expect(inputOf({ ...valid, keywords: 'type\t script, react\u00a0native' }).keywords).toEqual(['type script', 'react native']);
+  });
+});
+
 describe('formToSignupBody / splitKeywordList', () => {
   it('one string per field, a list when a field repeats', () => {
     expect(formToSignupBody(new URLSearchParams('email=ada%40example.com&keywords=react&keywords=vue&mode=daily'))).toEqual({

@@ -281,6 +281,34 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
   });
 
+  it('keywords and excludes no posting word can match (markup, control and zero-width characters, punctuation only): 400 naming the field, nothing written, no email', async () => {
+    const hostile = [
+      { keywords: ['react', '<script>alert(1)</script>'], field: 'keywords', shown: '"<" is not allowed' },
+      { keywords: 'react\n<img src=x onerror=alert(1)>', field: 'keywords', shown: '"<" is not allowed' },
+      { keywords: 're\u200bact', field: 'keywords', shown: 'U+200B, an invisible character, is not allowed' },
+      { keywords: 'react', excludes: 'php\u0007', field: 'excludes', shown: 'U+0007, a control character, is not allowed' },
+    ];
+    for (const { field, shown, ...fields } of hostile) {
+      const sent = await post({ email: ADA, mode: 'instant', ...fields });
+      expect(sent.status).toBe(400);
+      expect(sent.json).toEqual({
+        error: 'invalid signup',
+        fields: { [field]: `each ${field.slice(0, -1)} may use only letters, digits, spaces and + # . - / & ' (${shown})` },
+      });
+    }
+    const onlyPunctuation = await post({ email: ADA, mode: 'instant', keywords: 'c++, ++' });
+    expect(onlyPunctuation.json.fields).toEqual({
+      keywords: 'each keyword needs a letter or digit: "++" can never match a posting\'s words',
+    });
+    expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
+    expect(await h.inbox()).toHaveLength(0);
+
+    // Words in any script and the punctuation of real skills are what people type: accepted as typed.
+    const words = ['разработчик', '開発', 'हिन्दी', 'c++', 'c#', 'node.js', 'ui/ux', 'r&d', "o'reilly"];
+    expect((await post({ email: ADA, mode: 'instant', keywords: words })).status).toBe(202);
+    expect(await userDoc()).toMatchObject({ keywords: words });
+  });
+
   it('a signup without a mode is refused with 400 naming mode, not quietly made instant: nothing written, no email', async () => {
     for (const body of [
       { email: ADA, keywords: 'react' },
@@ -356,17 +384,24 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
       `${budget}<p id="signup-minBudget-error" class="field-error"><span class="visually-hidden">Error: </span>Must be a number, like 500</p>`,
     );
 
-    // Fields without errors keep their values and carry no error.
+    // Markup in a keyword is refused next to its field, and shown back escaped.
     const keywords = openingTag(page, 'textarea', 'signup-keywords');
-    expect(keywords).toContain('aria-describedby="signup-keywords-hint"');
-    expect(keywords).not.toContain('aria-invalid');
+    expect(keywords).toContain('aria-describedby="signup-keywords-hint signup-keywords-error"');
+    expect(keywords).toContain('aria-invalid="true"');
     expect(page).toContain(`${keywords}react, &lt;b&gt;next.js&lt;/b&gt;</textarea>`);
-    expect(page).toContain(`${openingTag(page, 'textarea', 'signup-excludes')}php</textarea>`);
+    expect(page).toContain(
+      `<p id="signup-keywords-error" class="field-error"><span class="visually-hidden">Error: </span>Each keyword may use only letters, digits, spaces and + # . - / &amp; &#x27; (&quot;&lt;&quot; is not allowed)</p>`,
+    );
+
+    // Fields without errors keep their values and carry no error.
+    const excludes = openingTag(page, 'textarea', 'signup-excludes');
+    expect(excludes).not.toContain('aria-invalid');
+    expect(page).toContain(`${excludes}php</textarea>`);
     expect(openingTag(page, 'input', 'signup-mode-daily')).toContain('checked=""');
     expect(openingTag(page, 'input', 'signup-mode-instant')).not.toContain('checked');
     expect(page).toContain('<legend>How often</legend>');
     expect(page).toContain('<label for="signup-email">Email</label>');
-    expect(page.match(/class="field-error"/g)).toHaveLength(2);
+    expect(page.match(/class="field-error"/g)).toHaveLength(3);
 
     expect(await h.dump(['users', 'emails'])).toEqual({ users: {}, emails: {} });
     expect(await h.inbox()).toHaveLength(0);
