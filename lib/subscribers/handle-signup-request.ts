@@ -125,11 +125,12 @@ function decodeBody(bytes: Uint8Array, isForm: boolean): DecodedBody {
 /** What the visitor typed, to show it again next to the errors. */
 function formValues(body: Record<string, string | string[]>): SignupFormValues {
   const text = (value: string | string[] | undefined, separator = ', ') => (Array.isArray(value) ? value.join(separator) : (value ?? ''));
+  const mode = text(body.mode);
   return {
     email: text(body.email, ''),
     keywords: text(body.keywords),
     excludes: text(body.excludes),
     minBudget: text(body.minBudget, ''),
-    mode: text(body.mode) === 'daily' ? 'daily' : 'instant',
+    mode: mode === 'instant' || mode === 'daily' ? mode : '',
   };
 }

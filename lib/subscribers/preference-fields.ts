@@ -1,20 +1,22 @@
 import { z } from 'zod';
+import { keywordTermSchema, MAX_KEYWORD_LENGTH, normaliseKeyword } from './keyword-term';
 
 /**
  * The fields a subscriber chooses — keywords, excludes, minimum budget, mode — with one set of
  * rules and messages for every form that sets them (signup, preferences). Lists arrive as the
- * text of a field (comma- or newline-separated) or as a JSON list, and leave lowercased,
- * whitespace-collapsed and de-duplicated: the shape matching reads.
+ * text of a field (comma- or newline-separated) or as a JSON list, and leave normalised
+ * (keyword-term.ts: the characters allowed, lowercased, whitespace-collapsed, NFC) and
+ * de-duplicated: the shape matching reads.
  */
+export { MAX_KEYWORD_LENGTH };
 export const MAX_KEYWORDS = 25;
 export const MAX_EXCLUDES = 25;
-export const MAX_KEYWORD_LENGTH = 60;
 export const MAX_MIN_BUDGET = 10_000_000;
 
 /** "React,  Node.js\nreact" → ["react", "node.js"]. */
 export const splitKeywordList = (value: string | string[]): string[] => {
   const items = (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(/[,\r\n]+/));
-  return [...new Set(items.map((item) => item.trim().toLowerCase().replace(/\s+/g, ' ')).filter((item) => item.length > 0))];
+  return [...new Set(items.map(normaliseKeyword).filter((item) => item.length > 0))];
 };
 
 /** A keyword list with its limits; an absent field (some clients do not send an empty one) is an empty list. */
@@ -26,7 +28,7 @@ export const keywordListSchema = (input: { min: number; max: number; noun: strin
       .transform(splitKeywordList)
       .pipe(
         z
-          .array(z.string().max(MAX_KEYWORD_LENGTH, `each ${input.noun} must be at most ${MAX_KEYWORD_LENGTH} characters`))
+          .array(keywordTermSchema(input.noun))
           .min(input.min, `enter at least one ${input.noun}`)
           .max(input.max, `enter at most ${input.max} ${input.noun}s`),
       ),

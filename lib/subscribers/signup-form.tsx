@@ -8,8 +8,11 @@ import type { SignupField, SignupFieldErrors } from './signup-schema';
  * before any script has loaded. No hooks here: it renders the same on the server and in the browser.
  */
 
-/** The form's values as typed: lists stay text, so a page shown again shows exactly what was sent. */
-export type SignupFormValues = { email: string; keywords: string; excludes: string; minBudget: string; mode: 'instant' | 'daily' };
+/**
+ * The form's values as typed: lists stay text, so a page shown again shows exactly what was sent;
+ * mode is '' when the post chose none, so the page shown with that error checks nothing either.
+ */
+export type SignupFormValues = { email: string; keywords: string; excludes: string; minBudget: string; mode: 'instant' | 'daily' | '' };
 
 export const emptySignupValues: SignupFormValues = { email: '', keywords: '', excludes: '', minBudget: '', mode: 'instant' };
 

@@ -5,8 +5,8 @@ import { subscriberInputSchema } from './subscriber';
 /**
  * POST /api/signup, validated at the boundary. The same fields arrive as JSON (lists as arrays or
  * text) or from the landing page's form (every value a string, lists as comma/newline text); both
- * leave as the shape subscriberInputSchema stores, and its rules (email format, keyword count and
- * length, budget range) are the ones enforced here.
+ * leave as the shape subscriberInputSchema stores, and its rules (email format, keyword count,
+ * length and characters — keyword-term.ts —, budget range) are the ones enforced here.
  */
 
 export const signupFields = ['email', 'keywords', 'excludes', 'minBudget', 'mode'] as const;
@@ -25,8 +25,9 @@ export const signupSchema = z.object(
     keywords: preferenceShape.keywords,
     excludes: preferenceShape.excludes,
     minBudget: preferenceShape.minBudget,
-    // The landing page preselects instant; an API client that leaves mode out gets it too.
-    mode: z.preprocess((mode) => (mode === undefined || mode === '' ? 'instant' : mode), preferenceShape.mode),
+    // Required (DESIGN §5): the landing page preselects instant, so only a client that left mode
+    // out meets this, and it is told rather than given a mode it never chose.
+    mode: preferenceShape.mode,
   },
   { error: 'the request body must be an object with email, keywords, excludes, minBudget and mode' },
 );

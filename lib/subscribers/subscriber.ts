@@ -1,6 +1,7 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { toDate, toTimestamp } from '../ledger/timestamps';
+import { keywordTermSchema } from './keyword-term';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
@@ -25,18 +26,11 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 /** users/{base64url(lowercased, trimmed email)}: signing up twice, in any case, lands on one document. */
 export const subscriberId = (email: string) => Buffer.from(normaliseEmail(email)).toString('base64url');
 
-const keyword = z
-  .string()
-  .trim()
-  .min(1)
-  .max(60, 'keywords are at most 60 characters')
-  .transform((k) => k.toLowerCase().replace(/\s+/g, ' '));
-
 /** What an operator or a form may set on a subscriber; the same rules for the CLI, the import and signup. */
 export const subscriberInputSchema = z.object({
   email: z.email('must be an email address').max(254),
-  keywords: z.array(keyword).min(1, 'at least one keyword').max(25, 'at most 25 keywords'),
-  excludes: z.array(keyword).max(25, 'at most 25 excludes').default([]),
+  keywords: z.array(keywordTermSchema('keyword')).min(1, 'at least one keyword').max(25, 'at most 25 keywords'),
+  excludes: z.array(keywordTermSchema('exclude')).max(25, 'at most 25 excludes').default([]),
   minBudget: z.number().nonnegative().max(10_000_000).nullable().default(null),
   mode: z.enum(['instant', 'daily']).default('instant'),
 });

@@ -73,6 +73,16 @@ describe('scout users add', () => {
     { argv: ['a@example.com', '--keywords', 'react', '--colour', 'blue'], names: '--colour' },
     { argv: ['a@example.com', 'b@example.com', '--keywords', 'react'], names: '"b@example.com"' },
     { argv: ['--keywords', 'react'], names: '<email>' },
+    {
+      argv: ['a@example.com', '--keywords', 'react, <script>alert(1)</script>'],
+      names: `--keywords: each keyword may use only letters, digits, spaces and + # . - / & ' ("<" is not allowed)`,
+    },
+    {
+      argv: ['a@example.com', '--keywords', 're\u200bact'],
+      names: `--keywords: each keyword may use only letters, digits, spaces and + # . - / & ' (U+200B, an invisible character, is not allowed)`,
+    },
+    { argv: ['a@example.com', '--keywords', 'react', '--excludes', 'php\u001b[0m'], names: '--excludes: each exclude may use only' },
+    { argv: ['a@example.com', '--keywords', 'c++; ++'], names: `--keywords: each keyword needs a letter or digit: "++"` },
   ])('rejects $argv naming $names: exit 2, nothing written', async ({ argv, names }) => {
     const run = await fx.cli(['users', 'add', ...argv]);
 
@@ -81,6 +91,18 @@ describe('scout users add', () => {
     expect(run.out).toEqual([]);
     expect(run.opened).toBe(false);
     expect(await fx.users()).toEqual([]);
+  });
+
+  it('takes words in any script and the punctuation of real skills', async () => {
+    const run = await fx.cli([
+      'users',
+      'add',
+      'ivan@example.com',
+      '--keywords',
+      "Разработчик, 開発, C++, C#, node.js, ui/ux, R&D, o'reilly",
+    ]);
+    expect(run.code).toBe(0);
+    expect((await fx.users())[0].keywords).toEqual(['разработчик', '開発', 'c++', 'c#', 'node.js', 'ui/ux', 'r&d', "o'reilly"]);
   });
 
   it('is a plain function of a context and parsed arguments', async () => {

@@ -50,6 +50,35 @@ describe('scout users import', () => {
     });
   });
 
+  it('reports a row whose keywords or excludes no posting word can match, and still imports the good rows', async () => {
+    const file = await csvFile(
+      [
+        'email,keywords,excludes,min_budget,mode',
+        'ana@example.com,<script>alert(1)</script>;react,,,instant',
+        'ben@example.com,react,php\u200b,,daily',
+        'cleo@example.com,++,,,daily',
+        "dev@example.com,разработчик;開発;c++;c#;node.js;ui/ux;r&d;o'reilly,wordpress,,daily",
+      ].join('\n'),
+    );
+    const ctx = fx.ctx();
+
+    expect(await usersImport(ctx, { file })).toBe(1);
+
+    const allowed = "letters, digits, spaces and + # . - / & '";
+    expect(ctx.lines).toEqual([
+      `line 2: keywords: each keyword may use only ${allowed} ("<" is not allowed)`,
+      `line 3: excludes: each exclude may use only ${allowed} (U+200B, an invisible character, is not allowed)`,
+      'line 4: keywords: each keyword needs a letter or digit: "++" can never match a posting\'s words',
+      `${file}: 4 rows — 1 created, 0 updated, 0 kept-unsubscribed, 3 invalid`,
+    ]);
+    const users = await fx.users();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({
+      email: 'dev@example.com',
+      keywords: ['разработчик', '開発', 'c++', 'c#', 'node.js', 'ui/ux', 'r&d', "o'reilly"],
+    });
+  });
+
   it('counts updates and kept-unsubscribed, and the last row for an email wins', async () => {
     await fx.cli(['users', 'add', 'old@example.com', '--keywords', 'php']);
     await fx.cli(['users', 'add', 'gone@example.com', '--keywords', 'php']);

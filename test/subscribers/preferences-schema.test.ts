@@ -69,3 +69,27 @@ describe('parsePreferences', () => {
     expect(parsePreferences('nonsense')).toMatchObject({ ok: false, errors: { keywords: expect.any(String) } });
   });
 });
+
+describe('parsePreferences: the same rule for keyword terms as signup', () => {
+  const base = { keywords: 'react', mode: 'daily' };
+  it("takes words in any script and c++, c#, node.js, ui/ux, r&d, o'reilly", () => {
+    expect(parsePreferences({ ...base, keywords: "Разработчик, 開発, c++, C#, Node.js, UI/UX, R&D, O'Reilly" })).toMatchObject({
+      ok: true,
+      preferences: { keywords: ['разработчик', '開発', 'c++', 'c#', 'node.js', 'ui/ux', 'r&d', "o'reilly"] },
+    });
+  });
+
+  it('refuses markup, control and zero-width characters, and punctuation-only terms, naming the field', () => {
+    expect(parsePreferences({ ...base, keywords: 'react, <img src=x onerror=alert(1)>', excludes: 'php\u200b' })).toEqual({
+      ok: false,
+      errors: {
+        keywords: 'each keyword may use only letters, digits, spaces and + # . - / & \' ("<" is not allowed)',
+        excludes: "each exclude may use only letters, digits, spaces and + # . - / & ' (U+200B, an invisible character, is not allowed)",
+      },
+    });
+    expect(parsePreferences({ ...base, excludes: '#' })).toEqual({
+      ok: false,
+      errors: { excludes: 'each exclude needs a letter or digit: "#" can never match a posting\'s words' },
+    });
+  });
+});

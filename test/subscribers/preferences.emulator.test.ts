@@ -346,6 +346,60 @@ describe('bad input', () => {
     expect(await h.dump()).toEqual(before);
   });
 
+  it('markup, invisible characters and punctuation-only terms are refused naming the field; words in any script are saved', async () => {
+    const uid = await h.subscribe({ email: ADA, keywords: ['react'], mode: 'daily' });
+    const before = await h.dump();
+    const page = await save(linkFor(uid), { keywords: 'react, <script>alert(1)</script>', excludes: 'php\u200b, ++', mode: 'daily' });
+    expect(page.status).toBe(400);
+    const errorOf = (field: string) => page.html.match(new RegExp(`<p class="field-error" id="${field}-error">(.*?)</p>`))?.[1];
+    expect(errorOf('keywords')).toContain(
+      'each keyword may use only letters, digits, spaces and + # . - / &amp; &#39; (&quot;&lt;&quot; is not allowed)',
+    );
+    expect(errorOf('excludes')).toContain(
+      'each exclude may use only letters, digits, spaces and + # . - / &amp; &#39; (U+200B, an invisible character, is not allowed)',
+    );
+    expect(page.html).not.toContain('<script>');
+    expect(await h.dump()).toEqual(before);
+
+    const saved = await save(linkFor(uid), {
+      keywords: 'Разработчик, 開発, C++, node.js, UI/UX, R&D',
+      excludes: "o'reilly",
+      mode: 'daily',
+    });
+    expect(saved.status).toBe(200);
+    expect(await userDoc(uid)).toMatchObject({
+      keywords: ['разработчик', '開発', 'c++', 'node.js', 'ui/ux', 'r&d'],
+      excludes: ["o'reilly"],
+    });
+  });
+
+  it('a subscriber whose stored keywords predate the rule still sees their page, and fixes them on save', async () => {
+    const uid = await h.subscribe({ email: ADA, keywords: ['react'], mode: 'daily' });
+    await h.db
+      .collection('users')
+      .doc(uid)
+      .update({ keywords: ['react', '<b>vue</b>', 'go\u200b'], excludes: ['++'] });
+
+    const page = await get(linkFor(uid));
+    expect(page.status).toBe(200);
+    expect(textareaValue(page.html, 'keywords')).toBe('react, &lt;b&gt;vue&lt;/b&gt;, go\u200b');
+    expect(textareaValue(page.html, 'excludes')).toBe('++');
+    expect(page.html).not.toContain('aria-invalid="true"');
+
+    // Saving the page as shown is refused, naming what to change; nothing is lost.
+    const before = await h.dump();
+    const unchanged = await save(linkFor(uid), { keywords: 'react, <b>vue</b>, go\u200b', excludes: '++', mode: 'daily' });
+    expect(unchanged.status).toBe(400);
+    expect(unchanged.html).toContain('Nothing was saved: 2 fields need fixing');
+    expect(unchanged.html).toContain('(&quot;&lt;&quot; is not allowed)');
+    expect(unchanged.html).toContain('each exclude needs a letter or digit: &quot;++&quot; can never match a posting&#39;s words');
+    expect(await h.dump()).toEqual(before);
+
+    const fixed = await save(linkFor(uid), { keywords: 'react, vue, go', excludes: '', mode: 'daily' });
+    expect(fixed.status).toBe(200);
+    expect(await userDoc(uid)).toMatchObject({ keywords: ['react', 'vue', 'go'], excludes: [] });
+  });
+
   it('a body over 16 KB is refused with 413, announced or not; a body that is not a form with 415', async () => {
     const uid = await h.subscribe({ email: ADA, keywords: ['react'] });
     const before = await h.dump();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { splitKeywordList } from '../../lib/subscribers/preference-fields';
 import { formToSignupBody, parseSignup } from '../../lib/subscribers/signup-schema';
 
-const valid = { email: 'ada@example.com', keywords: 'react' };
+const valid = { email: 'ada@example.com', keywords: 'react', mode: 'instant' };
 const fieldsOf = (body: unknown) => {
   const result = parseSignup(body);
   if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.input)}`);
@@ -35,15 +35,15 @@ describe('parseSignup: what a valid signup becomes', () => {
   });
 
   it('trims the email and drops empty and repeated keywords', () => {
-    expect(inputOf({ email: '  Ada@Example.COM \n', keywords: 'react,,React, ,\n\nvue' })).toMatchObject({
+    expect(inputOf({ ...valid, email: '  Ada@Example.COM \n', keywords: 'react,,React, ,\n\nvue' })).toMatchObject({
       email: 'Ada@Example.COM',
       keywords: ['react', 'vue'],
     });
   });
 
-  it('defaults: no excludes, no minimum budget, instant', () => {
+  it('defaults: no excludes, no minimum budget', () => {
     expect(inputOf(valid)).toEqual({ email: 'ada@example.com', keywords: ['react'], excludes: [], minBudget: null, mode: 'instant' });
-    expect(inputOf({ ...valid, excludes: '', minBudget: '', mode: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
+    expect(inputOf({ ...valid, excludes: '', minBudget: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
     expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minBudget: null });
   });
 
@@ -66,7 +66,7 @@ describe('parseSignup: what a valid signup becomes', () => {
 
 describe('parseSignup: one message per field', () => {
   it('a missing or malformed email', () => {
-    expect(fieldsOf({ keywords: 'react' })).toEqual({ email: 'enter your email address' });
+    expect(fieldsOf({ keywords: 'react', mode: 'instant' })).toEqual({ email: 'enter your email address' });
     expect(fieldsOf({ ...valid, email: '   ' })).toEqual({ email: 'enter your email address' });
     expect(fieldsOf({ ...valid, email: 'ada' })).toEqual({ email: 'must be an email address' });
     expect(fieldsOf({ ...valid, email: 'ada@example.com, bob@example.com' })).toEqual({ email: 'must be an email address' });
@@ -103,7 +103,15 @@ describe('parseSignup: one message per field', () => {
     expect(fieldsOf({ ...valid, minBudget: true })).toEqual({ minBudget: 'must be a number, like 500' });
   });
 
+  it('mode is required: a signup without one is refused naming mode, never quietly made instant', () => {
+    const { mode: _mode, ...withoutMode } = valid;
+    expect(fieldsOf(withoutMode)).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf({ ...valid, mode: '' })).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf({ ...valid, mode: null })).toEqual({ mode: 'choose instant or daily' });
+  });
+
   it('mode: instant or daily', () => {
+    expect(inputOf({ ...valid, mode: 'daily' }).mode).toBe('daily');
     expect(fieldsOf({ ...valid, mode: 'weekly' })).toEqual({ mode: 'choose instant or daily' });
     expect(fieldsOf({ ...valid, mode: 'Daily' })).toEqual({ mode: 'choose instant or daily' });
   });
@@ -121,6 +129,71 @@ describe('parseSignup: one message per field', () => {
     for (const body of [null, 'ada@example.com', 42, ['ada@example.com']]) {
       expect(Object.keys(fieldsOf(body))).toEqual(['body']);
     }
+  });
+});
+
+const ALLOWED = "letters, digits, spaces and + # . - / & '";
+
+describe("parseSignup: keywords and excludes hold only what a posting's words can match", () => {
+  it('takes letters and digits in any script and the punctuation real skills use', () => {
+    const words = [
+      'разработчик',
+      '開発',
+      'हिन्दी',
+      'العربية',
+      'c++',
+      'c#',
+      'node.js',
+      '.net',
+      'ui/ux',
+      'r&d',
+      "o'reilly",
+      'front-end',
+      'react native',
+      'web3',
+    ];
+    expect(inputOf({ ...valid, keywords: words, excludes: words.join('\n') })).toMatchObject({ keywords: words, excludes: words });
+  });
+
+  it('stores the composed form (NFC), so "é" typed as e + accent is the same keyword as "é"', () => {
+    expect(inputOf({ ...valid, keywords: ['cafe\u0301', 'café'] }).keywords).toEqual(['café']);
+  });
+
+  it.each([
+    ['<script>alert(1)</script>', '"<" is not allowed'],
+    ['<img src=x onerror=alert(1)>', '"<" is not allowed'],
+    ['react; drop table', '";" is not allowed'],
+    ['rocket 🚀', '"🚀" is not allowed'],
+    ['re\u200bact', 'U+200B, an invisible character, is not allowed'],
+    ['re\u200dact', 'U+200D, an invisible character, is not allowed'],
+    ['react\ufeff', 'U+FEFF, an invisible character, is not allowed'],
+    ['\u2066react\u2069', 'U+2066, an invisible character, is not allowed'],
+    ['soft\u00adhyphen', 'U+00AD, an invisible character, is not allowed'],
+    ['\u3164react', 'U+3164, an invisible character, is not allowed'],
+    ['react\ufe0f', 'U+FE0F, an invisible character, is not allowed'],
+    ['nul\u0000byte', 'U+0000, a control character, is not allowed'],
+    ['esc\u001b[31m', 'U+001B, a control character, is not allowed'],
+    ['lone \ud800 half', 'U+D800, an unprintable character, is not allowed'],
+  ])('refuses %j naming the field and what it allows: %s', (bad, shown) => {
+    expect(fieldsOf({ ...valid, keywords: ['react', bad] })).toEqual({
+      keywords: `each keyword may use only ${ALLOWED} (${shown})`,
+    });
+    expect(fieldsOf({ ...valid, excludes: `php, ${bad}` })).toEqual({
+      excludes: `each exclude may use only ${ALLOWED} (${shown})`,
+    });
+  });
+
+  it('refuses a keyword of punctuation only: it can never match a word', () => {
+    expect(fieldsOf({ ...valid, keywords: 'react, ++' })).toEqual({
+      keywords: 'each keyword needs a letter or digit: "++" can never match a posting\'s words',
+    });
+    expect(fieldsOf({ ...valid, excludes: "- / & '" })).toEqual({
+      excludes: 'each exclude needs a letter or digit: "- / & \'" can never match a posting\'s words',
+    });
+  });
+
+  it('tabs and other white space between words are one space, as before', () => {
+    expect(inputOf({ ...valid, keywords: 'type\t script, react\u00a0native' }).keywords).toEqual(['type script', 'react native']);
   });
 });
 

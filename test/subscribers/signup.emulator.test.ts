@@ -144,7 +144,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     ];
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        post({ email: spellings[i % spellings.length], keywords: ['react'] }, { ip: `198.51.100.${i}` }),
+        post({ email: spellings[i % spellings.length], keywords: ['react'], mode: 'instant' }, { ip: `198.51.100.${i}` }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(202));
@@ -160,9 +160,9 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
   });
 
   it('a subscriber deleted by hand and signing up again: the email key already used is skipped, not reused', async () => {
-    await post({ email: ADA, keywords: 'react' });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' });
     await h.db.collection('users').doc(ADA_ID).delete();
-    expect((await post({ email: ADA, keywords: 'vue' }, { now: minutesLater(10) })).status).toBe(202);
+    expect((await post({ email: ADA, keywords: 'vue', mode: 'instant' }, { now: minutesLater(10) })).status).toBe(202);
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['vue'], confirmSeq: 2 });
     expect((await h.inbox()).map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`]);
   });
@@ -197,7 +197,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
   it('a paused subscriber also gets the manage link and stays paused', async () => {
     await h.subscribe({ email: ADA, keywords: ['react'] });
     await h.db.collection('users').doc(ADA_ID).update({ status: 'paused' });
-    expect((await post({ email: ADA, keywords: 'cobol' })).status).toBe(202);
+    expect((await post({ email: ADA, keywords: 'cobol', mode: 'instant' })).status).toBe(202);
     expect(await userDoc()).toMatchObject({ status: 'paused', keywords: ['react'] });
     const [mail] = await h.inbox();
     expect(mail.subject).toBe('Your Scout subscription');
@@ -222,12 +222,12 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
   });
 
   it('a pending subscriber who signs up again gets the new preferences and, past the 10-minute limit, a new confirmation', async () => {
-    await post({ email: ADA, keywords: 'react' });
-    await post({ email: ADA, keywords: 'vue' }, { now: minutesLater(3) });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' });
+    await post({ email: ADA, keywords: 'vue', mode: 'instant' }, { now: minutesLater(3) });
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['vue'], confirmSeq: 1 });
     expect(await h.inbox()).toHaveLength(1);
 
-    await post({ email: ADA, keywords: 'svelte' }, { now: minutesLater(11) });
+    await post({ email: ADA, keywords: 'svelte', mode: 'instant' }, { now: minutesLater(11) });
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['svelte'], confirmSeq: 2 });
     const inbox = await h.inbox();
     expect(inbox.map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`]);
@@ -239,13 +239,14 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
 
   it('an address gets at most one email per 10 minutes and 5 a day, and the answer never changes', async () => {
     const answers: unknown[] = [];
-    for (let i = 0; i < 8; i++) answers.push((await post({ email: ADA, keywords: 'react' }, { now: minutesLater(i * 10) })).json);
-    answers.push((await post({ email: ADA, keywords: 'react' }, { now: minutesLater(75) })).json);
+    for (let i = 0; i < 8; i++)
+      answers.push((await post({ email: ADA, keywords: 'react', mode: 'instant' }, { now: minutesLater(i * 10) })).json);
+    answers.push((await post({ email: ADA, keywords: 'react', mode: 'instant' }, { now: minutesLater(75) })).json);
     expect(answers).toEqual(Array(9).fill(ACCEPTED));
     expect(await h.inbox()).toHaveLength(SIGNUP_LIMITS.addressPerDay);
 
     // A new UTC day, a new allowance.
-    await post({ email: ADA, keywords: 'react' }, { now: new Date('2026-12-01T00:05:00Z') });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' }, { now: new Date('2026-12-01T00:05:00Z') });
     expect(await h.inbox()).toHaveLength(SIGNUP_LIMITS.addressPerDay + 1);
   });
 
@@ -255,7 +256,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     await h.db.collection('users').doc(subscriberId('gone@example.com')).update({ status: 'unsubscribed' });
     const answers = [];
     for (const email of ['new@example.com', 'new@example.com', 'active@example.com', 'gone@example.com', 'active@example.com']) {
-      const sent = await post({ email, keywords: 'vue' });
+      const sent = await post({ email, keywords: 'vue', mode: 'instant' });
       answers.push({ status: sent.status, body: sent.json });
     }
     expect(answers).toEqual(Array(5).fill({ status: 202, body: ACCEPTED }));
@@ -279,6 +280,47 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     expect((await post('[]')).json.fields).toHaveProperty('body');
     expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
   });
+
+  it('keywords and excludes no posting word can match (markup, control and zero-width characters, punctuation only): 400 naming the field, nothing written, no email', async () => {
+    const hostile = [
+      { keywords: ['react', '<script>alert(1)</script>'], field: 'keywords', shown: '"<" is not allowed' },
+      { keywords: 'react\n<img src=x onerror=alert(1)>', field: 'keywords', shown: '"<" is not allowed' },
+      { keywords: 're\u200bact', field: 'keywords', shown: 'U+200B, an invisible character, is not allowed' },
+      { keywords: 'react', excludes: 'php\u0007', field: 'excludes', shown: 'U+0007, a control character, is not allowed' },
+    ];
+    for (const { field, shown, ...fields } of hostile) {
+      const sent = await post({ email: ADA, mode: 'instant', ...fields });
+      expect(sent.status).toBe(400);
+      expect(sent.json).toEqual({
+        error: 'invalid signup',
+        fields: { [field]: `each ${field.slice(0, -1)} may use only letters, digits, spaces and + # . - / & ' (${shown})` },
+      });
+    }
+    const onlyPunctuation = await post({ email: ADA, mode: 'instant', keywords: 'c++, ++' });
+    expect(onlyPunctuation.json.fields).toEqual({
+      keywords: 'each keyword needs a letter or digit: "++" can never match a posting\'s words',
+    });
+    expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
+    expect(await h.inbox()).toHaveLength(0);
+
+    // Words in any script and the punctuation of real skills are what people type: accepted as typed.
+    const words = ['разработчик', '開発', 'हिन्दी', 'c++', 'c#', 'node.js', 'ui/ux', 'r&d', "o'reilly"];
+    expect((await post({ email: ADA, mode: 'instant', keywords: words })).status).toBe(202);
+    expect(await userDoc()).toMatchObject({ keywords: words });
+  });
+
+  it('a signup without a mode is refused with 400 naming mode, not quietly made instant: nothing written, no email', async () => {
+    for (const body of [
+      { email: ADA, keywords: 'react' },
+      { email: ADA, keywords: 'react', mode: '' },
+    ]) {
+      const sent = await post(body);
+      expect(sent.status).toBe(400);
+      expect(sent.json).toEqual({ error: 'invalid signup', fields: { mode: 'choose instant or daily' } });
+    }
+    expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
+    expect(await h.inbox()).toHaveLength(0);
+  });
 });
 
 describe('POST /api/signup as a form (no JavaScript)', () => {
@@ -290,6 +332,21 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(sent.html).toContain(SIGNUP_ACCEPTED_MESSAGE);
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['react', 'next.js'] });
     expect(await h.inbox()).toHaveLength(1);
+  });
+
+  it('a form post without a mode shows the form again with the error on mode and neither choice checked', async () => {
+    const sent = await postForm({ email: ADA, keywords: 'react', excludes: '', minBudget: '' });
+    expect(sent.status).toBe(400);
+    const page = sent.html;
+    expect(page).toContain('<span class="visually-hidden">Error: </span>Choose instant or daily</p>');
+    for (const mode of ['instant', 'daily']) {
+      const radio = openingTag(page, 'input', `signup-mode-${mode}`);
+      expect(radio).toContain('aria-invalid="true"');
+      expect(radio).not.toContain('checked');
+    }
+    expect(openingTag(page, 'input', 'signup-email')).toContain(`value="${ADA}"`);
+    expect(await h.dump(['users', 'emails'])).toEqual({ users: {}, emails: {} });
+    expect(await h.inbox()).toHaveLength(0);
   });
 
   it('with errors shows the form again: 400, each error next to its field, the values kept and escaped', async () => {
@@ -327,17 +384,24 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
       `${budget}<p id="signup-minBudget-error" class="field-error"><span class="visually-hidden">Error: </span>Must be a number, like 500</p>`,
     );
 
-    // Fields without errors keep their values and carry no error.
+    // Markup in a keyword is refused next to its field, and shown back escaped.
     const keywords = openingTag(page, 'textarea', 'signup-keywords');
-    expect(keywords).toContain('aria-describedby="signup-keywords-hint"');
-    expect(keywords).not.toContain('aria-invalid');
+    expect(keywords).toContain('aria-describedby="signup-keywords-hint signup-keywords-error"');
+    expect(keywords).toContain('aria-invalid="true"');
     expect(page).toContain(`${keywords}react, &lt;b&gt;next.js&lt;/b&gt;</textarea>`);
-    expect(page).toContain(`${openingTag(page, 'textarea', 'signup-excludes')}php</textarea>`);
+    expect(page).toContain(
+      `<p id="signup-keywords-error" class="field-error"><span class="visually-hidden">Error: </span>Each keyword may use only letters, digits, spaces and + # . - / &amp; &#x27; (&quot;&lt;&quot; is not allowed)</p>`,
+    );
+
+    // Fields without errors keep their values and carry no error.
+    const excludes = openingTag(page, 'textarea', 'signup-excludes');
+    expect(excludes).not.toContain('aria-invalid');
+    expect(page).toContain(`${excludes}php</textarea>`);
     expect(openingTag(page, 'input', 'signup-mode-daily')).toContain('checked=""');
     expect(openingTag(page, 'input', 'signup-mode-instant')).not.toContain('checked');
     expect(page).toContain('<legend>How often</legend>');
     expect(page).toContain('<label for="signup-email">Email</label>');
-    expect(page.match(/class="field-error"/g)).toHaveLength(2);
+    expect(page.match(/class="field-error"/g)).toHaveLength(3);
 
     expect(await h.dump(['users', 'emails'])).toEqual({ users: {}, emails: {} });
     expect(await h.inbox()).toHaveLength(0);
@@ -390,7 +454,7 @@ describe('POST /api/signup refuses what it cannot take', () => {
       expect(sent.status, type).toBe(415);
       expect(sent.json.error).toContain('application/json or application/x-www-form-urlencoded');
     }
-    expect((await post({ email: ADA, keywords: 'react' }, { type: 'Application/JSON; charset=UTF-8' })).status).toBe(202);
+    expect((await post({ email: ADA, keywords: 'react', mode: 'instant' }, { type: 'Application/JSON; charset=UTF-8' })).status).toBe(202);
   });
 
   it('another method: 405', async () => {
@@ -401,20 +465,23 @@ describe('POST /api/signup refuses what it cannot take', () => {
 
   it('more than 20 signups an hour from one client address: 429, other clients unaffected, no raw address stored', async () => {
     for (let i = 0; i < SIGNUP_LIMITS.clientPerWindow; i++) {
-      expect((await post({ email: `user${i}@example.com`, keywords: 'react' }, { ip: '203.0.113.99' })).status).toBe(202);
+      expect((await post({ email: `user${i}@example.com`, keywords: 'react', mode: 'instant' }, { ip: '203.0.113.99' })).status).toBe(202);
     }
-    const limited = await post({ email: 'one-more@example.com', keywords: 'react' }, { ip: '203.0.113.99' });
+    const limited = await post({ email: 'one-more@example.com', keywords: 'react', mode: 'instant' }, { ip: '203.0.113.99' });
     expect(limited.status).toBe(429);
     expect(limited.json).toEqual({ error: 'too many signups from your network; try again later' });
     expect(Number(limited.headers.get('retry-after'))).toBe(3600); // NOW is on the hour
     expect(await userDoc(subscriberId('one-more@example.com'))).toBeUndefined();
 
-    const form = await postForm({ email: 'one-more@example.com', keywords: 'react' }, { ip: '203.0.113.99' });
+    const form = await postForm({ email: 'one-more@example.com', keywords: 'react', mode: 'instant' }, { ip: '203.0.113.99' });
     expect(form.status).toBe(429);
     expect(form.html).toContain('Too many signups');
 
-    expect((await post({ email: 'other@example.com', keywords: 'react' }, { ip: '192.0.2.1' })).status).toBe(202);
-    expect((await post({ email: 'later@example.com', keywords: 'react' }, { ip: '203.0.113.99', now: minutesLater(60) })).status).toBe(202);
+    expect((await post({ email: 'other@example.com', keywords: 'react', mode: 'instant' }, { ip: '192.0.2.1' })).status).toBe(202);
+    expect(
+      (await post({ email: 'later@example.com', keywords: 'react', mode: 'instant' }, { ip: '203.0.113.99', now: minutesLater(60) }))
+        .status,
+    ).toBe(202);
 
     const rateLimits = (await h.dump(['rateLimits'])).rateLimits;
     expect(JSON.stringify(rateLimits)).not.toContain('203.0.113');
@@ -425,7 +492,7 @@ describe('POST /api/signup refuses what it cannot take', () => {
 
 describe('/confirm with a link that does not work', () => {
   it('tampered, expired, wrong-purpose, foreign and malformed tokens: 400 with a clear page, nothing changed', async () => {
-    await post({ email: ADA, keywords: 'react' });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' });
     const good = new URL(linkIn((await h.inbox())[0].text, '/confirm')).searchParams.get('token')!;
     const [body, signature] = good.split('.');
     const forged = Buffer.from(JSON.stringify({ uid: ADA_ID, purpose: 'confirm', exp: 4_000_000_000 })).toString('base64url');
@@ -465,7 +532,7 @@ describe('/confirm with a link that does not work', () => {
   });
 
   it('an unsubscribed or unknown subscriber: a clear page, nothing changed, nobody created', async () => {
-    await post({ email: ADA, keywords: 'react' });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' });
     const link = linkIn((await h.inbox())[0].text, '/confirm');
     await h.db.collection('users').doc(ADA_ID).update({ status: 'unsubscribed' });
     for (const method of ['GET', 'POST'] as const) {
@@ -488,7 +555,7 @@ describe('/confirm with a link that does not work', () => {
 
 describe('opt-in before alerts', () => {
   it('a pending subscriber receives no job alerts; once confirmed, they do', async () => {
-    await post({ email: ADA, keywords: 'react' });
+    await post({ email: ADA, keywords: 'react', mode: 'instant' });
     h.serveFeed(postingsAbout('react', 2, { at: minutesLater(5), prefix: 'first' }));
     const run = await h.cron({ now: minutesLater(5).toISOString() });
     expect(run.status).toBe(200);
