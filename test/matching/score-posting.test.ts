@@ -46,6 +46,14 @@ describe('scorePosting', () => {
     expect(scorePosting(subscriber({ keywords: ['react native'] }), posting({ title: 'React web app, not native' })).matched).toBe(false);
   });
 
+  it('a word in a script with combining marks is whole: "हिन" does not match inside "हिन्दी", "हिन्दी" matches itself', () => {
+    const title = 'हिन्दी अनुवादक चाहिए';
+    expect(scorePosting(subscriber({ keywords: ['हिन'] }), posting({ title })).matched).toBe(false);
+    expect(scorePosting(subscriber({ keywords: ['हिन्दी'] }), posting({ title })).matched).toBe(true);
+    // The inverted index must find it too: its tokens keep the marks.
+    expect(matchPostings([posting({ title })], [subscriber({ keywords: ['हिन्दी'] })])).toHaveLength(1);
+  });
+
   it('an exclude anywhere rejects the posting', () => {
     const verdict = scorePosting(
       subscriber({ keywords: ['react'], excludes: ['wordpress'] }),
