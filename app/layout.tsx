@@ -2,6 +2,9 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import './globals.css';
 
+// Rendered per request: the proxy's script nonce is per response, and a prerendered page would carry none (its scripts would be blocked).
+export const dynamic = 'force-dynamic';
+
 export const metadata: Metadata = {
   title: 'Scout — job alerts that fit',
   description: 'Scout watches job feeds and emails you only the postings that fit you, instantly or as one daily digest.',
