@@ -6,7 +6,7 @@ import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
 import { closeRows, type CloseInput } from './lease-row';
-import { outboxCollection } from './outbox-row';
+import { outboxCollection, providerIdempotencyKey } from './outbox-row';
 import { retryDelayMs } from './retry-delay';
 import { extendLease, releaseUnit, type Member, type SendUnit } from './send-unit';
 
@@ -30,7 +30,7 @@ export type DeliverDeps = {
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released';
 
 /**
- * send (Idempotency-Key = the unit's key) → record, with retries inside the run:
+ * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with retries inside the run:
  * - accepted: every member `sent`, with its provider id, and its deliveries `sent`;
  * - 409 invalid_idempotent_request: the body changed under a used key (a bug): `dead`, never resent under a new key;
  * - other 4xx: a single email is `dead`; a batch is dissolved so each email gets its own verdict;
@@ -113,11 +113,13 @@ export async function deliverUnit(
   }
 }
 
+/** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
 function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
-  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey: unit.key });
+  const idempotencyKey = providerIdempotencyKey(unit.key);
+  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey });
   return mailer.sendBatch(
     unit.members.map((m) => m.row.payload),
-    { idempotencyKey: unit.key },
+    { idempotencyKey },
   );
 }
 

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordFeedFailure } from '../../lib/feeds/feed-state';
 import { DASHBOARD_LIMITS } from '../../lib/ops/read-dashboard';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
@@ -223,7 +224,7 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     await w.h.cron({ now: '2026-11-30T09:15:00Z' });
     const inbox = await w.h.inbox(ADA);
     expect(inbox).toHaveLength(before + 1);
-    expect(inbox.at(-1)!.idempotencyKey).toBe(w.deadKey);
+    expect(inbox.at(-1)!.idempotencyKey).toBe(providerIdempotencyKey(w.deadKey));
     expect((await w.h.db.collection('emails').doc(w.deadKey).get()).get('retries')).toBe(1);
   });
 
@@ -256,7 +257,7 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     const inbox = await w.h.inbox(BEA);
     expect(inbox).toHaveLength(2);
     expect(inbox[1].html).toBe(inbox[0].html);
-    expect(inbox[1].idempotencyKey).toBe(`digest_${uid}_manual-${NOW.getTime()}`);
+    expect(inbox[1].idempotencyKey).toBe(providerIdempotencyKey(`digest_${uid}_manual-${NOW.getTime()}`));
 
     // Refused for someone with no digest (opt-outs and absences are said, not hidden).
     const none = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: subscriberId(CID) }, { cookie: session });
