@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
+import type { QuotaHit } from '../outbox/quota-pause';
 import type { CyclePhase } from './cycle-deps';
 
 export type RunStats = {
@@ -22,6 +23,8 @@ export type RunStats = {
   skippedEmails: number;
   failures: number;
   partial: boolean;
+  /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
+  quota: QuotaHit | null;
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
@@ -48,6 +51,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     skippedEmails: 0,
     failures: 0,
     partial: false,
+    quota: null,
     durationMs: 0,
     phases: {},
     feeds: [],
@@ -73,11 +77,11 @@ export async function recordRunStart(
 }
 
 export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {
-  const { runId, partial, durationMs, errors, ...rest } = stats;
+  const { runId, partial, quota, durationMs, errors, ...rest } = stats;
   await runsCollection(db)
     .doc(runId)
     .set(
-      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, durationMs, errors, finishedAt },
+      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, quota, durationMs, errors, finishedAt },
       { merge: true },
     );
 }
