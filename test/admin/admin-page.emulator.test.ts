@@ -281,3 +281,35 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     expect(await w.h.dump(['users', 'emails'])).toEqual(before);
   });
 });
+
+describe("the provider's quota on the ops page", () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('while runs are refused for quota, a banner says when sending resumes and the run carries a quota pill; a run that sends clears it', async () => {
+    h = await createHarness();
+    await h.subscribe({ email: ADA, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:00:00Z') }));
+    await h.setFaults({ quotaExceeded: 'daily' });
+    const refused = await h.cron({ now: '2026-11-30T06:00:00Z' });
+    expect(refused.body).toMatchObject({ partial: true, quota: { period: 'daily' } });
+    const resumesAt: Date = (await h.db.collection('runs').doc(refused.body.runId).get()).get('quota.resumesAt').toDate();
+    const stamp = `${resumesAt.toISOString().slice(0, 10)} ${resumesAt.toISOString().slice(11, 19)} UTC`;
+
+    const admin = adminClient(h, NOW);
+    const page = (await admin.get({ cookie: admin.session() })).body;
+    expect(page).toContain(`<strong>provider quota reached; sending resumes at ${stamp}</strong>`);
+    expect(page).toContain(`reached 2026-11-30 06:00:0`);
+    expect(page).toContain(
+      `<code>${refused.body.runId}</code>: 429 daily_quota_exceeded: You have reached your daily email sending quota.)`,
+    );
+    expect(page).toMatch(/<span class="pill bad">quota<\/span>/);
+    expect(page.indexOf('provider quota reached')).toBeLessThan(page.indexOf('At a glance'));
+
+    await h.setFaults({});
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    const cleared = (await admin.get({ cookie: admin.session() })).body;
+    expect(cleared).not.toContain('provider quota reached');
+    expect(cleared).toMatch(/<span class="pill bad">quota<\/span>/); // the refused run keeps its pill in the list
+  });
+});
