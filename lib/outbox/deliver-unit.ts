@@ -118,9 +118,13 @@ export async function deliverUnit(
       return { results, retries };
     }
     if (deps.outOfTime(delay + 5_000)) {
+      // Only a unit no attempt of which may have reached the provider goes back to `pending`, and
+      // unsealed: a pending row that kept a seal would have to be leased with all its batch at
+      // once, and nothing went out under that key. Otherwise it stays `sending` for the next
+      // run's recovery, which resends it whole under the same key inside the key window.
       const released = await releaseUnit(deps.db, unit, {
-        neverSent: outcome.kind === 'refused',
-        dissolve: false,
+        neverSent: !handedOver,
+        dissolve: !handedOver,
         lastError,
         now: deps.clock(),
       });
