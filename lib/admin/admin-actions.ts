@@ -68,9 +68,10 @@ async function onSubscriber(deps: AdminDeps, action: Exclude<AdminAction, 'retry
     log(result.kind === 'resent' ? result.result : result.kind);
     switch (result.kind) {
       case 'resent':
-        return result.result === 'sent'
-          ? `Sent ${result.emailKey}, a copy of ${result.copyOf}.`
-          : `Queued ${result.emailKey} (${result.result}); the next run finishes it.`;
+        if (result.result === 'sent') return `Sent ${result.emailKey}, a copy of ${result.copyOf}.`;
+        if (result.result === 'quota')
+          return `Queued ${result.emailKey}: the provider's quota is reached; the first run after it resets sends it.`;
+        return `Queued ${result.emailKey} (${result.result}); the next run finishes it.`;
       case 'refused':
         return `Not sent: they are ${result.status} (opt-outs win).`;
       case 'no-digest':

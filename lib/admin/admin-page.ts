@@ -1,3 +1,4 @@
+import { quotaNoticeText, type QuotaNotice } from '../ops/provider-quota';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import type { SubscriberEmail, SubscriberHistory } from '../ops/read-subscriber-history';
@@ -116,6 +117,7 @@ const TONES: Record<string, string> = {
   held: 'warn',
   running: 'warn',
   partial: 'warn',
+  quota: 'bad',
   pending: 'warn',
   sending: 'warn',
   queued: 'warn',
@@ -151,6 +153,14 @@ const N = (label: string) => ({ label, num: true }) as const;
 // ---------- shared parts ----------
 
 const notice = (flash: string | null | undefined) => (flash ? html`<div class="notice" role="status"><p>${flash}</p></div>` : null);
+
+/** While the provider refuses sends for quota: what the operator must know first, above everything else. */
+const quotaBanner = (q: QuotaNotice | null) =>
+  q
+    ? html`<div class="alert" role="status" id="provider-quota"><p><strong>${quotaNoticeText(q, (d) => `${utc(d)} UTC`)}</strong>
+(${q.period} quota, reached ${utc(q.reachedAt)} UTC by run <code>${q.runId}</code>: ${q.error}). Emails wait as pending without
+using attempts; every run tries once more, so a raised quota is picked up by the next run.</p></div>`
+    : null;
 
 function topBar(input: { now: Date; title: string; back?: boolean }): Html {
   return html`<div class="topbar">
@@ -223,7 +233,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       title: 'Ops',
       styles: ADMIN_STYLE,
       body: html`${topBar({ now: d.now, title: 'Scout ops' })}
-${notice(input.flash)}
+${notice(input.flash)}${quotaBanner(d.quota)}
 <section aria-labelledby="glance-title" style="margin-top:0">
 <h2 id="glance-title">At a glance <span class="count">· outbox by state, digests for ${d.day}</span></h2>
 <div class="tiles">
@@ -296,7 +306,7 @@ function runsTable(now: Date, runs: RunSummary[]): Html {
         r,
       ) => html`<tr>${when(now, r.startedAt)}<td><code>${r.runId}</code>${r.shard ? html`<span class="sub">shard ${r.shard}</span>` : null}</td>
 <td>${r.trigger}</td><td>${pill(r.status)}</td><td class="num">${duration(r.durationMs)}</td>${num(r.jobsFetched)}${num(r.jobsNew)}${num(r.matches)}${num(r.emailsSent)}${num(r.failures)}
-<td>${r.partial ? pill('partial') : '—'}</td><td class="err">${r.errors.length > 0 ? r.errors.join('; ') : html`<span class="muted">—</span>`}</td></tr>
+<td>${r.partial ? pill('partial') : '—'}${r.quota ? html` ${pill('quota')}` : null}</td><td class="err">${r.errors.length > 0 ? r.errors.join('; ') : html`<span class="muted">—</span>`}</td></tr>
 `,
     ),
     'No runs yet.',

@@ -9,6 +9,7 @@ import { composeDailyDigest, composeInstantAlert, type MailSettings } from '../m
 import { createSendLimiter } from '../mail/send-limiter';
 import { matchPostings } from '../matching/match-postings';
 import { dispatchOutbox } from '../outbox/dispatch-outbox';
+import { createQuotaPause } from '../outbox/quota-pause';
 import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps, CycleOptions, CyclePhase } from './cycle-deps';
 import { acquireLock } from './lock';
@@ -179,7 +180,18 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     });
     const sent = await phase('dispatch', () =>
       dispatchOutbox(
-        { db, mailer: deps.mailer, limiter, failpoint: deps.failpoint, clock, sleep: deps.sleep, outOfTime, log: deps.log, runId },
+        {
+          db,
+          mailer: deps.mailer,
+          limiter,
+          failpoint: deps.failpoint,
+          clock,
+          sleep: deps.sleep,
+          outOfTime,
+          log: deps.log,
+          runId,
+          quota: createQuotaPause(),
+        },
         { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard },
       ),
     );
@@ -190,6 +202,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     stats.skippedEmails = sent.skipped + claims.skipped;
     stats.failures += sent.failed + sent.dead;
     stats.partial ||= sent.deferred > 0;
+    stats.quota = sent.quota;
     return { kind: 'ran', ...finish(stats, deps, startedWall) };
   } catch (error) {
     stats.errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
+import type { QuotaHit } from '../outbox/quota-pause';
 import type { CyclePhase } from './cycle-deps';
 
 export type RunStats = {
@@ -24,6 +25,8 @@ export type RunStats = {
   /** Subscribers whose claim kept losing races to concurrent writers this run; left for the next run. */
   claimsGivenUp: { deliveries: number; digests: number };
   partial: boolean;
+  /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
+  quota: QuotaHit | null;
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
@@ -51,6 +54,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     failures: 0,
     claimsGivenUp: { deliveries: 0, digests: 0 },
     partial: false,
+    quota: null,
     durationMs: 0,
     phases: {},
     feeds: [],
@@ -76,11 +80,11 @@ export async function recordRunStart(
 }
 
 export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {
-  const { runId, partial, durationMs, errors, ...rest } = stats;
+  const { runId, partial, quota, durationMs, errors, ...rest } = stats;
   await runsCollection(db)
     .doc(runId)
     .set(
-      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, durationMs, errors, finishedAt },
+      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, quota, durationMs, errors, finishedAt },
       { merge: true },
     );
 }

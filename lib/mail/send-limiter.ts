@@ -6,7 +6,12 @@ import pLimit from 'p-limit';
  * A 429 pushes the whole limiter back by its Retry-After, because the budget is shared.
  */
 export type SendLimiter = {
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` in its turn. `unless` is asked before waiting for a slot and again once the slot
+   * comes: an answer other than null is returned instead, and no request is started or counted
+   * (how a run that has hit the provider's quota lets the sends already queued fall through).
+   */
+  run<T>(task: () => Promise<T>, options?: { unless?: () => T | null }): Promise<T>;
   backOff(ms: number): void;
   requests(): number;
 };
@@ -40,9 +45,13 @@ export function createSendLimiter(options: {
   };
 
   return {
-    run: (task) =>
+    run: (task, { unless } = {}) =>
       limit(async () => {
+        const before = unless?.() ?? null;
+        if (before !== null) return before;
         await waitForSlot();
+        const after = unless?.() ?? null;
+        if (after !== null) return after;
         started += 1;
         return task();
       }),

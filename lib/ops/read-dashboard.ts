@@ -3,6 +3,8 @@ import { runsCollection } from '../cycle/runs';
 import { feedStatesCollection } from '../feeds/feed-state';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
+import type { QuotaHit } from '../outbox/quota-pause';
+import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import {
   countDigestPagesDue,
   countOutbox,
@@ -24,6 +26,8 @@ export type Dashboard = {
   digestsSentToday: number;
   /** Postings still unmatched an hour after they were stored (see countPostingsWaiting). */
   postingsWaiting: number;
+  /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
+  quota: QuotaNotice | null;
   failures: FailedEmail[];
   /** Newest first. */
   runs: RunSummary[];
@@ -45,6 +49,8 @@ export type RunSummary = {
   emailsSent: number;
   failures: number;
   partial: boolean;
+  /** The provider refused a send for quota in this run. */
+  quota: QuotaHit | null;
   errors: string[];
 };
 
@@ -66,7 +72,17 @@ export const DASHBOARD_LIMITS = { runs: 50, failures: 20, locks: 50, feeds: 100 
 
 /** A run's record also holds per-feed and per-phase detail; the page reads only what it shows. */
 const RUN_STATS = ['jobsFetched', 'jobsNew', 'matches', 'emailsSent', 'failures'] as const;
-const RUN_FIELDS = ['trigger', 'shard', 'status', 'startedAt', 'durationMs', 'partial', 'errors', ...RUN_STATS.map((s) => `stats.${s}`)];
+const RUN_FIELDS = [
+  'trigger',
+  'shard',
+  'status',
+  'startedAt',
+  'durationMs',
+  'partial',
+  'quota',
+  'errors',
+  ...RUN_STATS.map((s) => `stats.${s}`),
+];
 
 export async function readDashboard(
   db: Firestore,
@@ -116,6 +132,26 @@ export async function readDashboard(
   // Broken feeds first: they are what the operator came for.
   feedViews.sort((a, b) => Number(b.status === 'error') - Number(a.status === 'error') || a.source.localeCompare(b.source));
 
+  const runViews: RunSummary[] = runs.docs.map((d) => {
+    const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
+    return {
+      runId: d.id,
+      trigger: d.get('trigger') ?? '',
+      shard: d.get('shard') ?? null,
+      status: d.get('status') ?? 'unknown',
+      startedAt: toDate(d.get('startedAt')),
+      durationMs: d.get('durationMs') ?? null,
+      jobsFetched: stat('jobsFetched'),
+      jobsNew: stat('jobsNew'),
+      matches: stat('matches'),
+      emailsSent: stat('emailsSent'),
+      failures: stat('failures'),
+      partial: d.get('partial') === true,
+      quota: readRunQuota(d.get('quota')),
+      errors: d.get('errors') ?? [],
+    };
+  });
+
   return {
     now: input.now,
     day,
@@ -123,25 +159,9 @@ export async function readDashboard(
     digestPagesDue,
     digestsSentToday,
     postingsWaiting,
+    quota: providerQuotaNotice(runViews),
     failures,
-    runs: runs.docs.map((d) => {
-      const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
-      return {
-        runId: d.id,
-        trigger: d.get('trigger') ?? '',
-        shard: d.get('shard') ?? null,
-        status: d.get('status') ?? 'unknown',
-        startedAt: toDate(d.get('startedAt')),
-        durationMs: d.get('durationMs') ?? null,
-        jobsFetched: stat('jobsFetched'),
-        jobsNew: stat('jobsNew'),
-        matches: stat('matches'),
-        emailsSent: stat('emailsSent'),
-        failures: stat('failures'),
-        partial: d.get('partial') === true,
-        errors: d.get('errors') ?? [],
-      };
-    }),
+    runs: runViews,
     locks: locks.docs.map((d) => {
       const expiresAt = toDate(d.get('expiresAt'));
       return {

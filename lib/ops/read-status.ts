@@ -4,6 +4,7 @@ import { postingsCollection } from '../feeds/postings-collection';
 import { deliveriesCollection } from '../ledger/delivery';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
+import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -13,6 +14,8 @@ export type OpsStatus = {
   digestPagesDue: number;
   /** Postings stored over STALE_POSTING_MS ago and still not matched by every shard: matching is stuck or a shard is not called. */
   postingsWaiting: number;
+  /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
+  quota: QuotaNotice | null;
   /** Failed and dead emails, newest first (at most `limit`). */
   failures: {
     emailKey: string;
@@ -42,6 +45,8 @@ export type OpsStatus = {
 
 /** More lock documents than this would mean more shards than a run allows. */
 const MAX_LOCKS = 100;
+/** Runs read to tell whether the provider's quota is still reached, however few are listed. */
+export const QUOTA_LOOKBACK_RUNS = 20;
 
 export const OPEN_STATUSES = ['pending', 'sending', 'failed', 'dead'] as const;
 export type OutboxCounts = OpsStatus['outbox'];
@@ -56,7 +61,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     countDigestPagesDue(db, day),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
-    runsCollection(db).orderBy('startedAt', 'desc').limit(limit).get(),
+    runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
     db.collection('locks').limit(MAX_LOCKS).get(),
   ]);
   return {
@@ -64,8 +69,11 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     outbox,
     digestPagesDue,
     postingsWaiting,
+    quota: providerQuotaNotice(
+      runs.docs.map((d) => ({ runId: d.id, quota: readRunQuota(d.get('quota')), emailsSent: d.get('stats.emailsSent') ?? 0 })),
+    ),
     failures,
-    runs: runs.docs.map((d) => ({
+    runs: runs.docs.slice(0, limit).map((d) => ({
       runId: d.id,
       status: d.get('status') ?? 'unknown',
       trigger: d.get('trigger') ?? '',

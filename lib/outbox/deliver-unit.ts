@@ -6,9 +6,10 @@ import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
 import { closeRows, type CloseInput } from './lease-row';
-import { outboxCollection } from './outbox-row';
+import { outboxCollection, providerIdempotencyKey } from './outbox-row';
+import type { QuotaPause } from './quota-pause';
 import { retryDelayMs } from './retry-delay';
-import { extendLease, releaseUnit, type Member, type SendUnit } from './send-unit';
+import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './send-unit';
 
 export const LEASE_MS = 120_000;
 
@@ -24,19 +25,24 @@ export type DeliverDeps = {
   /** One line per email that ends failed or dead, for the operator's log search. */
   log: Logger;
   runId: string;
+  /** Shared by every send of the run: after one quota refusal, nothing more is sent. */
+  quota: QuotaPause;
 };
 
-/** How each member of a unit ended in this run. */
-export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released';
+/** How each member of a unit ended in this run; `quota`: handed back untried because the provider's quota is used up. */
+export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
 
 /**
- * send (Idempotency-Key = the unit's key) → record, with retries inside the run:
+ * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with retries inside the run:
  * - accepted: every member `sent`, with its provider id, and its deliveries `sent`;
  * - 409 invalid_idempotent_request: the body changed under a used key (a bug): `dead`, never resent under a new key;
  * - other 4xx: a single email is `dead`; a batch is dissolved so each email gets its own verdict;
  * - 429, 5xx, timeouts, 409 concurrent: retried under the same key after Retry-After or jittered
  *   backoff, until SEND_MAX_ATTEMPTS; then an alert whose fate is unknown is `failed`
  *   (unknown_outcome, never resent) and anything else `dead`.
+ * - 429 daily_quota_exceeded / monthly_quota_exceeded: the run stops sending (deps.quota) and the
+ *   unit is handed back without counting the attempt or waiting out any Retry-After; so is every
+ *   unit of the run that reaches its turn after that, without a request.
  * Every record is fenced by the lease version we hold, so a run whose lease was taken over cannot
  * overwrite the new holder.
  */
@@ -52,11 +58,30 @@ export async function deliverUnit(
     return { results, retries };
   };
   let retries = 0;
+  // Whether an attempt of this unit may have reached the provider: a holder that died mid-send
+  // left it `sending`, or an outcome in this run was unknown. Decides where a quota hands it back.
+  let handedOver = active().some((m) => m.row.status === 'sending');
 
   for (;;) {
     await deps.failpoint('before-send', { emailKey: unit.key });
-    const outcome = await deps.limiter.run(() => send(deps.mailer, unit));
+    let refused: 'first' | 'again' | null = null;
+    const outcome = await deps.limiter.run(
+      async () => {
+        const answer = await send(deps.mailer, unit);
+        // Recorded before the limiter frees this slot, so no send queued behind it starts.
+        if (answer.kind === 'quota') refused = deps.quota.reach(answer, deps.clock()) ? 'first' : 'again';
+        return answer;
+      },
+      { unless: () => deps.quota.refusal() },
+    );
     await deps.failpoint('after-send', { emailKey: unit.key });
+
+    if (outcome.kind === 'quota') {
+      if (refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
+      // Only a send the provider refused has news for its row; the others never left this run.
+      const held = await holdUnit(deps.db, unit, { handedOver, lastError: refused ? outcome.error : null, now: deps.clock() });
+      return settle(held ? 'quota' : 'fenced');
+    }
 
     if (outcome.kind === 'accepted') {
       await deps.failpoint('before-record', { emailKey: unit.key });
@@ -82,6 +107,7 @@ export async function deliverUnit(
       return { results, retries };
     }
 
+    if (outcome.kind === 'ambiguous' || outcome.kind === 'key-conflict') handedOver = true;
     const retryAfterMs = outcome.kind === 'refused' ? outcome.retryAfterMs : null;
     const attempts = Math.max(...active().map((m) => m.attempts));
     const delay = retryDelayMs({ attempt: attempts, retryAfterMs });
@@ -92,9 +118,13 @@ export async function deliverUnit(
       return { results, retries };
     }
     if (deps.outOfTime(delay + 5_000)) {
+      // Only a unit no attempt of which may have reached the provider goes back to `pending`, and
+      // unsealed: a pending row that kept a seal would have to be leased with all its batch at
+      // once, and nothing went out under that key. Otherwise it stays `sending` for the next
+      // run's recovery, which resends it whole under the same key inside the key window.
       const released = await releaseUnit(deps.db, unit, {
-        neverSent: outcome.kind === 'refused',
-        dissolve: false,
+        neverSent: !handedOver,
+        dissolve: !handedOver,
         lastError,
         now: deps.clock(),
       });
@@ -113,11 +143,13 @@ export async function deliverUnit(
   }
 }
 
+/** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
 function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
-  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey: unit.key });
+  const idempotencyKey = providerIdempotencyKey(unit.key);
+  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey });
   return mailer.sendBatch(
     unit.members.map((m) => m.row.payload),
-    { idempotencyKey: unit.key },
+    { idempotencyKey },
   );
 }
 

@@ -5,6 +5,7 @@ import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
 import { batchBytesOf, outboxCollection, type EmailKind } from './outbox-row';
+import type { QuotaHit } from './quota-pause';
 import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './send-unit';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
@@ -20,6 +21,8 @@ export type DispatchStats = {
   fenced: number;
   /** Provider requests that carried more than one email. */
   batches: number;
+  /** Set when the provider refused a send for quota: the run sent nothing after that. */
+  quota: QuotaHit | null;
 };
 
 /** Abandoned rows considered per run (recovery is rare and small; the rest waits for the next run). */
@@ -45,7 +48,9 @@ const SINGLE_LEASE_CHUNK = 20;
  * dispatch outbox: lease → activity check → send → record.
  * First the rows whose sender died (`sending`, lease expired) are resolved per their kind's
  * semantics; then pending rows are leased a batch at a time (up to 100 per provider request) and
- * each batch is sent while the next one is leased, until the rows or the time budget run out.
+ * each batch is sent while the next one is leased, until the rows or the time budget run out,
+ * or the provider refuses a send for quota (then nothing more is leased, and what was leased is
+ * handed back untried).
  */
 export async function dispatchOutbox(
   deps: DispatchDeps,
@@ -60,6 +65,7 @@ export async function dispatchOutbox(
     deferred: 0,
     fenced: 0,
     batches: 0,
+    quota: null,
   };
   const kinds = new Map<string, EmailKind>();
   // Given up before any send (the provider's key window passed): counted and logged like a failed send.
@@ -106,6 +112,8 @@ export async function dispatchOutbox(
       else lone.push({ emailKey: doc.id, uid: doc.get('uid') });
     }
     for (const [batchKey, memberKeys] of recovering) {
+      // Over quota, a recovered batch would only be handed back: it waits, `sending`, for a run that can send.
+      if (deps.quota.hit()) break;
       const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
       for (const emailKey of recovered.failed) gaveUp(emailKey, 'unknown_outcome');
       stats.deferred += recovered.released;
@@ -117,7 +125,7 @@ export async function dispatchOutbox(
       for (const [i, chunk] of chunks.entries()) {
         while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
         if (errors.length > 0) return 'stopped';
-        if (deps.outOfTime()) {
+        if (deps.outOfTime() || deps.quota.hit()) {
           stats.deferred += chunks.slice(i).reduce((n, c) => n + c.rows.length, 0);
           return 'stopped';
         }
@@ -152,6 +160,7 @@ export async function dispatchOutbox(
     await Promise.all(inFlight);
   }
   if (errors.length > 0) throw errors[0];
+  stats.quota = deps.quota.hit();
   return stats;
 }
 
@@ -203,7 +212,7 @@ function chunked<T>(items: T[], size: number): T[][] {
 
 function count(stats: DispatchStats, result: MemberResult, kind: EmailKind) {
   if (result === 'sent') stats.sent[kind] += 1;
-  else if (result === 'released') stats.deferred += 1;
+  else if (result === 'released' || result === 'quota') stats.deferred += 1;
   else stats[result] += 1;
 }
 

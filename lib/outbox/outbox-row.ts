@@ -1,5 +1,5 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
-import { shortHash } from '../ledger/short-hash';
+import { sha256Hex, shortHash } from '../ledger/short-hash';
 import { toDate, toTimestamp } from '../ledger/timestamps';
 import { hashPayload, type EmailPayload } from '../mail/email-payload';
 
@@ -61,6 +61,15 @@ export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memb
 export const digestEmailKey = (uid: string, day: string) => `digest_${uid}_${day}`;
 /** A digest resent by hand: its own key, so it neither collides with nor blocks the scheduled one. */
 export const manualDigestEmailKey = (uid: string, at: Date) => `digest_${uid}_manual-${at.getTime()}`;
+
+/**
+ * The Idempotency-Key the provider sees for an email (or batch) key. Email keys embed the uid,
+ * base64url of the address, so an address over ~175 characters would make a key longer than the
+ * 256 Resend accepts. A digest of the key has a fixed length whatever the address, and the same
+ * key always gives the same digest, so a retry from another run or machine still dedupes. The
+ * ledger keeps the readable key; the kind stays in front so the provider's logs remain legible.
+ */
+export const providerIdempotencyKey = (key: string) => `${/^[a-z]{1,16}(?=_)/.exec(key)?.[0] ?? 'scout'}_${sha256Hex(key)}`;
 
 /** A row as first written: pending, never attempted, its payload frozen with its hash. */
 export function newOutboxRow(input: {

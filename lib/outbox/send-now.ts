@@ -2,9 +2,11 @@ import type { CycleDeps } from '../cycle/cycle-deps';
 import { createSendLimiter } from '../mail/send-limiter';
 import { deliverUnit, LEASE_MS } from './deliver-unit';
 import { leaseRow } from './lease-row';
+import { createQuotaPause } from './quota-pause';
 import { singleUnit } from './send-unit';
 
-export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'skipped' | 'not-ours';
+/** `quota`: the provider's quota is used up; the row is pending again, untried, for the first run after it resets. */
+export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota' | 'skipped' | 'not-ours';
 
 /** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
 const REQUEST_BUDGET_MS = 10_000;
@@ -32,6 +34,7 @@ export async function sendRowNow(deps: CycleDeps, input: { emailKey: string; uid
       outOfTime: (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS,
       log: deps.log,
       runId: input.runId,
+      quota: createQuotaPause(),
     },
     singleUnit(leased.lease),
     { maxAttempts: deps.config.SEND_MAX_ATTEMPTS },

@@ -194,6 +194,35 @@ export async function releaseUnit(
   return (await commitFenced(batch)) !== null;
 }
 
+/**
+ * Hands the unit back after the provider refused it for quota (or after the run stopped sending
+ * because of one), without counting the attempt: the quota says nothing about the email.
+ * - Never possibly handed over before (no earlier attempt, no unknown outcome): back to `pending`
+ *   exactly as it was before the lease, `firstAttemptAt` cleared and any batch dissolved, so it
+ *   is batched afresh next time (nothing was sent under the old batch key).
+ * - Already tried before, only ever refused: back to `pending`, keeping what it had.
+ * - Possibly handed over before (its holder died, or an outcome in this run was unknown): left
+ *   `sending` with an expired lease, so the next run applies the key-window rule, as it would have.
+ * `lastError` null leaves the row's last error as it was (a send that never left this run).
+ */
+export async function holdUnit(
+  db: Firestore,
+  unit: SendUnit,
+  input: { handedOver: boolean; lastError: string | null; now: Date },
+): Promise<boolean> {
+  const batch = db.batch();
+  for (const m of unit.members.filter((member) => member.active)) {
+    const common = { attempts: m.attempts - 1, ...(input.lastError === null ? {} : { lastError: input.lastError }) };
+    const fields = input.handedOver
+      ? { ...common, status: 'sending', leaseUntil: input.now }
+      : m.row.firstAttemptAt === null
+        ? { ...common, status: 'pending', leaseOwner: null, leaseUntil: null, firstAttemptAt: null, batchKey: null, batchMembers: null }
+        : { ...common, status: 'pending', leaseOwner: null, leaseUntil: null };
+    batch.update(outboxCollection(db).doc(m.emailKey), fields, m.guard);
+  }
+  return (await commitFenced(batch)) !== null;
+}
+
 async function commitFenced(batch: FirebaseFirestore.WriteBatch) {
   try {
     return await batch.commit();

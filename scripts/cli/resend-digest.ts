@@ -29,7 +29,13 @@ export async function resendDigest(ctx: CommandContext, { email }: ResendDigestA
       return EXIT.problems;
     case 'resent':
       ctx.out(
-        `${result.result === 'sent' ? 'sent' : `queued (${result.result}; the next run finishes it)`} ${result.emailKey}, a copy of ${result.copyOf}`,
+        `${
+          result.result === 'sent'
+            ? 'sent'
+            : result.result === 'quota'
+              ? 'queued (provider quota reached; the first run after it resets sends it)'
+              : `queued (${result.result}; the next run finishes it)`
+        } ${result.emailKey}, a copy of ${result.copyOf}`,
       );
       return result.result === 'sent' ? EXIT.ok : EXIT.problems;
   }

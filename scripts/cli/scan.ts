@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { CyclePhase } from '../../lib/cycle/cycle-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { MAX_SHARDS, type Shard } from '../../lib/cycle/shard';
+import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
 
@@ -95,6 +96,7 @@ export async function scan(ctx: CommandContext, args: ScanArgs): Promise<number>
   ctx.out(
     `${result.failures} failures${result.partial ? '; partial: the next run goes on' : ''}; ${(result.durationMs / 1000).toFixed(1)} s`,
   );
+  if (result.quota) ctx.out(`${quotaNoticeText(result.quota)} (${result.quota.error})`);
   for (const feed of result.feeds.filter((f) => f.status === 'error')) ctx.out(`feed ${feed.source}: ${feed.error}`);
   return result.failures > 0 || result.partial ? EXIT.problems : EXIT.ok;
 }

@@ -1,3 +1,4 @@
+import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus } from '../../lib/ops/read-status';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseLimitArgs } from './cli-args';
@@ -8,9 +9,10 @@ export type StatusArgs = { limit: number };
 const usage = `Usage: scout status [--limit N]
 
 What is due, what failed, what ran: the outbox by state, delivery pages with items due in
-today's digest, postings still unmatched an hour after they were stored, the newest failed or
-dead emails with their last error, the newest runs, and who holds the scan locks (one per
-shard). Exit 1 when any email is failed or dead, so a script can alert on it.
+today's digest, postings still unmatched an hour after they were stored, whether the mail
+provider's quota stops sending (and when it resumes), the newest failed or dead emails with
+their last error, the newest runs, and who holds the scan locks (one per shard). Exit 1 when
+any email is failed or dead, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -27,6 +29,11 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
     s.postingsWaiting === 0
       ? 'matching: no posting waits over an hour'
       : `matching: ${s.postingsWaiting} posting${s.postingsWaiting === 1 ? '' : 's'} stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)`,
+  );
+  ctx.out(
+    s.quota
+      ? `${quotaNoticeText(s.quota)} (${s.quota.period} quota, reached ${s.quota.reachedAt.toISOString()} by run ${s.quota.runId}; emails wait as pending, no attempt used)`
+      : 'provider: no quota reached in the latest runs',
   );
   if (s.locks.length === 0) ctx.out('locks: none taken');
   for (const lock of s.locks)

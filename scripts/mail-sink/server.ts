@@ -41,7 +41,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
   const now = options.now ?? Date.now;
   const store = createMessageStore();
   const idempotency = createIdempotencyStore(now);
-  const faults = createFaultBook();
+  const faults = createFaultBook(now);
   const limiter = createRateLimiter(now);
   const shutdown = new AbortController();
 

@@ -27,6 +27,11 @@ export type SinkFaults = {
   latencyMs?: number;
   /** The next N sends are stored and their key completed, then the socket is destroyed unanswered. */
   dropAfterAccept?: number;
+  /**
+   * Every send is refused as over the team's daily or monthly email quota (429
+   * `daily_quota_exceeded` / `monthly_quota_exceeded`) until the fault is cleared or replaced.
+   */
+  quotaExceeded?: 'daily' | 'monthly';
 };
 
 export type MessageFilter = { to?: string; apiKey?: string };

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordFeedFailure } from '../../lib/feeds/feed-state';
 import { DASHBOARD_LIMITS } from '../../lib/ops/read-dashboard';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
@@ -228,7 +229,7 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     await w.h.cron({ now: '2026-11-30T09:15:00Z' });
     const inbox = await w.h.inbox(ADA);
     expect(inbox).toHaveLength(before + 1);
-    expect(inbox.at(-1)!.idempotencyKey).toBe(w.deadKey);
+    expect(inbox.at(-1)!.idempotencyKey).toBe(providerIdempotencyKey(w.deadKey));
     expect((await w.h.db.collection('emails').doc(w.deadKey).get()).get('retries')).toBe(1);
   });
 
@@ -261,7 +262,7 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     const inbox = await w.h.inbox(BEA);
     expect(inbox).toHaveLength(2);
     expect(inbox[1].html).toBe(inbox[0].html);
-    expect(inbox[1].idempotencyKey).toBe(`digest_${uid}_manual-${NOW.getTime()}`);
+    expect(inbox[1].idempotencyKey).toBe(providerIdempotencyKey(`digest_${uid}_manual-${NOW.getTime()}`));
 
     // Refused for someone with no digest (opt-outs and absences are said, not hidden).
     const none = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: subscriberId(CID) }, { cookie: session });
@@ -283,5 +284,37 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
       expect(res.status, JSON.stringify(fields)).toBe(400);
     }
     expect(await w.h.dump(['users', 'emails'])).toEqual(before);
+  });
+});
+
+describe("the provider's quota on the ops page", () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('while runs are refused for quota, a banner says when sending resumes and the run carries a quota pill; a run that sends clears it', async () => {
+    h = await createHarness();
+    await h.subscribe({ email: ADA, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:00:00Z') }));
+    await h.setFaults({ quotaExceeded: 'daily' });
+    const refused = await h.cron({ now: '2026-11-30T06:00:00Z' });
+    expect(refused.body).toMatchObject({ partial: true, quota: { period: 'daily' } });
+    const resumesAt: Date = (await h.db.collection('runs').doc(refused.body.runId).get()).get('quota.resumesAt').toDate();
+    const stamp = `${resumesAt.toISOString().slice(0, 10)} ${resumesAt.toISOString().slice(11, 19)} UTC`;
+
+    const admin = adminClient(h, NOW);
+    const page = (await admin.get({ cookie: admin.session() })).body;
+    expect(page).toContain(`<strong>provider quota reached; sending resumes at ${stamp}</strong>`);
+    expect(page).toContain(`reached 2026-11-30 06:00:0`);
+    expect(page).toContain(
+      `<code>${refused.body.runId}</code>: 429 daily_quota_exceeded: You have reached your daily email sending quota.)`,
+    );
+    expect(page).toMatch(/<span class="pill bad">quota<\/span>/);
+    expect(page.indexOf('provider quota reached')).toBeLessThan(page.indexOf('At a glance'));
+
+    await h.setFaults({});
+    await h.cron({ now: '2026-11-30T06:15:00Z' });
+    const cleared = (await admin.get({ cookie: admin.session() })).body;
+    expect(cleared).not.toContain('provider quota reached');
+    expect(cleared).toMatch(/<span class="pill bad">quota<\/span>/); // the refused run keeps its pill in the list
   });
 });

@@ -49,4 +49,21 @@ describe('scout resend-digest', () => {
     expect(await run(DANA, '2026-11-30T10:00:00Z')).toEqual({ code: 1, lines: [`not sent: ${DANA} is paused (opt-outs win)`] });
     expect(await h.inbox(DANA)).toHaveLength(0);
   });
+
+  it('over the provider quota: queued, pending and untried, and sent by the first run after the quota (exit 1 meanwhile)', async () => {
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    await h.cron({ now: '2026-11-30T08:05:00Z' });
+    await h.setFaults({ quotaExceeded: 'daily' });
+    const held = await run(DANA, '2026-11-30T10:00:00Z');
+    expect(held.code).toBe(1);
+    expect(held.lines[0]).toMatch(
+      /^queued \(provider quota reached; the first run after it resets sends it\) digest_\S+_manual-\d+, a copy of digest_\S+_2026-11-30$/,
+    );
+    const manual = (await h.db.collection('emails').get()).docs.find((d) => d.id.includes('_manual-'))!;
+    expect(manual.data()).toMatchObject({ status: 'pending', attempts: 0 });
+
+    await h.setFaults({});
+    await h.cron({ now: '2026-12-01T00:15:00Z' });
+    expect(await h.inbox(DANA)).toHaveLength(2);
+  });
 });

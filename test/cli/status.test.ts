@@ -25,6 +25,7 @@ describe('scout status', () => {
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 delivery pages with items due by 2026-11-30',
       'matching: no posting waits over an hour',
+      'provider: no quota reached in the latest runs',
       'locks: none taken',
       '',
       'no failed or dead emails',
@@ -83,10 +84,11 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 5)).toEqual([
+    expect(run.out.slice(0, 6)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 delivery page with items due by 2026-11-30',
       'matching: 1 posting stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)',
+      'provider: no quota reached in the latest runs',
       'lock scan: held by run-2 until 2026-11-30T09:05:00.000Z',
       'lock scan-1-of-2: expired, last held by run-0 until 2026-11-30T08:50:00.000Z',
     ]);
@@ -94,6 +96,31 @@ describe('scout status', () => {
       /alert_c\s+alert\s+failed\s+3\s+unknown_outcome\n\s*alert_b\s+alert\s+dead\s+3\s+422 validation_error: bad to/,
     );
     expect(run.out.at(-1)).toMatch(/^run-1\s+partial\s+cron\s+-\s+2026-11-30T08:45:00.000Z\s+281.0 s\s+40\s+-$/);
+  });
+
+  it('says when the provider quota stops sending and when it resumes, from the newest runs; a later run that sent clears it', async () => {
+    const runs = fx.db.collection('runs');
+    const quota = {
+      period: 'daily',
+      reachedAt: new Date('2026-11-30T08:00:03Z'),
+      resumesAt: new Date('2026-12-01T00:00:00Z'),
+      error: '429 daily_quota_exceeded: You have reached your daily email sending quota.',
+    };
+    await runs.doc('run-1').set({ status: 'done', startedAt: new Date('2026-11-30T07:45:00Z'), stats: { emailsSent: 40 }, errors: [] });
+    await runs
+      .doc('run-2')
+      .set({ status: 'partial', startedAt: new Date('2026-11-30T08:00:00Z'), stats: { emailsSent: 3 }, quota, errors: [] });
+    // A run with nothing to send says nothing about the quota.
+    await runs.doc('run-3').set({ status: 'done', startedAt: new Date('2026-11-30T08:15:00Z'), stats: { emailsSent: 0 }, errors: [] });
+
+    const reached = await fx.cli(['status', '--limit', '1']);
+    expect(reached.code).toBe(0);
+    expect(reached.out).toContain(
+      'provider quota reached; sending resumes at 2026-12-01T00:00:00.000Z (daily quota, reached 2026-11-30T08:00:03.000Z by run run-2; emails wait as pending, no attempt used)',
+    );
+
+    await runs.doc('run-4').set({ status: 'done', startedAt: new Date('2026-11-30T08:30:00Z'), stats: { emailsSent: 5 }, errors: [] });
+    expect((await fx.cli(['status'])).out).toContain('provider: no quota reached in the latest runs');
   });
 
   it('rejects a bad --limit without opening the store, exit 2', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { digestDayFor } from '../../lib/ledger/claim-deliveries';
 import { deliveryId } from '../../lib/ledger/delivery';
-import { alertEmailKey, digestEmailKey } from '../../lib/outbox/outbox-row';
+import { alertEmailKey, batchKeyFor, digestEmailKey, manualDigestEmailKey, providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 
 describe('keys come from the data, not the run', () => {
@@ -22,5 +22,24 @@ describe('keys come from the data, not the run', () => {
     expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), false)).toBe('2026-11-30');
     expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), true)).toBe('2026-12-01');
     expect(digestDayFor(new Date('2026-12-31T23:00:00Z'), true)).toBe('2027-01-01');
+  });
+
+  it('the key handed to the provider is a fixed-length digest of the email key: at most 256 characters for any address', () => {
+    // The longest address there can be (254) under the longest key Scout writes (a manual digest).
+    const longest = subscriberId(`${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(58)}.test`);
+    const manual = manualDigestEmailKey(longest, new Date('2026-11-30T08:00:00Z'));
+    expect(manual.length).toBeGreaterThan(256);
+    const key = providerIdempotencyKey(manual);
+    expect(key).toMatch(/^digest_[0-9a-f]{64}$/);
+    expect(key).not.toContain(longest);
+    // Deterministic: a retry on another machine sends the same key; another email never does.
+    expect(providerIdempotencyKey(manual)).toBe(key);
+    expect(providerIdempotencyKey(digestEmailKey(longest, '2026-11-30'))).not.toBe(key);
+    expect(providerIdempotencyKey(digestEmailKey('u', '2026-11-30'))).toHaveLength(key.length);
+    expect(providerIdempotencyKey(alertEmailKey('u', ['u_a']))).toMatch(/^alert_[0-9a-f]{64}$/);
+    // A batch key is already fixed length however many members, and digested like the rest.
+    const members = Array.from({ length: 100 }, (_, i) => digestEmailKey(`${longest}${i}`, '2026-11-30'));
+    expect(batchKeyFor(members)).toHaveLength(batchKeyFor(['a', 'b']).length);
+    expect(providerIdempotencyKey(batchKeyFor(members))).toMatch(/^batch_[0-9a-f]{64}$/);
   });
 });

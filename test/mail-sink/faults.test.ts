@@ -89,4 +89,54 @@ describe('mail sink: injected faults', () => {
     expect((await post({ failNext: { count: 1, status: 500 } })).status).toBe(422);
     expect(() => sink.setFaults('re_test_x', { failNext: { count: 1, status: 200 } })).toThrow(TypeError);
   });
+
+  it('over the daily quota: every send and batch is refused with 429 daily_quota_exceeded until cleared, retry-after counting to 00:00 UTC, nothing stored, no key used', async () => {
+    const clock = Date.parse('2026-11-30T18:00:00Z');
+    const { sink, resend } = await openSink({ now: () => clock });
+    sink.setFaults('re_test_x', { quotaExceeded: 'daily' });
+
+    for (let i = 0; i < 3; i++) {
+      const refused = await resend.emails.send(email(), { idempotencyKey: 'digest_k' });
+      expect(refused.error).toMatchObject({
+        statusCode: 429,
+        name: 'daily_quota_exceeded',
+        message: 'You have reached your daily email sending quota.',
+      });
+      expect(refused.headers?.['retry-after']).toBe(String(6 * 3600));
+    }
+    expect((await resend.batch.send([email(), email()], { idempotencyKey: 'batch_k' })).error).toMatchObject({
+      statusCode: 429,
+      name: 'daily_quota_exceeded',
+    });
+    expect(sink.messages()).toEqual([]);
+
+    sink.setFaults('re_test_x', {});
+    // The refused requests used no key: the same key now sends.
+    expect((await resend.emails.send(email(), { idempotencyKey: 'digest_k' })).error).toBeNull();
+    expect(sink.messages()).toHaveLength(1);
+  });
+
+  it('over the monthly quota: 429 monthly_quota_exceeded, retry-after counting to the first of next month; failNext can arm it too', async () => {
+    const clock = Date.parse('2026-12-31T12:00:00Z');
+    const { sink, resend } = await openSink({ now: () => clock });
+    sink.setFaults('re_test_x', { quotaExceeded: 'monthly' });
+    const refused = await resend.emails.send(email());
+    expect(refused.error).toMatchObject({
+      statusCode: 429,
+      name: 'monthly_quota_exceeded',
+      message: 'You have reached your monthly email sending quota.',
+    });
+    expect(refused.headers?.['retry-after']).toBe(String(12 * 3600));
+
+    sink.setFaults('re_test_x', { failNext: { count: 1, status: 429, name: 'daily_quota_exceeded' } });
+    const once = await resend.emails.send(email());
+    expect(once.error).toMatchObject({ statusCode: 429, name: 'daily_quota_exceeded' });
+    expect(once.headers?.['retry-after']).toBe(String(12 * 3600));
+    expect((await resend.emails.send(email())).error).toBeNull();
+
+    const post = (body: unknown) => fetch(`${sink.url}/sink/faults`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await post({ apiKey: 're_test_x', quotaExceeded: 'weekly' })).status).toBe(422);
+    expect((await post({ apiKey: 're_test_x', quotaExceeded: 'daily' })).status).toBe(200);
+    expect((await resend.emails.send(email())).error).toMatchObject({ name: 'daily_quota_exceeded' });
+  });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyProviderError, parseRetryAfter } from '../../lib/mail/send-outcome';
+import { classifyProviderError, parseRetryAfter, quotaResumesAt } from '../../lib/mail/send-outcome';
 import { createSendLimiter } from '../../lib/mail/send-limiter';
 import { retryDelayMs } from '../../lib/outbox/retry-delay';
 
@@ -11,6 +11,13 @@ describe('classifying provider answers', () => {
     [{ statusCode: null, name: 'application_error' }, null, { kind: 'ambiguous', status: null }],
     [{ statusCode: 409, name: 'concurrent_idempotent_requests' }, null, { kind: 'key-conflict', reason: 'concurrent' }],
     [{ statusCode: 409, name: 'invalid_idempotent_request' }, null, { kind: 'key-conflict', reason: 'mismatch' }],
+    // Same status as a rate limit; the name tells a used-up quota apart.
+    [
+      { statusCode: 429, name: 'daily_quota_exceeded' },
+      { 'retry-after': '3600' },
+      { kind: 'quota', period: 'daily', retryAfterMs: 3_600_000 },
+    ],
+    [{ statusCode: 429, name: 'monthly_quota_exceeded' }, null, { kind: 'quota', period: 'monthly', retryAfterMs: null }],
   ])('%o → %o', (error, headers, expected) => {
     expect(classifyProviderError(error, headers)).toMatchObject(expected);
   });
@@ -19,6 +26,19 @@ describe('classifying provider answers', () => {
     expect(parseRetryAfter('3')).toBe(3000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
     expect(parseRetryAfter('soon')).toBeNull();
+  });
+});
+
+describe('when a used-up quota lets email through again', () => {
+  it.each([
+    ['daily, no Retry-After: the next 00:00 UTC', 'daily', '2026-11-30T18:20:00Z', null, '2026-12-01T00:00:00.000Z'],
+    ['daily at the turn of the year', 'daily', '2026-12-31T23:59:59Z', null, '2027-01-01T00:00:00.000Z'],
+    ['monthly, no Retry-After: the first of next month', 'monthly', '2026-11-30T18:20:00Z', null, '2026-12-01T00:00:00.000Z'],
+    ['monthly in December', 'monthly', '2026-12-02T00:00:00Z', null, '2027-01-01T00:00:00.000Z'],
+    ['the provider said when', 'daily', '2026-11-30T18:20:00Z', 7_200_000, '2026-11-30T20:20:00.000Z'],
+    ['a Retry-After of 0 says nothing', 'monthly', '2026-11-30T18:20:00Z', 0, '2026-12-01T00:00:00.000Z'],
+  ] as const)('%s', (_name, period, at, retryAfterMs, expected) => {
+    expect(quotaResumesAt({ period, at: new Date(at), retryAfterMs }).toISOString()).toBe(expected);
   });
 });
 
@@ -58,6 +78,27 @@ describe('the send limiter', () => {
     expect(limiter.requests()).toBe(6);
     expect(peak).toBeLessThanOrEqual(3);
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(500);
+  });
+
+  it('a task whose `unless` answers is not started, not counted, and gets that answer', async () => {
+    const limiter = createSendLimiter({ ratePerSec: 1_000, concurrency: 2 });
+    let stop = false;
+    const sent: number[] = [];
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        limiter.run(
+          async () => {
+            sent.push(i);
+            if (i === 1) stop = true;
+            return 'sent';
+          },
+          { unless: () => (stop ? 'held' : null) },
+        ),
+      ),
+    );
+    expect(sent).toEqual([0, 1]);
+    expect(results).toEqual(['sent', 'sent', 'held', 'held', 'held']);
+    expect(limiter.requests()).toBe(2);
   });
 
   it('a 429 pushes every later request back by its Retry-After', async () => {

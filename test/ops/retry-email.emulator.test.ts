@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { retryDeadEmail } from '../../lib/ops/retry-email';
+import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
 
@@ -43,7 +44,7 @@ describe('retrying a dead email', () => {
     expect(run.body.emailsSent).toBe(1);
     const inbox = await h.inbox(ADA);
     expect(inbox).toHaveLength(1);
-    expect(inbox[0].idempotencyKey).toBe(key);
+    expect(inbox[0].idempotencyKey).toBe(providerIdempotencyKey(key));
     expect(await rowOf(key)).toMatchObject({ status: 'sent', attempts: 1 });
     expect((await h.deliveryOutcomes()).map((d) => d.status)).toEqual(['sent', 'sent']);
 
@@ -111,7 +112,7 @@ describe('retrying a dead email', () => {
     await h.cron({ now: NEXT_RUN });
 
     const inbox = await h.inbox();
-    expect(inbox.map((m) => [m.idempotencyKey, m.batch]).sort()).toEqual(dead.map((d) => [d.id, false]).sort());
+    expect(inbox.map((m) => [m.idempotencyKey, m.batch]).sort()).toEqual(dead.map((d) => [providerIdempotencyKey(d.id), false]).sort());
     for (const doc of dead) expect((await rowOf(doc.id)).status).toBe('sent');
   });
 });

@@ -4,6 +4,7 @@ import { shardOf, type Shard } from '../../lib/cycle/shard';
 import { createSendLimiter } from '../../lib/mail/send-limiter';
 import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
 import { outboxCollection } from '../../lib/outbox/outbox-row';
+import { createQuotaPause } from '../../lib/outbox/quota-pause';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
 
@@ -40,6 +41,7 @@ const dispatch = (input: { pendingPageSize: number; batchSize: number; shard?: S
       outOfTime: () => false,
       log: () => {},
       runId: 'dispatch-test',
+      quota: createQuotaPause(),
     },
     { runId: 'dispatch-test', maxAttempts: 3, ...input },
   );

@@ -88,6 +88,44 @@ describe('provider faults inside one run', () => {
   });
 });
 
+describe('a batch refused as the run runs out of time', () => {
+  it('a batch rate-limited (429) just as the budget ends goes back to pending unsealed: the next run, new rows beside it, sends each email once', async () => {
+    h = await createHarness();
+    for (let i = 0; i < 3; i++) await h.subscribe({ email: `a${i}@example.com`, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+    await h.setFaults({ failNext: { count: 1, status: 429, name: 'rate_limit_exceeded' } });
+    // The budget ends right after the refused send: the batch is handed to the next run.
+    let leap = 0;
+    const endBudgetAfterSend: Failpoint = async (name) => {
+      if (name === 'after-send') leap = 10 * h.config.RUN_BUDGET_MS;
+    };
+    const first = await runCycle(
+      { ...h.deps, wallClock: () => Date.now() + leap, failpoint: endBudgetAfterSend },
+      { now: new Date(NOW), dryRun: false, trigger: 'test' },
+    );
+    expect(first).toMatchObject({ partial: true, instantEmails: 0, providerRequests: 1 });
+    const released = (await h.db.collection('emails').get()).docs.map((d) => d.data());
+    expect(released.map((r) => [r.status, r.batchKey, r.attempts])).toEqual(Array(3).fill(['pending', null, 1]));
+
+    // New rows are sealed into a batch of their own; the released ones go alone under their own keys.
+    for (let i = 0; i < 3; i++) await h.subscribe({ email: `b${i}@example.com`, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:10:00Z'), prefix: 'second' }));
+    const second = await h.cron({ now: '2026-11-30T06:15:00Z' });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ instantEmails: 9, failures: 0, partial: false });
+    const perRecipient = new Map<string, number>();
+    for (const m of await h.inbox()) perRecipient.set(m.to[0], (perRecipient.get(m.to[0]) ?? 0) + 1);
+    expect([...perRecipient].sort()).toEqual([
+      ['a0@example.com', 2],
+      ['a1@example.com', 2],
+      ['a2@example.com', 2],
+      ['b0@example.com', 1],
+      ['b1@example.com', 1],
+      ['b2@example.com', 1],
+    ]);
+  });
+});
+
 describe('the log of a failed email', () => {
   it('one JSON-ready line with the runId, kind, status, attempts and error; no address, not even as the base64url uid', async () => {
     await setup();

@@ -6,6 +6,7 @@ import { confirmUrl, preferencesUrl, signLinkToken, unsubscribeUrl } from '../..
 import { SIGNUP_LIMITS } from '../../lib/subscribers/rate-limit';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { unsubscribeSubscriber } from '../../lib/subscribers/unsubscribe';
+import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../support/rss';
 
@@ -97,7 +98,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     const inbox = await h.inbox();
     expect(inbox).toHaveLength(1);
     const [mail] = inbox;
-    expect(mail).toMatchObject({ to: [ADA], subject: 'Confirm your Scout subscription', idempotencyKey: key });
+    expect(mail).toMatchObject({ to: [ADA], subject: 'Confirm your Scout subscription', idempotencyKey: providerIdempotencyKey(key) });
     // Not subscribed yet: nothing to unsubscribe from, and the sender's words are not echoed.
     expect(mail.headers['List-Unsubscribe']).toBeUndefined();
     expect(mail.text).not.toContain('react');
@@ -156,7 +157,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     // At most one, and here exactly one: the request that won the address's window sent it.
     const emails = await h.db.collection('emails').get();
     expect(emails.docs.map((d) => d.id)).toEqual([`confirm_${ADA_ID}_1`]);
-    expect((await h.inbox()).map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`]);
+    expect((await h.inbox()).map((m) => m.idempotencyKey)).toEqual([providerIdempotencyKey(`confirm_${ADA_ID}_1`)]);
   });
 
   it('a subscriber deleted by hand and signing up again: the email key already used is skipped, not reused', async () => {
@@ -164,7 +165,9 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     await h.db.collection('users').doc(ADA_ID).delete();
     expect((await post({ email: ADA, keywords: 'vue', mode: 'instant' }, { now: minutesLater(10) })).status).toBe(202);
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['vue'], confirmSeq: 2 });
-    expect((await h.inbox()).map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`]);
+    expect((await h.inbox()).map((m) => m.idempotencyKey)).toEqual(
+      [`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`].map(providerIdempotencyKey),
+    );
   });
 
   it('an active subscriber gets a link to their preferences, and their preferences stay as they were', async () => {
@@ -182,7 +185,11 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
 
     const [mail, ...rest] = await h.inbox();
     expect(rest).toHaveLength(0);
-    expect(mail).toMatchObject({ to: [ADA], subject: 'Your Scout subscription', idempotencyKey: `manage_${ADA_ID}_1` });
+    expect(mail).toMatchObject({
+      to: [ADA],
+      subject: 'Your Scout subscription',
+      idempotencyKey: providerIdempotencyKey(`manage_${ADA_ID}_1`),
+    });
     expect(linkIn(mail.text, '/preferences')).toBe(
       preferencesUrl({ appUrl: h.config.APP_URL, uid: ADA_ID, secret: h.config.LINK_SECRET, issuedAt: NOW }),
     );
@@ -216,7 +223,10 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['vue', 'svelte'], mode: 'daily', confirmedAt: null });
 
     const [mail] = await h.inbox();
-    expect(mail).toMatchObject({ subject: 'Confirm your Scout subscription', idempotencyKey: `confirm_${ADA_ID}_1` });
+    expect(mail).toMatchObject({
+      subject: 'Confirm your Scout subscription',
+      idempotencyKey: providerIdempotencyKey(`confirm_${ADA_ID}_1`),
+    });
     expect((await confirmCall('POST', linkIn(mail.text, '/confirm'), later)).status).toBe(200);
     expect(await userDoc()).toMatchObject({ status: 'active', keywords: ['vue', 'svelte'] });
   });
@@ -230,7 +240,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     await post({ email: ADA, keywords: 'svelte', mode: 'instant' }, { now: minutesLater(11) });
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['svelte'], confirmSeq: 2 });
     const inbox = await h.inbox();
-    expect(inbox.map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`]);
+    expect(inbox.map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`].map(providerIdempotencyKey));
 
     // Either link confirms what the subscriber holds now.
     expect((await confirmCall('POST', linkIn(inbox[0].text, '/confirm'), minutesLater(12))).status).toBe(200);
