@@ -130,7 +130,7 @@ describe('a provider quota pauses sending; it never uses up attempts (DESIGN §2
       new Request('http://localhost:3000/api/signup', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'eve@example.com', keywords: 'react' }),
+        body: JSON.stringify({ email: 'eve@example.com', keywords: 'react', mode: 'instant' }),
       }),
       { ...h.deps, now: new Date('2026-11-30T06:00:00Z') },
     );
