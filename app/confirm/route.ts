@@ -1,3 +1,4 @@
+import { withDeadline } from '../../lib/http/request-deadline';
 import { withProductionDeps } from '../../lib/runtime';
 import { confirmServerErrorPage } from '../../lib/subscribers/confirm-page';
 import { handleConfirmRequest } from '../../lib/subscribers/handle-confirm-request';
@@ -7,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 /** GET shows the one button, POST (the button) confirms the subscription. */
 const handle = withProductionDeps(
-  (request, deps) => handleConfirmRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }),
+  withDeadline((request, deps) => handleConfirmRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }), {
+    unavailable: confirmServerErrorPage,
+  }),
   confirmServerErrorPage,
 );
 

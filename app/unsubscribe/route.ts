@@ -1,3 +1,4 @@
+import { withDeadline } from '../../lib/http/request-deadline';
 import { withProductionDeps } from '../../lib/runtime';
 import { handleUnsubscribeRequest } from '../../lib/subscribers/handle-unsubscribe-request';
 import { unsubscribeServerErrorPage } from '../../lib/subscribers/unsubscribe-page';
@@ -7,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 /** GET shows the question, POST (the page's button or RFC 8058 one-click) unsubscribes. */
 const handle = withProductionDeps(
-  (request, deps) => handleUnsubscribeRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }),
+  withDeadline((request, deps) => handleUnsubscribeRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }), {
+    unavailable: unsubscribeServerErrorPage,
+  }),
   unsubscribeServerErrorPage,
 );
 

@@ -12,6 +12,16 @@ export function adminPageResponse(page: Page, cookies: string[] = []): Response 
   return withAdminHeaders(htmlPageResponse(page), cookies);
 }
 
+/** The ops page when the store does not answer in time (withDeadline adds the 503 and Retry-After). */
+export function adminUnavailablePage(): Response {
+  return withAdminHeaders(
+    new Response('<!doctype html><title>Scout ops</title><p>The database did not answer in time. Try again in a minute.</p>', {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" },
+    }),
+    [],
+  );
+}
+
 /** POST → 303 → GET: a reload never repeats the action. */
 export function adminRedirect(cookies: string[] = [], location = '/admin'): Response {
   return withAdminHeaders(new Response(null, { status: 303, headers: { location } }), cookies);

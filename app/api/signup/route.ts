@@ -1,3 +1,4 @@
+import { unavailableJson, withDeadline } from '../../../lib/http/request-deadline';
 import { withProductionDeps } from '../../../lib/runtime';
 import { handleSignupRequest } from '../../../lib/subscribers/handle-signup-request';
 
@@ -5,4 +6,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** POST only: JSON from the landing page's script, or the form itself when there is no script. */
-export const POST = withProductionDeps((request, deps) => handleSignupRequest(request, { ...deps, now: new Date() }));
+export const POST = withProductionDeps(
+  withDeadline((request, deps) => handleSignupRequest(request, { ...deps, now: new Date() }), { unavailable: unavailableJson }),
+);
