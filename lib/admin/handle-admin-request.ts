@@ -4,7 +4,8 @@ import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
 import { clientAddressOf } from '../subscribers/handle-signup-request';
 import { subscriberId } from '../subscribers/subscriber';
-import { adminRedirect, isSameOrigin, readAdminForm } from './admin-http';
+import { isSameOrigin } from '../http/same-origin';
+import { adminRedirect, readAdminForm } from './admin-http';
 import { adminRefusedPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
 import { clearedFlashCookie, readFlash } from './flash';
 import { countLoginAttempt } from './login-limit';
@@ -43,7 +44,7 @@ export async function requireSession(request: Request, deps: AdminDeps): Promise
   };
 }
 
-/** Every POST: a session, then the origin (CSRF), in that order; nothing is read before both pass. */
+/** Every POST: a session, then the origin (CSRF, on top of the cookie's SameSite=Strict), in that order; nothing is read before both pass. */
 export async function requireSessionAndOrigin(request: Request, deps: AdminDeps): Promise<Gate> {
   const session = await requireSession(request, deps);
   if (!session.ok) return session;
