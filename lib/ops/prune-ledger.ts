@@ -20,6 +20,7 @@ const TARGETS: Target[] = [
   { collection: 'runs' },
   { collection: 'rateLimits' },
   { collection: 'users', keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
+  { collection: 'adminSessions' },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {
