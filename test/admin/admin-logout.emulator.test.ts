@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pruneLedger } from '../../lib/ops/prune-ledger';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 import { adminClient, asCookie, type AdminClient } from './admin-fixture';
@@ -63,5 +64,21 @@ describe('logout', () => {
     expect(second).not.toBe(first);
     expect((await admin.get({ cookie: second })).body).toContain('action="/admin/logout"');
     expect((await admin.get({ cookie: first })).body).toContain('action="/admin/login"');
+  });
+});
+
+describe('ended sessions do not pile up', () => {
+  it('a session carries expireAt for the TTL policy, and scout prune deletes the expired ones only', async () => {
+    await logIn('198.51.100.1');
+    const later = adminClient(h, new Date(NOW.getTime() + 9 * 3_600_000));
+    const res = await later.post('/admin/login', { secret: h.config.ADMIN_SECRET }, { ip: '198.51.100.2' });
+    const sessions = await h.db.collection('adminSessions').get();
+    expect(sessions.docs.map((d) => d.get('expireAt').toDate().getTime() - d.get('createdAt').toDate().getTime())).toEqual([
+      8 * 3_600_000,
+      8 * 3_600_000,
+    ]);
+    const report = await pruneLedger(h.db, { now: new Date(NOW.getTime() + 9 * 3_600_000), limit: 100 });
+    expect(report.deleted.adminSessions).toBe(1);
+    expect((await later.get({ cookie: asCookie(res.setCookies[0]) })).body).toContain('action="/admin/logout"');
   });
 });
