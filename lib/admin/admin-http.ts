@@ -37,24 +37,6 @@ function withAdminHeaders(response: Response, cookies: string[]): Response {
   return response;
 }
 
-/**
- * CSRF, in addition to SameSite=Strict: a POST must come from the app's own origin (APP_URL).
- * - A real Origin must equal APP_URL's origin.
- * - `Origin: null` is what browsers send on a form POST from a page whose Referrer-Policy is
- *   no-referrer (ours are: the Fetch standard serialises the origin as null then), but also from
- *   sandboxed frames and opaque origins. It passes only with `Sec-Fetch-Site: same-origin`, which
- *   the browser sets and no page can forge.
- * - No Origin at all is a client that is not a browser form (curl with the cookie, a test); it is
- *   refused when it says, through Sec-Fetch-Site, that it comes from another site.
- */
-export function isSameOrigin(request: Request, appUrl: string): boolean {
-  const origin = request.headers.get('origin');
-  const site = request.headers.get('sec-fetch-site');
-  if (origin === 'null') return site === 'same-origin';
-  if (origin !== null) return origin === new URL(appUrl).origin;
-  return site === null || site === 'same-origin';
-}
-
 /** The posted form, or null when it is not a form or is too big (the stream is cancelled, not read on). */
 export async function readAdminForm(request: Request): Promise<URLSearchParams | null> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();

@@ -4,13 +4,14 @@ import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
 import { clientAddressOf } from '../subscribers/handle-signup-request';
 import { subscriberId } from '../subscribers/subscriber';
-import { adminRedirect, isSameOrigin, readAdminForm } from './admin-http';
+import { isSameOrigin } from '../http/same-origin';
+import { adminRedirect, readAdminForm } from './admin-http';
 import { adminRefusedPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
 import { clearedFlashCookie, readFlash } from './flash';
 import { countLoginAttempt } from './login-limit';
+import { closeAdminSession, isAdminSessionOpen, openAdminSession } from './admin-sessions';
 import {
   clearedSessionCookie,
-  createSessionValue,
   isAdminSecret,
   isSecureApp,
   readCookie,
@@ -26,24 +27,30 @@ export type AdminDeps = CycleDeps & { now: Date };
 export type Gate = { ok: true } | { ok: false; response: Response };
 
 /**
- * The operator's session, checked before anything is read or written. Without one, the answer is
- * the login form and nothing else: 200 for a GET (the form is the page), 401 for a POST. A cookie
- * that did not verify (tampered, expired, signed by an old secret) is cleared.
+ * The operator's session, checked before anything is read or written: the cookie's signature and
+ * expiry, then (one read) that the server still holds the session. Without one, the answer is the
+ * login form and nothing else: 200 for a GET (the form is the page), 401 for a POST. A cookie that
+ * did not pass (tampered, expired, signed by an old secret, logged out) is cleared.
  */
 export async function requireSession(request: Request, deps: AdminDeps): Promise<Gate> {
   const value = readCookie(request, SESSION_COOKIE);
   const check = verifySessionValue(value, { secret: deps.config.ADMIN_SECRET, now: deps.now });
-  if (check.ok) return { ok: true };
+  const open = check.ok && (await isAdminSessionOpen(deps.db, { sessionId: check.sessionId, now: deps.now }));
+  if (open) return { ok: true };
   await request.body?.cancel().catch(() => undefined);
   const cookies = value ? [clearedSessionCookie(isSecureApp(deps.config.APP_URL))] : [];
-  const message = check.reason === 'expired' ? 'Your session has ended. Log in again.' : undefined;
+  const ended = check.ok || check.reason === 'expired';
   return {
     ok: false,
-    response: loginPage({ status: request.method === 'GET' || request.method === 'HEAD' ? 200 : 401, message, cookies }),
+    response: loginPage({
+      status: request.method === 'GET' || request.method === 'HEAD' ? 200 : 401,
+      message: ended ? 'Your session has ended. Log in again.' : undefined,
+      cookies,
+    }),
   };
 }
 
-/** Every POST: a session, then the origin (CSRF), in that order; nothing is read before both pass. */
+/** Every POST: a session, then the origin (CSRF, on top of the cookie's SameSite=Strict), in that order; nothing is read before both pass. */
 export async function requireSessionAndOrigin(request: Request, deps: AdminDeps): Promise<Gate> {
   const session = await requireSession(request, deps);
   if (!session.ok) return session;
@@ -137,18 +144,25 @@ export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Res
       return loginPage({ status: 401, message: 'That is not the admin secret.' });
     }
     deps.log('admin.login', { ok: true });
-    const session = createSessionValue({ secret, now: deps.now });
+    const session = await openAdminSession(deps.db, { secret, now: deps.now });
     return adminRedirect([
       sessionCookie({ value: session.value, maxAgeSec: SESSION_TTL_MS / 1000, secure: isSecureApp(deps.config.APP_URL) }),
     ]);
   });
 }
 
-/** POST /admin/logout: the cookie is cleared (sessions are stateless: rotating ADMIN_SECRET is what ends them everywhere). */
+/**
+ * POST /admin/logout: the session ends on the server (its document is deleted, so a copy of the
+ * cookie opens nothing any more), and the browser's cookies are cleared. Rotating ADMIN_SECRET
+ * still ends every session at once.
+ */
 export function handleAdminLogout(request: Request, deps: AdminDeps): Promise<Response> {
   return guarded(deps, async () => {
     await request.body?.cancel().catch(() => undefined);
     if (!isSameOrigin(request, deps.config.APP_URL)) return forbidden();
+    const check = verifySessionValue(readCookie(request, SESSION_COOKIE), { secret: deps.config.ADMIN_SECRET, now: deps.now });
+    if (check.ok) await closeAdminSession(deps.db, check.sessionId);
+    deps.log('admin.logout', { ended: check.ok });
     const secure = isSecureApp(deps.config.APP_URL);
     return adminRedirect([clearedSessionCookie(secure), clearedFlashCookie(secure)]);
   });

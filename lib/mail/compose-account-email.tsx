@@ -13,6 +13,8 @@ import { ManageSubscriptionEmail, manageSubscriptionSubject } from './templates/
 
 export async function composeConfirmation(input: {
   subscriber: Pick<Subscriber, 'id' | 'email'>;
+  /** The signup's nonce: the link confirms that signup and no later one. */
+  nonce: string;
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
@@ -21,6 +23,7 @@ export async function composeConfirmation(input: {
     uid: input.subscriber.id,
     secret: input.settings.linkSecret,
     issuedAt: input.now,
+    nonce: input.nonce,
   });
   const expiresInDays = LINK_LIFETIME_DAYS.confirm;
   const html = await render(<ConfirmSubscriptionEmail confirmUrl={url} expiresInDays={expiresInDays} />);

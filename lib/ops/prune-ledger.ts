@@ -6,7 +6,8 @@ import { commitGroups } from '../ledger/write-groups';
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
  * `expireAt` has passed, at most `limit` per call. Conservative where a TTL would not be: an
  * outbox row still on its way (pending or sending) and a delivery page with items still queued
- * for a digest are kept, so a prune can never lose an email that is still due.
+ * for a digest are kept, so a prune can never lose an email that is still due; of `users`, only
+ * unconfirmed signups go (an `expireAt` on anyone else is a stray, never a reason to delete them).
  */
 export type PruneReport = { deleted: Record<string, number>; kept: Record<string, number>; more: boolean };
 
@@ -18,6 +19,8 @@ const TARGETS: Target[] = [
   { collection: 'emails', keep: (d) => d.status === 'pending' || d.status === 'sending' },
   { collection: 'runs' },
   { collection: 'rateLimits' },
+  { collection: 'users', keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
+  { collection: 'adminSessions' },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../ledger/firestore-errors';
 import {
+  leavePendingFields,
   normaliseEmail,
   subscriberId,
   subscriberInputSchema,
@@ -50,6 +51,8 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
       status: 'active',
       confirmedAt: existing?.confirmedAt ?? now,
       updatedAt: now,
+      // A pending signup made active here is confirmed by the operator: nothing may expire it now.
+      ...leavePendingFields(),
     });
     return { id, outcome: 'updated' as const };
   });

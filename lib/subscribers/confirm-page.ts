@@ -41,18 +41,14 @@ ${preferencesList(input.preferences)}
   });
 }
 
-export function confirmedPage(input: { alreadyConfirmed: boolean; subscriber: Subscriber; preferencesUrl: string }): Response {
-  const { subscriber } = input;
-  const paused = subscriber.status === 'paused';
-  const title = input.alreadyConfirmed ? 'You are already subscribed' : 'You are subscribed';
-  const what = paused
-    ? html`<p>Your alerts are paused. Resume them from your preferences whenever you like.</p>`
-    : html`<p>Scout will send you ${MODE_TEXT[subscriber.mode]}. Every email has a link to change your preferences or unsubscribe.</p>`;
+/** The answer to the one POST that confirmed: the only page a confirmation link ever shows a preferences link on. */
+export function confirmedPage(input: { subscriber: Subscriber; preferencesUrl: string }): Response {
+  const title = 'You are subscribed';
   return htmlPageResponse({
     status: 200,
     title,
     body: html`<h1>${title}</h1>
-${what}
+<p>Scout will send you ${MODE_TEXT[input.subscriber.mode]}. Every email has a link to change your preferences or unsubscribe.</p>
 <p><a href="${input.preferencesUrl}">Change your preferences</a></p>`,
   });
 }
@@ -76,6 +72,21 @@ const FAILURES: Record<ConfirmFailure, { status: number; title: string; message:
     status: 404,
     title: 'No signup found',
     message: html`<p>There is no Scout signup behind this link any more. <a href="/#signup">Sign up again</a> if you want job alerts.</p>`,
+  },
+  outdated: {
+    status: 400,
+    title: 'This confirmation link is out of date',
+    message: html`<p>Confirmation links now name the signup they confirm, and this one was sent before that. <a href="/#signup">Sign up again</a> to get a new one.</p>`,
+  },
+  superseded: {
+    status: 409,
+    title: 'A newer signup replaced this link',
+    message: html`<p>This address was signed up again after this link was sent, so only the link in the newest confirmation email works. Look for that email, or <a href="/#signup">sign up again</a>.</p>`,
+  },
+  used: {
+    status: 409,
+    title: 'This link was already used',
+    message: html`<p>Each confirmation link works once, and this one has. If you confirmed, Scout is emailing you, and every email has links to change your preferences or unsubscribe.</p>`,
   },
   unsubscribed: {
     status: 409,

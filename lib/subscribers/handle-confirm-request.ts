@@ -1,16 +1,16 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../config';
 import { maskEmail, silentLogger, type Logger } from '../cycle/logger';
-import { confirmSubscription } from './confirm';
+import { checkConfirmLink, confirmSubscription } from './confirm';
 import { askConfirmPage, confirmedPage, confirmFailedPage, confirmServerErrorPage } from './confirm-page';
-import { preferencesUrl, verifyLinkToken } from './link-token';
-import { subscribersCollection, type Subscriber } from './subscriber';
+import { preferencesUrl } from './link-token';
 
 export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 'APP_URL'>; now: Date; log?: Logger };
 
 /**
  * GET|POST /confirm?token=. GET reads and shows the one button (mail scanners prefetch links, so
- * a GET never changes anything); POST confirms. The signed token in the URL is the whole credential.
+ * a GET never changes anything); POST confirms. The signed token in the URL is the whole credential,
+ * for one signup (its nonce) and once.
  */
 export async function handleConfirmRequest(request: Request, deps: ConfirmDeps): Promise<Response> {
   const log = deps.log ?? silentLogger;
@@ -26,12 +26,9 @@ export async function handleConfirmRequest(request: Request, deps: ConfirmDeps):
 }
 
 async function ask(token: string | null, deps: ConfirmDeps): Promise<Response> {
-  const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'confirm', now: deps.now });
+  const check = await checkConfirmLink(deps.db, { token, secret: deps.config.LINK_SECRET, now: deps.now });
   if (!check.ok) return confirmFailedPage(check.reason);
-  const subscriber = (await subscribersCollection(deps.db).doc(check.claims.uid).get()).data();
-  if (!subscriber) return confirmFailedPage('unknown-subscriber');
-  if (subscriber.status === 'unsubscribed') return confirmFailedPage('unsubscribed');
-  if (subscriber.status !== 'pending') return done(subscriber, true, deps);
+  const { subscriber } = check;
   return askConfirmPage({
     token: token ?? '',
     maskedEmail: subscriber.email ? maskEmail(subscriber.email) : null,
@@ -45,11 +42,13 @@ async function confirm(token: string | null, deps: ConfirmDeps, log: Logger): Pr
     log('confirm.refused', { reason: result.reason });
     return confirmFailedPage(result.reason);
   }
-  if (!result.alreadyConfirmed) log('subscriber.confirmed', { to: maskEmail(result.subscriber.email) });
-  return done(result.subscriber, result.alreadyConfirmed, deps);
-}
-
-function done(subscriber: Subscriber, alreadyConfirmed: boolean, deps: ConfirmDeps): Response {
-  const link = preferencesUrl({ appUrl: deps.config.APP_URL, uid: subscriber.id, secret: deps.config.LINK_SECRET, issuedAt: deps.now });
-  return confirmedPage({ alreadyConfirmed, subscriber, preferencesUrl: link });
+  log('subscriber.confirmed', { to: maskEmail(result.subscriber.email) });
+  // Only the request that confirmed gets the preferences link; a reused confirmation link opens nothing.
+  const link = preferencesUrl({
+    appUrl: deps.config.APP_URL,
+    uid: result.subscriber.id,
+    secret: deps.config.LINK_SECRET,
+    issuedAt: deps.now,
+  });
+  return confirmedPage({ subscriber: result.subscriber, preferencesUrl: link });
 }

@@ -1,5 +1,6 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
 import { readCappedBody } from '../http/read-capped-body';
+import { isSameOrigin } from '../http/same-origin';
 import { emptySignupValues, type SignupFormValues } from './signup-form';
 import { signupFormPage, signupReceivedPage, signupRefusedPage } from './signup-page';
 import { formToSignupBody, parseSignup, type SignupFieldErrors } from './signup-schema';
@@ -18,6 +19,12 @@ export type SignupRequestDeps = CycleDeps & { now: Date };
 
 /** Each refusal, worded once for JSON clients and for people. */
 const REFUSALS = {
+  crossSite: {
+    status: 403,
+    error: 'cross-site request refused: post the signup from Scout’s own page (Origin must be the app’s own)',
+    title: 'This form was not sent from Scout',
+    message: 'Signups are accepted only from Scout’s own page. Nothing was saved and no email was sent: open Scout and sign up there.',
+  },
   tooLarge: {
     status: 413,
     error: `request body too large: a signup is at most ${MAX_SIGNUP_BODY_BYTES / 1024} KB`,
@@ -47,13 +54,21 @@ const REFUSALS = {
 type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
 
 /**
- * POST /api/signup: read (capped) → parse → signUp → answer. A JSON body gets JSON; a form post
- * (no JavaScript) gets a page: "check your inbox", or the form again with its errors and values.
+ * POST /api/signup: origin → read (capped) → parse → signUp → answer. A JSON body gets JSON; a
+ * form post (no JavaScript) gets a page: "check your inbox", or the form again with its errors
+ * and values. A request from another site's page is refused before anything is read or written;
+ * one with no Origin at all is not from a browser page (curl, a script) and may use the JSON API.
  */
 export async function handleSignupRequest(request: Request, deps: SignupRequestDeps): Promise<Response> {
   if (request.method !== 'POST') return new Response('Method Not Allowed', { status: 405, headers: { allow: 'POST' } });
   const type = mediaType(request.headers.get('content-type'));
   const isForm = type === 'application/x-www-form-urlencoded';
+  // A page on another site could otherwise post our form and mail any address from its visitors' networks.
+  if (!isSameOrigin(request, deps.config.APP_URL)) {
+    await request.body?.cancel().catch(() => undefined);
+    deps.log('signup.refused', { reason: 'origin' });
+    return refuse(REFUSALS.crossSite, isForm);
+  }
   if (type !== 'application/json' && !isForm) {
     await request.body?.cancel().catch(() => undefined);
     return refuse(REFUSALS.unsupported, false);

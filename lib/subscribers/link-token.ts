@@ -4,6 +4,8 @@ import { z } from 'zod';
 /**
  * Signed links are the subscriber's only credential: HMAC(LINK_SECRET) over the subscriber id,
  * what the link is for, and when it stops working. A token for one purpose opens nothing else.
+ * A confirmation link also carries the nonce of the signup it confirms (`signupNonce` on the
+ * subscriber), so it cannot confirm a later signup of the same address.
  */
 export type LinkPurpose = 'unsubscribe' | 'preferences' | 'confirm';
 
@@ -11,6 +13,7 @@ const claimsSchema = z.object({
   uid: z.string().min(1),
   purpose: z.enum(['unsubscribe', 'preferences', 'confirm']),
   exp: z.number().int(),
+  nonce: z.string().min(1).max(100).optional(),
 });
 export type LinkClaims = z.infer<typeof claimsSchema>;
 
@@ -56,10 +59,18 @@ const LINK_PATHS: Record<LinkPurpose, string> = { unsubscribe: '/unsubscribe', p
  * A signed link to one of the subscriber's pages. Long-lived links expire at a whole UTC day, so
  * every email composed that day carries the same link (and a stored email payload stays identical).
  */
-export function signedLinkUrl(input: { purpose: LinkPurpose; appUrl: string; uid: string; secret: string; issuedAt: Date }): string {
+export function signedLinkUrl(input: {
+  purpose: LinkPurpose;
+  appUrl: string;
+  uid: string;
+  secret: string;
+  issuedAt: Date;
+  nonce?: string;
+}): string {
   const exp = Math.floor(input.issuedAt.getTime() / 1000) + LINK_LIFETIME_DAYS[input.purpose] * 86_400;
   const rounded = input.purpose === 'confirm' ? exp : exp - (exp % 86_400);
-  const token = signLinkToken({ uid: input.uid, purpose: input.purpose, exp: rounded }, input.secret);
+  const claims: LinkClaims = { uid: input.uid, purpose: input.purpose, exp: rounded, ...(input.nonce ? { nonce: input.nonce } : {}) };
+  const token = signLinkToken(claims, input.secret);
   return `${input.appUrl}${LINK_PATHS[input.purpose]}?token=${token}`;
 }
 
@@ -67,5 +78,6 @@ export const unsubscribeUrl = (input: { appUrl: string; uid: string; secret: str
   signedLinkUrl({ ...input, purpose: 'unsubscribe' });
 export const preferencesUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
   signedLinkUrl({ ...input, purpose: 'preferences' });
-export const confirmUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
+/** The link in a confirmation email: it names the signup (its nonce) it confirms. */
+export const confirmUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date; nonce: string }) =>
   signedLinkUrl({ ...input, purpose: 'confirm' });

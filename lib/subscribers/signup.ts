@@ -11,12 +11,24 @@ import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from 
 import { sendRowNow, type SendNowResult } from '../outbox/send-now';
 import { claimAddressEmail, countClientAttempt, type AddressClaim } from './rate-limit';
 import type { SignupInput } from './signup-schema';
-import { normaliseEmail, subscriberConverter, subscriberId, subscribersCollection, type Subscriber } from './subscriber';
+import {
+  newSignupNonce,
+  normaliseEmail,
+  PENDING_SIGNUP_DAYS,
+  pendingFields,
+  subscriberConverter,
+  subscriberId,
+  subscribersCollection,
+  type Subscriber,
+} from './subscriber';
 
 type AccountEmail = 'confirm' | 'manage';
 type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
-/** The subscriber as signup reads it: the stored document plus the counters that name its account emails. */
-type Existing = Subscriber & { confirmSeq: number; manageSeq: number };
+/**
+ * The subscriber as signup reads it: the stored document plus the counters that name its account
+ * emails, and whether it records an opt-out (it unsubscribed once).
+ */
+type Existing = Subscriber & { confirmSeq: number; manageSeq: number; holdsOptOut: boolean };
 
 export type SignupPlan = {
   /** Fields to write on the existing subscriber (nothing when null). */
@@ -28,20 +40,31 @@ export type SignupPlan = {
 /**
  * What a signup does to an existing subscriber, decided on the version read (the write that
  * follows is guarded by it). `mayEmail` is the address's rate limit: without it the state still
- * changes where that is harmless, and no email is planned.
+ * changes where that is harmless, and no email is planned. `nonce` is this signup's: every signup
+ * that leaves the subscriber pending with something new stores it, so a confirmation link from an
+ * earlier signup (with other preferences, maybe someone else's) confirms nothing.
  * - pending: never confirmed, so the form's preferences replace the old ones; a new confirmation.
  * - unsubscribed: back to pending with the new preferences; re-subscribing needs the opt-in again.
  * - active or paused: an anonymous form must not change their preferences; a manage link instead.
  */
-export function planSignup(existing: Existing, preferences: Preferences, input: { mayEmail: boolean; now: Date }): SignupPlan {
+export function planSignup(
+  existing: Existing,
+  preferences: Preferences,
+  input: { mayEmail: boolean; now: Date; nonce: string },
+): SignupPlan {
   const { mayEmail, now } = input;
+  const pending = () => pendingFields({ nonce: input.nonce, now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
   switch (existing.status) {
     case 'pending': {
       const changed = !samePreferences(existing, preferences);
       const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
       if (!changed && !email) return { changes: null, email: null, subscriber: 'kept' };
       return {
-        changes: { ...(changed ? { ...preferences, updatedAt: now } : {}), ...(email ? { confirmSeq: email.seq } : {}) },
+        changes: {
+          ...(changed ? { ...preferences, updatedAt: now } : {}),
+          ...(email ? { confirmSeq: email.seq } : {}),
+          ...pending(),
+        },
         email,
         subscriber: changed ? 'updated' : 'kept',
       };
@@ -49,7 +72,14 @@ export function planSignup(existing: Existing, preferences: Preferences, input: 
     case 'unsubscribed': {
       const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
       return {
-        changes: { ...preferences, status: 'pending', confirmedAt: null, updatedAt: now, ...(email ? { confirmSeq: email.seq } : {}) },
+        changes: {
+          ...preferences,
+          status: 'pending',
+          confirmedAt: null,
+          updatedAt: now,
+          ...(email ? { confirmSeq: email.seq } : {}),
+          ...pending(),
+        },
         email,
         subscriber: 'resubscribed',
       };
@@ -168,6 +198,8 @@ async function writeSignup(
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const snap = await subscribersCollection(db).doc(uid).get();
     const batch = db.batch();
+    // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
+    const nonce = newSignupNonce();
     // Our create lost, yet there is still no subscriber: it was the email key that was taken.
     if (createLost && !snap.exists) keysTaken += 1;
     createLost = false;
@@ -182,12 +214,14 @@ async function writeSignup(
         createdAt: now,
         confirmedAt: null,
         updatedAt: now,
+        signupNonce: nonce,
+        expireAt: addDays(now, PENDING_SIGNUP_DAYS),
       };
       const seq = input.mayEmail ? 1 + keysTaken : 0;
       batch.create(userRef, { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 });
       const emailKey = confirmEmailKey(uid, seq);
       if (input.mayEmail) {
-        const payload = await composeConfirmation({ subscriber, settings: input.settings, now });
+        const payload = await composeConfirmation({ subscriber, nonce, settings: input.settings, now });
         batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload));
       }
       try {
@@ -205,8 +239,9 @@ async function writeSignup(
       ...snap.data()!,
       confirmSeq: seqOf(snap.get('confirmSeq')) + keysTaken,
       manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
+      holdsOptOut: snap.get('unsubscribedAt') != null,
     };
-    const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now });
+    const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
     if (!plan.changes) return { subscriber: plan.subscriber, email: null };
     batch.update(userRef, plan.changes, { lastUpdateTime: snap.updateTime! });
     let email: WriteResult['email'] = null;
@@ -214,7 +249,7 @@ async function writeSignup(
       const recipient = { id: uid, email: existing.email, status: existing.status };
       const payload =
         plan.email.kind === 'confirm'
-          ? await composeConfirmation({ subscriber: recipient, settings: input.settings, now })
+          ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now })
           : await composeManageLink({ subscriber: recipient, settings: input.settings, now });
       const emailKey = (plan.email.kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
       batch.create(outboxCollection(db).doc(emailKey), outboxRow(plan.email.kind, payload));

@@ -1,6 +1,7 @@
-import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { randomBytes } from 'node:crypto';
+import { FieldValue, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
-import { toDate, toTimestamp } from '../ledger/timestamps';
+import { addDays, toDate, toTimestamp } from '../ledger/timestamps';
 import { keywordTermSchema } from './keyword-term';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;
@@ -19,7 +20,39 @@ export type Subscriber = {
   createdAt: Date;
   confirmedAt: Date | null;
   updatedAt: Date;
+  /** Names the signup a confirmation link confirms; only while pending (see `pendingFields`). */
+  signupNonce?: string;
+  /** When the TTL policy deletes an unconfirmed signup; only while pending. */
+  expireAt?: Date;
 };
+
+/**
+ * How long an unconfirmed signup is kept after its last signup: longer than its confirmation link
+ * works (2 days), so a live link never points at a deleted subscriber.
+ */
+export const PENDING_SIGNUP_DAYS = 7;
+
+/** A fresh nonce for a signup: 128 random bits, base64url. */
+export const newSignupNonce = () => randomBytes(16).toString('base64url');
+
+/**
+ * The fields a signup that leaves the subscriber pending writes. An address that once unsubscribed
+ * gets no `expireAt`: its document is the record of that opt-out (an import never revives it), and
+ * an unconfirmed re-signup by anyone must not be able to get it deleted.
+ */
+export function pendingFields(input: { nonce: string; now: Date; holdsOptOut: boolean }) {
+  return {
+    signupNonce: input.nonce,
+    expireAt: input.holdsOptOut ? FieldValue.delete() : addDays(input.now, PENDING_SIGNUP_DAYS),
+  };
+}
+
+/**
+ * What every way out of pending (confirming, unsubscribing, the operator adding them) writes in
+ * the same update as the new status: an active subscriber carrying `expireAt` would be deleted by
+ * the TTL policy, and a used nonce must not confirm anything again.
+ */
+export const leavePendingFields = () => ({ signupNonce: FieldValue.delete(), expireAt: FieldValue.delete() });
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -38,16 +71,20 @@ export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 
 export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   toFirestore: (s) => {
-    const { id: _id, ...rest } = s as Subscriber;
+    const { id: _id, signupNonce, expireAt, ...rest } = s as Subscriber;
     return {
       ...rest,
       createdAt: toTimestamp(s.createdAt as Date),
       confirmedAt: toTimestamp(s.confirmedAt as Date | null),
       updatedAt: toTimestamp(s.updatedAt as Date),
+      // Absent rather than null when not pending: the TTL policy must find nothing on an active subscriber.
+      ...(signupNonce ? { signupNonce } : {}),
+      ...(expireAt ? { expireAt: toTimestamp(expireAt) } : {}),
     };
   },
   fromFirestore: (snap) => {
     const d = snap.data();
+    const expireAt = toDate(d.expireAt);
     return {
       id: snap.id,
       email: d.email,
@@ -60,6 +97,8 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
       createdAt: toDate(d.createdAt) ?? new Date(0),
       confirmedAt: toDate(d.confirmedAt),
       updatedAt: toDate(d.updatedAt) ?? new Date(0),
+      ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
+      ...(expireAt ? { expireAt } : {}),
     };
   },
 };

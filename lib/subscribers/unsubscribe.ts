@@ -2,7 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { verifyLinkToken, type TokenCheck } from './link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { subscribersCollection } from './subscriber';
+import { leavePendingFields, subscribersCollection } from './subscriber';
 
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
@@ -36,7 +36,9 @@ export async function unsubscribeSubscriber(
 /**
  * The status change is an update guarded by the version read (a concurrent edit, e.g. an import
  * or a preferences change, makes us re-read instead of overwriting it), never a create: a link
- * for a subscriber who is gone must not bring a document back.
+ * for a subscriber who is gone must not bring a document back. A pending subscriber's signup
+ * nonce goes too (its confirmation link is dead), and so does its `expireAt`: the document is
+ * now the record of an opt-out, kept so an import never revives the address.
  */
 async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<'done' | 'already' | 'unknown'> {
   const ref = subscribersCollection(db).doc(uid);
@@ -45,7 +47,10 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<
     if (!snap.exists || !snap.updateTime) return 'unknown';
     if (snap.get('status') === 'unsubscribed') return 'already';
     try {
-      await ref.update({ status: 'unsubscribed', unsubscribedAt: now, updatedAt: now }, { lastUpdateTime: snap.updateTime });
+      await ref.update(
+        { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now, ...leavePendingFields() },
+        { lastUpdateTime: snap.updateTime },
+      );
       return 'done';
     } catch (error) {
       if (!isLostPrecondition(error)) throw error;

@@ -53,12 +53,17 @@ const bad = {
   'an expired cookie': () =>
     `scout_admin=${createSessionValue({ secret: h.config.ADMIN_SECRET, now: new Date(NOW.getTime() - SESSION_TTL_MS - 1) }).value}`,
   'a cookie whose expiry was moved': () => {
-    const [v, exp, mac] = createSessionValue({ secret: h.config.ADMIN_SECRET, now: new Date(NOW.getTime() - SESSION_TTL_MS) }).value.split(
-      '.',
-    );
-    return `scout_admin=${v}.${Number(exp) + 3_600_000}.${mac}`;
+    const [v, id, exp, mac] = createSessionValue({
+      secret: h.config.ADMIN_SECRET,
+      now: new Date(NOW.getTime() - SESSION_TTL_MS),
+    }).value.split('.');
+    return `scout_admin=${v}.${id}.${Number(exp) + 3_600_000}.${mac}`;
   },
   'a cookie signed by the old secret': () => `scout_admin=${createSessionValue({ secret: 'the-old-admin-secret-0123', now: NOW }).value}`,
+  // Signed with the right secret, but naming a session the server never opened (or has ended).
+  'a signed cookie for a session the server does not hold': () =>
+    `scout_admin=${createSessionValue({ secret: h.config.ADMIN_SECRET, now: NOW }).value}`,
+  'a cookie of the old format (v1, no session id)': () => 'scout_admin=v1.1796050800000.5UDvVkmnAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
 };
 
 describe('without a valid session', () => {
@@ -102,7 +107,7 @@ describe('with a valid session but from another origin (CSRF)', () => {
     'Origin %s: actions and lookups answer 403 and change nothing',
     async (origin) => {
       const before = await h.dump(STORE);
-      const cookie = admin.session();
+      const cookie = await admin.session();
       for (const fields of [
         { action: 'retry', emailKey: deadKey },
         { action: 'pause', uid: subscriberId(ADA) },
@@ -122,7 +127,7 @@ describe('with a valid session but from another origin (CSRF)', () => {
   );
 
   it('Origin: null (a form on a no-referrer page) passes only with Sec-Fetch-Site: same-origin; no Origin only if not cross-site', async () => {
-    const cookie = admin.session();
+    const cookie = await admin.session();
     const pause = { action: 'pause', uid: subscriberId(ADA) };
     const status = async () => (await h.db.collection('users').doc(subscriberId(ADA)).get()).get('status');
     for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'none' }]) {
@@ -160,7 +165,7 @@ describe('login', () => {
     expect(res.headers.get('location')).toBe('/admin');
     expect(res.setCookies).toHaveLength(1);
     const [set] = res.setCookies;
-    expect(set).toMatch(/^scout_admin=v1\.\d+\.[A-Za-z0-9_-]{43}; /);
+    expect(set).toMatch(/^scout_admin=v2\.[A-Za-z0-9_-]{24}\.\d+\.[A-Za-z0-9_-]{43}; /);
     expect(set).toContain('; HttpOnly');
     expect(set).toContain('; SameSite=Strict');
     expect(set).toContain('; Path=/admin');
@@ -204,8 +209,8 @@ describe('login', () => {
     expect(JSON.stringify(limits.docs.map((d) => d.data()))).not.toContain('192.0.2');
   });
 
-  it('logout clears the session cookie', async () => {
-    const res = await admin.post('/admin/logout', {}, { cookie: admin.session() });
+  it('logout clears the session cookie (and ends the session on the server: admin-logout.emulator.test.ts)', async () => {
+    const res = await admin.post('/admin/logout', {}, { cookie: await admin.session() });
     expect(res.status).toBe(303);
     expect(res.setCookies[0]).toMatch(/^scout_admin=; Max-Age=0; Path=\/admin; HttpOnly; SameSite=Strict/);
   });

@@ -1,6 +1,6 @@
 import { handleAdminAction } from '../../lib/admin/admin-actions';
 import { handleAdminLogin, handleAdminLogout, handleAdminPage, type AdminDeps } from '../../lib/admin/handle-admin-request';
-import { createSessionValue } from '../../lib/admin/session';
+import { openAdminSession } from '../../lib/admin/admin-sessions';
 import type { Harness } from '../support/harness';
 
 /** Calls the admin handlers as the route files do, with a Request a browser would send. */
@@ -8,8 +8,8 @@ export type AdminClient = {
   deps: AdminDeps;
   /** Everything the handlers logged, as JSON lines. */
   logs: string[];
-  /** A valid session cookie header for `now`. */
-  session(): string;
+  /** A session opened on the server (as a login does) and its cookie header, for `now`. */
+  session(): Promise<string>;
   get(init?: { cookie?: string }): Promise<Answer>;
   post(path: '/admin' | '/admin/login' | '/admin/logout' | '/admin/actions', fields: Fields, init?: PostInit): Promise<Answer>;
 };
@@ -39,7 +39,7 @@ export function adminClient(h: Harness, now: Date): AdminClient {
   return {
     deps,
     logs,
-    session: () => `scout_admin=${createSessionValue({ secret: h.config.ADMIN_SECRET, now }).value}`,
+    session: async () => `scout_admin=${(await openAdminSession(h.db, { secret: h.config.ADMIN_SECRET, now })).value}`,
     async get(init = {}) {
       const headers: Record<string, string> = init.cookie ? { cookie: init.cookie } : {};
       return answer(await handleAdminPage(new Request(`${APP_ORIGIN}/admin`, { headers }), deps));

@@ -25,11 +25,12 @@ describe('the admin secret', () => {
 });
 
 describe('the session cookie value', () => {
-  it('is v1.<expiresAtMs>.<base64url HMAC> and verifies until it expires, 8 h later', () => {
-    const { value, expiresAt } = createSessionValue({ secret: SECRET, now: NOW });
-    expect(value).toMatch(/^v1\.\d{13}\.[A-Za-z0-9_-]{43}$/);
+  it('is v2.<sessionId>.<expiresAtMs>.<base64url HMAC> and verifies until it expires, 8 h later', () => {
+    const { value, sessionId, expiresAt } = createSessionValue({ secret: SECRET, now: NOW });
+    expect(value).toMatch(/^v2\.[A-Za-z0-9_-]{24}\.\d{13}\.[A-Za-z0-9_-]{43}$/);
+    expect(value.split('.')[1]).toBe(sessionId);
     expect(expiresAt.getTime() - NOW.getTime()).toBe(SESSION_TTL_MS);
-    expect(verifySessionValue(value, { secret: SECRET, now: NOW })).toEqual({ ok: true, expiresAt });
+    expect(verifySessionValue(value, { secret: SECRET, now: NOW })).toEqual({ ok: true, sessionId, expiresAt });
     expect(verifySessionValue(value, { secret: SECRET, now: later(SESSION_TTL_MS - 1) }).ok).toBe(true);
     expect(verifySessionValue(value, { secret: SECRET, now: later(SESSION_TTL_MS) })).toEqual({ ok: false, reason: 'expired' });
   });
@@ -37,16 +38,40 @@ describe('the session cookie value', () => {
   it('is refused when missing or malformed', () => {
     expect(verifySessionValue(null, { secret: SECRET, now: NOW })).toEqual({ ok: false, reason: 'missing' });
     expect(verifySessionValue('', { secret: SECRET, now: NOW })).toEqual({ ok: false, reason: 'missing' });
-    for (const bad of ['v1', 'v1..', 'v2.1796018400000.abc', 'v1.notanumber.AAAA', `v1.1796018400000.${'A'.repeat(44)}`, 'admin']) {
+    const id = 'A'.repeat(24);
+    for (const bad of [
+      'v1',
+      'v2...',
+      `v1.1796018400000.${'A'.repeat(43)}`, // the old format, without a session id
+      `v2.${id}.notanumber.AAAA`,
+      `v2.${id}.1796018400000.${'A'.repeat(44)}`,
+      `v2.${'A'.repeat(23)}.1796018400000.${'A'.repeat(43)}`,
+      `v2.${id.slice(1)}!.1796018400000.${'A'.repeat(43)}`,
+      'admin',
+    ]) {
       expect(verifySessionValue(bad, { secret: SECRET, now: NOW }), bad).toEqual({ ok: false, reason: 'malformed' });
     }
   });
 
   it('is refused when its expiry was moved later (the signature covers it)', () => {
     const { value } = createSessionValue({ secret: SECRET, now: NOW });
-    const [v, expires, mac] = value.split('.');
-    const extended = `${v}.${Number(expires) + 3_600_000}.${mac}`;
+    const [v, id, expires, mac] = value.split('.');
+    const extended = `${v}.${id}.${Number(expires) + 3_600_000}.${mac}`;
     expect(verifySessionValue(extended, { secret: SECRET, now: NOW })).toEqual({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('is refused when its session id was swapped for another (the signature covers it)', () => {
+    const [v, , expires, mac] = createSessionValue({ secret: SECRET, now: NOW }).value.split('.');
+    const other = createSessionValue({ secret: SECRET, now: NOW }).sessionId;
+    expect(verifySessionValue(`${v}.${other}.${expires}.${mac}`, { secret: SECRET, now: NOW })).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+  });
+
+  it('names a new random session each time', () => {
+    const ids = new Set(Array.from({ length: 50 }, () => createSessionValue({ secret: SECRET, now: NOW }).sessionId));
+    expect(ids.size).toBe(50);
   });
 
   it('is refused when its signature was changed by one character', () => {
@@ -69,7 +94,7 @@ describe('the session cookie value', () => {
   it('is not the secret, nor derived from it in a way that shows it', () => {
     const { value } = createSessionValue({ secret: SECRET, now: NOW });
     expect(value).not.toContain(SECRET);
-    expect(Buffer.from(value.split('.')[2], 'base64url').toString('latin1')).not.toContain(SECRET);
+    expect(Buffer.from(value.split('.')[3], 'base64url').toString('latin1')).not.toContain(SECRET);
   });
 });
 

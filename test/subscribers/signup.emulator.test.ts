@@ -126,11 +126,13 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     expect(confirmed).toMatchObject({ status: 'active', keywords: ['react', 'next.js'] });
     expect(confirmed!.confirmedAt.toDate()).toEqual(confirmedAt);
 
+    // A link works once: used again, it changes nothing and opens nothing (no preferences link).
     const again = await confirmCall('POST', link, minutesLater(7));
-    expect(again.status).toBe(200);
-    expect(again.html).toContain('You are already subscribed');
+    expect(again.status).toBe(409);
+    expect(again.html).toContain('This link was already used');
+    expect(again.html).not.toContain('/preferences?token=');
     expect((await userDoc())!.confirmedAt.toDate()).toEqual(confirmedAt);
-    expect((await confirmCall('GET', link, minutesLater(8))).html).toContain('You are already subscribed');
+    expect((await confirmCall('GET', link, minutesLater(8))).html).toContain('This link was already used');
   });
 
   it('10 parallel posts of one address in different cases and spacing: one subscriber, at most one confirmation', async () => {
@@ -242,8 +244,10 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     const inbox = await h.inbox();
     expect(inbox.map((m) => m.idempotencyKey)).toEqual([`confirm_${ADA_ID}_1`, `confirm_${ADA_ID}_2`].map(providerIdempotencyKey));
 
-    // Either link confirms what the subscriber holds now.
-    expect((await confirmCall('POST', linkIn(inbox[0].text, '/confirm'), minutesLater(12))).status).toBe(200);
+    // Only the newest link confirms: the first one named a signup that has been replaced.
+    expect((await confirmCall('POST', linkIn(inbox[0].text, '/confirm'), minutesLater(12))).status).toBe(409);
+    expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['svelte'] });
+    expect((await confirmCall('POST', linkIn(inbox[1].text, '/confirm'), minutesLater(12))).status).toBe(200);
     expect(await userDoc()).toMatchObject({ status: 'active', keywords: ['svelte'] });
   });
 
@@ -553,7 +557,7 @@ describe('/confirm with a link that does not work', () => {
     expect(await userDoc()).toMatchObject({ status: 'unsubscribed' });
 
     const gone = subscriberId('gone@example.com');
-    const goneLink = confirmUrl({ appUrl: h.config.APP_URL, uid: gone, secret: h.config.LINK_SECRET, issuedAt: NOW });
+    const goneLink = confirmUrl({ appUrl: h.config.APP_URL, uid: gone, secret: h.config.LINK_SECRET, issuedAt: NOW, nonce: 'some-nonce' });
     for (const method of ['GET', 'POST'] as const) {
       const page = await confirmCall(method, goneLink);
       expect(page.status).toBe(404);
