@@ -294,7 +294,7 @@ describe("the provider's quota on the ops page", () => {
 
   it('while runs are refused for quota, a banner says when sending resumes and the run carries a quota pill; a run that sends clears it', async () => {
     h = await createHarness();
-    await h.subscribe({ email: ADA, keywords: ['react'] });
+    await h.subscribe({ email: ADA, keywords: ['react'], mode: 'instant' });
     h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:00:00Z') }));
     await h.setFaults({ quotaExceeded: 'daily' });
     const refused = await h.cron({ now: '2026-11-30T06:00:00Z' });
@@ -303,7 +303,7 @@ describe("the provider's quota on the ops page", () => {
     const stamp = `${resumesAt.toISOString().slice(0, 10)} ${resumesAt.toISOString().slice(11, 19)} UTC`;
 
     const admin = adminClient(h, NOW);
-    const page = (await admin.get({ cookie: admin.session() })).body;
+    const page = (await admin.get({ cookie: await admin.session() })).body;
     expect(page).toContain(`<strong>provider quota reached; sending resumes at ${stamp}</strong>`);
     expect(page).toContain(`reached 2026-11-30 06:00:0`);
     expect(page).toContain(
@@ -314,7 +314,7 @@ describe("the provider's quota on the ops page", () => {
 
     await h.setFaults({});
     await h.cron({ now: '2026-11-30T06:15:00Z' });
-    const cleared = (await admin.get({ cookie: admin.session() })).body;
+    const cleared = (await admin.get({ cookie: await admin.session() })).body;
     expect(cleared).not.toContain('provider quota reached');
     expect(cleared).toMatch(/<span class="pill bad">quota<\/span>/); // the refused run keeps its pill in the list
   });
