@@ -35,6 +35,7 @@ beforeAll(async () => {
       FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
       METADATA_SERVER_DETECTION: 'none',
       FEED_URLS: `${feeds.url}/jobs.xml`,
+      FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
       ...TEST_BUILD_ENV,
     },
   });
@@ -70,5 +71,8 @@ describe('GET /api/cron under next start', () => {
     const res = await fetch(`${server.url}/api/cron`, { headers: withSecret });
     expect(res.status).toBe(200);
     expect(await runCount()).toBe(1);
+    // The built server fetched the loopback feed through its address guard (FEED_ALLOW_PRIVATE_ADDRESSES).
+    expect((await res.json()).feeds).toEqual([expect.objectContaining({ status: 'ok' })]);
+    expect(feeds.requests()).toHaveLength(1);
   });
 });
