@@ -101,7 +101,13 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     stats.jobsNew = feeds.new;
     // Postings a source could not add this run are the next run's work.
     stats.partial ||= feeds.held > 0;
-    stats.feeds = feeds.feeds.map(({ source, status, postings, error }) => ({ source, status, postings, error }));
+    stats.feeds = feeds.feeds.map(({ source, status, postings, held, error }) => ({
+      source,
+      status,
+      postings,
+      held: held || undefined,
+      error,
+    }));
     stats.failures += feeds.feeds.filter((f) => f.status === 'error').length;
     for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
       deps.log('feed.failed', { runId, source: feed.source, error: feed.error });

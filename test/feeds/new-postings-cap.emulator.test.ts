@@ -14,12 +14,13 @@ describe('one source adds at most FEED_MAX_NEW_POSTINGS_PER_RUN new postings per
     h.serveFeed(postingsAbout('react', 1_200, { at: new Date(at(0)) }));
     const feedState = async () => (await h.db.collection('feeds').get()).docs[0];
 
-    const runs: { jobsNew: number; partial: boolean; runId: string; feeds: { status: string }[] }[] = [];
+    const runs: { jobsNew: number; partial: boolean; runId: string; feeds: { status: string; held?: number }[] }[] = [];
     for (let i = 0; i < 4; i++) runs.push(await h.run({ now: at(15 * i) }));
 
     expect(runs.map((r) => r.jobsNew)).toEqual([500, 500, 200, 0]);
     // Held-back postings are work left for the next run: the run says so.
     expect(runs.map((r) => r.partial)).toEqual([true, true, false, false]);
+    expect(runs.map((r) => r.feeds[0].held)).toEqual([700, 200, undefined, undefined]);
     expect(runs[3].feeds[0].status).toBe('not-modified');
 
     const jobs = (await h.db.collection('jobs').get()).docs;
