@@ -1,8 +1,9 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
-  // The Admin SDK and gRPC stay plain Node modules on the server, never bundled.
-  serverExternalPackages: ['firebase-admin', '@google-cloud/firestore'],
+  // The Admin SDK and gRPC stay plain Node modules on the server, never bundled; so does undici,
+  // whose fetch and agents keep feeds off private addresses (one copy, loaded as Node loads it).
+  serverExternalPackages: ['firebase-admin', '@google-cloud/firestore', 'undici'],
   poweredByHeader: false,
   // Tests build into their own folder so they never replace a developer's build.
   distDir: process.env.NEXT_DIST_DIR || '.next',

@@ -65,6 +65,10 @@ export const configSchema = z.object({
   RUN_BUDGET_MS: int(240_000, 1_000, 900_000),
   FEED_TIMEOUT_MS: int(10_000, 100, 60_000),
   FEED_MAX_BYTES: int(5_000_000, 1_000, 50_000_000),
+  /** Lets a configured feed URL sit on a private address (local stack, tests); refused in production. */
+  FEED_ALLOW_PRIVATE_ADDRESSES: flag(false),
+  /** New postings one source may add in one run; the rest wait for the next run. */
+  FEED_MAX_NEW_POSTINGS_PER_RUN: int(500, 1, 10_000),
   ALLOW_CLOCK_OVERRIDE: flag(false),
 });
 
@@ -82,6 +86,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // An empty string in .env means "not set": let the default apply instead of failing coercion.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = configSchema.safeParse(cleaned);
-  if (result.success) return result.data;
+  if (result.success) return refusePrivateFeedsInProduction(result.data, cleaned.NODE_ENV);
   throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`));
+}
+
+/**
+ * In production a private feed address could only be the platform's own services (the metadata
+ * server, a neighbour's admin port). `next start` sets NODE_ENV=production locally too; the
+ * emulator host is what marks the local stack and the tests.
+ */
+function refusePrivateFeedsInProduction(config: Config, nodeEnv: string | undefined): Config {
+  if (config.FEED_ALLOW_PRIVATE_ADDRESSES && nodeEnv === 'production' && !config.FIRESTORE_EMULATOR_HOST) {
+    throw new ConfigError([
+      'FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production without FIRESTORE_EMULATOR_HOST)',
+    ]);
+  }
+  return config;
 }

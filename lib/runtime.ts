@@ -4,6 +4,7 @@ import { noFailpoints } from './cycle/failpoints';
 import { jsonLogger } from './cycle/logger';
 import { createFirestore } from './firestore';
 import { createResendMailer } from './mail/mailer';
+import { fetch as undiciFetch } from 'undici';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -22,7 +23,7 @@ export function buildDeps(config: Config): CycleDeps {
     config,
     db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: config.FIREBASE_SERVICE_ACCOUNT }),
     mailer: createResendMailer({ apiKey: config.RESEND_API_KEY, baseUrl: config.RESEND_BASE_URL }),
-    fetch: globalThis.fetch,
+    fetch: undiciFetch,
     failpoint: noFailpoints,
     log: jsonLogger,
     wallClock: Date.now,

@@ -37,6 +37,20 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps feeds off private addresses by default', () => {
+    expect(loadConfig(valid).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
+  });
+
+  it('refuses FEED_ALLOW_PRIVATE_ADDRESSES in production (NODE_ENV=production without the emulator), naming it', () => {
+    const production = { ...valid, NODE_ENV: 'production', FEED_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() => loadConfig(production)).toThrow(/FEED_ALLOW_PRIVATE_ADDRESSES/);
+    expect(loadConfig({ ...production, FEED_ALLOW_PRIVATE_ADDRESSES: 'false' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
+    // The local stack and the tests run `next start` (NODE_ENV=production) against the emulator.
+    expect(loadConfig({ ...production, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+    expect(loadConfig({ ...production, NODE_ENV: 'development' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ ...valid, DIGEST_HOUR_UTC: '' }).DIGEST_HOUR_UTC).toBe(8);
   });

@@ -1,5 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../config';
+import type { FeedFetch } from '../feeds/fetch-feed';
 import type { Mailer } from '../mail/mailer';
 import type { Failpoint } from './failpoints';
 import type { Logger } from './logger';
@@ -9,7 +10,8 @@ import type { Shard } from './shard';
 export type CycleDeps = {
   db: Firestore;
   mailer: Mailer;
-  fetch: typeof fetch;
+  /** Feed fetching only: undici's fetch (see FeedFetch). */
+  fetch: FeedFetch;
   config: Config;
   failpoint: Failpoint;
   log: Logger;

@@ -4,6 +4,7 @@ import { decideClaim, readClaimedDigests, type ClaimCandidate } from '../ledger/
 import { deliveriesCollection, deliveryPageId, pageDayOf, readPages, type Delivery } from '../ledger/delivery';
 import { utcDay } from '../ledger/timestamps';
 import type { FeedSource } from '../feeds/feed-source';
+import type { Posting } from '../feeds/posting';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings } from '../feeds/store-postings';
@@ -50,6 +51,8 @@ export async function previewCycle(
     retentionDays: config.RETENTION_DAYS,
     timeoutMs: config.FEED_TIMEOUT_MS,
     maxBytes: config.FEED_MAX_BYTES,
+    allowPrivateAddresses: config.FEED_ALLOW_PRIVATE_ADDRESSES,
+    maxNewPerSource: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
     appUrl: config.APP_URL,
     dryRun: true,
   });
@@ -57,7 +60,10 @@ export async function previewCycle(
     db,
     feeds.preview.map((p) => postingsCollection(db).doc(p.id)),
   );
-  const unseen = feeds.preview.filter((_, i) => !stored[i].exists);
+  const unseen = capPerSource(
+    feeds.preview.filter((_, i) => !stored[i].exists),
+    config.FEED_MAX_NEW_POSTINGS_PER_RUN,
+  );
   const pending = await loadPendingPostings(db, {
     now: input.now,
     retentionDays: config.RETENTION_DAYS,
@@ -157,3 +163,13 @@ const asQueued = (c: ClaimCandidate, digestDate: string, input: { runId: string;
   runId: input.runId,
   createdAt: input.now,
 });
+
+/** As a run stores them: at most `max` new postings from each source, the first in feed order. */
+function capPerSource(postings: Posting[], max: number): Posting[] {
+  const taken = new Map<string, number>();
+  return postings.filter((p) => {
+    const count = (taken.get(p.source) ?? 0) + 1;
+    taken.set(p.source, count);
+    return count <= max;
+  });
+}

@@ -92,13 +92,23 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
         retentionDays: config.RETENTION_DAYS,
         timeoutMs: config.FEED_TIMEOUT_MS,
         maxBytes: config.FEED_MAX_BYTES,
+        allowPrivateAddresses: config.FEED_ALLOW_PRIVATE_ADDRESSES,
+        maxNewPerSource: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
         appUrl: config.APP_URL,
         dryRun: false,
       }),
     );
     stats.jobsFetched = feeds.fetched;
     stats.jobsNew = feeds.new;
-    stats.feeds = feeds.feeds.map(({ source, status, postings, error }) => ({ source, status, postings, error }));
+    // Postings a source could not add this run are the next run's work.
+    stats.partial ||= feeds.held > 0;
+    stats.feeds = feeds.feeds.map(({ source, status, postings, held, error }) => ({
+      source,
+      status,
+      postings,
+      held: held || undefined,
+      error,
+    }));
     stats.failures += feeds.feeds.filter((f) => f.status === 'error').length;
     for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
       deps.log('feed.failed', { runId, source: feed.source, error: feed.error });

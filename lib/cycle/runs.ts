@@ -30,7 +30,8 @@ export type RunStats = {
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
-  feeds: { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; error?: string }[];
+  /** `held`: new postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
+  feeds: { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; held?: number; error?: string }[];
   errors: string[];
 };
 

@@ -2,22 +2,31 @@ import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import { feedStatesCollection, readFeedState, recordFeedFailure, recordFeedSuccess } from './feed-state';
 import type { FeedSource } from './feed-source';
-import { fetchFeed, scoutUserAgent } from './fetch-feed';
+import { fetchFeed, scoutUserAgent, type FeedFetch } from './fetch-feed';
 import type { Posting } from './posting';
 import { storeNewPostings } from './store-postings';
 
-export type FeedReport = { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; new?: number; error?: string };
+export type FeedReport = {
+  source: string;
+  status: 'ok' | 'not-modified' | 'error';
+  postings?: number;
+  new?: number;
+  /** New postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
+  held?: number;
+  error?: string;
+};
 
 const FEED_CONCURRENCY = 4;
 
 /**
  * fetch feeds → store new postings. Each feed is fetched conditionally with the validators of its
  * last success; its new validators are saved only after its postings are stored, so a crash in
- * between re-fetches instead of skipping them. One broken feed is recorded on feeds/{source} and
- * never stops the others.
+ * between re-fetches instead of skipping them — and never when postings were held back for the
+ * next run, whose fetch must see them again rather than a 304. One broken feed is recorded on
+ * feeds/{source} and never stops the others.
  */
 export async function refreshFeeds(
-  deps: { db: Firestore; fetch: typeof fetch },
+  deps: { db: Firestore; fetch: FeedFetch },
   input: {
     sources: FeedSource[];
     now: Date;
@@ -25,10 +34,12 @@ export async function refreshFeeds(
     retentionDays: number;
     timeoutMs: number;
     maxBytes: number;
+    allowPrivateAddresses: boolean;
+    maxNewPerSource: number;
     appUrl: string;
     dryRun: boolean;
   },
-): Promise<{ fetched: number; new: number; feeds: FeedReport[]; preview: Posting[] }> {
+): Promise<{ fetched: number; new: number; held: number; feeds: FeedReport[]; preview: Posting[] }> {
   const { db } = deps;
   const states = input.sources.length > 0 ? await db.getAll(...input.sources.map((s) => feedStatesCollection(db).doc(s.source))) : [];
   const limit = pLimit(FEED_CONCURRENCY);
@@ -46,6 +57,7 @@ export async function refreshFeeds(
             fetch: deps.fetch,
             timeoutMs: input.timeoutMs,
             maxBytes: input.maxBytes,
+            allowPrivateAddresses: input.allowPrivateAddresses,
             userAgent: scoutUserAgent(input.appUrl),
           });
           if (input.dryRun) {
@@ -56,21 +68,22 @@ export async function refreshFeeds(
             await recordFeedSuccess(db, { source: source.source, url: source.url, now: input.now, postings: null });
             return { source: source.source, status: 'not-modified', postings: 0, new: 0 };
           }
-          const created = await storeNewPostings(db, {
+          const { created, held } = await storeNewPostings(db, {
             postings: result.postings,
             now: input.now,
             runId: input.runId,
             retentionDays: input.retentionDays,
+            maxNew: input.maxNewPerSource,
           });
           await recordFeedSuccess(db, {
             source: source.source,
             url: source.url,
-            etag: result.etag,
-            lastModified: result.lastModified,
+            etag: held > 0 ? null : result.etag,
+            lastModified: held > 0 ? null : result.lastModified,
             now: input.now,
             postings: result.postings.length,
           });
-          return { source: source.source, status: 'ok', postings: result.postings.length, new: created };
+          return { source: source.source, status: 'ok', postings: result.postings.length, new: created, held };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           if (!input.dryRun) await recordFeedFailure(db, { source: source.source, url: source.url, error: message, now: input.now });
@@ -82,6 +95,7 @@ export async function refreshFeeds(
   return {
     fetched: feeds.reduce((n, f) => n + (f.postings ?? 0), 0),
     new: feeds.reduce((n, f) => n + (f.new ?? 0), 0),
+    held: feeds.reduce((n, f) => n + (f.held ?? 0), 0),
     feeds,
     preview,
   };

@@ -13,30 +13,33 @@ import type { Posting } from './posting';
 import { postingsCollection, type StoredPosting } from './postings-collection';
 
 /**
- * Stores the postings not seen before (jobs/ upsert, new ones only) and returns how many were new.
- * A posting published before the retention window is ignored here, before matching: its ledger
- * lines may already be pruned, and it must never look new again.
+ * Stores the postings not seen before (jobs/ upsert, new ones only), at most `maxNew` of them, and
+ * returns how many were new and how many were held back. A posting published before the retention
+ * window is ignored here, before matching: its ledger lines may already be pruned, and it must
+ * never look new again. Postings past `maxNew` are left for the next run, in feed order (feeds list
+ * their newest first): one source cannot flood a run, and nothing is dropped for it.
  */
 export async function storeNewPostings(
   db: Firestore,
-  input: { postings: Posting[]; now: Date; runId: string; retentionDays: number },
-): Promise<number> {
+  input: { postings: Posting[]; now: Date; runId: string; retentionDays: number; maxNew: number },
+): Promise<{ created: number; held: number }> {
   const cutoff = addDays(input.now, -input.retentionDays);
   const fresh = input.postings.filter((p) => !p.publishedAt || p.publishedAt >= cutoff);
   const refs = fresh.map((p) => postingsCollection(db).doc(p.id));
   const snaps = await readMany(db, refs);
   const unseen = fresh.filter((_, i) => !snaps[i].exists);
+  const taken = unseen.slice(0, input.maxNew);
   const expireAt = addDays(input.now, input.retentionDays);
   await keepListedPostings(db, { snaps, now: input.now, expireAt, retentionDays: input.retentionDays });
   const { created } = await createDocuments(
     db,
-    unseen.map((posting) => ({
+    taken.map((posting) => ({
       ref: postingsCollection(db).doc(posting.id),
       data: { ...posting, matchState: 'pending', runId: input.runId, fetchedAt: input.now, expireAt } satisfies StoredPosting,
     })),
     input.runId,
   );
-  return created.length;
+  return { created: created.length, held: unseen.length - taken.length };
 }
 
 /** Postings read per query while looking for those a shard has not matched yet. */

@@ -57,6 +57,7 @@ async function main() {
         RESEND_BASE_URL: sink.url,
         FIREBASE_PROJECT_ID: projectId,
         FEED_URLS: `${feeds.url}/jobs.xml`,
+        FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
         SEND_RATE_PER_SEC: String(RATE),
         SEND_CONCURRENCY: '2',
         SEND_BATCH_SIZE: String(batchSize),

@@ -149,6 +149,9 @@ function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: strin
     RESEND_BASE_URL: input.sink.url,
     FIREBASE_PROJECT_ID: input.projectId,
     FEED_URLS: `bench=${input.feeds.url}/jobs.xml`,
+    FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
+    // The bench's one source carries all J postings, to be taken in one run.
+    FEED_MAX_NEW_POSTINGS_PER_RUN: String(Math.max(500, shape.postings)),
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: String(RATE),
     SEND_CONCURRENCY: '2',
@@ -287,7 +290,7 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   const now = new Date(RUN_AT);
   await seedSubscribers(deps.db, shape, now);
   const postings = parseFeed(rssFeed(benchPostings(shape, now)), { source: 'bench', baseUrl: input.feeds.url });
-  await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30 });
+  await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30, maxNew: postings.length });
   input.counter.reset();
   const started = Date.now();
   const result = await runNaiveCycle(

@@ -10,6 +10,8 @@ export type ServedFeed = {
   status?: number;
   /** Wait this long before answering (timeout tests). */
   delayMs?: number;
+  /** Sent as the Location header, with a 3xx `status` (redirect tests). */
+  location?: string;
 };
 
 export type FeedServerRequest = {
@@ -119,7 +121,9 @@ function respond(request: IncomingMessage, response: ServerResponse, feed: Store
     return;
   }
   if (feed.status !== undefined && feed.status !== 200) {
-    response.writeHead(feed.status, { 'content-type': feed.contentType }).end(feed.body);
+    response
+      .writeHead(feed.status, { 'content-type': feed.contentType, ...(feed.location ? { location: feed.location } : {}) })
+      .end(feed.body);
     return;
   }
   const validators = { etag: feed.etag, 'last-modified': feed.lastModified, 'cache-control': 'no-cache' };

@@ -19,6 +19,8 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
     FIRESTORE_EMULATOR_HOST: `127.0.0.1:${ports.firestore}`,
     METADATA_SERVER_DETECTION: 'none',
     FEED_URLS: `sample=http://127.0.0.1:${ports.feed}/sample.xml`,
+    // The sample feed server is on loopback; production refuses this setting.
+    FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: '10',
   };

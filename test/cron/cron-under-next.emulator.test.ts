@@ -35,5 +35,8 @@ describe('GET /api/cron under next start', () => {
     const res = await fetch(`${app.server.url}/api/cron`, { headers: withSecret });
     expect(res.status).toBe(200);
     expect(await runCount()).toBe(1);
+    // The built server fetched the loopback feed through its address guard (FEED_ALLOW_PRIVATE_ADDRESSES).
+    expect((await res.json()).feeds).toEqual([expect.objectContaining({ status: 'ok' })]);
+    expect(app.feeds.requests()).toHaveLength(1);
   });
 });

@@ -125,6 +125,7 @@ async function createWorld(name: string): Promise<World> {
       FIRESTORE_EMULATOR_HOST: firestoreHost,
       METADATA_SERVER_DETECTION: 'none',
       FEED_URLS: `${feeds.url}/jobs.xml`,
+      FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
       ALLOW_CLOCK_OVERRIDE: 'true',
       SEND_RATE_PER_SEC: '100',
       SEND_CONCURRENCY: String(SEND_CONCURRENCY),

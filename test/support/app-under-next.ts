@@ -37,6 +37,7 @@ export async function startAppUnderNext(env: Record<string, string> = {}): Promi
       FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
       METADATA_SERVER_DETECTION: 'none',
       FEED_URLS: `${feeds.url}/jobs.xml`,
+      FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
       ...TEST_BUILD_ENV,
       ...env,
     },

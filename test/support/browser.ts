@@ -42,6 +42,8 @@ export async function startBrowserApp(input: {
       FIREBASE_PROJECT_ID: input.projectId,
       FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
       METADATA_SERVER_DETECTION: 'none',
+      // Each test's feed server is on loopback.
+      FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
       ALLOW_CLOCK_OVERRIDE: 'true',
       SEND_RATE_PER_SEC: '50',
       ...TEST_BUILD_ENV,

@@ -68,6 +68,8 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
     RESEND_BASE_URL: sinkUrl,
     FIREBASE_PROJECT_ID: `scout-test-${suffix}`,
     FEED_URLS: `${feeds.url}/jobs.xml`,
+    // The test's feed server is on loopback.
+    FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: '200',
     SEND_CONCURRENCY: '8',

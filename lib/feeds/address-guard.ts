@@ -1,0 +1,54 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector } from 'undici';
+
+/**
+ * Whether a feed may connect to this address: only global unicast. Everything ipaddr.js names a
+ * special range is refused — loopback, private, link-local (169.254.169.254, the cloud metadata
+ * service), unique-local, carrier-grade NAT, multicast, broadcast, reserved, and every IPv6 form
+ * that embeds an IPv4 address (mapped, NAT64, 6to4, Teredo), since those can point back inside.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!isIP(address)) return false;
+  return ipaddr.parse(address).range() === 'unicast';
+}
+
+/** Raised while connecting; FeedFetchError reports it as "blocked address", never naming the target. */
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_BLOCKED_ADDRESS';
+
+  constructor() {
+    super('blocked address');
+    this.name = 'BlockedAddressError';
+  }
+}
+
+/**
+ * DNS resolution that refuses a name with any non-public address. It runs for the connection
+ * itself, so the address checked is the address connected to: a name that resolves to a public
+ * address for a check and a private one a moment later (DNS rebinding) gains nothing.
+ */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '');
+    if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) return callback(new BlockedAddressError(), '');
+    // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily), else for one.
+    if ((options as { all?: boolean }).all) return callback(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};
+
+/**
+ * An HTTP agent that connects only to public addresses. Node skips `lookup` for a host that is
+ * already an address (http://127.0.0.1/, http://[::1]/), so the connector checks those itself.
+ */
+export function createPublicOnlyAgent(): Agent {
+  const connect = buildConnector({ lookup: publicOnlyLookup });
+  return new Agent({
+    connect: (options, callback) => {
+      if (isIP(options.hostname) && !isPublicAddress(options.hostname)) return callback(new BlockedAddressError(), null);
+      connect(options, callback);
+    },
+  });
+}
