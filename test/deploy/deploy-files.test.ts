@@ -258,3 +258,26 @@ describe('.env.example', () => {
     }
   });
 });
+
+describe('package.json allowScripts', () => {
+  const pkg = JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> };
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { name?: string; version?: string; hasInstallScript?: boolean }>;
+  };
+
+  /** A lock entry's package name: its own `name` if set, else the path after the last node_modules/. */
+  const nameOf = (path: string, entry: { name?: string }) =>
+    entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+
+  it('decides, allow or deny, every package with an install script in package-lock.json', () => {
+    // npm 11 blocks an undecided package's scripts and warns about each on every install; a
+    // newcomer's first `npm install` should print nothing to worry about.
+    const decided = Object.keys(pkg.allowScripts ?? {}).map((key) => key.replace(/(.)@.*$/, '$1'));
+    const undecided = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+      .map(([path, entry]) => nameOf(path, entry))
+      .filter((name) => !decided.includes(name));
+    expect([...new Set(undecided)]).toEqual([]);
+    for (const [key, allowed] of Object.entries(pkg.allowScripts ?? {})) expect(typeof allowed, key).toBe('boolean');
+  });
+});
