@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../lib/config';
+import { ConfigError, configSchema } from '../../lib/config';
+import { misconfiguredResponse } from '../../lib/runtime';
 import { DEFAULT_PORTS } from '../../scripts/stack/local-env';
 
 /**
@@ -279,5 +280,21 @@ describe('package.json allowScripts', () => {
       .filter((name) => !decided.includes(name));
     expect([...new Set(undecided)]).toEqual([]);
     for (const [key, allowed] of Object.entries(pkg.allowScripts ?? {})) expect(typeof allowed, key).toBe('boolean');
+  });
+});
+
+describe('README and .env.example on a misconfigured deploy', () => {
+  const docs = { 'README.md': read('README.md'), '.env.example': read('.env.example') };
+
+  it('state the answer the routes really give, and that the server still starts', async () => {
+    const answer = misconfiguredResponse(new ConfigError(['FIREBASE_SERVICE_ACCOUNT is required']));
+    const shown = `${answer.status} ${JSON.stringify(await answer.json())}`;
+    expect(docs['README.md']).toContain(shown);
+    for (const [file, text] of Object.entries(docs)) {
+      const claims = [...text.matchAll(/(\d{3})\s*`?\s*\{"error":"server misconfigured"/g)].map((m) => Number(m[1]));
+      for (const status of claims) expect(status, `${file} claims ${status}`).toBe(answer.status);
+      // register() logs and returns: Next would otherwise keep the rejection and answer a bare 500.
+      expect(text, file).not.toMatch(/stops (start-up|the app)|aborts the (server )?start/);
+    }
   });
 });
