@@ -298,3 +298,50 @@ describe('README and .env.example on a misconfigured deploy', () => {
     }
   });
 });
+
+describe('README: what a deploy costs', () => {
+  const readme = read('README.md');
+  const deploy = readme.slice(readme.indexOf('\n## Deploy'));
+  const num = (text: string) => Number(text.replace(/[≈$,\s]/g, ''));
+  /** Rows of the Markdown table that follows `heading`, as cells. */
+  const tableAfter = (text: string, heading: string) => {
+    const start = text.indexOf(heading);
+    expect(start, heading).toBeGreaterThan(-1);
+    const lines = text.slice(start).split('\n');
+    const first = lines.findIndex((line) => line.startsWith('|'));
+    const rows = lines.slice(first).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('|')));
+    return rows.slice(2).map((row) =>
+      row
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  };
+
+  it("takes its Firestore counts from the bench's scaling table", () => {
+    const bench = new Map(
+      tableAfter(readme, '**Subscribers U, at J = 500**').map((cells) => [num(cells[0]), { reads: num(cells[5]), writes: num(cells[6]) }]),
+    );
+    const costs = tableAfter(deploy, '### What it costs');
+    expect(costs.map((cells) => num(cells[0]))).toEqual([1_000, 10_000, 100_000]);
+    for (const [subscribers, counts] of costs) {
+      const [reads, writes] = counts.split('/').map((part) => part.replace(/\(.*\)/, ''));
+      const measured = bench.get(num(subscribers));
+      if (measured) expect({ reads: num(reads), writes: num(writes) }, subscribers).toEqual(measured);
+      else expect(counts, subscribers).toContain('extrapolated');
+    }
+  });
+
+  it('says what the free plans leave out, with figures that hold', () => {
+    expect(deploy).toContain('**TTL deletes need a billing-enabled project**');
+    expect(deploy).toMatch(/only `npm run scout -- prune` removes expired data/);
+    expect(deploy).toContain("**Resend's free plan\nsends 100 emails a day**");
+    const free = /free each day: ([\d,]+) reads, ([\d,]+) writes/.exec(deploy.replace(/\s+/g, ' '));
+    expect(free).not.toBeNull();
+    const [, freeReads, freeWrites] = free!;
+    const tenThousand = tableAfter(deploy, '### What it costs').find((cells) => num(cells[0]) === 10_000)!;
+    const [reads, writes] = tenThousand[1].split('/').map(num);
+    expect(deploy).toContain('**The free Firestore quota is used up by the 10,000-subscriber morning**');
+    expect(reads > num(freeReads) || writes > num(freeWrites)).toBe(true);
+  });
+});
