@@ -1,9 +1,16 @@
 /**
- * Runs once when the Next.js server starts: a missing or malformed environment variable stops
- * start-up with a message naming it, instead of surfacing on the first scheduled call.
+ * Runs once when the Next.js server starts: a missing or malformed environment variable is named
+ * in the log right away, instead of surfacing on the first scheduled call. It does not throw:
+ * Next would keep the rejection and answer every request with a bare 500, while a server that
+ * starts answers each route with a 503 naming the variables (lib/runtime.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { loadConfig } = await import('./lib/config');
-  loadConfig(process.env);
+  const { ConfigError, loadConfig } = await import('./lib/config');
+  try {
+    loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${error.message}\nEvery route answers 503 until this is fixed.`);
+  }
 }

@@ -38,7 +38,9 @@ export const configSchema = z.object({
     .string()
     .refine((v) => {
       try {
-        return typeof JSON.parse(v).private_key === 'string';
+        // What the Admin SDK's cert() requires of a key; anything less fails at the first request.
+        const key = JSON.parse(v) as { private_key?: unknown; client_email?: unknown };
+        return typeof key.private_key === 'string' && typeof key.client_email === 'string';
       } catch {
         return false;
       }
@@ -48,6 +50,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[^\s:]+:\d+$/, 'must be host:port')
     .optional(),
+  /** Where the platform itself provides Google credentials (Cloud Run, App Engine, GCE): an explicit opt-in, never a silent fallback. */
+  FIREBASE_USE_DEFAULT_CREDENTIALS: flag(false),
   FEED_URLS: z.string({ error: 'is required' }).min(1, 'is required'),
   DIGEST_HOUR_UTC: int(8, 0, 23),
   DIGEST_MAX_ITEMS: int(20, 1, 100),
@@ -75,31 +79,66 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 
 export class ConfigError extends Error {
+  /** Each problem starts with the variable's name: `CRON_SECRET is required`. */
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee .env.example for every variable and its default.`);
     this.name = 'ConfigError';
   }
+
+  /** The names of the variables at fault, never their values: safe to show a caller. */
+  get variables(): string[] {
+    return [...new Set(this.problems.map((p) => /^[A-Z][A-Z0-9_]*/.exec(p)?.[0]).filter((name) => name !== undefined))];
+  }
+}
+
+/** An empty string in .env means "not set": the default applies instead of failing coercion. */
+export function withoutEmptyValues(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}
+
+/**
+ * The one rule for Firestore credentials, shared by the app and the CLI: the emulator, a service
+ * account key, or an explicit opt-in to the platform's own credentials. Without any of them the
+ * Admin SDK would start anyway and fail every request with "Could not load the default
+ * credentials"; this names the variable at start instead. Takes the cleaned, unparsed values.
+ */
+export function credentialsProblem(env: Record<string, string>): string | null {
+  if (env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_SERVICE_ACCOUNT) return null;
+  const optIn = env.FIREBASE_USE_DEFAULT_CREDENTIALS;
+  // A value that is neither true nor false is named by the flag's own check: one problem per mistake.
+  if (optIn !== undefined && optIn !== 'false' && optIn !== '0') return null;
+  return (
+    'FIREBASE_SERVICE_ACCOUNT is required: the service account key JSON (or FIRESTORE_EMULATOR_HOST for the ' +
+    'local emulator, or FIREBASE_USE_DEFAULT_CREDENTIALS=true where the platform provides Google credentials, e.g. Cloud Run)'
+  );
+}
+
+/** zod's issues as `NAME message` lines. */
+export function describeIssues(issues: { path: PropertyKey[]; message: string }[]): string[] {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'} ${issue.message}`);
 }
 
 /** Parses the environment; throws ConfigError naming each bad variable (never echoing a secret's value). */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  // An empty string in .env means "not set": let the default apply instead of failing coercion.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned = withoutEmptyValues(env);
   const result = configSchema.safeParse(cleaned);
-  if (result.success) return refusePrivateFeedsInProduction(result.data, cleaned.NODE_ENV);
-  throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`));
+  const problems = result.success ? [] : describeIssues(result.error.issues);
+  const credentials = credentialsProblem(cleaned);
+  if (credentials) problems.push(credentials);
+  if (result.success) problems.push(...productionProblems(result.data, cleaned.NODE_ENV));
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  return result.data;
 }
 
 /**
- * In production a private feed address could only be the platform's own services (the metadata
- * server, a neighbour's admin port). `next start` sets NODE_ENV=production locally too; the
- * emulator host is what marks the local stack and the tests.
+ * Settings that are fine on the local stack and dangerous in production. `next start` sets
+ * NODE_ENV=production locally too; the emulator host is what marks the local stack and the tests.
  */
-function refusePrivateFeedsInProduction(config: Config, nodeEnv: string | undefined): Config {
-  if (config.FEED_ALLOW_PRIVATE_ADDRESSES && nodeEnv === 'production' && !config.FIRESTORE_EMULATOR_HOST) {
-    throw new ConfigError([
-      'FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production without FIRESTORE_EMULATOR_HOST)',
-    ]);
-  }
-  return config;
+function productionProblems(config: Config, nodeEnv: string | undefined): string[] {
+  if (nodeEnv !== 'production' || config.FIRESTORE_EMULATOR_HOST) return [];
+  const problems: string[] = [];
+  // A private feed address in production could only be the platform's own services (the metadata server, a neighbour's admin port).
+  if (config.FEED_ALLOW_PRIVATE_ADDRESSES)
+    problems.push('FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production without FIRESTORE_EMULATOR_HOST)');
+  return problems;
 }

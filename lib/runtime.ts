@@ -32,20 +32,32 @@ export function buildDeps(config: Config): CycleDeps {
 }
 
 /**
- * Every route's wrapper: builds the production dependencies once, and answers a misconfigured
- * server with `misconfigured()` — the bad variables are named in the server log, never to the caller.
+ * What a misconfigured server answers: 503 (the deployment, not the request, is at fault), naming
+ * the variables to fix — their names only; a value may be a secret.
+ */
+export function misconfiguredResponse(error: ConfigError): Response {
+  return Response.json({ error: 'server misconfigured', variables: error.variables }, { status: 503 });
+}
+
+/**
+ * Every route's wrapper: builds the production dependencies once. A misconfigured server logs the
+ * bad variables and answers `misconfiguredResponse`, or, for a page a subscriber reads, that
+ * route's own error page with the same 503.
  */
 export function withProductionDeps(
   handle: (request: Request, deps: CycleDeps) => Promise<Response>,
-  misconfigured: () => Response = () => Response.json({ error: 'server misconfigured' }, { status: 500 }),
+  misconfiguredPage?: () => Response,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     let deps: CycleDeps;
     try {
       deps = productionDeps();
     } catch (error) {
-      console.error(error instanceof ConfigError ? error.message : error);
-      return misconfigured();
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(error.message);
+      if (!misconfiguredPage) return misconfiguredResponse(error);
+      const page = misconfiguredPage();
+      return new Response(page.body, { status: 503, headers: page.headers });
     }
     return handle(request, deps);
   };

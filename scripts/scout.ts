@@ -21,7 +21,9 @@ let cycle: CycleDeps | undefined;
 function openDb(): Firestore {
   const env = loadCliEnv(process.env);
   if (env.FIRESTORE_EMULATOR_HOST) process.env.METADATA_SERVER_DETECTION = 'none';
-  const target = env.FIRESTORE_EMULATOR_HOST ? `the emulator at ${env.FIRESTORE_EMULATOR_HOST}` : 'production (service account)';
+  const target = env.FIRESTORE_EMULATOR_HOST
+    ? `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`
+    : `production (${env.FIREBASE_SERVICE_ACCOUNT ? 'service account' : "the platform's default credentials"})`;
   process.stderr.write(`scout: Firestore project ${env.FIREBASE_PROJECT_ID} on ${target}\n`);
   db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID, serviceAccountJson: env.FIREBASE_SERVICE_ACCOUNT });
   return db;

@@ -10,6 +10,17 @@ const valid = {
   RESEND_API_KEY: 're_123',
   FIREBASE_PROJECT_ID: 'scout-prod',
   FEED_URLS: 'https://jobs.example.com/rss',
+  FIREBASE_USE_DEFAULT_CREDENTIALS: 'true',
+};
+
+const problemsOf = (env: Record<string, string | undefined>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
 };
 
 describe('configuration', () => {
@@ -53,5 +64,48 @@ describe('configuration', () => {
 
   it('treats an empty value as unset', () => {
     expect(loadConfig({ ...valid, DIGEST_HOUR_UTC: '' }).DIGEST_HOUR_UTC).toBe(8);
+  });
+
+  it("requires Firestore credentials at start: the emulator, a service account, or the explicit opt-in to the platform's own", () => {
+    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
+    // Without any of them the Admin SDK starts anyway and fails every request with
+    // "Could not load the default credentials": the start must name the variable instead.
+    expect(problemsOf(noCredentials)).toEqual([expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/)]);
+    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'false' })).toEqual([
+      expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/),
+    ]);
+    expect(problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: '' })).toHaveLength(1);
+
+    const key = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\n', client_email: 'scout@scout-prod.iam.gserviceaccount.com' });
+    expect(loadConfig({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: key }).FIREBASE_SERVICE_ACCOUNT).toBe(key);
+    expect(loadConfig({ ...noCredentials, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FIRESTORE_EMULATOR_HOST).toBe('127.0.0.1:8080');
+    expect(loadConfig({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' }).FIREBASE_USE_DEFAULT_CREDENTIALS).toBe(true);
+    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'yes' })).toEqual([
+      'FIREBASE_USE_DEFAULT_CREDENTIALS must be true or false',
+    ]);
+  });
+
+  it('rejects a service account key the Admin SDK would refuse at the first request, without echoing it', () => {
+    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
+    const noEmail = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\nMIIEsecretkeymaterial\n' });
+    const problems = problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: noEmail });
+    expect(problems).toEqual(['FIREBASE_SERVICE_ACCOUNT must be the service account key JSON']);
+    expect(problems.join('\n')).not.toContain('secretkeymaterial');
+  });
+
+  it('names the variables at fault, and only their names', () => {
+    try {
+      loadConfig({
+        ...valid,
+        CRON_SECRET: 'sk_live_hunter2',
+        APP_URL: 'ftp://sk_live_hunter2@x',
+        FIREBASE_USE_DEFAULT_CREDENTIALS: undefined,
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).variables).toEqual(['CRON_SECRET', 'APP_URL', 'FIREBASE_SERVICE_ACCOUNT']);
+      expect(JSON.stringify((error as ConfigError).variables)).not.toContain('hunter2');
+      expect((error as Error).message).not.toContain('hunter2');
+    }
   });
 });

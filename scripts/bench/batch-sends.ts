@@ -56,6 +56,7 @@ async function main() {
         RESEND_API_KEY: apiKey,
         RESEND_BASE_URL: sink.url,
         FIREBASE_PROJECT_ID: projectId,
+        FIRESTORE_EMULATOR_HOST: emulator.host,
         FEED_URLS: `${feeds.url}/jobs.xml`,
         FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
         SEND_RATE_PER_SEC: String(RATE),

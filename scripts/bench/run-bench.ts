@@ -148,6 +148,7 @@ function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: strin
     RESEND_API_KEY: input.apiKey,
     RESEND_BASE_URL: input.sink.url,
     FIREBASE_PROJECT_ID: input.projectId,
+    FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
     FEED_URLS: `bench=${input.feeds.url}/jobs.xml`,
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     // The bench's one source carries all J postings, to be taken in one run.

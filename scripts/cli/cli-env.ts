@@ -1,29 +1,31 @@
 import type { z } from 'zod';
-import { ConfigError, configSchema } from '../../lib/config';
+import { ConfigError, configSchema, credentialsProblem, describeIssues, withoutEmptyValues } from '../../lib/config';
 
 /**
  * The CLI's slice of DESIGN §5: only what it takes to reach the store. The rules are the app's
- * own (picked from configSchema), so a value the app rejects is rejected here too.
+ * own (picked from configSchema, and the same credentials rule), so a value the app rejects is
+ * rejected here too.
  */
-export const cliEnvSchema = configSchema.pick({ FIREBASE_PROJECT_ID: true, FIRESTORE_EMULATOR_HOST: true, FIREBASE_SERVICE_ACCOUNT: true });
+export const cliEnvSchema = configSchema.pick({
+  FIREBASE_PROJECT_ID: true,
+  FIRESTORE_EMULATOR_HOST: true,
+  FIREBASE_SERVICE_ACCOUNT: true,
+  FIREBASE_USE_DEFAULT_CREDENTIALS: true,
+});
 
 export type CliEnv = z.output<typeof cliEnvSchema>;
 
 /**
- * Parses the CLI's environment; throws ConfigError naming each missing or bad variable. One of
- * FIRESTORE_EMULATOR_HOST (local) or FIREBASE_SERVICE_ACCOUNT (production) is required, so the
- * CLI never falls back to whatever credentials the machine happens to have.
+ * Parses the CLI's environment; throws ConfigError naming each missing or bad variable. As for
+ * the app, credentials must be named (emulator, service account, or the explicit opt-in to the
+ * platform's own), so the CLI never falls back to whatever credentials the machine happens to have.
  */
 export function loadCliEnv(env: Record<string, string | undefined>): CliEnv {
-  // As in loadConfig: an empty value in .env means "not set".
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned = withoutEmptyValues(env);
   const result = cliEnvSchema.safeParse(cleaned);
-  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`);
-  if (!cleaned.FIRESTORE_EMULATOR_HOST && !cleaned.FIREBASE_SERVICE_ACCOUNT) {
-    problems.push(
-      'FIRESTORE_EMULATOR_HOST or FIREBASE_SERVICE_ACCOUNT is required (the emulator host:port locally, the service account key JSON in production)',
-    );
-  }
+  const problems = result.success ? [] : describeIssues(result.error.issues);
+  const credentials = credentialsProblem(cleaned);
+  if (credentials) problems.push(credentials);
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return result.data;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/config';
+import { ConfigError, loadConfig } from '../../lib/config';
 import { loadCliEnv } from '../../scripts/cli/cli-env';
 
 const problems = (env: Record<string, string>) => {
@@ -17,6 +17,7 @@ describe('the CLI environment', () => {
     expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual({
       FIREBASE_PROJECT_ID: 'scout-dev',
       FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080',
+      FIREBASE_USE_DEFAULT_CREDENTIALS: false,
     });
   });
 
@@ -28,11 +29,26 @@ describe('the CLI environment', () => {
   it('names each missing or bad variable', () => {
     expect(problems({ FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual(['FIREBASE_PROJECT_ID is required']);
     expect(problems({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '' })).toEqual([
-      expect.stringMatching(/^FIRESTORE_EMULATOR_HOST or FIREBASE_SERVICE_ACCOUNT is required/),
+      expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/),
     ]);
     expect(problems({ FIREBASE_PROJECT_ID: 'Scout Dev', FIRESTORE_EMULATOR_HOST: 'localhost' })).toEqual([
       expect.stringMatching(/^FIREBASE_PROJECT_ID must be a Firebase project id/),
       'FIRESTORE_EMULATOR_HOST must be host:port',
     ]);
+  });
+
+  it("applies the app's credentials rule: the same opt-in, the same message", () => {
+    expect(
+      loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' }).FIREBASE_USE_DEFAULT_CREDENTIALS,
+    ).toBe(true);
+    const app = (() => {
+      try {
+        loadConfig({ FIREBASE_PROJECT_ID: 'scout-prod' });
+      } catch (error) {
+        return (error as ConfigError).problems.filter((p) => p.startsWith('FIREBASE_SERVICE_ACCOUNT'));
+      }
+      return [];
+    })();
+    expect(problems({ FIREBASE_PROJECT_ID: 'scout-prod' })).toEqual(app);
   });
 });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configSchema } from '../../lib/config';
+import { ConfigError, configSchema } from '../../lib/config';
+import { misconfiguredResponse } from '../../lib/runtime';
 import { DEFAULT_PORTS } from '../../scripts/stack/local-env';
 
 /**
@@ -256,5 +257,91 @@ describe('.env.example', () => {
       if (fallback === undefined || !shown) continue;
       expect(configSchema.shape[name].parse(shown), name).toEqual(fallback);
     }
+  });
+});
+
+describe('package.json allowScripts', () => {
+  const pkg = JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> };
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { name?: string; version?: string; hasInstallScript?: boolean }>;
+  };
+
+  /** A lock entry's package name: its own `name` if set, else the path after the last node_modules/. */
+  const nameOf = (path: string, entry: { name?: string }) =>
+    entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+
+  it('decides, allow or deny, every package with an install script in package-lock.json', () => {
+    // npm 11 blocks an undecided package's scripts and warns about each on every install; a
+    // newcomer's first `npm install` should print nothing to worry about.
+    const decided = Object.keys(pkg.allowScripts ?? {}).map((key) => key.replace(/(.)@.*$/, '$1'));
+    const undecided = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+      .map(([path, entry]) => nameOf(path, entry))
+      .filter((name) => !decided.includes(name));
+    expect([...new Set(undecided)]).toEqual([]);
+    for (const [key, allowed] of Object.entries(pkg.allowScripts ?? {})) expect(typeof allowed, key).toBe('boolean');
+  });
+});
+
+describe('README and .env.example on a misconfigured deploy', () => {
+  const docs = { 'README.md': read('README.md'), '.env.example': read('.env.example') };
+
+  it('state the answer the routes really give, and that the server still starts', async () => {
+    const answer = misconfiguredResponse(new ConfigError(['FIREBASE_SERVICE_ACCOUNT is required']));
+    const shown = `${answer.status} ${JSON.stringify(await answer.json())}`;
+    expect(docs['README.md']).toContain(shown);
+    for (const [file, text] of Object.entries(docs)) {
+      const claims = [...text.matchAll(/(\d{3})\s*`?\s*\{"error":"server misconfigured"/g)].map((m) => Number(m[1]));
+      for (const status of claims) expect(status, `${file} claims ${status}`).toBe(answer.status);
+      // register() logs and returns: Next would otherwise keep the rejection and answer a bare 500.
+      expect(text, file).not.toMatch(/stops (start-up|the app)|aborts the (server )?start/);
+    }
+  });
+});
+
+describe('README: what a deploy costs', () => {
+  const readme = read('README.md');
+  const deploy = readme.slice(readme.indexOf('\n## Deploy'));
+  const num = (text: string) => Number(text.replace(/[≈$,\s]/g, ''));
+  /** Rows of the Markdown table that follows `heading`, as cells. */
+  const tableAfter = (text: string, heading: string) => {
+    const start = text.indexOf(heading);
+    expect(start, heading).toBeGreaterThan(-1);
+    const lines = text.slice(start).split('\n');
+    const first = lines.findIndex((line) => line.startsWith('|'));
+    const rows = lines.slice(first).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('|')));
+    return rows.slice(2).map((row) =>
+      row
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  };
+
+  it("takes its Firestore counts from the bench's scaling table", () => {
+    const bench = new Map(
+      tableAfter(readme, '**Subscribers U, at J = 500**').map((cells) => [num(cells[0]), { reads: num(cells[5]), writes: num(cells[6]) }]),
+    );
+    const costs = tableAfter(deploy, '### What it costs');
+    expect(costs.map((cells) => num(cells[0]))).toEqual([1_000, 10_000, 100_000]);
+    for (const [subscribers, counts] of costs) {
+      const [reads, writes] = counts.split('/').map((part) => part.replace(/\(.*\)/, ''));
+      const measured = bench.get(num(subscribers));
+      if (measured) expect({ reads: num(reads), writes: num(writes) }, subscribers).toEqual(measured);
+      else expect(counts, subscribers).toContain('extrapolated');
+    }
+  });
+
+  it('says what the free plans leave out, with figures that hold', () => {
+    expect(deploy).toContain('**TTL deletes need a billing-enabled project**');
+    expect(deploy).toMatch(/only `npm run scout -- prune` removes expired data/);
+    expect(deploy).toContain("**Resend's free plan\nsends 100 emails a day**");
+    const free = /free each day: ([\d,]+) reads, ([\d,]+) writes/.exec(deploy.replace(/\s+/g, ' '));
+    expect(free).not.toBeNull();
+    const [, freeReads, freeWrites] = free!;
+    const tenThousand = tableAfter(deploy, '### What it costs').find((cells) => num(cells[0]) === 10_000)!;
+    const [reads, writes] = tenThousand[1].split('/').map(num);
+    expect(deploy).toContain('**The free Firestore quota is used up by the 10,000-subscriber morning**');
+    expect(reads > num(freeReads) || writes > num(freeWrites)).toBe(true);
   });
 });

@@ -67,6 +67,7 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
     RESEND_API_KEY: apiKey,
     RESEND_BASE_URL: sinkUrl,
     FIREBASE_PROJECT_ID: `scout-test-${suffix}`,
+    FIRESTORE_EMULATOR_HOST: inject('firestoreEmulatorHost'),
     FEED_URLS: `${feeds.url}/jobs.xml`,
     // The test's feed server is on loopback.
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',

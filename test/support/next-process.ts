@@ -118,14 +118,17 @@ export type NextProcess = {
 };
 
 /**
- * `next start` on 127.0.0.1:port with the given environment; resolves once GET /api/cron answers
- * 401 without a secret (up, and guarding).
+ * `next start` on 127.0.0.1:port with the given environment; resolves once GET /api/cron without
+ * a secret answers `readyStatus` (401 by default: up, and guarding).
  */
 export async function startNextProcess(input: {
   port: number;
   env: Record<string, string>;
   readyTimeoutMs?: number;
+  /** The status that means "up"; `any` for a server whose answer is itself under test. */
+  readyStatus?: number | 'any';
 }): Promise<NextProcess> {
+  const readyStatus = input.readyStatus ?? 401;
   const { child, output } = spawnNext(['start', '--port', String(input.port), '--hostname', '127.0.0.1'], input.env);
   const url = `http://127.0.0.1:${input.port}`;
   const deadline = Date.now() + (input.readyTimeoutMs ?? 60_000);
@@ -140,7 +143,7 @@ export async function startNextProcess(input: {
     try {
       const res = await fetch(`${url}/api/cron`, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();
-      if (res.status === 401) break;
+      if (readyStatus === 'any' || res.status === readyStatus) break;
     } catch {
       // not listening yet
     }
