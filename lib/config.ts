@@ -136,9 +136,40 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
  */
 function productionProblems(config: Config, nodeEnv: string | undefined): string[] {
   if (nodeEnv !== 'production' || config.FIRESTORE_EMULATOR_HOST) return [];
-  const problems: string[] = [];
+  const problems: string[] = [...weakSecretProblems(config)];
   // A private feed address in production could only be the platform's own services (the metadata server, a neighbour's admin port).
   if (config.FEED_ALLOW_PRIVATE_ADDRESSES)
     problems.push('FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production without FIRESTORE_EMULATOR_HOST)');
+  return problems;
+}
+
+/** The local stack's secrets, published in this repository: never acceptable in production. */
+export const LOCAL_STACK_SECRETS = {
+  CRON_SECRET: 'local-cron-secret-not-for-production',
+  LINK_SECRET: 'local-link-secret-not-for-production',
+  ADMIN_SECRET: 'local-admin-secret-not-for-production',
+} as const;
+
+/** Production secrets: shorter than this is guessable offline (`openssl rand -base64 32` gives 44). */
+export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+const SECRET_NAMES = ['CRON_SECRET', 'LINK_SECRET', 'ADMIN_SECRET'] as const;
+
+/**
+ * Weak secrets named by variable, never by value: too short, shared between two roles (one leak
+ * would open both: a scheduler's log would sign links), or one of the local stack's published values.
+ */
+function weakSecretProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const published = new Set<string>(Object.values(LOCAL_STACK_SECRETS));
+  for (const [i, name] of SECRET_NAMES.entries()) {
+    const value = config[name];
+    if (published.has(value))
+      problems.push(`${name} is one of the local stack's published values; generate one with \`openssl rand -base64 32\``);
+    else if (value.length < MIN_PRODUCTION_SECRET_LENGTH)
+      problems.push(`${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
+    for (const other of SECRET_NAMES.slice(i + 1)) {
+      if (config[other] === value) problems.push(`${name} must differ from ${other}`);
+    }
+  }
   return problems;
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../lib/config';
+import { ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../lib/config';
 
 const valid = {
-  CRON_SECRET: 'c'.repeat(24),
-  LINK_SECRET: 'l'.repeat(24),
-  ADMIN_SECRET: 'a'.repeat(24),
+  CRON_SECRET: 'c'.repeat(32),
+  LINK_SECRET: 'l'.repeat(32),
+  ADMIN_SECRET: 'a'.repeat(32),
   APP_URL: 'https://scout.example.com/',
   MAIL_FROM: 'Scout <alerts@scout.example.com>',
   RESEND_API_KEY: 're_123',
@@ -50,6 +50,25 @@ describe('configuration', () => {
 
   it('keeps feeds off private addresses by default', () => {
     expect(loadConfig(valid).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
+  });
+
+  it('refuses weak secrets in production, naming the variable and never its value', () => {
+    const production = { ...valid, NODE_ENV: 'production' };
+    expect(problemsOf(production)).toEqual([]);
+    expect(problemsOf({ ...production, CRON_SECRET: 'short-but-16-chars!' })).toEqual([
+      'CRON_SECRET must be at least 32 characters in production',
+    ]);
+    expect(problemsOf({ ...production, ADMIN_SECRET: valid.LINK_SECRET })).toEqual(['LINK_SECRET must differ from ADMIN_SECRET']);
+    const published = problemsOf({ ...production, ...LOCAL_STACK_SECRETS });
+    expect(published).toEqual([
+      "CRON_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "LINK_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "ADMIN_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+    ]);
+    for (const value of Object.values(LOCAL_STACK_SECRETS)) expect(published.join('\n')).not.toContain(value);
+    // The local stack and the tests (the emulator, or not production) keep their published values.
+    expect(problemsOf({ ...production, ...LOCAL_STACK_SECRETS, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual([]);
+    expect(problemsOf({ ...valid, ...LOCAL_STACK_SECRETS })).toEqual([]);
   });
 
   it('refuses FEED_ALLOW_PRIVATE_ADDRESSES in production (NODE_ENV=production without the emulator), naming it', () => {

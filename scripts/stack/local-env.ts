@@ -2,15 +2,16 @@
  * The embedded default: what `npm run dev`, `npm run demo` and the tests run against when no
  * .env says otherwise. Everything points at loopback; nothing here is a real secret.
  */
+import { LOCAL_STACK_SECRETS } from '../../lib/config';
+
 export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number };
 
 export const DEFAULT_PORTS: StackPorts = { firestore: 8080, mailSink: 3025, feed: 3030, app: 3000 };
 
 export function localEnv(ports: StackPorts, overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {
-    CRON_SECRET: 'local-cron-secret-not-for-production',
-    LINK_SECRET: 'local-link-secret-not-for-production',
-    ADMIN_SECRET: 'local-admin-secret-not-for-production',
+    // Published here, so production refuses them (lib/config.ts).
+    ...LOCAL_STACK_SECRETS,
     APP_URL: `http://localhost:${ports.app}`,
     MAIL_FROM: 'Scout <alerts@scout.localhost>',
     RESEND_API_KEY: 're_local_sink',
