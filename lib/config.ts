@@ -66,6 +66,12 @@ export const configSchema = z.object({
   FEED_TIMEOUT_MS: int(10_000, 100, 60_000),
   FEED_MAX_BYTES: int(5_000_000, 1_000, 50_000_000),
   ALLOW_CLOCK_OVERRIDE: flag(false),
+  /** Set by Vercel itself on every deployment: the client address is then the X-Forwarded-For Vercel overwrites. */
+  VERCEL: flag(false),
+  /** Proxies in front that append to X-Forwarded-For (off Vercel); 0: no header is trusted (lib/http/client-address.ts). */
+  TRUSTED_PROXY_HOPS: int(0, 0, 10),
+  /** Emails the public signup form may cause per hour, all addresses together (confirmations and manage links). */
+  SIGNUP_CONFIRMATIONS_PER_HOUR: int(100, 1, 100_000),
 });
 
 export type Config = z.output<typeof configSchema>;

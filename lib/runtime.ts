@@ -4,6 +4,8 @@ import { noFailpoints } from './cycle/failpoints';
 import { jsonLogger } from './cycle/logger';
 import { createFirestore } from './firestore';
 import { createResendMailer } from './mail/mailer';
+import { createSendLimiter } from './mail/send-limiter';
+import { createAuthFailureLog } from './ops/auth-failures';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -18,6 +20,7 @@ export function productionDeps(): CycleDeps {
 }
 
 export function buildDeps(config: Config): CycleDeps {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return {
     config,
     db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: config.FIREBASE_SERVICE_ACCOUNT }),
@@ -26,7 +29,9 @@ export function buildDeps(config: Config): CycleDeps {
     failpoint: noFailpoints,
     log: jsonLogger,
     wallClock: Date.now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep,
+    sendLimiter: createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep }),
+    authFailureLog: createAuthFailureLog(),
   };
 }
 
