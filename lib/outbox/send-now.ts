@@ -9,8 +9,12 @@ export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' |
 
 /** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
 const REQUEST_BUDGET_MS = 10_000;
-/** Time kept for the send and its record once a slot comes: a slot later than budget minus this is not taken. */
-const SEND_RESERVE_MS = 2_500;
+/**
+ * Kept for the send and its record once a slot comes: a request waits at most budget minus this
+ * (5 s) for its slot. At 2 sends a second that is about 10 emails queued in one instance; under a
+ * bigger burst the rest go back to `pending` for the cron, rather than keep people waiting.
+ */
+const SEND_RESERVE_MS = 5_000;
 
 /**
  * Sends one outbox row now, through the same lease, activity check, classification and fenced
