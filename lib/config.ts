@@ -74,6 +74,12 @@ export const configSchema = z.object({
   /** New postings one source may add in one run; the rest wait for the next run. */
   FEED_MAX_NEW_POSTINGS_PER_RUN: int(500, 1, 10_000),
   ALLOW_CLOCK_OVERRIDE: flag(false),
+  /** Set by Vercel itself on every deployment: the client address is then the X-Forwarded-For Vercel overwrites. */
+  VERCEL: flag(false),
+  /** Proxies in front that append to X-Forwarded-For (off Vercel); 0: no header is trusted (lib/http/client-address.ts). */
+  TRUSTED_PROXY_HOPS: int(0, 0, 10),
+  /** Emails the public signup form may cause per hour, all addresses together (confirmations and manage links). */
+  SIGNUP_CONFIRMATIONS_PER_HOUR: int(100, 1, 100_000),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -3,8 +3,10 @@ import type { CycleDeps } from './cycle/cycle-deps';
 import { noFailpoints } from './cycle/failpoints';
 import { jsonLogger } from './cycle/logger';
 import { createFirestore } from './firestore';
-import { createResendMailer } from './mail/mailer';
 import { fetch as undiciFetch } from 'undici';
+import { createResendMailer } from './mail/mailer';
+import { createSendLimiter } from './mail/send-limiter';
+import { createAuthFailureLog } from './ops/auth-failures';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -19,6 +21,7 @@ export function productionDeps(): CycleDeps {
 }
 
 export function buildDeps(config: Config): CycleDeps {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return {
     config,
     db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: config.FIREBASE_SERVICE_ACCOUNT }),
@@ -27,7 +30,9 @@ export function buildDeps(config: Config): CycleDeps {
     failpoint: noFailpoints,
     log: jsonLogger,
     wallClock: Date.now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep,
+    sendLimiter: createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep }),
+    authFailureLog: createAuthFailureLog(),
   };
 }
 

@@ -1,10 +1,12 @@
 import { quotaNoticeText, type QuotaNotice } from '../ops/provider-quota';
+import type { DoorView, LoginLock } from '../ops/auth-failures';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import type { SubscriberEmail, SubscriberHistory } from '../ops/read-subscriber-history';
 import { html, type Html } from '../subscribers/html-page';
 import { adminPageResponse } from './admin-http';
 import { CHART_STYLE, runCharts } from './charts';
+import { LOGIN_LIMIT } from './login-limit';
 
 /**
  * The pages of /admin: the login form, the dashboard, one subscriber. Plain server-rendered HTML
@@ -162,6 +164,14 @@ const quotaBanner = (q: QuotaNotice | null) =>
 using attempts; every run tries once more, so a raised quota is picked up by the next run.</p></div>`
     : null;
 
+/** While failed logins keep the login locked: what the operator reading this (in a session opened before) should know. */
+const loginLockBanner = (lock: LoginLock | null) =>
+  lock
+    ? html`<div class="alert" role="status" id="login-locked"><p><strong>Login is locked until ${utc(lock.until)} UTC</strong>
+after ${lock.failures} failed logins within ${LOGIN_LIMIT.failureWindowMs / 60_000} minutes. New logins are refused for everyone
+until then; sessions already open, like this one, keep working.</p></div>`
+    : null;
+
 function topBar(input: { now: Date; title: string; back?: boolean }): Html {
   return html`<div class="topbar">
 <h1>${input.title}</h1>
@@ -233,13 +243,17 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       title: 'Ops',
       styles: ADMIN_STYLE,
       body: html`${topBar({ now: d.now, title: 'Scout ops' })}
-${notice(input.flash)}${quotaBanner(d.quota)}
+${notice(input.flash)}${quotaBanner(d.quota)}${loginLockBanner(d.door.loginLock)}
 <section aria-labelledby="glance-title" style="margin-top:0">
 <h2 id="glance-title">At a glance <span class="count">· outbox by state, digests for ${d.day}</span></h2>
 <div class="tiles">
 ${tile(d.outbox.pending, 'emails pending')}${tile(d.outbox.sending, 'emails sending')}${tile(d.outbox.failed, 'emails failed', true)}${tile(d.outbox.dead, 'emails dead', true)}
 ${tile(d.digestPagesDue, 'delivery pages due in a digest')}${tile(d.digestsSentToday, 'digests sent today')}${tile(d.postingsWaiting, 'postings unmatched after an hour', true)}
 </div>
+</section>
+<section aria-labelledby="door-title">
+<h2 id="door-title">Refused at the door <span class="count">· failed cron calls and logins (each in the log with a hashed client), signup emails</span></h2>
+${doorTable(d.door)}
 </section>
 <section aria-labelledby="charts-title">
 <h2 id="charts-title">Runs over time <span class="count">· last ${d.runs.length}</span></h2>
@@ -264,6 +278,22 @@ ${feedsTable(d.now, d.feeds)}
 </section>`,
     },
     input.cookies,
+  );
+}
+
+function doorTable(door: DoorView): Html {
+  const cell = (n: number | null) => html`<td class="num">${n ?? '—'}</td>`;
+  const row = (label: string, hour: number, day: number | null) => html`<tr><th scope="row">${label}</th>${cell(hour)}${cell(day)}</tr>
+`;
+  const { failures, signupEmails } = door;
+  return table(
+    ['', N('This hour'), N('Today (UTC)')],
+    [
+      row('Failed logins', failures.login.hour, failures.login.day),
+      row('Failed cron calls', failures.cron.hour, failures.cron.day),
+      row(signupEmails.cap === null ? 'Signup emails' : `Signup emails (cap ${signupEmails.cap} an hour)`, signupEmails.hour, null),
+    ],
+    '',
   );
 }
 

@@ -2,14 +2,13 @@ import type { CycleDeps } from '../cycle/cycle-deps';
 import { parseFeedUrls } from '../feeds/feed-source';
 import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
-import { clientAddressOf } from '../subscribers/handle-signup-request';
 import { subscriberId } from '../subscribers/subscriber';
 import { isSameOrigin } from '../http/same-origin';
 import { adminRedirect, readAdminForm } from './admin-http';
 import { adminRefusedPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
 import { clearedFlashCookie, readFlash } from './flash';
-import { countLoginAttempt } from './login-limit';
 import { closeAdminSession, isAdminSessionOpen, openAdminSession } from './admin-sessions';
+import { admitLogin, logLogin, refuseWrongSecret } from './login-gate';
 import {
   clearedSessionCookie,
   isAdminSecret,
@@ -91,7 +90,11 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
     const history = await readSubscriberHistory(deps.db, { uid: flash.uid });
     return subscriberPage({ now: deps.now, history, flash: flash.message, cookies });
   }
-  const dashboard = await readDashboard(deps.db, { now: deps.now, configuredFeeds: configuredFeeds(deps) });
+  const dashboard = await readDashboard(deps.db, {
+    now: deps.now,
+    configuredFeeds: configuredFeeds(deps),
+    signupEmailsPerHour: deps.config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+  });
   return dashboardPage({ dashboard, flash: flash?.message, cookies });
 }
 
@@ -116,9 +119,10 @@ async function lookUp(request: Request, deps: AdminDeps): Promise<Response> {
 }
 
 /**
- * POST /admin/login: origin, then a limit per client address, then the secret, compared in
- * constant time. A right secret gets the signed session cookie and a redirect to the dashboard;
- * a wrong one gets 401 and the form again, and no cookie. The secret is never logged.
+ * POST /admin/login: origin, then the global lock and the limit per trusted client address
+ * (login-gate.ts), then the secret, compared in constant time. A right secret gets the signed
+ * session cookie and a redirect to the dashboard; a wrong one gets 401 and the form again, and no
+ * cookie. The secret is never logged.
  */
 export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Response> {
   return guarded(deps, async () => {
@@ -128,22 +132,11 @@ export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Res
       return forbidden();
     }
     const secret = deps.config.ADMIN_SECRET;
-    const attempt = await countLoginAttempt(deps.db, { clientAddress: clientAddressOf(request), secret, now: deps.now });
-    if (!attempt.allowed) {
-      await request.body?.cancel().catch(() => undefined);
-      deps.log('admin.login', { ok: false, reason: 'rate-limited' });
-      return loginPage({
-        status: 429,
-        message: 'Too many attempts from here. Wait a minute and try again.',
-        retryAfterSec: attempt.retryAfterSec,
-      });
-    }
+    const gate = await admitLogin(request, deps);
+    if (!gate.ok) return gate.response;
     const form = await readAdminForm(request);
-    if (!isAdminSecret(form?.get('secret') ?? '', secret)) {
-      deps.log('admin.login', { ok: false, reason: 'wrong-secret' });
-      return loginPage({ status: 401, message: 'That is not the admin secret.' });
-    }
-    deps.log('admin.login', { ok: true });
+    if (!isAdminSecret(form?.get('secret') ?? '', secret)) return refuseWrongSecret(deps, gate.clientAddress);
+    logLogin(deps, gate.clientAddress);
     const session = await openAdminSession(deps.db, { secret, now: deps.now });
     return adminRedirect([
       sessionCookie({ value: session.value, maxAgeSec: SESSION_TTL_MS / 1000, secure: isSecureApp(deps.config.APP_URL) }),

@@ -1,15 +1,20 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { DAY_MS } from '../ledger/timestamps';
+import { LOGIN_LOCK } from '../ops/auth-failures';
 import { countAndRead, rateLimitsCollection } from '../subscribers/rate-limit';
 import { deriveKey, hmac } from './session';
 
 /**
- * Login attempts per client address per minute. The secret is at least 16 characters, so this is
- * not what keeps it from being guessed; it keeps a script from hammering the form (and Firestore).
- * Counted in Firestore like the signup limits (instances share no memory), under
- * rateLimits/admin-login_{hmac(address)}_m{minute}, with `expireAt` for the TTL policy.
+ * Two limits on the ops page's login, both in Firestore (instances share no memory), every
+ * document with `expireAt` for the TTL policy:
+ *
+ * - per client: `perWindow` attempts a minute per trusted client address (lib/http/client-address.ts),
+ *   under rateLimits/admin-login_{hmac(address)}_m{minute}. The secret is at least 16 characters,
+ *   so this is not what keeps it from being guessed; it keeps a script from hammering the form.
+ * - for everyone: `failuresPerWindow` wrong secrets in `failureWindowMs` lock the login for
+ *   `lockMs` (LOGIN_LOCK, lib/ops/auth-failures.ts, where failed authentications are counted).
  */
-export const LOGIN_LIMIT = { windowMs: 60_000, perWindow: 5 } as const;
+export const LOGIN_LIMIT = { windowMs: 60_000, perWindow: 5, ...LOGIN_LOCK } as const;
 
 export type LoginAttempt = { allowed: true } | { allowed: false; retryAfterSec: number };
 
@@ -25,5 +30,7 @@ export async function countLoginAttempt(db: Firestore, input: { clientAddress: s
     expireAt: new Date(windowEnd + DAY_MS),
   });
   if (count <= LOGIN_LIMIT.perWindow) return { allowed: true };
-  return { allowed: false, retryAfterSec: Math.max(1, Math.ceil((windowEnd - input.now.getTime()) / 1000)) };
+  return { allowed: false, retryAfterSec: retryAfter(windowEnd, input.now) };
 }
+
+const retryAfter = (endMs: number, now: Date) => Math.max(1, Math.ceil((endMs - now.getTime()) / 1000));

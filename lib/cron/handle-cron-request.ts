@@ -1,6 +1,8 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
 import { runCycle } from '../cycle/run-cycle';
 import { newRunId } from '../cycle/runs';
+import { clientAddressOf } from '../http/client-address';
+import { recordAuthFailure } from '../ops/auth-failures';
 import { isAuthorizedCron } from './authorize-cron';
 import { detectTrigger, parseCronQuery } from './cron-query';
 
@@ -10,6 +12,9 @@ const json = (status: number, body: unknown) => Response.json(body, { status, he
 export async function handleCronRequest(request: Request, deps: CycleDeps): Promise<Response> {
   const { config } = deps;
   if (!isAuthorizedCron(request, { secret: config.CRON_SECRET, allowQuerySecret: config.CRON_ALLOW_QUERY_SECRET })) {
+    // Logged and counted by a hash of the trusted client address; never what was offered.
+    const clientAddress = clientAddressOf(request, config);
+    await recordAuthFailure(deps, { kind: 'cron', event: 'cron.unauthorized', clientAddress, now: new Date(deps.wallClock()) });
     return json(401, { error: 'unauthorized' });
   }
   const parsed = parseCronQuery(request.url);

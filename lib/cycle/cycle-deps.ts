@@ -2,6 +2,8 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../config';
 import type { FeedFetch } from '../feeds/fetch-feed';
 import type { Mailer } from '../mail/mailer';
+import type { SendLimiter } from '../mail/send-limiter';
+import type { AuthFailureLog } from '../ops/auth-failures';
 import type { Failpoint } from './failpoints';
 import type { Logger } from './logger';
 import type { Shard } from './shard';
@@ -18,6 +20,14 @@ export type CycleDeps = {
   /** Real elapsed time, for the run's budget; the run's *clock* may be overridden by ?now=. */
   wallClock: () => number;
   sleep: (ms: number) => Promise<void>;
+  /**
+   * The process's one send limiter: every provider request of this instance passes it (a run's
+   * own limiter goes through it, and so does an email sent at signup), so an instance never
+   * exceeds SEND_RATE_PER_SEC. Instances do not share it; see the signup emails' global cap.
+   */
+  sendLimiter: SendLimiter;
+  /** The process's rate limit on failed-authentication log lines (lib/ops/auth-failures.ts). */
+  authFailureLog: AuthFailureLog;
   /** Optional: wraps each phase of the cycle (the bench counts store operations per phase with it). */
   trace?: <T>(phase: CyclePhase, step: () => Promise<T>) => Promise<T>;
 };

@@ -182,11 +182,13 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     giveUpVisibly('digests', digests.gaveUp);
     await deps.failpoint('after-digest-claim');
 
-    // Shards called together share the provider's rate: each sends at its share of it.
+    // Shards called together share the provider's rate: each sends at its share of it. Every
+    // request also passes the process's limiter, which the signups' emails share.
     const limiter = createSendLimiter({
       ratePerSec: config.SEND_RATE_PER_SEC / (shard?.count ?? 1),
       concurrency: config.SEND_CONCURRENCY,
       sleep: deps.sleep,
+      via: deps.sendLimiter,
     });
     const sent = await phase('dispatch', () =>
       dispatchOutbox(

@@ -24,6 +24,11 @@ export function createSendLimiter(options: {
   concurrency: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * A limiter every request must also pass (the process's, shared with request-time sends): this
+   * one paces a run at its share, the outer one keeps the whole process under the provider's rate.
+   */
+  via?: SendLimiter;
 }): SendLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -52,11 +57,16 @@ export function createSendLimiter(options: {
         await waitForSlot();
         const after = unless?.() ?? null;
         if (after !== null) return after;
-        started += 1;
-        return task();
+        const start = () => {
+          started += 1;
+          return task();
+        };
+        return options.via ? options.via.run(start, { unless }) : start();
       }),
     backOff(ms) {
       nextStart = Math.max(nextStart, now() + ms);
+      // The provider's budget is the process's: a 429 to a run holds back request-time sends too.
+      options.via?.backOff(ms);
     },
     requests: () => started,
   };

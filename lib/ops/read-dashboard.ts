@@ -4,6 +4,7 @@ import { feedStatesCollection } from '../feeds/feed-state';
 import { toDate, utcDay } from '../ledger/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
 import type { QuotaHit } from '../outbox/quota-pause';
+import { readDoor, type DoorView } from './auth-failures';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import {
   countDigestPagesDue,
@@ -16,7 +17,8 @@ import {
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
- * limit, and every count is an aggregation (one read per 1,000 documents counted).
+ * limit, every count is an aggregation (one read per 1,000 documents counted) or a counter
+ * document read by id.
  */
 export type Dashboard = {
   now: Date;
@@ -33,6 +35,8 @@ export type Dashboard = {
   runs: RunSummary[];
   locks: LockView[];
   feeds: FeedView[];
+  /** Who was refused at the doors with a secret, whether the login is locked, how much of the signup emails' hourly cap is used. */
+  door: DoorView;
 };
 
 export type RunSummary = {
@@ -86,10 +90,10 @@ const RUN_FIELDS = [
 
 export async function readDashboard(
   db: Firestore,
-  input: { now: Date; configuredFeeds?: { source: string; url: string }[] },
+  input: { now: Date; configuredFeeds?: { source: string; url: string }[]; signupEmailsPerHour?: number },
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
-  const [outbox, digestPagesDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds] = await Promise.all([
+  const [outbox, digestPagesDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door] = await Promise.all([
     countOutbox(db),
     countDigestPagesDue(db, day),
     countDigestsSent(db, day),
@@ -103,6 +107,7 @@ export async function readDashboard(
     // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
     db.collection('locks').limit(DASHBOARD_LIMITS.locks).get(),
     feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
+    readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
   ]);
 
   const stored = new Map(feeds.docs.map((d) => [d.id, d]));
@@ -173,6 +178,7 @@ export async function readDashboard(
       };
     }),
     feeds: feedViews,
+    door,
   };
 }
 

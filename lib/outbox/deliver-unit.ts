@@ -27,7 +27,16 @@ export type DeliverDeps = {
   runId: string;
   /** Shared by every send of the run: after one quota refusal, nothing more is sent. */
   quota: QuotaPause;
+  /**
+   * For a sender that cannot wait long (a request handler): asked when the unit's turn at the
+   * limiter comes, and again once its slot does. True hands the unit back as it was, without a
+   * request or an attempt used, for the cron's dispatcher to send.
+   */
+  slotTooLate?: () => boolean;
 };
+
+/** What a unit whose slot came too late (DeliverDeps.slotTooLate) gets instead of a provider answer. */
+const NO_SLOT = { kind: 'no-slot' } as const;
 
 /** How each member of a unit ended in this run; `quota`: handed back untried because the provider's quota is used up. */
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
@@ -65,15 +74,19 @@ export async function deliverUnit(
   for (;;) {
     await deps.failpoint('before-send', { emailKey: unit.key });
     let refused: 'first' | 'again' | null = null;
-    const outcome = await deps.limiter.run(
+    const outcome = await deps.limiter.run<SendOutcome | BatchOutcome | typeof NO_SLOT>(
       async () => {
         const answer = await send(deps.mailer, unit);
         // Recorded before the limiter frees this slot, so no send queued behind it starts.
         if (answer.kind === 'quota') refused = deps.quota.reach(answer, deps.clock()) ? 'first' : 'again';
         return answer;
       },
-      { unless: () => deps.quota.refusal() },
+      { unless: () => deps.quota.refusal() ?? (deps.slotTooLate?.() ? NO_SLOT : null) },
     );
+    if (outcome.kind === 'no-slot') {
+      const held = await holdUnit(deps.db, unit, { handedOver, lastError: null, now: deps.clock() });
+      return settle(held ? 'released' : 'fenced');
+    }
     await deps.failpoint('after-send', { emailKey: unit.key });
 
     if (outcome.kind === 'quota') {

@@ -1,5 +1,4 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
-import { createSendLimiter } from '../mail/send-limiter';
 import { deliverUnit, LEASE_MS } from './deliver-unit';
 import { leaseRow } from './lease-row';
 import { createQuotaPause } from './quota-pause';
@@ -10,28 +9,39 @@ export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' |
 
 /** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
 const REQUEST_BUDGET_MS = 10_000;
+/**
+ * Kept for the send and its record once a slot comes: a request waits at most budget minus this
+ * (5 s) for its slot. At 2 sends a second that is about 10 emails queued in one instance; under a
+ * bigger burst the rest go back to `pending` for the cron, rather than keep people waiting.
+ */
+const SEND_RESERVE_MS = 5_000;
 
 /**
  * Sends one outbox row now, through the same lease, activity check, classification and fenced
  * record as the cron's dispatcher — for emails a person is waiting for (the double opt-in link).
- * The row was written first, so if this request dies or runs out of time, the next cron run
- * finds it pending (or abandoned) and finishes the job under the same key.
+ * The request goes through the process's send limiter (deps.sendLimiter), so a burst of signups
+ * is paced like everything else this instance sends; a row whose slot would come too late for
+ * the request goes back to `pending` untried. The row was written first, so if this request dies
+ * or runs out of time, the next cron run finds it pending (or abandoned) and finishes the job
+ * under the same key.
  */
 export async function sendRowNow(deps: CycleDeps, input: { emailKey: string; uid: string; runId: string }): Promise<SendNowResult> {
   const started = deps.wallClock();
   const clock = () => new Date(deps.wallClock());
   const leased = await leaseRow(deps.db, { ...input, now: clock(), leaseMs: LEASE_MS });
   if (leased.kind !== 'leased') return leased.kind;
-  const limiter = createSendLimiter({ ratePerSec: deps.config.SEND_RATE_PER_SEC, concurrency: 1, sleep: deps.sleep });
+  const outOfTime = (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS;
   const { results } = await deliverUnit(
     {
       db: deps.db,
       mailer: deps.mailer,
-      limiter,
+      limiter: deps.sendLimiter,
       failpoint: deps.failpoint,
       clock,
       sleep: deps.sleep,
-      outOfTime: (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS,
+      outOfTime,
+      // Queued behind other sends of this instance for too long: the cron's dispatcher sends it.
+      slotTooLate: () => outOfTime(SEND_RESERVE_MS),
       log: deps.log,
       runId: input.runId,
       quota: createQuotaPause(),

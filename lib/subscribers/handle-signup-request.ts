@@ -1,4 +1,5 @@
 import type { CycleDeps } from '../cycle/cycle-deps';
+import { clientAddressOf } from '../http/client-address';
 import { readCappedBody } from '../http/read-capped-body';
 import { isSameOrigin } from '../http/same-origin';
 import { emptySignupValues, type SignupFormValues } from './signup-form';
@@ -89,20 +90,13 @@ export async function handleSignupRequest(request: Request, deps: SignupRequestD
     return invalid(parsed.fields, isForm, isForm ? formValues(body.value as Record<string, string | string[]>) : emptySignupValues);
 
   try {
-    const outcome = await signUp(deps, parsed.input, { clientAddress: clientAddressOf(request), now: deps.now });
+    const outcome = await signUp(deps, parsed.input, { clientAddress: clientAddressOf(request, deps.config), now: deps.now });
     if (outcome.kind === 'client-rate-limited') return refuse(REFUSALS.rateLimited, isForm, outcome.retryAfterSec);
   } catch (error) {
     deps.log('signup.error', { error: error instanceof Error ? error.message : String(error) });
     return refuse(REFUSALS.serverError, isForm);
   }
   return isForm ? signupReceivedPage({ message: SIGNUP_ACCEPTED_MESSAGE }) : json(202, { ok: true, message: SIGNUP_ACCEPTED_MESSAGE });
-}
-
-/** The client's address as the platform's proxy reports it; only ever stored hashed (rate-limit.ts). */
-export function clientAddressOf(request: Request): string {
-  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  const address = forwarded || request.headers.get('x-real-ip')?.trim();
-  return address ? address.slice(0, 100) : 'unknown';
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

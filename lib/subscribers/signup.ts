@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import type { CycleDeps } from '../cycle/cycle-deps';
+import { clientLogId } from '../http/client-address';
 import { maskEmail } from '../cycle/logger';
 import { isAlreadyExists, isLostPrecondition } from '../ledger/firestore-errors';
 import { addDays } from '../ledger/timestamps';
@@ -9,6 +10,7 @@ import type { MailSettings } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
 import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowResult } from '../outbox/send-now';
+import { mailboxOf } from './mailbox';
 import { claimAddressEmail, countClientAttempt, type AddressClaim } from './rate-limit';
 import type { SignupInput } from './signup-schema';
 import {
@@ -124,14 +126,22 @@ export async function signUp(deps: CycleDeps, input: SignupInput, context: { cli
   const { now } = context;
   const client = await countClientAttempt(db, { clientAddress: context.clientAddress, secret: config.LINK_SECRET, now });
   if (!client.allowed) {
-    deps.log('signup.client_rate_limited', { retryAfterSec: client.retryAfterSec });
+    deps.log('signup.client_rate_limited', {
+      client: clientLogId(context.clientAddress, config.LINK_SECRET),
+      retryAfterSec: client.retryAfterSec,
+    });
     return { kind: 'client-rate-limited', retryAfterSec: client.retryAfterSec };
   }
 
   const email = normaliseEmail(input.email);
   const uid = subscriberId(email);
   const preferences: Preferences = { keywords: input.keywords, excludes: input.excludes, minBudget: input.minBudget, mode: input.mode };
-  const addressLimit = await claimAddressEmail(db, { uid, now });
+  const addressLimit = await claimAddressEmail(db, {
+    mailbox: mailboxOf(email),
+    secret: config.LINK_SECRET,
+    globalPerHour: config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    now,
+  });
   const settings: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
   const runId = `signup-${randomUUID()}`;
   const write = await writeSignup(db, {

@@ -21,7 +21,8 @@ let deadKey: string;
 let runId: string;
 
 beforeEach(async () => {
-  h = await createHarness();
+  // One proxy in front: the fixture's X-Forwarded-For is the address it appended.
+  h = await createHarness({ TRUSTED_PROXY_HOPS: '1' });
   await h.subscribe({ email: ADA, keywords: ['react'] });
   await h.subscribe({ email: BEA, keywords: ['rust'], mode: 'daily' });
   h.serveFeed(postingsAbout('react', 2, { at: new Date(RUN_AT) }));

@@ -17,7 +17,8 @@ const ADA_ID = subscriberId(ADA);
 let h: Harness;
 
 beforeEach(async () => {
-  h = await createHarness();
+  // The post helper's X-Forwarded-For is a client's address, then the load balancer's: two proxies.
+  h = await createHarness({ TRUSTED_PROXY_HOPS: '2' });
 });
 afterEach(async () => h.close());
 

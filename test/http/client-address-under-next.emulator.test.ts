@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_LIMIT } from '../../lib/admin/login-limit';
+import { SIGNUP_LIMITS } from '../../lib/subscribers/rate-limit';
+import { startAppUnderNext, type AppUnderNext } from '../support/app-under-next';
+
+/**
+ * TRUSTED_PROXY_HOPS=0 as `next start` serves it: Next hands the route a client's own
+ * X-Forwarded-For unchanged (it fills in the socket's peer only when there is none), so the app
+ * trusts no header and every caller is one client. Forged headers buy no fresh allowance.
+ */
+let app: AppUnderNext;
+
+beforeAll(async () => {
+  app = await startAppUnderNext();
+}, 240_000);
+
+afterAll(async () => app?.stop());
+
+const forged = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}`, 'x-real-ip': `198.51.100.${i}` });
+
+describe('under next start with TRUSTED_PROXY_HOPS=0', () => {
+  it('signups with a forged X-Forwarded-For each are one client: its hourly allowance, then 429', async () => {
+    const statuses = [];
+    for (let i = 0; i < SIGNUP_LIMITS.clientPerWindow + 3; i++) {
+      const res = await fetch(`${app.server.url}/api/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.server.url, ...forged(i) },
+        body: JSON.stringify({ email: `user${i}@example.com`, keywords: 'react', mode: 'instant' }),
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual([...Array(SIGNUP_LIMITS.clientPerWindow).fill(202), ...Array(3).fill(429)]);
+  });
+
+  it('wrong admin secrets with a forged X-Forwarded-For each are one client: refused after the limit', async () => {
+    const statuses = [];
+    for (let i = 0; i < LOGIN_LIMIT.perWindow + 3; i++) {
+      const res = await fetch(`${app.server.url}/admin/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.server.url, ...forged(i) },
+        body: new URLSearchParams({ secret: `guess-${i}` }).toString(),
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual([...Array(LOGIN_LIMIT.perWindow).fill(401), ...Array(3).fill(429)]);
+  });
+});
