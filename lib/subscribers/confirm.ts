@@ -33,16 +33,27 @@ export function decideConfirmation(subscriber: Subscriber | undefined, nonce: st
   }
 }
 
+/** A confirm link's signed claims: whose signup, and which one (links from before the nonce are `outdated`). */
+function readConfirmLink(input: {
+  token: string | null | undefined;
+  secret: string;
+  now: Date;
+}): { ok: true; uid: string; nonce: string } | { ok: false; reason: ConfirmFailure } {
+  const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'confirm', now: input.now });
+  if (!check.ok) return { ok: false, reason: check.reason };
+  if (!check.claims.nonce) return { ok: false, reason: 'outdated' };
+  return { ok: true, uid: check.claims.uid, nonce: check.claims.nonce };
+}
+
 /** What GET /confirm shows: the button only for a link that would confirm. Reads, never writes. */
 export async function checkConfirmLink(
   db: Firestore,
   input: { token: string | null | undefined; secret: string; now: Date },
 ): Promise<ConfirmResult> {
-  const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'confirm', now: input.now });
-  if (!check.ok) return { ok: false, reason: check.reason };
-  if (!check.claims.nonce) return { ok: false, reason: 'outdated' };
-  const subscriber = (await subscribersCollection(db).doc(check.claims.uid).get()).data();
-  const decision = decideConfirmation(subscriber, check.claims.nonce);
+  const link = readConfirmLink(input);
+  if (!link.ok) return link;
+  const subscriber = (await subscribersCollection(db).doc(link.uid).get()).data();
+  const decision = decideConfirmation(subscriber, link.nonce);
   return decision.kind === 'activate' ? { ok: true, subscriber: decision.subscriber } : { ok: false, reason: decision.reason };
 }
 
@@ -61,13 +72,12 @@ export async function confirmSubscription(
   db: Firestore,
   input: { token: string | null | undefined; secret: string; now: Date },
 ): Promise<ConfirmResult> {
-  const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'confirm', now: input.now });
-  if (!check.ok) return { ok: false, reason: check.reason };
-  if (!check.claims.nonce) return { ok: false, reason: 'outdated' };
-  const ref = subscribersCollection(db).doc(check.claims.uid);
+  const link = readConfirmLink(input);
+  if (!link.ok) return link;
+  const ref = subscribersCollection(db).doc(link.uid);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const snap = await ref.get();
-    const decision = decideConfirmation(snap.data(), check.claims.nonce);
+    const decision = decideConfirmation(snap.data(), link.nonce);
     if (decision.kind === 'refuse') return { ok: false, reason: decision.reason };
     try {
       await ref.update(
@@ -81,5 +91,5 @@ export async function confirmSubscription(
       if (!isLostPrecondition(error)) throw error;
     }
   }
-  throw new Error(`users/${check.claims.uid} kept changing while confirming; try again`);
+  throw new Error(`users/${link.uid} kept changing while confirming; try again`);
 }
