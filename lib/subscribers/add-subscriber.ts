@@ -15,7 +15,8 @@ export type AddOutcome = 'created' | 'updated' | 'kept-unsubscribed';
 /**
  * The operator's way in (CLI, CSV import, demo, tests): adds a subscriber as active. Signing up
  * twice can never make two accounts (the id is the email), and an import never revives someone
- * who unsubscribed: opt-outs win.
+ * who unsubscribed, not even while someone's re-signup of the address waits for its owner to
+ * confirm: opt-outs win.
  */
 export async function addActiveSubscriber(db: Firestore, input: SubscriberInput, now: Date): Promise<{ id: string; outcome: AddOutcome }> {
   const parsed = subscriberInputSchema.parse(input);
@@ -41,8 +42,11 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     if (!isAlreadyExists(error)) throw error;
   }
   return db.runTransaction(async (tx) => {
-    const existing = (await tx.get(ref)).data();
-    if (existing?.status === 'unsubscribed') return { id, outcome: 'kept-unsubscribed' as const };
+    const snap = await tx.get(ref);
+    const existing = snap.data();
+    // `unsubscribedAt` outlives a re-signup: until the address's owner confirms again, the opt-out stands.
+    const optedOut = existing?.status === 'unsubscribed' || (existing?.status === 'pending' && snap.get('unsubscribedAt') != null);
+    if (optedOut) return { id, outcome: 'kept-unsubscribed' as const };
     tx.update(ref, {
       keywords: subscriber.keywords,
       excludes: subscriber.excludes,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { signLinkToken, unsubscribeUrl } from '../../lib/subscribers/link-token';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
@@ -165,5 +166,20 @@ describe('a confirmation link works once, also when posted many times at once', 
     expect(logs.filter((event) => event === 'subscriber.confirmed')).toHaveLength(1);
     expect(await user()).toMatchObject({ status: 'active', keywords: ['react'] });
     expect((await h.inbox(ADDRESS)).map((m) => m.subject)).toEqual(['Confirm your Scout subscription']);
+  });
+});
+
+describe('opt-outs win over the operator too', () => {
+  it('an import never activates an address that unsubscribed, even while a stranger’s re-signup of it is pending', async () => {
+    expect((await signUp('react', at(0))).status).toBe(202);
+    const [adaLink] = await confirmLinks();
+    await callConfirm(h, 'POST', adaLink, at(5));
+    await callUnsubscribe(h, unsubscribeLink(at(5)), at(30));
+    expect((await signUp('cobol', at(60))).status).toBe(202);
+    expect(await user()).toMatchObject({ status: 'pending', keywords: ['cobol'] });
+
+    const added = await addActiveSubscriber(h.db, { email: ADDRESS, keywords: ['vue'], mode: 'instant' }, at(90));
+    expect(added.outcome).toBe('kept-unsubscribed');
+    expect(await user()).toMatchObject({ status: 'pending', keywords: ['cobol'], confirmedAt: null });
   });
 });
