@@ -23,6 +23,7 @@ type Decision = { kind: 'not-ours' } | { kind: 'close'; as: 'skipped' | 'failed'
  * What may happen to a row, given the row and its subscriber as read together:
  * - finished, or someone holds a live lease → not ours;
  * - the subscriber may not receive this kind of email (opt-outs win) → skipped;
+ * - a confirmation whose signup a later one replaced (its link would be refused) → skipped;
  * - an alert left `sending` by a holder that died, past the provider's key window → failed
  *   (unknown_outcome): a retry could no longer be deduplicated, so it is given up visibly;
  * - otherwise → lease it (a digest is always retried; an alert inside the window, under its key).
@@ -33,6 +34,11 @@ function decide(row: OutboxRow | undefined, subscriber: Subscriber | undefined, 
   if ((row.status !== 'pending' && row.status !== 'sending') || live) return { kind: 'not-ours' };
   if (!subscriber || !MAY_RECEIVE[row.kind].includes(subscriber.status)) {
     return { kind: 'close', as: 'skipped', reason: `subscriber_${subscriber?.status ?? 'deleted'}` };
+  }
+  // A confirmation waiting here (a quota, a failed send) whose signup was replaced carries a link
+  // that would be refused: the newer signup's email is the one that counts.
+  if (row.kind === 'confirm' && row.signupNonce !== null && row.signupNonce !== subscriber.signupNonce) {
+    return { kind: 'close', as: 'skipped', reason: 'signup_superseded' };
   }
   const firstAttempt = row.firstAttemptAt;
   if (row.status === 'sending' && row.kind === 'alert' && firstAttempt && now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS) {

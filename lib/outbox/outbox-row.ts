@@ -40,6 +40,8 @@ export type OutboxRow = {
   /** Set when the row goes out inside a provider batch: the batch's key and its members, in order. */
   batchKey: string | null;
   batchMembers: string[] | null;
+  /** confirm only: the signup whose nonce its link carries. A later signup makes the email stale (lease-row.ts). */
+  signupNonce: string | null;
   runId: string;
   createdAt: Date;
   firstAttemptAt: Date | null;
@@ -80,6 +82,7 @@ export function newOutboxRow(input: {
   runId: string;
   now: Date;
   expireAt: Date;
+  signupNonce?: string;
 }): OutboxRow {
   return {
     uid: input.uid,
@@ -95,6 +98,7 @@ export function newOutboxRow(input: {
     payloadHash: hashPayload(input.payload),
     batchKey: null,
     batchMembers: null,
+    signupNonce: input.signupNonce ?? null,
     runId: input.runId,
     createdAt: input.now,
     firstAttemptAt: null,
@@ -127,6 +131,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
       payloadHash: d.payloadHash,
       batchKey: d.batchKey ?? null,
       batchMembers: d.batchMembers ?? null,
+      signupNonce: d.signupNonce ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,
       firstAttemptAt: toDate(d.firstAttemptAt),

@@ -198,8 +198,17 @@ async function writeSignup(
 ): Promise<WriteResult> {
   const { uid, now } = input;
   const userRef = db.collection('users').doc(uid);
-  const outboxRow = (kind: AccountEmail, payload: EmailPayload) =>
-    newOutboxRow({ uid, kind, deliveryIds: [], payload, runId: input.runId, now, expireAt: addDays(now, input.retentionDays) });
+  const outboxRow = (kind: AccountEmail, payload: EmailPayload, signupNonce?: string) =>
+    newOutboxRow({
+      uid,
+      kind,
+      deliveryIds: [],
+      payload,
+      runId: input.runId,
+      now,
+      expireAt: addDays(now, input.retentionDays),
+      signupNonce,
+    });
 
   // An email key already taken although the subscriber's counter says otherwise (the subscriber was
   // deleted and added again, say) moves us to the next number instead of failing the signup.
@@ -232,7 +241,7 @@ async function writeSignup(
       const emailKey = confirmEmailKey(uid, seq);
       if (input.mayEmail) {
         const payload = await composeConfirmation({ subscriber, nonce, settings: input.settings, now });
-        batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload));
+        batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload, nonce));
       }
       try {
         await batch.commit();
@@ -262,7 +271,10 @@ async function writeSignup(
           ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now })
           : await composeManageLink({ subscriber: recipient, settings: input.settings, now });
       const emailKey = (plan.email.kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
-      batch.create(outboxCollection(db).doc(emailKey), outboxRow(plan.email.kind, payload));
+      batch.create(
+        outboxCollection(db).doc(emailKey),
+        outboxRow(plan.email.kind, payload, plan.email.kind === 'confirm' ? nonce : undefined),
+      );
       email = { kind: plan.email.kind, emailKey };
     }
     try {

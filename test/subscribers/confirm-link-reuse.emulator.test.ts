@@ -183,3 +183,21 @@ describe('opt-outs win over the operator too', () => {
     expect(await user()).toMatchObject({ status: 'pending', keywords: ['cobol'], confirmedAt: null });
   });
 });
+
+describe('a confirmation waiting in the outbox', () => {
+  it('is skipped once a later signup replaced its signup, so the address gets only the link that works', async () => {
+    await h.setFaults({ quotaExceeded: 'daily' });
+    expect((await signUp('react', at(0))).status).toBe(202);
+    expect((await signUp('cobol', at(20))).status).toBe(202);
+    await h.setFaults({});
+    expect(await h.inbox(ADDRESS)).toHaveLength(0);
+
+    await h.cron({ now: at(30).toISOString() });
+    const links = await confirmLinks();
+    expect(links).toHaveLength(1);
+    const stale = (await h.db.collection('emails').where('uid', '==', UID).get()).docs.filter((d) => d.get('status') === 'skipped');
+    expect(stale.map((d) => d.get('lastError'))).toEqual(['signup_superseded']);
+    expect((await callConfirm(h, 'POST', links[0], at(31))).html).toContain('You are subscribed');
+    expect(await user()).toMatchObject({ status: 'active', keywords: ['cobol'] });
+  });
+});
