@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config';
 
 /**
@@ -57,16 +58,14 @@ function lastEntries(header: string, count: number): string[] {
 }
 
 function normalise(entry: string): string | null {
-  const host = stripPort(entry);
+  const host = stripPort(entry).replace(/%.*$/, '');
   const version = isIP(host);
   if (version === 4) return host;
   if (version !== 6) return null;
-  const groups = ipv6Groups(host.replace(/%.*$/, ''));
-  if (!groups) return null;
+  const address = ipaddr.IPv6.parse(host);
   // ::ffff:a.b.c.d is an IPv4 client seen through a dual-stack socket.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
-    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
-  return `${groups
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
@@ -78,22 +77,4 @@ function stripPort(entry: string): string {
   if (bracketed) return bracketed[1];
   const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
   return v4WithPort ? v4WithPort[1] : entry;
-}
-
-/** The eight 16-bit groups of an address `isIP` accepted as IPv6 (without a zone). */
-function ipv6Groups(address: string): number[] | null {
-  const parse = (part: string) =>
-    part === ''
-      ? []
-      : part.split(':').flatMap((group) => {
-          if (!group.includes('.')) return [parseInt(group, 16)];
-          const [a, b, c, d] = group.split('.').map(Number);
-          return [(a << 8) | b, (c << 8) | d];
-        });
-  const [head, tail] = address.split('::');
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  const zeros = 8 - left.length - right.length;
-  if (zeros < 0 || (tail === undefined && zeros !== 0)) return null;
-  return [...left, ...Array<number>(zeros).fill(0), ...right];
 }
