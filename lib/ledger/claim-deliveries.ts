@@ -7,7 +7,7 @@ import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
 import { readMany } from './create-documents';
-import { deliveryId, deliveryPageId, pageDayOf, readPages, writeDeliveries, type Delivery, type ReadPage } from './delivery';
+import { deliveryId, deliveryRef, readDeliveries, type Delivery } from './delivery';
 import { isLostRace } from './firestore-errors';
 import { claimInRounds } from './claim-in-rounds';
 import { inSlices } from './in-slices';
@@ -52,9 +52,9 @@ export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
 /**
  * Daily subscribers among `uids` whose digest for today is already claimed (its outbox row exists).
  * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
- * A flush that claims it between this read and our write is handled by the guards: if it took
- * items from the page we write, our write loses and re-plans with the row in sight; if not, the
- * item keeps today's date and the next flush after today's (tomorrow's) takes it — never lost.
+ * A flush that claims it between this read and our write listed its items before ours existed:
+ * ours keeps today's date, and the next flush takes it (a row that does not list an item never
+ * holds it back, see enqueue-due-digests.ts) — late by a day in that race, never lost.
  */
 export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
   if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
@@ -77,13 +77,13 @@ type ClaimContext = {
 };
 
 /**
- * Turns matches into ledger lines, one all-or-nothing group per subscriber: the subscriber's new
- * deliveries, written onto their pages, and for an instant subscriber the alert's outbox row.
+ * Turns matches into ledger lines: one `deliveries/{uid}_{jobId}` create() per new pair, and for
+ * an instant subscriber the alert's outbox row in the same batch.
  *   instant → `sending` (top MAX_ALERT_ITEMS; the rest `skipped`), with `emails/alert_…`
  *   daily   → `queued` for the digest
- * The pages are read first; a pair already on its page was claimed before (by an overlapping run)
- * and is left alone. Each page write is a create() or an update guarded by the version read, so
- * of two runs claiming the same pair exactly one lands; the other re-reads and re-plans.
+ * Pairs that may exist are read first (getAll) and left alone; the create() is the check, so of
+ * two runs claiming the same pair exactly one lands, and the other re-reads and re-plans that
+ * subscriber (per subscriber, all or nothing for the alert).
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
@@ -119,7 +119,7 @@ export async function claimDeliveries(
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
-  // after the last slice started here, and finds the pairs claimed here already on their pages.
+  // after the last slice started here, and finds the pairs claimed here already in the ledger.
   let lastStarted: string | null = null;
   await inSlices(
     bySubscriber,
@@ -143,11 +143,18 @@ function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: strin
 }
 
 async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
+  // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
+  // and then our create() loses and the next round reads. So the first round reads only pairs of
+  // postings stored earlier (a run that stopped halfway may have claimed some); a subscriber that
+  // lost a race is read whole.
+  let firstRound = true;
   const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
-    const [pages, digestClaimed] = await Promise.all([
-      readPages(
+    const mayExist = (c: ClaimCandidate) => !firstRound || c.posting.runId !== ctx.runId;
+    firstRound = false;
+    const [existing, digestClaimed] = await Promise.all([
+      readDeliveries(
         ctx.db,
-        pending.flatMap((items) => items.map(pageIdOf)),
+        pending.flatMap((items) => items.filter(mayExist).map(idOf)),
       ),
       readClaimedDigests(ctx.db, {
         uids: pending.filter((items) => items[0].subscriber.mode === 'daily').map((items) => items[0].subscriber.id),
@@ -158,17 +165,27 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
     const render = pLimit(RENDER_CONCURRENCY);
     const plans = await Promise.all(
-      pending.map((items) => render(() => planSubscriber(ctx, items, pages, digestClaimed.has(items[0].subscriber.id)))),
+      pending.map((items) =>
+        render(() =>
+          planSubscriber(
+            ctx,
+            items.filter((c) => !existing.get(idOf(c))?.exists),
+            digestClaimed.has(items[0].subscriber.id),
+          ),
+        ),
+      ),
     );
     await ctx.failpoint('before-delivery-commit');
+    const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
     const committed = await commitGroups(
       ctx.db,
-      plans.map((p) => p.write),
+      writes.map((w) => w.write),
       isLostRace,
     );
+    const lostSubscribers = new Set(writes.filter((_, j) => !committed[j]).map((w) => w.subscriber));
     const lost: ClaimCandidate[][] = [];
     plans.forEach((plan, i) => {
-      if (!committed[i]) return lost.push(pending[i]);
+      if (lostSubscribers.has(i)) return lost.push(pending[i]);
       stats.instantDeliveries += plan.sending;
       stats.alertEmails += plan.sending > 0 ? 1 : 0;
       stats.queued += plan.queued;
@@ -179,10 +196,19 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   stats.gaveUp += left.length;
 }
 
-type SubscriberPlan = { write: WriteGroup; sending: number; queued: number; skipped: number };
+/**
+ * A subscriber's claim as write groups: the first carries the alert's deliveries and its outbox
+ * row (all or nothing: at-most-once), the rest are independent creates in chunks (queued items,
+ * items over the alert cap), since a busy day can bring one subscriber more than a batch holds.
+ * A subscriber any of whose groups lost a race is re-read and re-planned whole.
+ */
+type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number };
+
+/** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */
+const CREATES_PER_GROUP = 100;
 
 /**
- * What a claim does with one subscriber's candidates not yet on their pages (pure: the run and
+ * What a claim does with one subscriber's candidates that have no delivery yet (pure: the run and
  * the dry run both decide with it):
  *   instant → the best MAX_ALERT_ITEMS go in one alert (`sending`), the rest are `skipped` (alert_cap)
  *   daily   → all `queued` for the next digest not yet claimed
@@ -207,99 +233,70 @@ export function decideClaim(input: {
   return { alert: ranked.slice(0, MAX_ALERT_ITEMS), capped: ranked.slice(MAX_ALERT_ITEMS), queued: [], digestDate: null };
 }
 
-async function planSubscriber(
-  ctx: ClaimContext,
-  items: ClaimCandidate[],
-  pages: Map<string, ReadPage>,
-  todaysDigestClaimed: boolean,
-): Promise<SubscriberPlan> {
-  const subscriber = items[0].subscriber;
-  const fresh = items.filter((c) => !pages.get(pageIdOf(c))!.page?.deliveries[c.posting.id]);
+async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
+  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0 };
+  const subscriber = fresh[0].subscriber;
   const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
-  const line = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>) => ({
-    candidate: c,
-    delivery: {
-      jobId: c.posting.id,
-      mode: subscriber.mode,
-      score: c.score,
-      reasons: c.reasons,
-      runId: ctx.runId,
-      createdAt: ctx.now,
-      ...fields,
-    } satisfies Delivery,
+  const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
+    uid: subscriber.id,
+    jobId: c.posting.id,
+    mode: subscriber.mode,
+    score: c.score,
+    reasons: c.reasons,
+    runId: ctx.runId,
+    createdAt: ctx.now,
+    sentAt: null,
+    expireAt: ctx.expireAt,
+    ...fields,
   });
 
   if (subscriber.mode === 'daily') {
-    const queued = decision.queued.map((c) => line(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }));
-    return { write: pagesWrite(ctx, pages, queued), sending: 0, queued: queued.length, skipped: 0 };
+    const queued = decision.queued.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }));
+    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0 };
   }
 
   const top = decision.alert;
-  const emailKey = alertEmailKey(
-    subscriber.id,
-    top.map((c) => deliveryId(subscriber.id, c.posting.id)),
-  );
-  const lines = [
-    ...top.map((c) => line(c, { status: 'sending', emailKey, digestDate: null, reason: null })),
-    ...decision.capped.map((c) => line(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' })),
-  ];
-  const write = pagesWrite(ctx, pages, lines);
-  if (top.length === 0) return { write, sending: 0, queued: 0, skipped: 0 };
+  const ids = top.map((c) => deliveryId(subscriber.id, c.posting.id));
+  const emailKey = alertEmailKey(subscriber.id, ids);
+  const sending = top.map((c) => delivery(c, { status: 'sending', emailKey, digestDate: null, reason: null }));
+  const capped = decision.capped.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }));
   const row = newOutboxRow({
     uid: subscriber.id,
     kind: 'alert',
-    deliveryIds: top.map((c) => deliveryId(subscriber.id, c.posting.id)),
+    deliveryIds: ids,
     payload: await ctx.composeAlert(subscriber, top),
     runId: ctx.runId,
     now: ctx.now,
     expireAt: ctx.expireAt,
   });
-  return {
-    write: {
-      size: write.size + 1,
-      bytes: (write.bytes ?? 0) + payloadBytes(row.payload),
-      apply(batch) {
-        write.apply(batch);
-        batch.create(outboxCollection(ctx.db).doc(emailKey), row);
-      },
-    },
-    sending: top.length,
-    queued: 0,
-    skipped: lines.length - top.length,
-  };
-}
-
-/** One guarded write per page the subscriber's new deliveries fall on (usually one). */
-function pagesWrite(
-  ctx: ClaimContext,
-  pages: Map<string, ReadPage>,
-  lines: { candidate: ClaimCandidate; delivery: Delivery }[],
-): WriteGroup {
-  const byPage = new Map<string, { candidate: ClaimCandidate; delivery: Delivery }[]>();
-  for (const l of lines) {
-    const id = pageIdOf(l.candidate);
-    const onPage = byPage.get(id);
-    if (onPage) onPage.push(l);
-    else byPage.set(id, [l]);
-  }
-  return {
-    size: byPage.size,
-    bytes: lines.length * DELIVERY_BYTES,
+  const alert: WriteGroup = {
+    size: sending.length + 1,
+    bytes: sending.length * DELIVERY_BYTES + payloadBytes(row.payload),
     apply(batch) {
-      for (const [id, onPage] of byPage) {
-        const { candidate } = onPage[0];
-        writeDeliveries(batch, ctx.db, pages.get(id)!, {
-          uid: candidate.subscriber.id,
-          day: pageDayOf(candidate.posting),
-          changed: onPage.map((l) => l.delivery),
-          expireAt: ctx.expireAt,
-        });
-      }
+      for (const d of sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
+      batch.create(outboxCollection(ctx.db).doc(emailKey), row);
     },
   };
+  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length };
 }
 
-const pageIdOf = (c: ClaimCandidate) => deliveryPageId(c.subscriber.id, pageDayOf(c.posting));
+/** Deliveries that stand alone (each create is its own check), a chunk per group. */
+function createsInChunks(ctx: ClaimContext, deliveries: Delivery[]): WriteGroup[] {
+  const groups: WriteGroup[] = [];
+  for (let i = 0; i < deliveries.length; i += CREATES_PER_GROUP) {
+    const chunk = deliveries.slice(i, i + CREATES_PER_GROUP);
+    groups.push({
+      size: chunk.length,
+      bytes: chunk.length * DELIVERY_BYTES,
+      apply(batch) {
+        for (const d of chunk) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
+      },
+    });
+  }
+  return groups;
+}
+
+const idOf = (c: ClaimCandidate) => deliveryId(c.subscriber.id, c.posting.id);
 
 function groupBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
   const groups = new Map<string, ClaimCandidate[]>();
