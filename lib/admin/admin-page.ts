@@ -248,7 +248,7 @@ ${notice(input.flash)}${quotaBanner(d.quota)}${loginLockBanner(d.door.loginLock)
 <h2 id="glance-title">At a glance <span class="count">· outbox by state, digests for ${d.day}</span></h2>
 <div class="tiles">
 ${tile(d.outbox.pending, 'emails pending')}${tile(d.outbox.sending, 'emails sending')}${tile(d.outbox.failed, 'emails failed', true)}${tile(d.outbox.dead, 'emails dead', true)}
-${tile(d.digestPagesDue, 'delivery pages due in a digest')}${tile(d.digestsSentToday, 'digests sent today')}${tile(d.postingsWaiting, 'postings unmatched after an hour', true)}
+${tile(d.digestItemsDue, 'queued items due in a digest')}${tile(d.digestsSentToday, 'digests sent today')}${tile(d.postingsWaiting, 'postings unmatched after an hour', true)}
 </div>
 </section>
 <section aria-labelledby="door-title">
@@ -469,7 +469,7 @@ function deliveriesTable(now: Date, h: SubscriberHistory): Html {
 <td>${d.mode}</td>${num(d.score)}<td>${pill(d.status)}${d.reason ? html`<span class="sub">${d.reason}</span>` : null}</td><td><code>${orDash(d.emailKey)}</code></td></tr>
 `,
     ),
-    'No deliveries in their recent pages.',
+    'No deliveries yet.',
   );
 }
 

@@ -1,11 +1,11 @@
 import { readMany } from '../ledger/create-documents';
-import { decideDigest, isDueBy } from '../digests/enqueue-due-digests';
+import { decideDigest, dueSubscribers, notYetListed, readDigestRows } from '../digests/enqueue-due-digests';
 import { decideClaim, readClaimedDigests, type ClaimCandidate } from '../ledger/claim-deliveries';
-import { deliveriesCollection, deliveryPageId, pageDayOf, readPages, type Delivery } from '../ledger/delivery';
+import { deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
 import { utcDay } from '../ledger/timestamps';
 import type { FeedSource } from '../feeds/feed-source';
 import type { Posting } from '../feeds/posting';
-import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { postingsCollection } from '../feeds/postings-collection';
 import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings } from '../feeds/store-postings';
 import { matchPostings } from '../matching/match-postings';
@@ -74,13 +74,13 @@ export async function previewCycle(
   // As in a run: no posting to match, no subscriber read.
   const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(input.shard, s.id)) : [];
   const candidates = matchPostings(postings, subscribers) as ClaimCandidate[];
-  // A posting not stored yet would land on today's page.
-  const pageOf = (c: ClaimCandidate) =>
-    deliveryPageId(c.subscriber.id, 'fetchedAt' in c.posting ? pageDayOf(c.posting as StoredPosting) : utcDay(input.now));
-  const pages = await readPages(db, candidates.map(pageOf));
+  const existing = await readDeliveries(
+    db,
+    candidates.map((c) => deliveryId(c.subscriber.id, c.posting.id)),
+  );
   const fresh = new Map<string, ClaimCandidate[]>();
   for (const c of candidates) {
-    if (pages.get(pageOf(c))?.page?.deliveries[c.posting.id]) continue;
+    if (existing.get(deliveryId(c.subscriber.id, c.posting.id))?.exists) continue;
     fresh.set(c.subscriber.id, [...(fresh.get(c.subscriber.id) ?? []), c]);
   }
   const claimedToday = await readClaimedDigests(db, {
@@ -111,12 +111,16 @@ export async function previewCycle(
   }
 
   if (input.now.getUTCHours() >= config.DIGEST_HOUR_UTC) {
-    const due = await deliveriesCollection(db).where('pendingDigest', '<=', day).get();
-    for (const doc of due.docs) {
-      const page = doc.data();
-      if (!ownsSubscriber(input.shard, page.uid)) continue;
-      dueBy.set(page.uid, [...(dueBy.get(page.uid) ?? []), ...Object.values(page.deliveries).filter((d) => isDueBy(d, day))]);
+    const held = new Set<string>();
+    for await (const page of dueSubscribers(db, { day, shard: input.shard })) {
+      const rows = await readDigestRows(db, page, day);
+      for (const due of page) {
+        // As the flush: items an earlier digest lists are that digest's; a subscriber whose digest today is claimed waits.
+        if (rows.get(digestEmailKey(due.uid, day))) held.add(due.uid);
+        dueBy.set(due.uid, [...(dueBy.get(due.uid) ?? []), ...notYetListed(due, rows).free]);
+      }
     }
+    for (const uid of held) dueBy.delete(uid);
     const uids = [...dueBy.keys()];
     const [rows, people] = await Promise.all([
       readMany(
@@ -152,6 +156,7 @@ export async function previewCycle(
 
 /** The delivery a run would queue for this candidate, as the flush would then read it. */
 const asQueued = (c: ClaimCandidate, digestDate: string, input: { runId: string; now: Date }): Delivery => ({
+  uid: c.subscriber.id,
   jobId: c.posting.id,
   mode: 'daily',
   status: 'queued',
@@ -162,6 +167,8 @@ const asQueued = (c: ClaimCandidate, digestDate: string, input: { runId: string;
   reason: null,
   runId: input.runId,
   createdAt: input.now,
+  sentAt: null,
+  expireAt: input.now,
 });
 
 /** As a run stores them: at most `max` new postings from each source, the first in feed order. */

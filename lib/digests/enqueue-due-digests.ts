@@ -1,19 +1,20 @@
-import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
+import type { Firestore, QueryDocumentSnapshot, Timestamp } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../cycle/failpoints';
 import { ownsSubscriber, type Shard } from '../cycle/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { RENDER_CONCURRENCY } from '../ledger/claim-deliveries';
 import { claimInRounds } from '../ledger/claim-in-rounds';
-import { inSlices } from '../ledger/in-slices';
 import { readMany } from '../ledger/create-documents';
-import { deliveriesCollection, deliveryId, readPages, writeDeliveries, type Delivery, type ReadPage } from '../ledger/delivery';
+import { deliveriesCollection, deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
 import { isLostRace } from '../ledger/firestore-errors';
+import { inSlices } from '../ledger/in-slices';
+import { settleDigestItems, settledAs } from '../ledger/settle-digest-items';
 import { addDays, utcDay } from '../ledger/timestamps';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../ledger/write-groups';
 import type { ScoredPosting } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
-import { digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
 export type ComposeDigest = (input: {
@@ -24,15 +25,19 @@ export type ComposeDigest = (input: {
 }) => Promise<EmailPayload>;
 
 /**
- * `truncated`: the run's time budget ended the flush with pages still due; the next run goes on.
+ * `truncated`: the run's time budget ended the flush with subscribers still due; the next run goes on.
  * `gaveUp`: subscribers whose digest claim still lost a race after MAX_ROUNDS; still due next run.
  */
 export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
 
-/** Due pages listed per query (ids only); the flush walks them with a cursor until done or out of time. */
+/** Due items read per query page; the flush walks them with a cursor until done or out of time. */
 const DUE_PAGE = 5_000;
-/** Rounds of re-planning after losing races to concurrent writers of the same pages (claims, opt-outs). */
+/** Rounds of re-planning after losing races to concurrent writers of the same items (claims, opt-outs). */
 const MAX_ROUNDS = 5;
+/** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
+const CLOSES_PER_GROUP = 100;
+/** How far back a leftover item's earlier digests are looked for: nothing outlives the ledger's retention. */
+const MAX_DAYS_BACK = 45;
 
 type FlushContext = {
   db: Firestore;
@@ -45,13 +50,19 @@ type FlushContext = {
   expireAt: Date;
 };
 
+/** A queued delivery as read, with the version a close must be guarded by. */
+export type DueItem = { id: string; delivery: Delivery; updateTime: Timestamp };
+/** One subscriber's queued deliveries due by the flush's day, best first. */
+export type Due = { uid: string; items: DueItem[] };
+
 /**
- * The daily flush's claim: from the first run at or after DIGEST_HOUR_UTC, each subscriber with
- * queued deliveries due gets one outbox row `digest_{uid}_{day}` carrying the top items by score.
- * Its create() *is* the check that today's digest has not been claimed, so later runs,
- * overlapping runs and retries all find the row and do nothing. The row and the pages whose
- * items it takes (`sending`) change in one batch, each page guarded by the version read;
- * lower-scored items beyond DIGEST_MAX_ITEMS are closed as `skipped` in the same write.
+ * The daily flush, as the design card draws it: from the first run at or after DIGEST_HOUR_UTC,
+ * each subscriber with queued deliveries due gets one outbox row `digest_{uid}_{day}` listing the
+ * top DIGEST_MAX_ITEMS by score. The row's create() *is* the check that today's digest has not
+ * been claimed, and its list *is* the claim: the items are not written here (they are marked
+ * when the row is final, settle-digest-items.ts), so later runs, overlapping runs and retries all
+ * find the row and do nothing. Lower-scored items are closed `skipped` (digest_cap) in the same
+ * write, and their count is the email's "and N more".
  */
 export async function enqueueDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
@@ -66,109 +77,201 @@ export async function enqueueDueDigests(
     shard?: Shard;
   },
 ): Promise<DigestStats> {
-  const { db } = deps;
   const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
-  const day = utcDay(input.now);
   const ctx: FlushContext = {
     ...deps,
     ...input,
     failpoint: deps.failpoint ?? (async () => {}),
-    day,
+    day: utcDay(input.now),
     expireAt: addDays(input.now, input.retentionDays),
   };
-
-  // Only ids, a page of the list at a time: the delivery pages themselves are read a slice at a
-  // time, so memory stays flat however many subscribers are due. Claimed pages leave the range
-  // (their pendingDigest moves past today), so the cursor never skips one still due.
-  const query = deliveriesCollection(db).where('pendingDigest', '<=', day).orderBy('pendingDigest').select('uid', 'pendingDigest');
-  const handled = new Set<string>();
-  let cursor: QueryDocumentSnapshot | undefined;
-  for (;;) {
+  for await (const due of dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard })) {
     if (deps.outOfTime()) {
       stats.truncated = true;
       break;
     }
-    const due = await (cursor ? query.startAfter(cursor) : query).limit(input.duePageSize ?? DUE_PAGE).get();
-    if (due.empty) break;
-    cursor = due.docs[due.docs.length - 1];
-    // A subscriber whose pages straddle two lists is flushed from the first; the rest waits for tomorrow's digest.
-    const pagesOf = new Map<string, string[]>();
-    for (const doc of due.docs) {
-      const uid: string = doc.get('uid');
-      if (!ownsSubscriber(input.shard, uid) || (handled.has(uid) && !pagesOf.has(uid))) continue;
-      const pages = pagesOf.get(uid);
-      if (pages) pages.push(doc.id);
-      else pagesOf.set(uid, [doc.id]);
-    }
-    for (const uid of pagesOf.keys()) handled.add(uid);
-    stats.due += pagesOf.size;
-    await inSlices([...pagesOf.keys()], async (slice) => {
+    stats.due += due.length;
+    await inSlices(due, async (slice) => {
       if (deps.outOfTime()) return void (stats.truncated = true);
-      const flushed = await flushSlice(
-        ctx,
-        slice.map((uid) => ({ uid, pageIds: pagesOf.get(uid)! })),
-      );
+      const flushed = await flushSlice(ctx, slice);
       stats.claimed += flushed.claimed;
       stats.skippedSubscribers += flushed.skippedSubscribers;
       stats.gaveUp += flushed.gaveUp;
     });
-    if (stats.truncated || due.size < (input.duePageSize ?? DUE_PAGE)) break;
+    if (stats.truncated) break;
   }
   return stats;
 }
 
-type Due = { uid: string; pageIds: string[] };
+/**
+ * Subscribers with queued deliveries due by `day`, a query page at a time: one query over
+ * (status, uid, score desc) with the digest date as a range filter, so each subscriber's items
+ * arrive together and best first, and each item is read once. A subscriber whose items run past
+ * the end of a page is held back and completed from the next one. Memory stays one page.
+ */
+export async function* dueSubscribers(db: Firestore, input: { day: string; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
+  const pageSize = input.pageSize ?? DUE_PAGE;
+  const query = deliveriesCollection(db)
+    .where('status', '==', 'queued')
+    .where('digestDate', '<=', input.day)
+    .orderBy('uid')
+    .orderBy('score', 'desc');
+  let cursor: QueryDocumentSnapshot<Delivery> | undefined;
+  let carried: Due | null = null;
+  for (;;) {
+    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
+    const last = page.size < pageSize;
+    const complete: Due[] = [];
+    for (const doc of page.docs) {
+      const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
+      if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
+      else {
+        if (carried) complete.push(carried);
+        carried = { uid: item.delivery.uid, items: [item] };
+      }
+    }
+    if (last && carried) complete.push(carried), (carried = null);
+    const owned = complete.filter((d) => ownsSubscriber(input.shard, d.uid));
+    if (owned.length > 0) yield owned;
+    if (last) return;
+    cursor = page.docs[page.docs.length - 1];
+  }
+}
 
 async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number; gaveUp: number }> {
   const { db } = ctx;
   let claimed = 0;
   let skippedSubscribers = 0;
+  let firstRound = true;
   const left = await claimInRounds(slice, MAX_ROUNDS, async (pending) => {
-    const [pages, rows, subscribers] = await Promise.all([
-      readPages(
-        db,
-        pending.flatMap((d) => d.pageIds),
-      ),
+    // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
+    const current = firstRound ? pending : await rereadItems(db, pending, ctx.day);
+    firstRound = false;
+    const [rows, subscribers] = await Promise.all([
+      readDigestRows(db, current, ctx.day),
       readMany(
         db,
-        pending.map((d) => outboxCollection(db).doc(digestEmailKey(d.uid, ctx.day))),
-      ),
-      readMany(
-        db,
-        pending.map((d) => subscribersCollection(db).doc(d.uid)),
+        current.map((d) => subscribersCollection(db).doc(d.uid)),
       ),
     ]);
     const plans: FlushPlan[] = [];
-    for (const [i, d] of pending.entries()) {
-      if (rows[i].exists) continue; // today's digest is already claimed: newer items wait for tomorrow
-      plans.push(planFlush(ctx, d, pages, subscribers[i].exists ? subscribers[i].data()! : undefined));
+    const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
+    for (const [i, due] of current.entries()) {
+      if (rows.get(digestEmailKey(due.uid, ctx.day))) continue; // today's digest is already claimed: newer items wait for the next
+      const { free, listed } = notYetListed(due, rows);
+      repairs.push(...listed);
+      if (free.length === 0) continue;
+      const subscriber = subscribers[i].exists ? subscribers[i].data()! : undefined;
+      const versions = new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime]));
+      plans.push({
+        uid: due.uid,
+        subscriber,
+        versions,
+        ...decideDigest({ subscriber, due: free, uid: due.uid, day: ctx.day, maxItems: ctx.maxItems }),
+      });
     }
+    // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
+    await settleDigestItems(
+      db,
+      repairs.flatMap((r) => (settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [])),
+    );
     const postings = await readPostings(db, plans);
     const render = pLimit(RENDER_CONCURRENCY);
-    const writes = await Promise.all(plans.map((plan) => render(() => flushWrite(ctx, plan, pages, postings))));
+    const writes = await Promise.all(plans.map((plan) => render(() => flushWrites(ctx, plan, postings))));
     await ctx.failpoint('before-digest-commit');
-    const committed = await commitGroups(db, writes, isLostRace);
+    const groups = writes.flatMap((list, i) => list.map((write) => ({ write, plan: i })));
+    const committed = await commitGroups(
+      db,
+      groups.map((g) => g.write),
+      isLostRace,
+    );
+    const lostPlans = new Set(groups.filter((_, j) => !committed[j]).map((g) => g.plan));
     const lost = new Set<string>();
     plans.forEach((plan, i) => {
-      if (!committed[i]) return lost.add(plan.uid);
+      if (lostPlans.has(i)) return lost.add(plan.uid);
       if (plan.top.length > 0) claimed += 1;
       else if (plan.closed.length > 0) skippedSubscribers += 1;
     });
-    // Someone changed one of these pages (a claim adding items, an opt-out) or claimed the digest: look again.
-    return pending.filter((d) => lost.has(d.uid));
+    // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
+    return current.filter((d) => lost.has(d.uid));
   });
   return { claimed, skippedSubscribers, gaveUp: left.length };
+}
+
+/** The items again, as they are now: those still queued and due. */
+async function rereadItems(db: Firestore, due: Due[], day: string): Promise<Due[]> {
+  const snaps = await readDeliveries(
+    db,
+    due.flatMap((d) => d.items.map((i) => i.id)),
+  );
+  return due.map((d) => ({
+    uid: d.uid,
+    items: d.items.flatMap((i) => {
+      const snap = snaps.get(i.id)!;
+      return snap.exists && isDueBy(snap.data()!, day) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
+    }),
+  }));
+}
+
+/**
+ * Today's digest row for each subscriber, and for items left from earlier days the digest rows
+ * of those days: an item stays `queued` until the row that lists it is final, so a row of an
+ * earlier day may still hold it (not sent yet, or sent and its marks lost to a crash).
+ */
+export async function readDigestRows(db: Firestore, due: Due[], day: string): Promise<Map<string, OutboxRow | undefined>> {
+  const keys = due.flatMap((d) => {
+    const earliest = d.items.reduce((min, i) => (i.delivery.digestDate! < min ? i.delivery.digestDate! : min), day);
+    return daysBetween(earliest, day).map((date) => digestEmailKey(d.uid, date));
+  });
+  const snaps = await readMany(
+    db,
+    keys.map((key) => outboxCollection(db).doc(key)),
+  );
+  return new Map(keys.map((key, i) => [key, snaps[i].exists ? snaps[i].data() : undefined]));
+}
+
+/** From `from` to `to`, both included, at most MAX_DAYS_BACK days back from `to`. */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let at = new Date(`${to}T00:00:00Z`), n = 0; utcDay(at) >= from && n <= MAX_DAYS_BACK; at = addDays(at, -1), n++) days.unshift(utcDay(at));
+  return days;
+}
+
+/** Splits a subscriber's due items into those no earlier digest row lists, and those an earlier row holds. */
+export function notYetListed(
+  due: Due,
+  rows: Map<string, OutboxRow | undefined>,
+): { free: Delivery[]; listed: { row: OutboxRow; emailKey: string; items: DueItem[] }[] } {
+  const holder = new Map<string, { row: OutboxRow; emailKey: string; items: DueItem[] }>();
+  const listedBy = new Map<string, string>();
+  for (const [key, row] of rows) {
+    if (!row || row.uid !== due.uid) continue;
+    for (const id of row.deliveryIds) listedBy.set(id, key);
+  }
+  const free: Delivery[] = [];
+  for (const item of due.items) {
+    const key = listedBy.get(item.id);
+    if (!key) {
+      free.push(item.delivery);
+      continue;
+    }
+    const entry = holder.get(key) ?? { row: rows.get(key)!, emailKey: key, items: [] };
+    entry.items.push(item);
+    holder.set(key, entry);
+  }
+  return { free, listed: [...holder.values()] };
 }
 
 type FlushPlan = {
   uid: string;
   subscriber: Subscriber | undefined;
-  /** Deliveries the digest carries, best first, and the ones closed without it. */
+  /** Deliveries the digest lists, best first, and the ones closed without it. */
   top: Delivery[];
   closed: Delivery[];
   moreCount: number;
-  pageOf: Map<string, string>;
+  /** Each item's version as read, by job id: what its close is guarded by. */
+  versions: Map<string, Timestamp>;
 };
 
 /**
@@ -190,35 +293,12 @@ export function decideDigest(input: { subscriber: Subscriber | undefined; due: D
     // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
     return { top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
   }
-  const emailKey = digestEmailKey(input.uid, input.day);
   const rest = items.slice(input.maxItems);
-  return {
-    top: items.slice(0, input.maxItems).map((d) => ({ ...d, status: 'sending' as const, emailKey })),
-    closed: close(rest, 'digest_cap'),
-    moreCount: rest.length,
-  };
+  return { top: items.slice(0, input.maxItems), closed: close(rest, 'digest_cap'), moreCount: rest.length };
 }
 
 /** A queued delivery that today's digest may carry. */
 export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
-
-function planFlush(ctx: FlushContext, due: Due, pages: Map<string, ReadPage>, subscriber: Subscriber | undefined): FlushPlan {
-  const pageOf = new Map<string, string>();
-  const items: Delivery[] = [];
-  for (const id of due.pageIds) {
-    for (const d of Object.values(pages.get(id)!.page?.deliveries ?? {})) {
-      if (!isDueBy(d, ctx.day)) continue;
-      items.push(d);
-      pageOf.set(d.jobId, id);
-    }
-  }
-  return {
-    uid: due.uid,
-    subscriber,
-    pageOf,
-    ...decideDigest({ subscriber, due: items, uid: due.uid, day: ctx.day, maxItems: ctx.maxItems }),
-  };
-}
 
 /** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
 async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
@@ -230,20 +310,12 @@ async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<stri
   return new Map(jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : [])));
 }
 
-async function flushWrite(
-  ctx: FlushContext,
-  plan: FlushPlan,
-  pages: Map<string, ReadPage>,
-  postings: Map<string, StoredPosting>,
-): Promise<WriteGroup> {
-  const changed = [...plan.top, ...plan.closed];
-  const byPage = new Map<string, Delivery[]>();
-  for (const d of changed) {
-    const id = plan.pageOf.get(d.jobId)!;
-    const onPage = byPage.get(id);
-    if (onPage) onPage.push(d);
-    else byPage.set(id, [d]);
-  }
+/**
+ * The digest row with the first closes (all or nothing: a flush that loses the row's create()
+ * closes nothing), then the rest of the closes in their own groups. Each close is guarded by the
+ * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
+ */
+async function flushWrites(ctx: FlushContext, plan: FlushPlan, postings: Map<string, StoredPosting>): Promise<WriteGroup[]> {
   const row =
     plan.top.length > 0 && plan.subscriber
       ? newOutboxRow({
@@ -264,19 +336,25 @@ async function flushWrite(
           expireAt: ctx.expireAt,
         })
       : null;
-  return {
-    size: byPage.size + (row ? 1 : 0),
-    bytes: changed.length * DELIVERY_BYTES + (row ? payloadBytes(row.payload) : 0),
-    apply(batch) {
-      if (row) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), row);
-      for (const [id, list] of byPage) {
-        writeDeliveries(batch, ctx.db, pages.get(id)!, {
-          uid: plan.uid,
-          day: pages.get(id)!.page!.day,
-          changed: list,
-          expireAt: ctx.expireAt,
-        });
-      }
-    },
-  };
+  const groups: WriteGroup[] = [];
+  for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_GROUP) {
+    const closes = plan.closed.slice(i, i + CLOSES_PER_GROUP);
+    const withRow = i === 0 ? row : null;
+    if (!withRow && closes.length === 0) break;
+    groups.push({
+      size: closes.length + (withRow ? 1 : 0),
+      bytes: closes.length * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
+      apply(batch) {
+        if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), withRow);
+        for (const d of closes) {
+          batch.update(
+            deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)),
+            { status: 'skipped', reason: d.reason },
+            { lastUpdateTime: plan.versions.get(d.jobId)! },
+          );
+        }
+      },
+    });
+  }
+  return groups;
 }

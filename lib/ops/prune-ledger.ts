@@ -5,8 +5,8 @@ import { commitGroups } from '../ledger/write-groups';
 /**
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
  * `expireAt` has passed, at most `limit` per call. Conservative where a TTL would not be: an
- * outbox row still on its way (pending or sending) and a delivery page with items still queued
- * for a digest are kept, so a prune can never lose an email that is still due; of `users`, only
+ * outbox row still on its way (pending or sending) and a delivery still queued for a digest
+ * are kept, so a prune can never lose an email that is still due; of `users`, only
  * unconfirmed signups go (an `expireAt` on anyone else is a stray, never a reason to delete them).
  */
 export type PruneReport = { deleted: Record<string, number>; kept: Record<string, number>; more: boolean };
@@ -15,7 +15,7 @@ type Target = { collection: string; keep?: (data: FirebaseFirestore.DocumentData
 
 const TARGETS: Target[] = [
   { collection: 'jobs' },
-  { collection: 'deliveries', keep: (d) => typeof d.pendingDigest === 'string' },
+  { collection: 'deliveries', keep: (d) => d.status === 'queued' },
   { collection: 'emails', keep: (d) => d.status === 'pending' || d.status === 'sending' },
   { collection: 'runs' },
   { collection: 'rateLimits' },
@@ -38,8 +38,8 @@ export async function pruneLedger(db: Firestore, input: { now: Date; limit: numb
     const expired = await query.get();
     const doomed = expired.docs.filter((d) => !target.keep?.(d.data()));
     report.kept[target.collection] = expired.size - doomed.length;
-    // Each delete is guarded by the version read: a document written since (a page that just got
-    // a new item) is left for a later prune instead of being deleted under its writer.
+    // Each delete is guarded by the version read: a document written since (a delivery a digest
+    // just marked) is left for a later prune instead of being deleted under its writer.
     const deleted = await commitGroups(
       db,
       doomed.map((doc) => ({ size: 1, apply: (batch) => void batch.delete(doc.ref, { lastUpdateTime: doc.updateTime }) })),

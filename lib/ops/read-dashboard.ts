@@ -7,7 +7,7 @@ import type { QuotaHit } from '../outbox/quota-pause';
 import { readDoor, type DoorView } from './auth-failures';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import {
-  countDigestPagesDue,
+  countDigestItemsDue,
   countOutbox,
   countPostingsWaiting,
   readFailedEmails,
@@ -24,7 +24,7 @@ export type Dashboard = {
   now: Date;
   day: string;
   outbox: OutboxCounts;
-  digestPagesDue: number;
+  digestItemsDue: number;
   digestsSentToday: number;
   /** Postings still unmatched an hour after they were stored (see countPostingsWaiting). */
   postingsWaiting: number;
@@ -93,9 +93,9 @@ export async function readDashboard(
   input: { now: Date; configuredFeeds?: { source: string; url: string }[]; signupEmailsPerHour?: number },
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
-  const [outbox, digestPagesDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door] = await Promise.all([
+  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door] = await Promise.all([
     countOutbox(db),
-    countDigestPagesDue(db, day),
+    countDigestItemsDue(db, day),
     countDigestsSent(db, day),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, DASHBOARD_LIMITS.failures),
@@ -161,7 +161,7 @@ export async function readDashboard(
     now: input.now,
     day,
     outbox,
-    digestPagesDue,
+    digestItemsDue,
     digestsSentToday,
     postingsWaiting,
     quota: providerQuotaNotice(runViews),

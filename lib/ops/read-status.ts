@@ -11,7 +11,7 @@ export type OpsStatus = {
   day: string;
   outbox: Record<Exclude<OutboxStatus, 'sent' | 'skipped'>, number>;
   /** Subscribers' delivery pages with queued items due in a digest today or earlier. */
-  digestPagesDue: number;
+  digestItemsDue: number;
   /** Postings stored over STALE_POSTING_MS ago and still not matched by every shard: matching is stuck or a shard is not called. */
   postingsWaiting: number;
   /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
@@ -56,9 +56,9 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestPagesDue, postingsWaiting, failures, runs, locks] = await Promise.all([
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks] = await Promise.all([
     countOutbox(db),
-    countDigestPagesDue(db, day),
+    countDigestItemsDue(db, day),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
@@ -67,7 +67,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
   return {
     day,
     outbox,
-    digestPagesDue,
+    digestItemsDue,
     postingsWaiting,
     quota: providerQuotaNotice(
       runs.docs.map((d) => ({ runId: d.id, quota: readRunQuota(d.get('quota')), emailsSent: d.get('stats.emailsSent') ?? 0 })),
@@ -100,9 +100,9 @@ export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
   return Object.fromEntries(OPEN_STATUSES.map((status, i) => [status, counts[i]])) as OutboxCounts;
 }
 
-/** Delivery pages with queued items due in a digest on `day` or earlier: one count() aggregation. */
-export async function countDigestPagesDue(db: Firestore, day: string): Promise<number> {
-  return (await deliveriesCollection(db).where('pendingDigest', '<=', day).count().get()).data().count;
+/** Queued deliveries due in a digest on `day` or earlier: one count() aggregation over (status, digestDate). */
+export async function countDigestItemsDue(db: Firestore, day: string): Promise<number> {
+  return (await deliveriesCollection(db).where('status', '==', 'queued').where('digestDate', '<=', day).count().get()).data().count;
 }
 
 /** Runs every 15 minutes match a posting within one or two runs; an hour means something is wrong. */

@@ -8,8 +8,8 @@ import { subscribersCollection, type Subscriber } from '../subscribers/subscribe
 /** One subscriber as the operator sees them: who they are, what they were matched, what was sent. */
 export type SubscriberHistory = {
   subscriber: Subscriber;
-  /** Newest page first; within a page, newest delivery first. */
-  deliveries: (DeliveryOutcome & { day: string; score: number; createdAt: Date; title: string | null })[];
+  /** Newest delivery first. */
+  deliveries: (DeliveryOutcome & { score: number; createdAt: Date; title: string | null })[];
   /** Their outbox rows, newest first, without payload bodies. */
   emails: SubscriberEmail[];
 };
@@ -27,17 +27,17 @@ export type SubscriberEmail = {
   retries: number;
 };
 
-export const HISTORY_LIMITS = { pages: 14, deliveries: 50, emails: 25 } as const;
+export const HISTORY_LIMITS = { deliveries: 50, emails: 25 } as const;
 
 /**
- * Bounded reads: the subscriber, their newest delivery pages (index: uid, day desc), the outbox
+ * Bounded reads: the subscriber, their newest deliveries (index: uid, createdAt desc), the outbox
  * rows those deliveries are bound to (one getAll, inside readDeliveryOutcomes), the postings'
  * titles (one getAll), and their newest emails (index: uid, createdAt desc).
  */
 export async function readSubscriberHistory(db: Firestore, input: { uid: string }): Promise<SubscriberHistory | null> {
-  const [subscriberSnap, pagesSnap, emailsSnap] = await Promise.all([
+  const [subscriberSnap, deliveriesSnap, emailsSnap] = await Promise.all([
     subscribersCollection(db).doc(input.uid).get(),
-    deliveriesCollection(db).where('uid', '==', input.uid).orderBy('day', 'desc').limit(HISTORY_LIMITS.pages).get(),
+    deliveriesCollection(db).where('uid', '==', input.uid).orderBy('createdAt', 'desc').limit(HISTORY_LIMITS.deliveries).get(),
     outboxCollection(db)
       .where('uid', '==', input.uid)
       .orderBy('createdAt', 'desc')
@@ -48,32 +48,21 @@ export async function readSubscriberHistory(db: Firestore, input: { uid: string 
   const subscriber = subscriberSnap.data();
   if (!subscriber) return null;
 
-  // Newest deliveries first, capped: readDeliveryOutcomes reads only the rows these are bound to.
-  const pages = pagesSnap.docs.map((d) => d.data());
-  const shown = pages
-    .flatMap((page) => Object.values(page.deliveries).map((delivery) => ({ day: page.day, delivery })))
-    .sort((a, b) => b.delivery.createdAt.getTime() - a.delivery.createdAt.getTime() || a.delivery.jobId.localeCompare(b.delivery.jobId))
-    .slice(0, HISTORY_LIMITS.deliveries);
-  const outcomes = await readDeliveryOutcomes(db, [
-    {
-      uid: input.uid,
-      day: '',
-      pendingDigest: null,
-      expireAt: new Date(0),
-      deliveries: Object.fromEntries(shown.map((s) => [s.delivery.jobId, s.delivery])),
-    },
-  ]);
+  // Newest first (ties by job id, as a run creates many at once); the outcome join reads only the rows these are bound to.
+  const shown = deliveriesSnap.docs
+    .map((d) => d.data())
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.jobId.localeCompare(b.jobId));
+  const outcomes = await readDeliveryOutcomes(db, shown);
   const outcomeByJob = new Map(outcomes.map((o) => [o.jobId, o]));
-  const jobIds = shown.map((s) => s.delivery.jobId);
+  const jobIds = shown.map((d) => d.jobId);
   // Titles only (a field mask): the postings' descriptions stay in the store. At most 50 ids, one request.
   const postings = jobIds.length > 0 ? await db.getAll(...jobIds.map((id) => db.collection('jobs').doc(id)), { fieldMask: ['title'] }) : [];
   const titleByJob = new Map(jobIds.map((id, i) => [id, (postings[i].get('title') as string | undefined) ?? null]));
 
   return {
     subscriber,
-    deliveries: shown.map(({ day, delivery }) => ({
+    deliveries: shown.map((delivery) => ({
       ...outcomeByJob.get(delivery.jobId)!,
-      day,
       score: delivery.score,
       createdAt: delivery.createdAt,
       title: titleByJob.get(delivery.jobId) ?? null,

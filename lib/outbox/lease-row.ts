@@ -1,6 +1,7 @@
 import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
 import { readMany } from '../ledger/create-documents';
 import { isLostPrecondition } from '../ledger/firestore-errors';
+import { settleDigestItems } from '../ledger/settle-digest-items';
 import { commitGroups, type WriteGroup } from '../ledger/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
@@ -197,8 +198,9 @@ export type CloseInput = {
 };
 
 /**
- * The write that moves a row to a final state, fenced by the version we hold. The deliveries it
- * carries are not touched: their outcome is the row's (lib/ledger/delivery-outcome.ts).
+ * The write that moves a row to a final state, fenced by the version we hold. An alert's
+ * deliveries are not touched: their outcome is the row's (lib/ledger/delivery-outcome.ts). A
+ * digest's items are marked after it (closeRows).
  */
 export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
   const sent = input.rowStatus === 'sent';
@@ -219,13 +221,31 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
   };
 }
 
-/** Closes many rows in few commits; false for each row whose fence held us off (it moved on without us). */
+/**
+ * Closes many rows in few commits; false for each row whose fence held us off (it moved on without
+ * us). Then the items each closed digest listed take its outcome ("send, then mark them sent").
+ */
 export async function closeRows(db: Firestore, inputs: CloseInput[]): Promise<boolean[]> {
-  return commitGroups(
+  const closed = await commitGroups(
     db,
     inputs.map((input) => closeWrites(db, input)),
     isLostPrecondition,
   );
+  await settleDigestItems(
+    db,
+    inputs.flatMap((input, i) =>
+      closed[i] && input.row.kind === 'digest' && input.row.deliveryIds.length > 0
+        ? [
+            {
+              emailKey: input.emailKey,
+              row: { status: input.rowStatus, sentAt: input.rowStatus === 'sent' ? input.now : null, lastError: input.reason },
+              deliveryIds: input.row.deliveryIds,
+            },
+          ]
+        : [],
+    ),
+  );
+  return closed;
 }
 
 export async function closeRow(db: Firestore, input: CloseInput): Promise<boolean> {

@@ -130,7 +130,7 @@ describe('the dashboard and a lookup over real data', () => {
     expect(tile('emails dead')).toBe('1');
     expect(tile('emails pending')).toBe('0');
     expect(tile('digests sent today')).toBe('1');
-    expect(tile('delivery pages due in a digest')).toBe('0');
+    expect(tile('queued items due in a digest')).toBe('0');
     expect(tile('postings unmatched after an hour')).toBe('0');
 
     // The dead email, its last error and attempts, and a Retry button that posts its key.

@@ -57,12 +57,12 @@ const claim = (runId: string, list: ClaimCandidate[]) =>
   );
 
 describe('claiming deliveries onto pages', () => {
-  it('N runs racing over pages that already exist: each new pair is claimed by exactly one run (guarded updates, not merges)', async () => {
+  it('N runs racing for subscribers who already have deliveries: each new pair is claimed by exactly one run (create() on the pair)', async () => {
     const subscribers = [
       ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'daily')),
       ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'instant')),
     ];
-    // An earlier cycle the same day left every page with one delivery: later claims must update, not create.
+    // An earlier cycle the same day left every subscriber one delivery.
     await claim('run-earlier', candidates(subscribers, [posting(0)]));
     const fresh = [posting(1), posting(2), posting(3)];
 
@@ -70,21 +70,33 @@ describe('claiming deliveries onto pages', () => {
 
     expect(results.reduce((n, r) => n + r.queued, 0)).toBe(10 * fresh.length);
     expect(results.reduce((n, r) => n + r.instantDeliveries, 0)).toBe(10 * fresh.length);
-    const pages = (await deliveriesCollection(h.db).get()).docs.map((d) => d.data());
-    expect(pages).toHaveLength(subscribers.length);
-    for (const page of pages) expect(Object.keys(page.deliveries).sort()).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003']);
+    const docs = (await deliveriesCollection(h.db).get()).docs;
+    expect(docs).toHaveLength(subscribers.length * 4);
+    for (const s of subscribers)
+      expect(docs.filter((d) => d.data().uid === s.id).map((d) => d.id).sort()).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003'].map((j) => `${s.id}_${j}`));
     // One alert per instant subscriber for the new postings (plus the earlier one), never two.
     const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
     expect(alerts).toHaveLength(2 * 10);
     expect(new Set(alerts).size).toBe(10);
   });
 
-  it('the daily page keeps pendingDigest at the earliest queued digest day', async () => {
+  it('a daily match is one deliveries/{uid}_{jobId} document, queued for the next digest with its verdict', async () => {
     const ada = subscriber(1, 'daily');
     await claim('run-a', candidates([ada], [posting(1)]));
-    const page = (await deliveriesCollection(h.db).get()).docs[0].data();
-    expect(page.pendingDigest).toBe('2026-11-30');
-    expect(page.deliveries.rss_0001).toMatchObject({ status: 'queued', digestDate: '2026-11-30', score: 70, reasons: ['keyword: react'] });
+    const docs = (await deliveriesCollection(h.db).get()).docs;
+    expect(docs.map((d) => d.id)).toEqual([`${ada.id}_rss_0001`]);
+    expect(docs[0].data()).toMatchObject({
+      uid: ada.id,
+      jobId: 'rss_0001',
+      mode: 'daily',
+      status: 'queued',
+      digestDate: '2026-11-30',
+      score: 70,
+      reasons: ['keyword: react'],
+      emailKey: null,
+      runId: 'run-a',
+    });
+    expect(docs[0].data().expireAt.getTime()).toBeGreaterThan(NOW.getTime());
   });
 
   it('a run stopped by its budget resumes after the last subscriber it reached, so those not reached go first next time', async () => {
@@ -103,7 +115,7 @@ describe('claiming deliveries onto pages', () => {
         { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },
       );
     };
-    const reached = async () => (await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid).sort();
+    const reached = async () => [...new Set((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid))].sort();
 
     const first = await oneSliceRun('run-1', null);
     expect(first).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-2' });

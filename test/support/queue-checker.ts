@@ -84,9 +84,9 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
     }
   }
 
-  const pages = (await deliveriesCollection(db).get()).docs.map((d) => d.data());
-  const outcomes = await readDeliveryOutcomes(db, pages);
-  const digestDateOf = new Map(pages.flatMap((p) => Object.values(p.deliveries).map((d) => [`${p.uid}_${d.jobId}`, d.digestDate ?? ''])));
+  const deliveries = (await deliveriesCollection(db).get()).docs.map((d) => d.data());
+  const outcomes = await readDeliveryOutcomes(db, deliveries);
+  const digestDateOf = new Map(deliveries.map((d) => [`${d.uid}_${d.jobId}`, d.digestDate ?? '']));
   for (const o of outcomes) {
     if (o.status === 'sending' || o.status === 'queued') {
       const dueLater = o.status === 'queued' && digestDateOf.get(`${o.uid}_${o.jobId}`)! > input.lastDigestDay;
