@@ -258,7 +258,10 @@ function printScout(r: ScoutResult) {
   console.log(
     `reads ${reads.toLocaleString('en-US')} vs budget U + J + 2 × deliveries = ${(shape.subscribers + shape.postings + 2 * deliveries).toLocaleString('en-US')}`,
   );
-  console.log(`writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 1.2)`);
+  console.log(`writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 2.0, every write of both runs counted)`);
+  console.log(
+    `Firestore at list price per million deliveries: $${firestoreDollarsPerMillion({ reads, writes, deliveries }).toFixed(2)} (Standard edition, nam5: reads $0.06, writes $0.18 per 100,000; no free tier)`,
+  );
   const dispatch = slowestShard(r.cyclePhases).find((p) => p.phase === 'dispatch');
   if (dispatch && b.providerRequests > 0) {
     console.log(
@@ -266,6 +269,12 @@ function printScout(r: ScoutResult) {
     );
   }
 }
+
+/** Firestore Standard edition list prices in nam5, per document (https://cloud.google.com/firestore/pricing). */
+const PRICE_PER_READ = 0.06 / 100_000;
+const PRICE_PER_WRITE = 0.18 / 100_000;
+const firestoreDollarsPerMillion = (input: { reads: number; writes: number; deliveries: number }) =>
+  ((input.reads * PRICE_PER_READ + input.writes * PRICE_PER_WRITE) / Math.max(1, input.deliveries)) * 1_000_000;
 
 /** Per phase, the row of the shard that took longest (with one caller, the rows as they are). */
 function slowestShard(rows: PhaseRow[]): PhaseRow[] {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DocumentReference, Firestore } from 'firebase-admin/firestore';
 import type { Failpoint } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
@@ -24,15 +25,28 @@ const posting = (guid: string, at: string): TestItem => ({
 });
 
 /**
- * A concurrent writer that changes every delivery page just before each commit of the armed step,
- * so every guarded page write of that step loses its race on the real emulator, round after round.
+ * A concurrent writer that, just before each commit of the armed step, creates the very documents
+ * that step is about to create (the pairs of pending postings; today's digest rows), and removes
+ * them again before the step's next read. Every create() of that step loses its race on the real
+ * emulator, round after round, and no round ever sees the pair or the digest as taken.
  */
 function contendOn(step: 'before-delivery-commit' | 'before-digest-commit'): Failpoint {
-  let touches = 0;
+  const planted: DocumentReference[] = [];
+  const getAll = h.db.getAll.bind(h.db);
+  h.db.getAll = (async (...args: Parameters<Firestore['getAll']>) => {
+    await Promise.all(planted.splice(0).map((ref) => ref.delete()));
+    return getAll(...args);
+  }) as Firestore['getAll'];
   return async (name) => {
     if (name !== step) return;
-    const pages = await h.db.collection('deliveries').get();
-    await Promise.all(pages.docs.map((page) => page.ref.update({ touchedBy: `contender-${++touches}` })));
+    const users = (await h.db.collection('users').get()).docs.map((d) => d.id);
+    if (step === 'before-delivery-commit') {
+      const pending = (await h.db.collection('jobs').where('matchState', '==', 'pending').get()).docs.map((d) => d.id);
+      for (const uid of users) for (const jobId of pending) planted.push(h.db.collection('deliveries').doc(`${uid}_${jobId}`));
+    } else {
+      for (const uid of users) planted.push(h.db.collection('emails').doc(`digest_${uid}_2026-11-30`));
+    }
+    await Promise.all(planted.map((ref) => ref.set({ contender: true })));
   };
 }
 
@@ -49,7 +63,7 @@ async function runLogged(now: string, failpoint: Failpoint) {
 describe('a claim that keeps losing races gives up visibly, and the next run claims what it left', () => {
   it('delivery claims: logged, counted, run partial, the postings stay pending; the next run delivers each once', async () => {
     h.serveFeed([posting('a', '2026-11-30T05:00:00Z')]);
-    await h.cron({ now: '2026-11-30T06:00:00Z' }); // pages exist now: later claims are guarded updates
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
     h.serveFeed([posting('a', '2026-11-30T05:00:00Z'), posting('b', '2026-11-30T06:30:00Z')]);
 
     const { result, lines } = await runLogged('2026-11-30T07:00:00Z', contendOn('before-delivery-commit'));

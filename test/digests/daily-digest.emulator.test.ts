@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { enqueueDueDigests } from '../../lib/digests/enqueue-due-digests';
+import { subscriberId } from '../../lib/subscribers/subscriber';
+import { deliveriesOf } from '../support/deliveries';
 import { createHarness, type Harness } from '../support/harness';
 import { leapingClock } from '../support/leaping-clock';
 import type { TestItem } from '../support/rss';
@@ -25,6 +27,8 @@ function postings(prefix: string, count: number, strong: number, at: string): Te
     pubDate: new Date(new Date(at).getTime() - (i + 1) * 60_000).toUTCString(),
   }));
 }
+
+const uidOf = async (email: string) => subscriberId(email);
 
 const itemsIn = (text: string) =>
   text
@@ -149,6 +153,58 @@ describe('daily digest', () => {
     expect((await h.deliveryOutcomes()).every((d) => d.status === 'sent')).toBe(true);
   });
 
+  it("a digest's items are marked sent with it: status sent, the digest's key, its sentAt", async () => {
+    h.serveFeed(postings('mark', 3, 1, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    expect((await deliveriesOf(h.db, await uidOf(DANA))).map((d) => d.status)).toEqual(['queued', 'queued', 'queued']);
+    await h.cron({ now: '2026-11-30T08:05:00Z' });
+    const uid = await uidOf(DANA);
+    for (const d of await deliveriesOf(h.db, uid)) {
+      expect(d).toMatchObject({ status: 'sent', emailKey: `digest_${uid}_2026-11-30`, reason: null });
+      expect(d.sentAt).toBeInstanceOf(Date);
+    }
+  });
+
+  it('an item a digest row lists is never offered to a later digest, even while that row waits unsent into the next day', async () => {
+    h.serveFeed(postings('first', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    // Day one's digest is claimed, then its send dies before the provider is reached.
+    const crash: Failpoint = async (name, ctx) => {
+      if (name === 'before-send' && ctx?.emailKey?.startsWith('digest_')) throw new InjectedCrash(name);
+    };
+    expect((await h.cron({ now: '2026-11-30T08:05:00Z' }, { failpoint: crash })).status).toBe(500);
+    expect(await h.inbox()).toHaveLength(0);
+
+    h.serveFeed([...postings('first', 2, 0, '2026-11-30T06:00:00Z'), ...postings('second', 2, 0, '2026-12-01T06:00:00Z')]);
+    await h.cron({ now: '2026-12-01T06:00:00Z' });
+    await h.cron({ now: '2026-12-01T08:05:00Z' });
+
+    const inbox = await h.inbox();
+    const received = inbox.flatMap((m) => itemsIn(m.text!).map((t) => t.split(' ').pop()));
+    expect(received.sort()).toEqual(['first-0', 'first-1', 'second-0', 'second-1']);
+    expect(inbox).toHaveLength(2);
+    expect((await deliveriesOf(h.db, await uidOf(DANA))).every((d) => d.status === 'sent')).toBe(true);
+  });
+
+  it('marks lost after a digest was sent are made by the next flush, and its items never go out again', async () => {
+    h.serveFeed(postings('lost', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    await h.cron({ now: '2026-11-30T08:05:00Z' });
+    expect(await h.inbox()).toHaveLength(1);
+    // A crash between the row's "sent" and its items' marks leaves them queued.
+    const uid = await uidOf(DANA);
+    for (const d of await deliveriesOf(h.db, uid))
+      await h.db.collection('deliveries').doc(`${uid}_${d.jobId}`).update({ status: 'queued', emailKey: null, sentAt: null });
+
+    await h.cron({ now: '2026-12-01T08:05:00Z' });
+
+    expect(await h.inbox()).toHaveLength(1);
+    expect((await deliveriesOf(h.db, uid)).map((d) => [d.status, d.emailKey])).toEqual([
+      ['sent', `digest_${uid}_2026-11-30`],
+      ['sent', `digest_${uid}_2026-11-30`],
+    ]);
+  });
+
   it('opt-outs win: a subscriber paused before 08:00 gets no digest and the queued items are closed as skipped', async () => {
     h.serveFeed(postings('paused', 2, 0, '2026-11-30T06:00:00Z'));
     await h.cron({ now: '2026-11-30T06:00:00Z' });
@@ -220,5 +276,8 @@ describe('daily digest flush over many due pages', () => {
     const rows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.get('uid'));
     expect(new Set(rows).size).toBe(5);
     expect(rows).toHaveLength(5);
+    // Pages of two items split most subscribers' items across two pages: each digest still lists both.
+    const listed = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.get('deliveryIds').length);
+    expect(listed).toEqual([2, 2, 2, 2, 2]);
   });
 });

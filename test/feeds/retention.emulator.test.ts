@@ -56,12 +56,12 @@ describe('retention: pruning never makes an old posting look new', () => {
     expect((await h.db.collection('jobs').get()).size).toBe(0);
   });
 
-  it('prune keeps what is still due: a pending outbox row and a page with queued items survive their expireAt', async () => {
+  it('prune keeps what is still due: a pending outbox row and a queued delivery survive their expireAt', async () => {
     const expired = new Date(at(-1));
     await h.db.collection('emails').doc('alert_due').set({ status: 'pending', expireAt: expired });
     await h.db.collection('emails').doc('alert_done').set({ status: 'sent', expireAt: expired });
-    await h.db.collection('deliveries').doc('uid_2026-10-01').set({ pendingDigest: '2026-10-02', expireAt: expired });
-    await h.db.collection('deliveries').doc('uid_2026-09-01').set({ pendingDigest: null, expireAt: expired });
+    await h.db.collection('deliveries').doc('uid_rss_queued').set({ status: 'queued', digestDate: '2026-10-02', expireAt: expired });
+    await h.db.collection('deliveries').doc('uid_rss_sent').set({ status: 'sent', digestDate: '2026-10-02', expireAt: expired });
     await h.db
       .collection('runs')
       .doc('run-new')
@@ -71,7 +71,7 @@ describe('retention: pruning never makes an old posting look new', () => {
     expect(report).toMatchObject({ deleted: { emails: 1, deliveries: 1, runs: 0 }, kept: { emails: 1, deliveries: 1 }, more: false });
     const left = async (c: string) => (await h.db.collection(c).get()).docs.map((d) => d.id).sort();
     expect(await left('emails')).toEqual(['alert_due']);
-    expect(await left('deliveries')).toEqual(['uid_2026-10-01']);
+    expect(await left('deliveries')).toEqual(['uid_rss_queued']);
     expect(await left('runs')).toEqual(['run-new']);
   });
 });

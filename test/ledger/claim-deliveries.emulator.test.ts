@@ -73,11 +73,53 @@ describe('claiming deliveries onto pages', () => {
     const docs = (await deliveriesCollection(h.db).get()).docs;
     expect(docs).toHaveLength(subscribers.length * 4);
     for (const s of subscribers)
-      expect(docs.filter((d) => d.data().uid === s.id).map((d) => d.id).sort()).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003'].map((j) => `${s.id}_${j}`));
+      expect(
+        docs
+          .filter((d) => d.data().uid === s.id)
+          .map((d) => d.id)
+          .sort(),
+      ).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003'].map((j) => `${s.id}_${j}`));
     // One alert per instant subscriber for the new postings (plus the earlier one), never two.
     const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
     expect(alerts).toHaveLength(2 * 10);
     expect(new Set(alerts).size).toBe(10);
+  });
+
+  it('a run that stored the postings skips the existence read, yet its create() still never claims a pair twice', async () => {
+    const subscribers = [subscriber(1, 'daily'), subscriber(2, 'instant')];
+    const stored = [posting(1), posting(2)].map((p) => ({ ...p, runId: 'run-storer' }));
+    // Another run claimed these pairs first (a run racing the storer, or postings stored again after their TTL).
+    await claim('run-other', candidates(subscribers, stored));
+
+    const again = await claim('run-storer', candidates(subscribers, stored));
+
+    expect(again).toMatchObject({ queued: 0, instantDeliveries: 0, alertEmails: 0, gaveUp: 0 });
+    expect((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().runId)).toEqual(Array(4).fill('run-other'));
+    expect((await h.db.collection('emails').get()).size).toBe(1);
+  });
+
+  it('N runs racing, one of which stored the postings and reads nothing first: each pair claimed once, one alert each', async () => {
+    const subscribers = Array.from({ length: 8 }, (_, i) => subscriber(i, i % 2 ? 'instant' : 'daily'));
+    const stored = [posting(1), posting(2), posting(3)].map((p) => ({ ...p, runId: 'run-0' }));
+
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => claim(`run-${i}`, candidates(subscribers, stored))));
+
+    expect(results.reduce((n, r) => n + r.queued + r.instantDeliveries, 0)).toBe(8 * 3);
+    expect((await deliveriesCollection(h.db).get()).size).toBe(8 * 3);
+    const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
+    expect(alerts.sort()).toEqual(subscribers.filter((s) => s.mode === 'instant').map((s) => s.id));
+  });
+
+  it('one subscriber matching 600 postings in one run: 600 documents, in batches Firestore accepts', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => posting(i));
+    const daily = await claim('run-a', candidates([subscriber(1, 'daily')], many));
+    const instant = await claim('run-b', candidates([subscriber(2, 'instant')], many));
+
+    expect(daily).toMatchObject({ queued: 600, gaveUp: 0 });
+    expect(instant).toMatchObject({ instantDeliveries: 25, alertEmails: 1, skipped: 575, gaveUp: 0 });
+    const docs = (await deliveriesCollection(h.db).get()).docs.map((d) => d.data());
+    expect(docs).toHaveLength(1200);
+    expect(docs.filter((d) => d.status === 'skipped').every((d) => d.reason === 'alert_cap')).toBe(true);
   });
 
   it('a daily match is one deliveries/{uid}_{jobId} document, queued for the next digest with its verdict', async () => {
