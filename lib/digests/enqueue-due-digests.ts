@@ -13,6 +13,7 @@ import { settleDigestItems, settledAs } from '../ledger/settle-digest-items';
 import { addDays, utcDay } from '../ledger/timestamps';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../ledger/write-groups';
 import type { ScoredPosting } from '../mail/compose-email';
+import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
@@ -131,7 +132,7 @@ export async function* dueSubscribers(db: Firestore, input: { day: string; pageS
         carried = { uid: item.delivery.uid, items: [item] };
       }
     }
-    if (last && carried) complete.push(carried), (carried = null);
+    if (last && carried) (complete.push(carried), (carried = null));
     const owned = complete.filter((d) => ownsSubscriber(input.shard, d.uid));
     if (owned.length > 0) yield owned;
     if (last) return;
@@ -174,13 +175,15 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
     // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
     await settleDigestItems(
       db,
-      repairs.flatMap((r) => (settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [])),
+      repairs.flatMap((r) =>
+        settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [],
+      ),
     );
     const postings = await readPostings(db, plans);
     const render = pLimit(RENDER_CONCURRENCY);
-    const writes = await Promise.all(plans.map((plan) => render(() => flushWrites(ctx, plan, postings))));
+    const composed = await Promise.all(plans.map((plan) => render(() => composeDigestRow(ctx, plan, postings))));
     await ctx.failpoint('before-digest-commit');
-    const groups = writes.flatMap((list, i) => list.map((write) => ({ write, plan: i })));
+    const groups = composed.flatMap(({ plan, row }, i) => flushWrites(ctx, plan, row).map((write) => ({ write, plan: i })));
     const committed = await commitGroups(
       db,
       groups.map((g) => g.write),
@@ -188,7 +191,7 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
     );
     const lostPlans = new Set(groups.filter((_, j) => !committed[j]).map((g) => g.plan));
     const lost = new Set<string>();
-    plans.forEach((plan, i) => {
+    composed.forEach(({ plan }, i) => {
       if (lostPlans.has(i)) return lost.add(plan.uid);
       if (plan.top.length > 0) claimed += 1;
       else if (plan.closed.length > 0) skippedSubscribers += 1;
@@ -234,7 +237,8 @@ export async function readDigestRows(db: Firestore, due: Due[], day: string): Pr
 /** From `from` to `to`, both included, at most MAX_DAYS_BACK days back from `to`. */
 function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let at = new Date(`${to}T00:00:00Z`), n = 0; utcDay(at) >= from && n <= MAX_DAYS_BACK; at = addDays(at, -1), n++) days.unshift(utcDay(at));
+  for (let at = new Date(`${to}T00:00:00Z`), n = 0; utcDay(at) >= from && n <= MAX_DAYS_BACK; at = addDays(at, -1), n++)
+    days.unshift(utcDay(at));
   return days;
 }
 
@@ -311,31 +315,52 @@ async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<stri
 }
 
 /**
+ * The digest's row, composed from the plan's items that fit one email: a digest too heavy for its
+ * row (postings at every length cap) lists the best that fit, and the rest join "N more" as capped.
+ */
+async function composeDigestRow(
+  ctx: FlushContext,
+  plan: FlushPlan,
+  postings: Map<string, StoredPosting>,
+): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
+  const { subscriber } = plan;
+  if (plan.top.length === 0 || !subscriber) return { plan, row: null };
+  const { payload, shown } = await composeWithinBudget(plan.top, (top, leftOut) =>
+    ctx.composeDigest({
+      subscriber,
+      items: top.flatMap((d) => {
+        const posting = postings.get(d.jobId);
+        return posting ? [{ posting, score: d.score, reasons: d.reasons }] : [];
+      }),
+      moreCount: plan.moreCount + leftOut,
+      day: ctx.day,
+    }),
+  );
+  const overflow = plan.top.slice(shown).map((d) => ({ ...d, status: 'skipped' as const, reason: 'digest_cap' }));
+  const fitted = {
+    ...plan,
+    top: plan.top.slice(0, shown),
+    closed: [...overflow, ...plan.closed],
+    moreCount: plan.moreCount + overflow.length,
+  };
+  const row = newOutboxRow({
+    uid: plan.uid,
+    kind: 'digest',
+    deliveryIds: fitted.top.map((d) => deliveryId(plan.uid, d.jobId)),
+    payload,
+    runId: ctx.runId,
+    now: ctx.now,
+    expireAt: ctx.expireAt,
+  });
+  return { plan: fitted, row };
+}
+
+/**
  * The digest row with the first closes (all or nothing: a flush that loses the row's create()
  * closes nothing), then the rest of the closes in their own groups. Each close is guarded by the
  * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
  */
-async function flushWrites(ctx: FlushContext, plan: FlushPlan, postings: Map<string, StoredPosting>): Promise<WriteGroup[]> {
-  const row =
-    plan.top.length > 0 && plan.subscriber
-      ? newOutboxRow({
-          uid: plan.uid,
-          kind: 'digest',
-          deliveryIds: plan.top.map((d) => deliveryId(plan.uid, d.jobId)),
-          payload: await ctx.composeDigest({
-            subscriber: plan.subscriber,
-            items: plan.top.flatMap((d) => {
-              const posting = postings.get(d.jobId);
-              return posting ? [{ posting, score: d.score, reasons: d.reasons }] : [];
-            }),
-            moreCount: plan.moreCount,
-            day: ctx.day,
-          }),
-          runId: ctx.runId,
-          now: ctx.now,
-          expireAt: ctx.expireAt,
-        })
-      : null;
+function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null): WriteGroup[] {
   const groups: WriteGroup[] = [];
   for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_GROUP) {
     const closes = plan.closed.slice(i, i + CLOSES_PER_GROUP);

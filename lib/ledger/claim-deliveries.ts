@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../cycle/failpoints';
 import type { StoredPosting } from '../feeds/postings-collection';
+import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
@@ -251,20 +252,26 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
   });
 
   if (subscriber.mode === 'daily') {
-    const queued = decision.queued.map((c) => delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }));
+    const queued = decision.queued.map((c) =>
+      delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
+    );
     return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0 };
   }
 
-  const top = decision.alert;
+  // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
+  const { payload, shown } = await composeWithinBudget(decision.alert, (items) => ctx.composeAlert(subscriber, items));
+  const top = decision.alert.slice(0, shown);
   const ids = top.map((c) => deliveryId(subscriber.id, c.posting.id));
   const emailKey = alertEmailKey(subscriber.id, ids);
   const sending = top.map((c) => delivery(c, { status: 'sending', emailKey, digestDate: null, reason: null }));
-  const capped = decision.capped.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }));
+  const capped = [...decision.alert.slice(shown), ...decision.capped].map((c) =>
+    delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }),
+  );
   const row = newOutboxRow({
     uid: subscriber.id,
     kind: 'alert',
     deliveryIds: ids,
-    payload: await ctx.composeAlert(subscriber, top),
+    payload,
     runId: ctx.runId,
     now: ctx.now,
     expireAt: ctx.expireAt,

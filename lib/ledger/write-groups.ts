@@ -14,9 +14,9 @@ export type WriteGroup = { size: number; bytes?: number; apply(batch: WriteBatch
 export const MAX_COMMIT_BYTES = 4_000_000;
 /** A generous estimate of one delivery written onto its page (verdict reasons included). */
 export const DELIVERY_BYTES = 600;
-/** An email's payload as it travels in a commit (the row stores it whole, plus its other fields). */
+/** An email's payload as it travels in a commit, in UTF-8 bytes (the row stores it whole, plus its other fields). */
 export const payloadBytes = (payload: { html: string; text: string; subject: string }) =>
-  payload.html.length + payload.text.length + payload.subject.length + 2_000;
+  Buffer.byteLength(payload.html) + Buffer.byteLength(payload.text) + Buffer.byteLength(payload.subject) + 2_000;
 
 /**
  * Commits many all-or-nothing groups in few round trips: groups are packed into batches (up to

@@ -12,6 +12,7 @@ import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/d
 import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/ledger/firestore-limits';
 import { addDays, utcDay } from '../../lib/ledger/timestamps';
 import { composeDailyDigest, composeInstantAlert, type MailSettings, type ScoredPosting } from '../../lib/mail/compose-email';
+import { composeWithinBudget } from '../../lib/mail/email-budget';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { alertEmailKey, digestEmailKey, manualDigestEmailKey, newOutboxRow, outboxRowConverter } from '../../lib/outbox/outbox-row';
 import { MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
@@ -123,25 +124,30 @@ const largestDelivery: Delivery = {
   expireAt,
 };
 
-// The composer has no byte budget. With postings at every cap (2,048-character links, 26 reasons
-// quoting 60-character keywords, CJK text) an item costs ~19 KB of html and text, so the
-// 100-item digest DIGEST_MAX_ITEMS allows is ~1.9 MB, past 1 MiB (ASCII text: ~1.07 MB, still
-// past), and the 25-item alert is past half of it. These two rows fail here until it has one.
+// With postings at every cap (2,048-character links, 26 reasons quoting 60-character keywords, CJK
+// text) an item costs ~19 KB of html and text: the 100-item digest DIGEST_MAX_ITEMS allows would
+// be ~1.9 MB. The claim and the flush compose through composeWithinBudget, as here, so the row
+// carries the best items that fit MAX_EMAIL_BYTES and lists only those.
+const digest = await composeWithinBudget(matches, (items, leftOut) =>
+  composeDailyDigest({ subscriber: broadestSubscriber, items, moreCount: 10_000 + leftOut, day, settings, now }),
+);
 const digestRow = newOutboxRow({
   uid: longestUid,
   kind: 'digest',
-  deliveryIds: postings.map((p) => deliveryId(longestUid, p.id)),
-  payload: await composeDailyDigest({ subscriber: broadestSubscriber, items: matches, moreCount: 10_000, day, settings, now }),
+  deliveryIds: postings.slice(0, digest.shown).map((p) => deliveryId(longestUid, p.id)),
+  payload: digest.payload,
   runId,
   now,
   expireAt,
 });
-const alertIds = postings.slice(0, MAX_ALERT_ITEMS).map((p) => deliveryId(longestUid, p.id));
+const alert = await composeWithinBudget(matches.slice(0, MAX_ALERT_ITEMS), (items) =>
+  composeInstantAlert({ subscriber: broadestSubscriber, items, settings, now }),
+);
 const alertRow = newOutboxRow({
   uid: longestUid,
   kind: 'alert',
-  deliveryIds: alertIds,
-  payload: await composeInstantAlert({ subscriber: broadestSubscriber, items: matches.slice(0, MAX_ALERT_ITEMS), settings, now }),
+  deliveryIds: postings.slice(0, alert.shown).map((p) => deliveryId(longestUid, p.id)),
+  payload: alert.payload,
   runId,
   now,
   expireAt,
@@ -234,15 +240,15 @@ const specimens: Specimen[] = [
   },
   {
     collection: 'emails',
-    what: `a ${DIGEST_MAX_ITEMS}-item digest row, in a batch of 100, retried 20 times`,
+    what: `a digest of ${DIGEST_MAX_ITEMS} items at every length cap (those that fit MAX_EMAIL_BYTES), in a batch of 100, retried 20 times`,
     id: digestEmailKey(longestUid, day),
     data: afterItsLife(digestRow, digestEmailKey(longestUid, day)),
   },
   {
     collection: 'emails',
-    what: `an alert row with ${MAX_ALERT_ITEMS} items (MAX_ALERT_ITEMS)`,
-    id: alertEmailKey(longestUid, alertIds),
-    data: afterItsLife(alertRow, alertEmailKey(longestUid, alertIds)),
+    what: `an alert of ${MAX_ALERT_ITEMS} items (MAX_ALERT_ITEMS) at every length cap`,
+    id: alertEmailKey(longestUid, alertRow.deliveryIds),
+    data: afterItsLife(alertRow, alertEmailKey(longestUid, alertRow.deliveryIds)),
   },
   {
     collection: 'runs',
