@@ -156,7 +156,8 @@ describe('migrateLedger: pages to per-pair documents', () => {
     expect(first).toMatchObject({ pages: 12, deliveries: 36, skippedExisting: 0 });
     const before = await dump(db);
 
-    const second = await migrate(db, { pageSize: 5 });
+    // An hour later: a cursor written again would say so in its updatedAt.
+    const second = await migrateLedger(db, { dryRun: false, now: new Date(NOW.getTime() + 3_600_000), pageSize: 5 });
 
     expect(second).toMatchObject({ pages: 0, deliveries: 0, skippedExisting: 0 });
     expect(await dump(db)).toEqual(before);
