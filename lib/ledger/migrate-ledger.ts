@@ -5,38 +5,6 @@ import { isLostRace } from './firestore-errors';
 import { toDate } from './timestamps';
 import { commitGroups, DELIVERY_BYTES, type WriteGroup } from './write-groups';
 
-/**
- * `scout migrate-ledger`: turns the pages of the first ledger, `deliveries/{uid}_{day}` (one per
- * subscriber per posting day, its deliveries in a map keyed by job id), into the per-pair
- * documents `deliveries/{uid}_{jobId}` of the current one. Both live in the same collection (a
- * job id is `{source}_{hash}`, never a date, so the ids cannot collide); a page is the document
- * that has a `day`.
- *
- * Each delivery is carried over as it was: status, score, reasons, email key, digest date, reason,
- * run id and createdAt, with `sentAt: null` and the page's `expireAt`. A `sending` item stays
- * `sending` with its email key, digest items included: its outcome is its outbox row's
- * (delivery-outcome.ts), and that row already lists it by `deliveryId(uid, jobId)`.
- *
- * Idempotent and resumable because the ledger itself says what is done: a page's pairs are
- * created and the page deleted in one batch, so a page still there is a page not yet migrated,
- * and its pairs are create()d, never set(): a pair that exists (the current code claimed it, or an
- * earlier run created it) is left as it is. A page too big for one batch gets its pairs in chunks
- * first and is deleted last, so a run killed in between finds it again and creates only what is
- * missing. Every page delete is guarded by the version read, so a page an old instance changed
- * meanwhile is read again instead of being deleted with its change. (Only a page past one batch
- * can then keep a pair created from the older version: run it with no old instance left.)
- *
- * The cursor (`cursors/migrate-ledger`) records progress for the operator and where the last run
- * stopped, so a resumed run starts there instead of walking over what it already deleted. It
- * ends with one walk from the start, which finds nothing unless a page appeared behind the
- * cursor; only then is `doneAt` set. Correctness never depends on it.
- *
- * The walk is `orderBy('day')` (plus the document id, to resume at an exact page): documents
- * without a `day` — the per-pair ones — are not in that index at all, so the walk reads pages
- * only, however many pairs are already there, and Firestore's automatic single-field index on
- * `day` serves it: no composite index to deploy. (Ordering by document id alone would need no
- * index either, but would read every per-pair document too.)
- */
 export type MigrationProgress = {
   /** Pages migrated (dry run: that would be) and deleted, by this run. */
   pages: number;
@@ -73,6 +41,38 @@ const MIGRATION_RUN_ID = 'migrate-ledger';
 type LedgerPage = { id: string; ref: DocumentReference; day: string; updateTime: Timestamp; pairs: Delivery[] };
 type Cursor = { lastPageId: string | null; lastDay: string | null; doneAt: Date | null; totals: MigrationProgress };
 
+/**
+ * `scout migrate-ledger`: turns the pages of the first ledger, `deliveries/{uid}_{day}` (one per
+ * subscriber per posting day, its deliveries in a map keyed by job id), into the per-pair
+ * documents `deliveries/{uid}_{jobId}` of the current one. Both live in the same collection (a
+ * job id is `{source}_{hash}`, never a date, so the ids cannot collide); a page is the document
+ * that has a `day`.
+ *
+ * Each delivery is carried over as it was: status, score, reasons, email key, digest date, reason,
+ * run id and createdAt, with `sentAt: null` and the page's `expireAt`. A `sending` item stays
+ * `sending` with its email key, digest items included: its outcome is its outbox row's
+ * (delivery-outcome.ts), and that row already lists it by `deliveryId(uid, jobId)`.
+ *
+ * Idempotent and resumable because the ledger itself says what is done: a page's pairs are
+ * created and the page deleted in one batch, so a page still there is a page not yet migrated,
+ * and its pairs are create()d, never set(): a pair that exists (the current code claimed it, or an
+ * earlier run created it) is left as it is. A page too big for one batch gets its pairs in chunks
+ * first and is deleted last, so a run killed in between finds it again and creates only what is
+ * missing. Every page delete is guarded by the version read, so a page an old instance changed
+ * meanwhile is read again instead of being deleted with its change. (Only a page past one batch
+ * can then keep a pair created from the older version: run it with no old instance left.)
+ *
+ * The cursor (`cursors/migrate-ledger`) records progress for the operator and where the last run
+ * stopped, so a resumed run starts there instead of walking over what it already deleted. It
+ * ends with one walk from the start, which finds nothing unless a page appeared behind the
+ * cursor; only then is `doneAt` set. Correctness never depends on it.
+ *
+ * The walk is `orderBy('day')` (plus the document id, to resume at an exact page): documents
+ * without a `day` — the per-pair ones — are not in that index at all, so the walk reads pages
+ * only, however many pairs are already there, and Firestore's automatic single-field index on
+ * `day` serves it: no composite index to deploy. (Ordering by document id alone would need no
+ * index either, but would read every per-pair document too.)
+ */
 export async function migrateLedger(
   db: Firestore,
   input: {
