@@ -5,6 +5,7 @@ import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { migrateLedgerCommand } from './migrate-ledger';
 import { pruneCommand } from './prune';
 import { resendDigestCommand } from './resend-digest';
 import { scanCommand } from './scan';
@@ -20,7 +21,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
 };
 
 /** Commands with no group: `scout <command> [args]`. */
-const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand, pruneCommand];
+const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand, pruneCommand, migrateLedgerCommand];
 
 export type CliDeps = {
   out: Out;

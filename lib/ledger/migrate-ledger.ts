@@ -1,0 +1,286 @@
+import { FieldPath, type DocumentData, type DocumentReference, type Firestore, type Timestamp } from 'firebase-admin/firestore';
+import { MAX_BATCH_WRITES, createDocuments, readMany } from './create-documents';
+import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
+import { isLostRace } from './firestore-errors';
+import { toDate } from './timestamps';
+import { commitGroups, DELIVERY_BYTES, type WriteGroup } from './write-groups';
+
+export type MigrationProgress = {
+  /** Pages migrated (dry run: that would be) and deleted, by this run. */
+  pages: number;
+  /** Per-pair documents created (dry run: that would be). */
+  deliveries: number;
+  /** Deliveries whose per-pair document already existed and was left as it is. */
+  skippedExisting: number;
+};
+
+export type MigrationReport = MigrationProgress & {
+  dryRun: boolean;
+  /** The page the run started after (the cursor of a run that stopped), null from the start. */
+  resumedAfter: string | null;
+  /** Pages left in place because they do not read as a page (no uid, no deliveries map): fix or delete them by hand. */
+  unreadable: string[];
+};
+
+/** Named points where a test stops the migration as a crash would. */
+export type MigrationFailpoint = (
+  point: 'before-chunk-commit' | 'before-page-delete' | 'before-cursor-save',
+  pageId: string,
+) => Promise<void>;
+
+export const MIGRATION_CURSOR = 'migrate-ledger';
+/** Ledger pages read per query: a page can be up to ~1 MiB, so this bounds memory too. */
+export const MIGRATION_PAGE_SIZE = 50;
+/** Pairs that fit beside their page's delete in one batch. */
+const PAIRS_PER_BATCH = MAX_BATCH_WRITES - 1;
+/** Re-reads of a page that keeps changing under the migration before giving up on it. */
+const MAX_ROUNDS = 5;
+/** Creates by this run are told apart by this runId; no delivery carries it, so a create that lost reads as someone else's. */
+const MIGRATION_RUN_ID = 'migrate-ledger';
+
+type LedgerPage = { id: string; ref: DocumentReference; day: string; updateTime: Timestamp; pairs: Delivery[] };
+type Cursor = { lastPageId: string | null; lastDay: string | null; doneAt: Date | null; totals: MigrationProgress };
+
+/**
+ * `scout migrate-ledger`: turns the pages of the first ledger, `deliveries/{uid}_{day}` (one per
+ * subscriber per posting day, its deliveries in a map keyed by job id), into the per-pair
+ * documents `deliveries/{uid}_{jobId}` of the current one. Both live in the same collection (a
+ * job id is `{source}_{hash}`, never a date, so the ids cannot collide); a page is the document
+ * that has a `day`.
+ *
+ * Each delivery is carried over as it was: status, score, reasons, email key, digest date, reason,
+ * run id and createdAt, with `sentAt: null` and the page's `expireAt`. A `sending` item stays
+ * `sending` with its email key, digest items included: its outcome is its outbox row's
+ * (delivery-outcome.ts), and that row already lists it by `deliveryId(uid, jobId)`.
+ *
+ * Idempotent and resumable because the ledger itself says what is done: a page's pairs are
+ * created and the page deleted in one batch, so a page still there is a page not yet migrated,
+ * and its pairs are create()d, never set(): a pair that exists (the current code claimed it, or an
+ * earlier run created it) is left as it is. A page too big for one batch gets its pairs in chunks
+ * first and is deleted last, so a run killed in between finds it again and creates only what is
+ * missing. Every page delete is guarded by the version read, so a page an old instance changed
+ * meanwhile is read again instead of being deleted with its change. (Only a page past one batch
+ * can then keep a pair created from the older version: run it with no old instance left.)
+ *
+ * The cursor (`cursors/migrate-ledger`) records progress for the operator and where the last run
+ * stopped, so a resumed run starts there instead of walking over what it already deleted. It
+ * ends with one walk from the start, which finds nothing unless a page appeared behind the
+ * cursor; only then is `doneAt` set. Correctness never depends on it.
+ *
+ * The walk is `orderBy('day')` (plus the document id, to resume at an exact page): documents
+ * without a `day` — the per-pair ones — are not in that index at all, so the walk reads pages
+ * only, however many pairs are already there, and Firestore's automatic single-field index on
+ * `day` serves it: no composite index to deploy. (Ordering by document id alone would need no
+ * index either, but would read every per-pair document too.)
+ */
+export async function migrateLedger(
+  db: Firestore,
+  input: {
+    dryRun: boolean;
+    now: Date;
+    pageSize?: number;
+    onProgress?: (progress: MigrationProgress) => void;
+    failpoint?: MigrationFailpoint;
+  },
+): Promise<MigrationReport> {
+  const pageSize = input.pageSize ?? MIGRATION_PAGE_SIZE;
+  const failpoint = input.failpoint ?? (async () => {});
+  const cursor = await readCursor(db);
+  // A dry run deletes nothing, so a walk from a cursor and then from the start would count pages twice.
+  const resume = !input.dryRun && cursor && !cursor.doneAt && cursor.lastPageId ? { day: cursor.lastDay!, id: cursor.lastPageId } : null;
+  const progress: MigrationProgress = { pages: 0, deliveries: 0, skippedExisting: 0 };
+  const unreadable = new Set<string>();
+
+  for (const start of resume ? [resume, null] : [null]) {
+    let after = start;
+    for (;;) {
+      let query = db.collection('deliveries').orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
+      if (after) query = query.startAfter(after.day, after.id);
+      const snap = await query.get();
+      if (snap.empty) break;
+      const pages: LedgerPage[] = [];
+      for (const doc of snap.docs) {
+        const page = readPage(doc.ref, doc.data(), doc.updateTime);
+        if (page) pages.push(page);
+        else unreadable.add(doc.id);
+      }
+      const done = input.dryRun ? await countChunk(db, pages) : await migrateChunk(db, pages, failpoint);
+      progress.pages += done.pages;
+      progress.deliveries += done.deliveries;
+      progress.skippedExisting += done.skippedExisting;
+      const last = snap.docs[snap.docs.length - 1];
+      after = { day: last.get('day'), id: last.id };
+      if (!input.dryRun) {
+        await failpoint('before-cursor-save', last.id);
+        await saveCursor(db, { lastPageId: last.id, lastDay: after.day, doneAt: null, totals: add(cursor?.totals, progress) }, input.now);
+      }
+      input.onProgress?.({ ...progress });
+      if (snap.size < pageSize) break;
+    }
+  }
+
+  // A second run over a migrated ledger writes nothing at all, the cursor included.
+  if (!input.dryRun && (progress.pages > 0 || (cursor && !cursor.doneAt))) {
+    await saveCursor(db, { lastPageId: null, lastDay: null, doneAt: input.now, totals: add(cursor?.totals, progress) }, input.now);
+  }
+  return { ...progress, dryRun: input.dryRun, resumedAfter: resume?.id ?? null, unreadable: [...unreadable].sort() };
+}
+
+/**
+ * One old page as the per-pair documents it becomes, or null when it does not read as a page.
+ * Read raw, not through a converter: the current code has no type for pages any more.
+ */
+function readPage(ref: DocumentReference, data: DocumentData, updateTime: Timestamp): LedgerPage | null {
+  const { uid, day, deliveries } = data;
+  if (typeof uid !== 'string' || typeof day !== 'string' || typeof deliveries !== 'object' || deliveries === null) return null;
+  const entries = Object.entries(deliveries as Record<string, unknown>);
+  if (entries.some(([, d]) => typeof d !== 'object' || d === null)) return null;
+  const expireAt = toDate(data.expireAt)!;
+  const pairs = entries.map(([jobId, raw]): Delivery => {
+    const d = raw as Record<string, unknown>;
+    return {
+      uid,
+      // The map key is the job id (the page's own converter read it so); the copy inside may be absent.
+      jobId,
+      mode: d.mode as Delivery['mode'],
+      status: d.status as Delivery['status'],
+      score: d.score as number,
+      reasons: (d.reasons as string[] | undefined) ?? [],
+      emailKey: (d.emailKey as string | undefined) ?? null,
+      digestDate: (d.digestDate as string | undefined) ?? null,
+      reason: (d.reason as string | undefined) ?? null,
+      runId: d.runId as string,
+      createdAt: toDate(d.createdAt)!,
+      sentAt: null,
+      expireAt,
+    };
+  });
+  return { id: ref.id, ref, day, updateTime, pairs };
+}
+
+const pairRef = (db: Firestore, d: Delivery) => deliveriesCollection(db).doc(deliveryId(d.uid, d.jobId));
+
+/**
+ * Pages that fit in one batch go out together, each as one all-or-nothing group (its creates and
+ * its guarded delete); a group that lost (a pair exists, the page changed) and every bigger page
+ * are then migrated one at a time from a fresh read.
+ */
+async function migrateChunk(db: Firestore, pages: LedgerPage[], failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+  const done: MigrationProgress = { pages: 0, deliveries: 0, skippedExisting: 0 };
+  const small = pages.filter((p) => p.pairs.length <= PAIRS_PER_BATCH);
+  if (pages.length > 0) await failpoint('before-chunk-commit', pages[pages.length - 1].id);
+  const committed = await commitGroups(
+    db,
+    small.map((page) => pageGroup(db, page, page.pairs)),
+    isLostRace,
+  );
+  const left = [...small.filter((_, i) => !committed[i]), ...pages.filter((p) => p.pairs.length > PAIRS_PER_BATCH)];
+  for (const page of small.filter((_, i) => committed[i])) {
+    done.pages += 1;
+    done.deliveries += page.pairs.length;
+  }
+  for (const page of left) {
+    const one = await migratePage(db, page.ref, failpoint);
+    done.pages += one.pages;
+    done.deliveries += one.deliveries;
+    done.skippedExisting += one.skippedExisting;
+  }
+  return done;
+}
+
+/** A page's missing pairs and its delete, all or nothing; the delete only if the page is still the version read. */
+function pageGroup(db: Firestore, page: LedgerPage, missing: Delivery[]): WriteGroup {
+  return {
+    size: missing.length + 1,
+    bytes: missing.length * DELIVERY_BYTES,
+    apply(batch) {
+      for (const d of missing) batch.create(pairRef(db, d), d);
+      batch.delete(page.ref, { lastUpdateTime: page.updateTime });
+    },
+  };
+}
+
+/**
+ * One page from a fresh read: pairs that exist are left alone, the missing ones created (with the
+ * delete in the same batch when they fit, in chunks before it when not), the page deleted if it
+ * is still the version read. A page gone meanwhile was migrated by someone else: nothing to do.
+ * Counts are of this call's own creates, so a round that re-reads after its own chunks does not
+ * count them as found.
+ */
+async function migratePage(db: Firestore, ref: DocumentReference, failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+  const ours = new Set<string>();
+  const outcome = (pages: number, pairs: Delivery[]): MigrationProgress => ({
+    pages,
+    deliveries: ours.size,
+    skippedExisting: pairs.filter((d) => !ours.has(deliveryId(d.uid, d.jobId))).length,
+  });
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const snap = await ref.get();
+    if (!snap.exists) return outcome(0, []);
+    const page = readPage(ref, snap.data()!, snap.updateTime!);
+    if (!page) throw new Error(`deliveries/${ref.id} no longer reads as a page`);
+    const existing = await readMany(
+      db,
+      page.pairs.map((d) => pairRef(db, d)),
+    );
+    const missing = page.pairs.filter((_, i) => !existing[i].exists);
+    if (missing.length <= PAIRS_PER_BATCH) {
+      const [committed] = await commitGroups(db, [pageGroup(db, page, missing)], isLostRace);
+      if (!committed) continue;
+      for (const d of missing) ours.add(deliveryId(d.uid, d.jobId));
+      return outcome(1, page.pairs);
+    }
+    // Too many for one batch: the pairs first (each create its own check), the page last.
+    const { created } = await createDocuments(
+      db,
+      missing.map((d) => ({ ref: pairRef(db, d), data: d })),
+      MIGRATION_RUN_ID,
+    );
+    for (const { data: d } of created) ours.add(deliveryId(d.uid, d.jobId));
+    await failpoint('before-page-delete', page.id);
+    const [deleted] = await commitGroups(db, [pageGroup(db, page, [])], isLostRace);
+    // Not deleted: the page changed after it was read, and the next round reads it again.
+    if (deleted) return outcome(1, page.pairs);
+  }
+  throw new Error(`deliveries/${ref.id} kept changing while being migrated (${MAX_ROUNDS} tries); run again once its writer has stopped`);
+}
+
+/** The dry run's count: what a run would create and skip, from one read of the pairs per chunk. */
+async function countChunk(db: Firestore, pages: LedgerPage[]): Promise<MigrationProgress> {
+  const pairs = pages.flatMap((p) => p.pairs);
+  const existing = await readMany(
+    db,
+    pairs.map((d) => pairRef(db, d)),
+  );
+  const skippedExisting = existing.filter((s) => s.exists).length;
+  return { pages: pages.length, deliveries: pairs.length - skippedExisting, skippedExisting };
+}
+
+const cursorRef = (db: Firestore) => db.collection('cursors').doc(MIGRATION_CURSOR);
+
+async function readCursor(db: Firestore): Promise<Cursor | null> {
+  const snap = await cursorRef(db).get();
+  if (!snap.exists) return null;
+  return {
+    lastPageId: snap.get('lastPageId') ?? null,
+    lastDay: snap.get('lastDay') ?? null,
+    doneAt: toDate(snap.get('doneAt')),
+    totals: { pages: snap.get('pages') ?? 0, deliveries: snap.get('deliveries') ?? 0, skippedExisting: snap.get('skippedExisting') ?? 0 },
+  };
+}
+
+async function saveCursor(db: Firestore, cursor: Cursor, now: Date): Promise<void> {
+  await cursorRef(db).set({
+    lastPageId: cursor.lastPageId,
+    lastDay: cursor.lastDay,
+    ...cursor.totals,
+    updatedAt: now,
+    doneAt: cursor.doneAt,
+  });
+}
+
+const add = (a: MigrationProgress | undefined, b: MigrationProgress): MigrationProgress => ({
+  pages: (a?.pages ?? 0) + b.pages,
+  deliveries: (a?.deliveries ?? 0) + b.deliveries,
+  skippedExisting: (a?.skippedExisting ?? 0) + b.skippedExisting,
+});
