@@ -10,7 +10,7 @@ import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-
 export type OpsStatus = {
   day: string;
   outbox: Record<Exclude<OutboxStatus, 'sent' | 'skipped'>, number>;
-  /** Subscribers' delivery pages with queued items due in a digest today or earlier. */
+  /** Queued deliveries due in a digest today or earlier. */
   digestItemsDue: number;
   /** Postings stored over STALE_POSTING_MS ago and still not matched by every shard: matching is stuck or a shard is not called. */
   postingsWaiting: number;

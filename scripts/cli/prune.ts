@@ -9,7 +9,7 @@ const usage = `Usage: scout prune [--limit N]
 Deletes ledger documents whose expireAt has passed (jobs, deliveries, emails, runs,
 rateLimits), ended ops page sessions (adminSessions) and unconfirmed signups past theirs
 (users), at most N per call — for a store without the TTL policy, or to catch up before it
-runs. Outbox rows still pending or sending, delivery pages with items queued for a digest,
+runs. Outbox rows still pending or sending, deliveries still queued for a digest,
 and every subscriber who is not pending are kept. Run it again while it says there may be more.
 
 Options:

@@ -8,7 +8,7 @@ export type StatusArgs = { limit: number };
 
 const usage = `Usage: scout status [--limit N]
 
-What is due, what failed, what ran: the outbox by state, delivery pages with items due in
+What is due, what failed, what ran: the outbox by state, queued deliveries due in
 today's digest, postings still unmatched an hour after they were stored, whether the mail
 provider's quota stops sending (and when it resumes), the newest failed or dead emails with
 their last error, the newest runs, and who holds the scan locks (one per shard). Exit 1 when
