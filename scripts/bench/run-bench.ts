@@ -258,7 +258,9 @@ function printScout(r: ScoutResult) {
   console.log(
     `reads ${reads.toLocaleString('en-US')} vs budget U + J + 2 × deliveries = ${(shape.subscribers + shape.postings + 2 * deliveries).toLocaleString('en-US')}`,
   );
-  console.log(`writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 2.0, every write of both runs counted)`);
+  console.log(
+    `writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 2.0, every write of both runs counted)`,
+  );
   console.log(
     `Firestore at list price per million deliveries: $${firestoreDollarsPerMillion({ reads, writes, deliveries }).toFixed(2)} (Standard edition, nam5: reads $0.06, writes $0.18 per 100,000; no free tier)`,
   );
