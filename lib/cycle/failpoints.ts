@@ -10,7 +10,8 @@ export type FailpointName =
   | 'after-digest-claim'
   | 'before-send'
   | 'after-send'
-  | 'before-record';
+  | 'before-record'
+  | 'before-digest-marks';
 
 export type Failpoint = (name: FailpointName, context?: { emailKey?: string }) => Promise<void>;
 

@@ -159,10 +159,10 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
     const plans: FlushPlan[] = [];
     const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
     for (const [i, due] of current.entries()) {
-      if (rows.get(digestEmailKey(due.uid, ctx.day))) continue; // today's digest is already claimed: newer items wait for the next
       const { free, listed } = notYetListed(due, rows);
       repairs.push(...listed);
-      if (free.length === 0) continue;
+      // Today's digest is already claimed: items it does not list wait for the next one.
+      if (rows.get(digestEmailKey(due.uid, ctx.day)) || free.length === 0) continue;
       const subscriber = subscribers[i].exists ? subscribers[i].data()! : undefined;
       const versions = new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime]));
       plans.push({

@@ -103,6 +103,7 @@ export async function deliverUnit(
       const closed = await closeRows(
         deps.db,
         members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
+        deps.failpoint,
       );
       members.forEach(({ m }, i) => results.set(m.emailKey, closed[i] ? 'sent' : 'fenced'));
       return { results, retries };
@@ -197,6 +198,7 @@ async function closeAll(
   const closed = await closeRows(
     deps.db,
     members.map((m) => closeInput(deps, m, status(m), reason)),
+    deps.failpoint,
   );
   members.forEach((m, i) => {
     results.set(m.emailKey, closed[i] ? status(m) : 'fenced');

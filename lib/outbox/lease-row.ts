@@ -1,4 +1,5 @@
 import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
+import { noFailpoints, type Failpoint } from '../cycle/failpoints';
 import { readMany } from '../ledger/create-documents';
 import { isLostPrecondition } from '../ledger/firestore-errors';
 import { settleDigestItems } from '../ledger/settle-digest-items';
@@ -225,25 +226,24 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
  * Closes many rows in few commits; false for each row whose fence held us off (it moved on without
  * us). Then the items each closed digest listed take its outcome ("send, then mark them sent").
  */
-export async function closeRows(db: Firestore, inputs: CloseInput[]): Promise<boolean[]> {
+export async function closeRows(db: Firestore, inputs: CloseInput[], failpoint: Failpoint = noFailpoints): Promise<boolean[]> {
   const closed = await commitGroups(
     db,
     inputs.map((input) => closeWrites(db, input)),
     isLostPrecondition,
   );
+  const digests = inputs.filter((input, i) => closed[i] && input.row.kind === 'digest' && input.row.deliveryIds.length > 0);
+  if (digests.length === 0) return closed;
+  await failpoint('before-digest-marks', { emailKey: digests[0].emailKey });
   await settleDigestItems(
     db,
-    inputs.flatMap((input, i) =>
-      closed[i] && input.row.kind === 'digest' && input.row.deliveryIds.length > 0
-        ? [
-            {
-              emailKey: input.emailKey,
-              row: { status: input.rowStatus, sentAt: input.rowStatus === 'sent' ? input.now : null, lastError: input.reason },
-              deliveryIds: input.row.deliveryIds,
-            },
-          ]
-        : [],
-    ),
+    digests.flatMap((input) => [
+      {
+        emailKey: input.emailKey,
+        row: { status: input.rowStatus, sentAt: input.rowStatus === 'sent' ? input.now : null, lastError: input.reason },
+        deliveryIds: input.row.deliveryIds,
+      },
+    ]),
   );
   return closed;
 }

@@ -186,24 +186,31 @@ describe('daily digest', () => {
     expect((await deliveriesOf(h.db, await uidOf(DANA))).every((d) => d.status === 'sent')).toBe(true);
   });
 
-  it('marks lost after a digest was sent are made by the next flush, and its items never go out again', async () => {
-    h.serveFeed(postings('lost', 2, 0, '2026-11-30T06:00:00Z'));
-    await h.cron({ now: '2026-11-30T06:00:00Z' });
-    await h.cron({ now: '2026-11-30T08:05:00Z' });
-    expect(await h.inbox()).toHaveLength(1);
-    // A crash between the row's "sent" and its items' marks leaves them queued.
-    const uid = await uidOf(DANA);
-    for (const d of await deliveriesOf(h.db, uid))
-      await h.db.collection('deliveries').doc(`${uid}_${d.jobId}`).update({ status: 'queued', emailKey: null, sentAt: null });
+  it.each([
+    ['later that day', '2026-11-30T08:20:00Z'],
+    ['the next day', '2026-12-01T08:05:00Z'],
+  ])(
+    'a crash after the digest is recorded sent and before its items are marked: the next flush (%s) marks them, and they never go out again',
+    async (_, next) => {
+      h.serveFeed(postings('lost', 2, 0, '2026-11-30T06:00:00Z'));
+      await h.cron({ now: '2026-11-30T06:00:00Z' });
+      const crash: Failpoint = async (name) => {
+        if (name === 'before-digest-marks') throw new InjectedCrash(name);
+      };
+      expect((await h.cron({ now: '2026-11-30T08:05:00Z' }, { failpoint: crash })).status).toBe(500);
+      expect(await h.inbox()).toHaveLength(1);
+      const uid = await uidOf(DANA);
+      expect((await deliveriesOf(h.db, uid)).map((d) => d.status)).toEqual(['queued', 'queued']);
 
-    await h.cron({ now: '2026-12-01T08:05:00Z' });
+      await h.cron({ now: next });
 
-    expect(await h.inbox()).toHaveLength(1);
-    expect((await deliveriesOf(h.db, uid)).map((d) => [d.status, d.emailKey])).toEqual([
-      ['sent', `digest_${uid}_2026-11-30`],
-      ['sent', `digest_${uid}_2026-11-30`],
-    ]);
-  });
+      expect(await h.inbox()).toHaveLength(1);
+      expect((await deliveriesOf(h.db, uid)).map((d) => [d.status, d.emailKey])).toEqual([
+        ['sent', `digest_${uid}_2026-11-30`],
+        ['sent', `digest_${uid}_2026-11-30`],
+      ]);
+    },
+  );
 
   it('opt-outs win: a subscriber paused before 08:00 gets no digest and the queued items are closed as skipped', async () => {
     h.serveFeed(postings('paused', 2, 0, '2026-11-30T06:00:00Z'));

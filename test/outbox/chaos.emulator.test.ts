@@ -27,6 +27,7 @@ const POINTS: FailpointName[] = [
   'before-send',
   'after-send',
   'before-record',
+  'before-digest-marks',
 ];
 
 let h: Harness;
