@@ -150,8 +150,9 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   // lost a race is read whole.
   let firstRound = true;
   const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
-    const mayExist = (c: ClaimCandidate) => !firstRound || c.posting.runId !== ctx.runId;
+    const first = firstRound;
     firstRound = false;
+    const mayExist = (c: ClaimCandidate) => !first || c.posting.runId !== ctx.runId;
     const [existing, digestClaimed] = await Promise.all([
       readDeliveries(
         ctx.db,
