@@ -6,7 +6,7 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { ConfigError, loadConfig } = await import('./lib/config');
+  const { ConfigError, loadConfig } = await import('./lib/runtime/config');
   try {
     loadConfig(process.env);
   } catch (error) {

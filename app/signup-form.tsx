@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { emptySignupValues, SignupFormView } from '../lib/subscribers/signup-form';
+import { emptySignupValues, SignupFormView } from '../lib/subscriptions/signup-form';
 import type { SignupFieldErrors } from '../lib/subscribers/signup-schema';
 
 type State =

@@ -32,7 +32,7 @@ async function main() {
   const app = await startNextServer({ mode: 'dev', port: ports.app, env, quiet: true });
   try {
     heading('Adding the demo subscribers (scripts/demo/demo-subscribers.csv)');
-    const { createFirestore } = await import('../lib/firestore');
+    const { createFirestore } = await import('../lib/store/firestore');
     const { parseSubscribersCsv } = await import('../lib/subscribers/import-csv');
     const { addActiveSubscriber } = await import('../lib/subscribers/add-subscriber');
     const db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID });

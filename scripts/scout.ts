@@ -1,8 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { loadConfig } from '../lib/config';
-import type { CycleDeps } from '../lib/cycle/cycle-deps';
-import { createFirestore } from '../lib/firestore';
-import { buildDeps } from '../lib/runtime';
+import { loadConfig } from '../lib/runtime/config';
+import type { AppDeps } from '../lib/wiring/app-deps';
+import { createFirestore } from '../lib/store/firestore';
+import { buildDeps } from '../lib/wiring/production-deps';
 import { loadCliEnv } from './cli/cli-env';
 import { runCli } from './cli/run-cli';
 
@@ -16,7 +16,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 let db: Firestore | undefined;
-let cycle: CycleDeps | undefined;
+let cycle: AppDeps | undefined;
 
 function openDb(): Firestore {
   const env = loadCliEnv(process.env);
@@ -35,7 +35,7 @@ try {
     err: (line) => process.stderr.write(`${line}\n`),
     openDb,
     // The cycle's own client, built from the full configuration (a missing variable is a ConfigError naming it).
-    cycleDeps: () => (cycle ??= buildDeps(loadConfig(process.env))),
+    appDeps: () => (cycle ??= buildDeps(loadConfig(process.env))),
     now: () => new Date(),
   });
 } finally {

@@ -1,7 +1,7 @@
 import { withDeadline } from '../../lib/http/request-deadline';
-import { withProductionDeps } from '../../lib/runtime';
-import { confirmServerErrorPage } from '../../lib/subscribers/confirm-page';
-import { handleConfirmRequest } from '../../lib/subscribers/handle-confirm-request';
+import { withProductionDeps } from '../../lib/wiring/production-deps';
+import { confirmServerErrorPage } from '../../lib/subscriptions/confirm-page';
+import { handleConfirmRequest } from '../../lib/subscriptions/handle-confirm-request';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { withDeadline } from '../../lib/http/request-deadline';
-import { withProductionDeps } from '../../lib/runtime';
-import { handlePreferencesRequest } from '../../lib/subscribers/handle-preferences-request';
-import { preferencesServerErrorPage } from '../../lib/subscribers/preferences-page';
+import { withProductionDeps } from '../../lib/wiring/production-deps';
+import { handlePreferencesRequest } from '../../lib/subscriptions/handle-preferences-request';
+import { preferencesServerErrorPage } from '../../lib/subscriptions/preferences-page';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { withDeadline } from '../../lib/http/request-deadline';
-import { withProductionDeps } from '../../lib/runtime';
-import { handleUnsubscribeRequest } from '../../lib/subscribers/handle-unsubscribe-request';
-import { unsubscribeServerErrorPage } from '../../lib/subscribers/unsubscribe-page';
+import { withProductionDeps } from '../../lib/wiring/production-deps';
+import { handleUnsubscribeRequest } from '../../lib/subscriptions/handle-unsubscribe-request';
+import { unsubscribeServerErrorPage } from '../../lib/subscriptions/unsubscribe-page';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

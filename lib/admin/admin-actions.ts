@@ -1,12 +1,13 @@
-import { resendLatestDigest } from '../digests/resend-digest';
-import { shortHash } from '../ledger/short-hash';
+import { resendLatestDigest } from '../ops/resend-digest';
+import { shortHash } from '../store/short-hash';
 import { retryDeadEmail } from '../ops/retry-email';
 import { setSubscriberStatus } from '../subscribers/set-subscriber-status';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { adminRedirect, readAdminForm } from './admin-http';
 import { adminRefusedPage } from './admin-page';
 import { flashCookie } from './flash';
-import { guarded, requireSessionAndOrigin, type AdminDeps } from './handle-admin-request';
+import type { AdminDeps } from './admin-deps';
+import { guarded, requireSessionAndOrigin } from './handle-admin-request';
 import { isSecureApp } from './session';
 
 /** Document ids the forms carry: subscriber ids (base64url) and email keys (`alert_{uid}_{hash}`, …). */

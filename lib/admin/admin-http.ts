@@ -1,5 +1,5 @@
 import { readCappedBody } from '../http/read-capped-body';
-import { htmlPageResponse, type Page } from '../subscribers/html-page';
+import { htmlPageResponse, type Page } from '../http/html-page';
 
 /** The admin forms are a field or two; anything bigger is not ours. */
 export const MAX_ADMIN_FORM_BYTES = 8 * 1024;

@@ -3,7 +3,7 @@ import type { DoorView, LoginLock } from '../ops/auth-failures';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import type { SubscriberEmail, SubscriberHistory } from '../ops/read-subscriber-history';
-import { html, type Html } from '../subscribers/html-page';
+import { html, type Html } from '../http/html-page';
 import { adminPageResponse } from './admin-http';
 import { CHART_STYLE, runCharts } from './charts';
 import { LOGIN_LIMIT } from './login-limit';

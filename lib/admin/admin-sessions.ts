@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { toDate } from '../ledger/timestamps';
+import { toDate } from '../store/timestamps';
 import { createSessionValue } from './session';
 
 /**

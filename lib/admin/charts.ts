@@ -1,5 +1,5 @@
 import type { RunSummary } from '../ops/read-dashboard';
-import { html, type Html } from '../subscribers/html-page';
+import { html, type Html } from '../http/html-page';
 
 /**
  * Runs over time as small bar charts, drawn on the server as inline SVG: no script, no library,

@@ -1,4 +1,4 @@
-import type { CycleDeps } from '../cycle/cycle-deps';
+import type { AdminDeps } from './admin-deps';
 import { parseFeedUrls } from '../feeds/feed-source';
 import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
@@ -19,9 +19,6 @@ import {
   sessionCookie,
   verifySessionValue,
 } from './session';
-
-/** The admin pages need the cycle's dependencies (a manual digest is sent through the outbox) and the time. */
-export type AdminDeps = CycleDeps & { now: Date };
 
 export type Gate = { ok: true } | { ok: false; response: Response };
 

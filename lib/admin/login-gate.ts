@@ -1,7 +1,7 @@
 import { clientAddressOf, clientLogId } from '../http/client-address';
 import { countLoginFailure, lockRetryAfterSec, readLoginLock, recordAuthFailure } from '../ops/auth-failures';
 import { loginPage, utc } from './admin-page';
-import type { AdminDeps } from './handle-admin-request';
+import type { AdminDeps } from './admin-deps';
 import { countLoginAttempt, LOGIN_LIMIT } from './login-limit';
 
 export type LoginGate = { ok: true; clientAddress: string } | { ok: false; response: Response };

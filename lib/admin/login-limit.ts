@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { DAY_MS } from '../ledger/timestamps';
+import { DAY_MS } from '../store/timestamps';
 import { LOGIN_LOCK } from '../ops/auth-failures';
-import { countAndRead, rateLimitsCollection } from '../subscribers/rate-limit';
+import { countAndRead, rateLimitsCollection } from '../http/rate-limit';
 import { deriveKey, hmac } from './session';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SHARDS, type Shard } from '../cycle/shard';
+import { MAX_SHARDS, type Shard } from '../runtime/shard';
 
 const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1, 0, true or false' }).transform((v) => v === '1' || v === 'true');
 

@@ -1,6 +1,6 @@
-import type { CycleDeps } from '../cycle/cycle-deps';
+import type { AppDeps } from '../wiring/app-deps';
 import { runCycle } from '../cycle/run-cycle';
-import { newRunId } from '../cycle/runs';
+import { newRunId } from '../ops/runs';
 import { clientAddressOf } from '../http/client-address';
 import { recordAuthFailure } from '../ops/auth-failures';
 import { isAuthorizedCron } from './authorize-cron';
@@ -9,7 +9,7 @@ import { detectTrigger, parseCronQuery } from './cron-query';
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
 
 /** GET /api/cron: auth → parse → runCycle → JSON. Nothing runs before the secret checks out. */
-export async function handleCronRequest(request: Request, deps: CycleDeps): Promise<Response> {
+export async function handleCronRequest(request: Request, deps: AppDeps): Promise<Response> {
   const { config } = deps;
   if (!isAuthorizedCron(request, { secret: config.CRON_SECRET, allowQuerySecret: config.CRON_ALLOW_QUERY_SECRET })) {
     // Logged and counted by a hash of the trusted client address; never what was offered.

@@ -1,12 +1,12 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { Config } from '../config';
+import type { Config } from '../runtime/config';
 import type { FeedFetch } from '../feeds/fetch-feed';
 import type { Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
-import type { AuthFailureLog } from '../ops/auth-failures';
-import type { Failpoint } from './failpoints';
-import type { Logger } from './logger';
-import type { Shard } from './shard';
+import type { CyclePhase } from '../ops/runs';
+import type { Failpoint } from '../runtime/failpoints';
+import type { Logger } from '../runtime/logger';
+import type { Shard } from '../runtime/shard';
 
 /** Everything the cycle touches, passed in: tests swap the failpoints and the clock, never the database. */
 export type CycleDeps = {
@@ -26,13 +26,9 @@ export type CycleDeps = {
    * exceeds SEND_RATE_PER_SEC. Instances do not share it; see the signup emails' global cap.
    */
   sendLimiter: SendLimiter;
-  /** The process's rate limit on failed-authentication log lines (lib/ops/auth-failures.ts). */
-  authFailureLog: AuthFailureLog;
   /** Optional: wraps each phase of the cycle (the bench counts store operations per phase with it). */
   trace?: <T>(phase: CyclePhase, step: () => Promise<T>) => Promise<T>;
 };
-
-export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
 
 export type CycleOptions = {
   now?: Date;

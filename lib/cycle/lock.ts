@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isAlreadyExists, isLostPrecondition } from '../ledger/firestore-errors';
-import { toDate } from '../ledger/timestamps';
+import { isAlreadyExists, isLostPrecondition } from '../store/firestore-errors';
+import { toDate } from '../store/timestamps';
 
 /**
  * locks/{name}: a self-expiring timestamp lock that stops two full scans from grinding through

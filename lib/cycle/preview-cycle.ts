@@ -1,8 +1,8 @@
-import { readMany } from '../ledger/create-documents';
-import { decideDigest, dueSubscribers, notYetListed, readDigestRows } from '../digests/enqueue-due-digests';
-import { decideClaim, readClaimedDigests, type ClaimCandidate } from '../ledger/claim-deliveries';
+import { readMany } from '../store/create-documents';
+import { decideDigest, dueSubscribers, notYetListed, readDigestRows } from '../claims/flush-due-digests';
+import { decideClaim, readClaimedDigests, type ClaimCandidate } from '../claims/claim-deliveries';
 import { deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
-import { utcDay } from '../ledger/timestamps';
+import { utcDay } from '../store/timestamps';
 import type { FeedSource } from '../feeds/feed-source';
 import type { Posting } from '../feeds/posting';
 import { postingsCollection } from '../feeds/postings-collection';
@@ -12,7 +12,7 @@ import { matchPostings } from '../matching/match-postings';
 import { digestEmailKey, outboxCollection } from '../outbox/outbox-row';
 import { listActiveSubscribers, subscribersCollection } from '../subscribers/subscriber';
 import type { CycleDeps } from './cycle-deps';
-import { ownsSubscriber, type Shard } from './shard';
+import { ownsSubscriber, type Shard } from '../runtime/shard';
 
 export type CyclePreview = {
   dryRun: true;

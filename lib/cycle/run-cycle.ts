@@ -1,21 +1,22 @@
-import { enqueueDueDigests } from '../digests/enqueue-due-digests';
+import { enqueueDueDigests } from '../claims/flush-due-digests';
 import { parseFeedUrls } from '../feeds/feed-source';
 import { refreshFeeds } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
-import { readClaimCursor, saveClaimCursor } from '../ledger/claim-cursor';
-import { claimDeliveries } from '../ledger/claim-deliveries';
-import { addDays } from '../ledger/timestamps';
+import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
+import { claimDeliveries } from '../claims/claim-deliveries';
+import { addDays } from '../store/timestamps';
 import { composeDailyDigest, composeInstantAlert, type MailSettings } from '../mail/compose-email';
 import { createSendLimiter } from '../mail/send-limiter';
 import { matchPostings } from '../matching/match-postings';
 import { dispatchOutbox } from '../outbox/dispatch-outbox';
 import { createQuotaPause } from '../outbox/quota-pause';
 import { listActiveSubscribers } from '../subscribers/subscriber';
-import type { CycleDeps, CycleOptions, CyclePhase } from './cycle-deps';
+import type { CycleDeps, CycleOptions } from './cycle-deps';
+import type { CyclePhase } from '../ops/runs';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
-import { ownsSubscriber, shardTag } from './shard';
-import { emptyRunStats, newRunId, recordRunEnd, recordRunStart, type RunStats } from './runs';
+import { ownsSubscriber, shardTag } from '../runtime/shard';
+import { emptyRunStats, newRunId, recordRunEnd, recordRunStart, type RunStats } from '../ops/runs';
 
 export type CycleResult =
   | ({ kind: 'ran' } & RunStats)

@@ -1,5 +1,5 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
-import { toDate } from '../ledger/timestamps';
+import { toDate } from '../store/timestamps';
 
 /** feeds/{source}: the validators for the next conditional GET and the health an operator reads. */
 export type FeedState = {

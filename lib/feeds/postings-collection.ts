@@ -1,5 +1,5 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
-import { toDate, toTimestamp } from '../ledger/timestamps';
+import { toDate, toTimestamp } from '../store/timestamps';
 import type { Posting } from './posting';
 
 /**

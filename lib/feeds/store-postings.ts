@@ -6,9 +6,9 @@ import {
   type QueryDocumentSnapshot,
   type UpdateData,
 } from 'firebase-admin/firestore';
-import { allShardTags, shardTag, type Shard } from '../cycle/shard';
-import { createDocuments, MAX_BATCH_WRITES, readMany } from '../ledger/create-documents';
-import { addDays } from '../ledger/timestamps';
+import { allShardTags, shardTag, type Shard } from '../runtime/shard';
+import { createDocuments, MAX_BATCH_WRITES, readMany } from '../store/create-documents';
+import { addDays } from '../store/timestamps';
 import type { Posting } from './posting';
 import { postingsCollection, type StoredPosting } from './postings-collection';
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../config';
+import type { Config } from '../runtime/config';
 
 /**
  * Every caller whose address Scout cannot trust counts as this one client. Sharing a bucket is

@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from '../cycle/logger';
+import { silentLogger, type Logger } from '../runtime/logger';
 
 /**
  * How long a person waits on the store before being told to try again. Firestore answers a

@@ -1,7 +1,7 @@
 import type { DocumentSnapshot, Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
-import { readMany } from './create-documents';
+import { readMany } from '../store/create-documents';
 import type { DeliveryMode } from '../subscribers/subscriber';
-import { toDate, toTimestamp } from './timestamps';
+import { toDate, toTimestamp } from '../store/timestamps';
 
 /**
  * deliveries/{uid}_{jobId}: the ledger line that says "this posting is this subscriber's", with

@@ -1,9 +1,9 @@
 import { FieldPath, type DocumentData, type DocumentReference, type Firestore, type Timestamp } from 'firebase-admin/firestore';
-import { MAX_BATCH_WRITES, createDocuments, readMany } from './create-documents';
+import { MAX_BATCH_WRITES, createDocuments, readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
-import { isLostRace } from './firestore-errors';
-import { toDate } from './timestamps';
-import { commitGroups, DELIVERY_BYTES, type WriteGroup } from './write-groups';
+import { isLostRace } from '../store/firestore-errors';
+import { toDate } from '../store/timestamps';
+import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-groups';
 
 export type MigrationProgress = {
   /** Pages migrated (dry run: that would be) and deleted, by this run. */

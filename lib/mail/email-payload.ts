@@ -1,4 +1,4 @@
-import { sha256Hex } from '../ledger/short-hash';
+import { sha256Hex } from '../store/short-hash';
 
 /** Exactly what is handed to the provider; stored on the outbox row so a retry is byte-identical. */
 export type EmailPayload = {

@@ -1,9 +1,9 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
-import type { Logger } from '../cycle/logger';
+import type { Logger } from '../runtime/logger';
 import { clientLogId } from '../http/client-address';
-import { isAlreadyExists } from '../ledger/firestore-errors';
-import { DAY_MS, toDate, utcDay } from '../ledger/timestamps';
-import { countAndRead, rateLimitsCollection, signupEmailsDoc } from '../subscribers/rate-limit';
+import { isAlreadyExists } from '../store/firestore-errors';
+import { DAY_MS, toDate, utcDay } from '../store/timestamps';
+import { countAndRead, rateLimitsCollection, signupEmailsDoc } from '../http/rate-limit';
 
 /**
  * Failed authentications at the two doors with a secret: the cron endpoint and the ops page's

@@ -1,4 +1,4 @@
-import { toDate } from '../ledger/timestamps';
+import { toDate } from '../store/timestamps';
 import type { QuotaHit } from '../outbox/quota-pause';
 
 /** The provider's quota as the newest runs saw it, for the ops page and `scout status`. */

@@ -1,6 +1,6 @@
 import type { Firestore, Query } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../ledger/firestore-errors';
-import { commitGroups } from '../ledger/write-groups';
+import { isLostPrecondition } from '../store/firestore-errors';
+import { commitGroups } from '../store/write-groups';
 
 /**
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose

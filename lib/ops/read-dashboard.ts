@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { runsCollection } from '../cycle/runs';
+import { runsCollection } from './runs';
 import { feedStatesCollection } from '../feeds/feed-state';
-import { toDate, utcDay } from '../ledger/timestamps';
+import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
 import type { QuotaHit } from '../outbox/quota-pause';
 import { readDoor, type DoorView } from './auth-failures';

@@ -1,8 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { runsCollection } from '../cycle/runs';
+import { runsCollection } from './runs';
 import { postingsCollection } from '../feeds/postings-collection';
 import { deliveriesCollection } from '../ledger/delivery';
-import { toDate, utcDay } from '../ledger/timestamps';
+import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { deliveriesCollection } from '../ledger/delivery';
-import { readDeliveryOutcomes, type DeliveryOutcome } from '../ledger/delivery-outcome';
-import { toDate } from '../ledger/timestamps';
+import { readDeliveryOutcomes, type DeliveryOutcome } from './delivery-outcome';
+import { toDate } from '../store/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 

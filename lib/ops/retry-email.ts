@@ -1,5 +1,5 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../ledger/firestore-errors';
+import { isLostPrecondition } from '../store/firestore-errors';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 
 export type RetryEmailResult =

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { Failpoint } from '../cycle/failpoints';
-import type { Logger } from '../cycle/logger';
-import { shortHash } from '../ledger/short-hash';
+import type { Failpoint } from '../runtime/failpoints';
+import type { Logger } from '../runtime/logger';
+import { shortHash } from '../store/short-hash';
 import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
@@ -9,7 +9,7 @@ import { closeRows, type CloseInput } from './lease-row';
 import { outboxCollection, providerIdempotencyKey } from './outbox-row';
 import type { QuotaPause } from './quota-pause';
 import { retryDelayMs } from './retry-delay';
-import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './send-unit';
+import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
 
 export const LEASE_MS = 120_000;
 

@@ -1,12 +1,12 @@
 import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
-import { ownsSubscriber, type Shard } from '../cycle/shard';
-import { shortHash } from '../ledger/short-hash';
+import { ownsSubscriber, type Shard } from '../runtime/shard';
+import { shortHash } from '../store/short-hash';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
 import { leaseRows, type Lease } from './lease-row';
 import { batchBytesOf, outboxCollection, type EmailKind } from './outbox-row';
 import type { QuotaHit } from './quota-pause';
-import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './send-unit';
+import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
 export type DispatchDeps = DeliverDeps;

@@ -1,9 +1,9 @@
 import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
-import { noFailpoints, type Failpoint } from '../cycle/failpoints';
-import { readMany } from '../ledger/create-documents';
-import { isLostPrecondition } from '../ledger/firestore-errors';
-import { settleDigestItems } from '../ledger/settle-digest-items';
-import { commitGroups, type WriteGroup } from '../ledger/write-groups';
+import { noFailpoints, type Failpoint } from '../runtime/failpoints';
+import { readMany } from '../store/create-documents';
+import { isLostPrecondition } from '../store/firestore-errors';
+import { settleDigestItems } from './settle-digest-items';
+import { commitGroups, type WriteGroup } from '../store/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
 

@@ -1,6 +1,6 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
-import { sha256Hex, shortHash } from '../ledger/short-hash';
-import { toDate, toTimestamp } from '../ledger/timestamps';
+import { sha256Hex, shortHash } from '../store/short-hash';
+import { toDate, toTimestamp } from '../store/timestamps';
 import { hashPayload, type EmailPayload } from '../mail/email-payload';
 
 /**

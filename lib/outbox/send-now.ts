@@ -1,11 +1,29 @@
-import type { CycleDeps } from '../cycle/cycle-deps';
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Mailer } from '../mail/mailer';
+import type { SendLimiter } from '../mail/send-limiter';
+import type { Config } from '../runtime/config';
+import type { Failpoint } from '../runtime/failpoints';
+import type { Logger } from '../runtime/logger';
 import { deliverUnit, LEASE_MS } from './deliver-unit';
 import { leaseRow } from './lease-row';
 import { createQuotaPause } from './quota-pause';
-import { singleUnit } from './send-unit';
+import { singleUnit } from './unit-lease';
 
 /** `quota`: the provider's quota is used up; the row is pending again, untried, for the first run after it resets. */
 export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota' | 'skipped' | 'not-ours';
+
+/** What sending one row outside the cron needs: the process's store, provider, send limiter and clocks. */
+export type SendNowDeps = {
+  db: Firestore;
+  mailer: Mailer;
+  /** The process's one limiter, shared with the cron's sends (see AppDeps). */
+  sendLimiter: SendLimiter;
+  failpoint: Failpoint;
+  log: Logger;
+  wallClock: () => number;
+  sleep: (ms: number) => Promise<void>;
+  config: Pick<Config, 'SEND_MAX_ATTEMPTS'>;
+};
 
 /** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
 const REQUEST_BUDGET_MS = 10_000;
@@ -25,7 +43,7 @@ const SEND_RESERVE_MS = 5_000;
  * or runs out of time, the next cron run finds it pending (or abandoned) and finishes the job
  * under the same key.
  */
-export async function sendRowNow(deps: CycleDeps, input: { emailKey: string; uid: string; runId: string }): Promise<SendNowResult> {
+export async function sendRowNow(deps: SendNowDeps, input: { emailKey: string; uid: string; runId: string }): Promise<SendNowResult> {
   const started = deps.wallClock();
   const clock = () => new Date(deps.wallClock());
   const leased = await leaseRow(deps.db, { ...input, now: clock(), leaseMs: LEASE_MS });

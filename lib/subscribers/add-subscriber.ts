@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isAlreadyExists } from '../ledger/firestore-errors';
+import { isAlreadyExists } from '../store/firestore-errors';
 import {
   leavePendingFields,
   normaliseEmail,

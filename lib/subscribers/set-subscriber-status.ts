@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../ledger/firestore-errors';
+import { isLostPrecondition } from '../store/firestore-errors';
 import { subscriberId, subscribersCollection, type SubscriberStatus } from './subscriber';
 
 export type StatusAction = 'pause' | 'resume';

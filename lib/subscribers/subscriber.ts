@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { FieldValue, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
-import { addDays, toDate, toTimestamp } from '../ledger/timestamps';
+import { addDays, toDate, toTimestamp } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;

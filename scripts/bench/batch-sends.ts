@@ -6,16 +6,16 @@
  *   npm run bench:batch -- --subscribers 200
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../lib/config';
-import { noFailpoints } from '../../lib/cycle/failpoints';
-import { silentLogger } from '../../lib/cycle/logger';
+import { loadConfig } from '../../lib/runtime/config';
+import { noFailpoints } from '../../lib/runtime/failpoints';
+import { silentLogger } from '../../lib/runtime/logger';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { buildDeps } from '../../lib/runtime';
+import { buildDeps } from '../../lib/wiring/production-deps';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { startMailSink } from '../mail-sink/server';
 import { startFeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
-import { rssFeed } from '../../test/support/rss';
+import { rssFeed } from '../sample-feed/rss-feed';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '200' } } });
 const subscribers = Number(values.subscribers);

@@ -1,4 +1,4 @@
-import type { CyclePhase } from '../../lib/cycle/cycle-deps';
+import type { CyclePhase } from '../../lib/ops/runs';
 
 /**
  * What `npm run bench -- --json <path>` writes: the figures the bench prints, in a form another

@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { subscribersCollection, subscriberId, type Subscriber } from '../../lib/subscribers/subscriber';
-import type { TestItem } from '../../test/support/rss';
+import type { TestItem } from '../sample-feed/rss-feed';
 
 /**
  * Synthetic data with a known match rate: K = 1 / matchRate keywords; subscriber i follows keyword

@@ -13,9 +13,9 @@
  */
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Posting } from '../../lib/feeds/posting';
-import { digestDayFor } from '../../lib/ledger/claim-deliveries';
+import { digestDayFor } from '../../lib/claims/claim-deliveries';
 import { deliveryId } from '../../lib/ledger/delivery';
-import { addDays } from '../../lib/ledger/timestamps';
+import { addDays } from '../../lib/store/timestamps';
 import type { Mailer } from '../../lib/mail/mailer';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { listActiveSubscribers, type Subscriber } from '../../lib/subscribers/subscriber';

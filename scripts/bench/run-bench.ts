@@ -18,15 +18,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/runtime/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CycleDeps, CyclePhase } from '../../lib/cycle/cycle-deps';
-import { noFailpoints } from '../../lib/cycle/failpoints';
-import { silentLogger } from '../../lib/cycle/logger';
+import type { AppDeps } from '../../lib/wiring/app-deps';
+import type { CyclePhase } from '../../lib/ops/runs';
+import { noFailpoints } from '../../lib/runtime/failpoints';
+import { silentLogger } from '../../lib/runtime/logger';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
-import { buildDeps } from '../../lib/runtime';
-import { rssFeed } from '../../test/support/rss';
+import { buildDeps } from '../../lib/wiring/production-deps';
+import { rssFeed } from '../sample-feed/rss-feed';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
 import { startSinkProcess, type SinkProcess } from './sink-process';
@@ -138,7 +139,7 @@ async function main() {
   }
 }
 
-function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string }): CycleDeps {
+function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string }): AppDeps {
   const config = loadConfig({
     CRON_SECRET: SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
@@ -172,7 +173,7 @@ async function benchScout(input: { sink: SinkProcess; feeds: FeedServer; counter
   const seedMs = Date.now() - seedStart;
 
   const phases: PhaseRow[] = [];
-  const traced = (shard: number): CycleDeps => ({
+  const traced = (shard: number): AppDeps => ({
     ...deps,
     trace: async (phase: CyclePhase, step) => {
       const before = input.counter.snapshot();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConfigError, configSchema, credentialsProblem, describeIssues, withoutEmptyValues } from '../../lib/config';
+import { ConfigError, configSchema, credentialsProblem, describeIssues, withoutEmptyValues } from '../../lib/runtime/config';
 
 /**
  * The CLI's slice of DESIGN §5: only what it takes to reach the store. The rules are the app's

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { CycleDeps } from '../../lib/cycle/cycle-deps';
+import type { AppDeps } from '../../lib/wiring/app-deps';
 
 /** One line of operator output, without its newline. */
 export type Out = (line: string) => void;
@@ -9,7 +9,7 @@ export type Out = (line: string) => void;
  * that run the cycle itself, everything the endpoint has (built on first use from the full
  * configuration, so the other commands need only the store's variables).
  */
-export type CommandContext = { db: Firestore; now: Date; out: Out; cycleDeps: () => CycleDeps };
+export type CommandContext = { db: Firestore; now: Date; out: Out; appDeps: () => AppDeps };
 
 /** The outcome of reading a command's argv: arguments to run with, a request for help, or a usage error. */
 export type Parsed<A> = { kind: 'args'; args: A } | { kind: 'help' } | { kind: 'invalid'; message: string };

@@ -1,4 +1,4 @@
-import { resendLatestDigest } from '../../lib/digests/resend-digest';
+import { resendLatestDigest } from '../../lib/ops/resend-digest';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseEmailArgs } from './cli-args';
 
@@ -16,7 +16,7 @@ Options:
 export const parseResendDigestArgs = (argv: string[]): Parsed<ResendDigestArgs> => parseEmailArgs(argv);
 
 export async function resendDigest(ctx: CommandContext, { email }: ResendDigestArgs): Promise<number> {
-  const result = await resendLatestDigest(ctx.cycleDeps(), { email, now: ctx.now });
+  const result = await resendLatestDigest(ctx.appDeps(), { email, now: ctx.now });
   switch (result.kind) {
     case 'not-found':
       ctx.out(`no subscriber with email ${email}`);

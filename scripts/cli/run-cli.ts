@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { ConfigError } from '../../lib/config';
-import type { CycleDeps } from '../../lib/cycle/cycle-deps';
+import { ConfigError } from '../../lib/runtime/config';
+import type { AppDeps } from '../../lib/wiring/app-deps';
 import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
@@ -30,7 +30,7 @@ export type CliDeps = {
   /** Opens the store. Called only once argv is valid, so help and usage errors need no configuration. */
   openDb: () => Firestore;
   /** The endpoint's dependencies, from the full configuration; only `scan` asks for them. */
-  cycleDeps: () => CycleDeps;
+  appDeps: () => AppDeps;
   now: () => Date;
 };
 
@@ -126,7 +126,7 @@ async function runCommand(command: CliCommand, path: string, rest: string[], dep
     return EXIT.usage;
   }
   try {
-    return await parsed.args({ db, now: deps.now(), out: deps.out, cycleDeps: deps.cycleDeps });
+    return await parsed.args({ db, now: deps.now(), out: deps.out, appDeps: deps.appDeps });
   } catch (error) {
     deps.err(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.problems;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { CyclePhase } from '../../lib/cycle/cycle-deps';
+import type { CyclePhase } from '../../lib/ops/runs';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { MAX_SHARDS, type Shard } from '../../lib/cycle/shard';
+import { MAX_SHARDS, type Shard } from '../../lib/runtime/shard';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
@@ -54,7 +54,7 @@ function parseShard(value: string): Shard | null {
 }
 
 export async function scan(ctx: CommandContext, args: ScanArgs): Promise<number> {
-  const deps = ctx.cycleDeps();
+  const deps = ctx.appDeps();
   if (args.now && !deps.config.ALLOW_CLOCK_OVERRIDE) {
     ctx.out('not run: --now is honoured only with ALLOW_CLOCK_OVERRIDE=true');
     return EXIT.usage;

@@ -2,7 +2,7 @@
  * The embedded default: what `npm run dev`, `npm run demo` and the tests run against when no
  * .env says otherwise. Everything points at loopback; nothing here is a real secret.
  */
-import { LOCAL_STACK_SECRETS } from '../../lib/config';
+import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 
 export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number };
 

@@ -3,7 +3,7 @@ import { LOGIN_LIMIT } from '../../lib/admin/login-limit';
 import { createSessionValue, SESSION_TTL_MS } from '../../lib/admin/session';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { adminClient, asCookie, type AdminClient, type Answer } from './admin-fixture';
 
 /**

@@ -1,5 +1,6 @@
 import { handleAdminAction } from '../../lib/admin/admin-actions';
-import { handleAdminLogin, handleAdminLogout, handleAdminPage, type AdminDeps } from '../../lib/admin/handle-admin-request';
+import type { AdminDeps } from '../../lib/admin/admin-deps';
+import { handleAdminLogin, handleAdminLogout, handleAdminPage } from '../../lib/admin/handle-admin-request';
 import { openAdminSession } from '../../lib/admin/admin-sessions';
 import type { Harness } from '../support/harness';
 

@@ -5,7 +5,7 @@ import { subscriberId } from '../../lib/subscribers/subscriber';
 import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { adminClient, asCookie, type AdminClient } from './admin-fixture';
 
 /**

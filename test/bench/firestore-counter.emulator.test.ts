@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { instrumentFirestore, resolveFirestoreModule, type FirestoreCounter } from '../../scripts/bench/firestore-counter';
 
 let db: Firestore;

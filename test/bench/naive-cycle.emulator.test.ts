@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import type { Posting } from '../../lib/feeds/posting';
 import type { Mailer } from '../../lib/mail/mailer';
 import type { EmailPayload } from '../../lib/mail/email-payload';

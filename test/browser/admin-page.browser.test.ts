@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { BROWSER_ADMIN_SECRET, BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
-import { postingsAbout, rssFeed, type TestItem } from '../support/rss';
+import { postingsAbout, rssFeed, type TestItem } from '../../scripts/sample-feed/rss-feed';
 
 /**
  * The operator's ops page in Debian's Chromium against the real app (`next start`), the emulator

@@ -3,11 +3,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
-import { postingsAbout, rssFeed } from '../support/rss';
+import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 /**
  * A person's whole way through Scout, in Debian's Chromium driven by playwright-core, against the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { ConfigError, loadConfig } from '../../lib/runtime/config';
 import { loadCliEnv } from '../../scripts/cli/cli-env';
 
 const problems = (env: Record<string, string>) => {

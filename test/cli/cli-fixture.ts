@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import { inject } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { subscribersCollection, type Subscriber } from '../../lib/subscribers/subscriber';
 import type { CommandContext } from '../../scripts/cli/command';
 import { runCli } from '../../scripts/cli/run-cli';
@@ -36,7 +36,7 @@ export function createCliFixture(): CliFixture {
     projectId,
     ctx() {
       const lines: string[] = [];
-      return { db, now, out: (line) => lines.push(line), lines, cycleDeps: noCycle };
+      return { db, now, out: (line) => lines.push(line), lines, appDeps: noCycle };
     },
     async cli(argv) {
       const out: string[] = [];
@@ -49,7 +49,7 @@ export function createCliFixture(): CliFixture {
           opened = true;
           return db;
         },
-        cycleDeps: noCycle,
+        appDeps: noCycle,
         now: () => now,
       });
       return { code, out, err, opened };

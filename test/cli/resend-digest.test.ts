@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resendDigest } from '../../scripts/cli/resend-digest';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 let h: Harness;
 const DANA = 'dana@example.com';
@@ -15,7 +15,7 @@ afterEach(async () => h.close());
 
 const run = async (email: string, now: string) => {
   const lines: string[] = [];
-  const code = await resendDigest({ db: h.db, now: new Date(now), out: (l) => void lines.push(l), cycleDeps: () => h.deps }, { email });
+  const code = await resendDigest({ db: h.db, now: new Date(now), out: (l) => void lines.push(l), appDeps: () => h.deps }, { email });
   return { code, lines };
 };
 

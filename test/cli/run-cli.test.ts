@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/config';
+import { ConfigError } from '../../lib/runtime/config';
 import { runCli } from '../../scripts/cli/run-cli';
 
 /** Routing alone: the store is never opened, so none is needed. */
@@ -15,7 +15,7 @@ async function cli(
     out: (l) => out.push(l),
     err: (l) => err.push(l),
     openDb,
-    cycleDeps: () => {
+    appDeps: () => {
       throw new Error('no cycle here');
     },
     now: () => new Date(0),

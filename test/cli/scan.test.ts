@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { shardOf } from '../../lib/cycle/shard';
+import { shardOf } from '../../lib/runtime/shard';
 import { parseScanArgs, scan } from '../../scripts/cli/scan';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = new Date('2026-11-30T06:00:00Z');
 let h: Harness;
@@ -14,7 +14,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const context = (lines: string[]) => ({ db: h.db, now: NOW, out: (line: string) => void lines.push(line), cycleDeps: () => h.deps });
+const context = (lines: string[]) => ({ db: h.db, now: NOW, out: (line: string) => void lines.push(line), appDeps: () => h.deps });
 
 describe('scout scan', () => {
   it('runs the endpoint’s cycle with each phase as it finishes, then the stats; a second scan sends nothing', async () => {
@@ -41,7 +41,7 @@ describe('scout scan', () => {
 
   it('--now is refused without ALLOW_CLOCK_OVERRIDE, and a bad --now is a usage error', async () => {
     const lines: string[] = [];
-    const ctx = { ...context(lines), cycleDeps: () => ({ ...h.deps, config: { ...h.config, ALLOW_CLOCK_OVERRIDE: false } }) };
+    const ctx = { ...context(lines), appDeps: () => ({ ...h.deps, config: { ...h.config, ALLOW_CLOCK_OVERRIDE: false } }) };
     expect(await scan(ctx, { dryRun: false, now: NOW })).toBe(2);
     expect(lines).toEqual(['not run: --now is honoured only with ALLOW_CLOCK_OVERRIDE=true']);
     expect(await h.inbox()).toHaveLength(0);

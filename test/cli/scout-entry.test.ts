@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 
 const run = promisify(execFile);

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentReference, Firestore } from 'firebase-admin/firestore';
-import type { Failpoint } from '../../lib/cycle/failpoints';
+import type { Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
-import type { TestItem } from '../support/rss';
+import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 
 let h: Harness;
 const DANA = 'dana@example.com';

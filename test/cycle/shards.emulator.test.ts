@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, type Failpoint } from '../../lib/cycle/failpoints';
+import { InjectedCrash, type Failpoint } from '../../lib/runtime/failpoints';
 import { acquireLock } from '../../lib/cycle/lock';
-import { shardOf, type Shard } from '../../lib/cycle/shard';
+import { shardOf, type Shard } from '../../lib/runtime/shard';
 import { postingsCollection } from '../../lib/feeds/postings-collection';
 import { outboxCollection } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noFailpoints } from '../../lib/cycle/failpoints';
+import { noFailpoints } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { claimCursorId } from '../../lib/ledger/claim-cursor';
+import { claimCursorId } from '../../lib/claims/claim-cursor';
 import { createHarness, type Harness } from '../support/harness';
 import { leapingClock } from '../support/leaping-clock';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = new Date('2026-11-30T06:00:00Z');
 let h: Harness;

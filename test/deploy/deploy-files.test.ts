@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, configSchema } from '../../lib/config';
-import { misconfiguredResponse } from '../../lib/runtime';
+import { ConfigError, configSchema } from '../../lib/runtime/config';
+import { misconfiguredResponse } from '../../lib/wiring/production-deps';
 import { DEFAULT_PORTS } from '../../scripts/stack/local-env';
 
 /**

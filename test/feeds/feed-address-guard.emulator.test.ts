@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout, rssFeed } from '../support/rss';
+import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 const SECRET = 'internal-admin-token-7f3a';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays } from '../../lib/ledger/timestamps';
+import { addDays } from '../../lib/store/timestamps';
 import { pruneLedger } from '../../lib/ops/prune-ledger';
 import { createHarness, type Harness } from '../support/harness';
 

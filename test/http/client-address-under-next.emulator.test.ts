@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_LIMIT } from '../../lib/admin/login-limit';
-import { SIGNUP_LIMITS } from '../../lib/subscribers/rate-limit';
+import { SIGNUP_LIMITS } from '../../lib/http/rate-limit';
 import { startAppUnderNext, type AppUnderNext } from '../support/app-under-next';
 
 /**

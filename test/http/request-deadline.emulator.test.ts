@@ -3,12 +3,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { unavailableJson, withDeadline } from '../../lib/http/request-deadline';
-import { handleSignupRequest } from '../../lib/subscribers/handle-signup-request';
-import { handleUnsubscribeRequest } from '../../lib/subscribers/handle-unsubscribe-request';
+import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
+import { handleUnsubscribeRequest } from '../../lib/subscriptions/handle-unsubscribe-request';
 import { unsubscribeUrl } from '../../lib/subscribers/link-token';
-import { unsubscribeServerErrorPage } from '../../lib/subscribers/unsubscribe-page';
+import { unsubscribeServerErrorPage } from '../../lib/subscriptions/unsubscribe-page';
 import { createHarness, type Harness } from '../support/harness';
 
 /** A database that takes connections and never answers: what an unreachable Firestore looks like to a request. */

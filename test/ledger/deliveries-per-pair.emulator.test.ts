@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestDayFor } from '../../lib/ledger/claim-deliveries';
+import { digestDayFor } from '../../lib/claims/claim-deliveries';
 import { deliveryId } from '../../lib/ledger/delivery';
 import { alertEmailKey, batchKeyFor, digestEmailKey, manualDigestEmailKey, providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { subscriberId } from '../../lib/subscribers/subscriber';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import { migrateLedger, MIGRATION_CURSOR, type MigrationFailpoint, type MigrationProgress } from '../../lib/ledger/migrate-ledger';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOGIN_LIMIT } from '../../lib/admin/login-limit';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CycleDeps } from '../../lib/cycle/cycle-deps';
+import type { AppDeps } from '../../lib/wiring/app-deps';
 import { AUTH_FAILURE_LOG } from '../../lib/ops/auth-failures';
-import { handleSignupRequest } from '../../lib/subscribers/handle-signup-request';
+import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
 import { adminClient } from '../admin/admin-fixture';
 import { CRON_SECRET, createHarness, type Harness } from '../support/harness';
 
@@ -19,7 +19,7 @@ afterEach(async () => h?.close());
 
 type Line = { event: string } & Record<string, unknown>;
 
-function withClock(deps: CycleDeps) {
+function withClock(deps: AppDeps) {
   let wall = NOW.getTime();
   const lines: Line[] = [];
   return {
@@ -34,7 +34,7 @@ function withClock(deps: CycleDeps) {
   };
 }
 
-const cronCall = (deps: CycleDeps, headers: Record<string, string>) =>
+const cronCall = (deps: AppDeps, headers: Record<string, string>) =>
   handleCronRequest(new Request('http://localhost/api/cron', { headers }), deps).then((r) => r.status);
 
 /** The row of the ops page's "Refused at the door" table: its label, then this hour's and today's counts. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { retryDeadEmail } from '../../lib/ops/retry-email';
 import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 const NEXT_RUN = '2026-11-30T06:15:00Z';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, type Failpoint } from '../../lib/cycle/failpoints';
+import { InjectedCrash, type Failpoint } from '../../lib/runtime/failpoints';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 const SUBSCRIBERS = 150;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/cycle/failpoints';
-import { utcDay } from '../../lib/ledger/timestamps';
+import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
+import { utcDay } from '../../lib/store/timestamps';
 import { createHarness, type Harness } from '../support/harness';
 import { checkDeliveries } from '../support/queue-checker';
-import type { TestItem } from '../support/rss';
+import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import { seededRandom } from '../support/seeded-random';
 
 /**

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
-import { shardOf, type Shard } from '../../lib/cycle/shard';
+import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
+import { shardOf, type Shard } from '../../lib/runtime/shard';
 import { createSendLimiter } from '../../lib/mail/send-limiter';
 import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
 import { outboxCollection } from '../../lib/outbox/outbox-row';
 import { createQuotaPause } from '../../lib/outbox/quota-pause';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;

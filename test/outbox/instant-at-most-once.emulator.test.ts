@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/cycle/failpoints';
+import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const T0 = new Date('2026-11-30T06:00:00Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();

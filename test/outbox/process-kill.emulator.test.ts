@@ -3,13 +3,13 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { SinkFaults, SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
-import { readDeliveryOutcomes } from '../../lib/ledger/delivery-outcome';
+import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from '../support/next-process';
-import { postingsAbout, rssFeed } from '../support/rss';
+import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 /**
  * The real Next server (`next build` + `next start`) is killed with SIGKILL while emails are in

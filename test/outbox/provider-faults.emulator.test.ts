@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
+import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { noFailpoints } from '../../lib/cycle/failpoints';
-import type { Logger } from '../../lib/cycle/logger';
-import { resendLatestDigest } from '../../lib/digests/resend-digest';
-import { handleSignupRequest } from '../../lib/subscribers/handle-signup-request';
-import { confirmSubscription } from '../../lib/subscribers/confirm';
-import { updatePreferences } from '../../lib/subscribers/preferences';
+import { noFailpoints } from '../../lib/runtime/failpoints';
+import type { Logger } from '../../lib/runtime/logger';
+import { resendLatestDigest } from '../../lib/ops/resend-digest';
+import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
+import { confirmSubscription } from '../../lib/subscriptions/confirm';
+import { updatePreferences } from '../../lib/subscriptions/preferences';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 /** 64 + 1 + 180 characters: a valid address (local part ≤ 64, labels ≤ 63, total ≤ 254), yet its uid alone is 327 characters. */
 const LONG = `${'l'.repeat(64)}@${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(53)}.test`;

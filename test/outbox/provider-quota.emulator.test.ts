@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
+import { noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { handleSignupRequest } from '../../lib/subscribers/handle-signup-request';
+import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
 import { createHarness, type Harness } from '../support/harness';
 import { checkDeliveries } from '../support/queue-checker';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const BUDGET_MS = 60_000;
 let h: Harness;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Failpoint, FailpointName } from '../../lib/cycle/failpoints';
+import type { Failpoint, FailpointName } from '../../lib/runtime/failpoints';
 import { deferred, until } from '../support/deferred';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../support/rss';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const T0 = new Date('2026-11-30T08:00:00Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();

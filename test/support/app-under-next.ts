@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import { inject } from 'vitest';
-import { createFirestore } from '../../lib/firestore';
+import { createFirestore } from '../../lib/store/firestore';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from './next-process';
-import { rssFeed } from './rss';
+import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 export const APP_CRON_SECRET = 'under-next-cron-secret-0123456789';
 

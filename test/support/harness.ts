@@ -3,26 +3,26 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { inject } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import type { SinkFaults, SinkMessage } from '../../scripts/mail-sink/types';
-import { loadConfig, type Config } from '../../lib/config';
+import { loadConfig, type Config } from '../../lib/runtime/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CycleDeps } from '../../lib/cycle/cycle-deps';
+import type { AppDeps } from '../../lib/wiring/app-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import type { Shard } from '../../lib/cycle/shard';
-import { noFailpoints, type Failpoint } from '../../lib/cycle/failpoints';
-import { silentLogger } from '../../lib/cycle/logger';
+import type { Shard } from '../../lib/runtime/shard';
+import { noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
+import { silentLogger } from '../../lib/runtime/logger';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
-import { readDeliveryOutcomes, type DeliveryOutcome } from '../../lib/ledger/delivery-outcome';
-import { buildDeps } from '../../lib/runtime';
+import { readDeliveryOutcomes, type DeliveryOutcome } from '../../lib/ops/delivery-outcome';
+import { buildDeps } from '../../lib/wiring/production-deps';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
-import { rssFeed, type TestItem } from './rss';
+import { rssFeed, type TestItem } from '../../scripts/sample-feed/rss-feed';
 
 export const CRON_SECRET = 'test-cron-secret-0123456789';
 
 export type Harness = {
   db: Firestore;
   config: Config;
-  deps: CycleDeps;
+  deps: AppDeps;
   feeds: FeedServer;
   apiKey: string;
   /** Replaces the feed served at /jobs.xml (the harness's FEED_URLS). */
@@ -76,7 +76,7 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
     SEND_CONCURRENCY: '8',
     ...overrides,
   });
-  const deps: CycleDeps = { ...buildDeps(config), log: silentLogger };
+  const deps: AppDeps = { ...buildDeps(config), log: silentLogger };
   const { db } = deps;
 
   return {

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
-import { readDeliveryOutcomes } from '../../lib/ledger/delivery-outcome';
+import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
 
 /** DESIGN §2.9: what a queue checker counts, per kind of email. */
 export type KindCounts = {

@@ -1,7 +1,7 @@
 import { handleAdminLogout } from '../../../lib/admin/handle-admin-request';
 import { adminUnavailablePage } from '../../../lib/admin/admin-http';
 import { withDeadline } from '../../../lib/http/request-deadline';
-import { withProductionDeps } from '../../../lib/runtime';
+import { withProductionDeps } from '../../../lib/wiring/production-deps';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { handleCronRequest } from '../../../lib/cron/handle-cron-request';
-import { withProductionDeps } from '../../../lib/runtime';
+import { withProductionDeps } from '../../../lib/wiring/production-deps';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { unavailableJson, withDeadline } from '../../../lib/http/request-deadline';
-import { withProductionDeps } from '../../../lib/runtime';
-import { handleSignupRequest } from '../../../lib/subscribers/handle-signup-request';
+import { withProductionDeps } from '../../../lib/wiring/production-deps';
+import { handleSignupRequest } from '../../../lib/subscriptions/handle-signup-request';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,0 +1,74 @@
+/**
+ * Scout's layers, lowest first. A folder under lib/ may import its own files and the folders
+ * before it in this list, never one after it: dependencies point one way, so no two folders can
+ * import each other in a loop. README "Layout" says what each layer holds.
+ */
+const LAYERS = [
+  'runtime', // config, logger, failpoints, shard
+  'store', // Firestore client, errors, timestamps, guarded update, write groups, collection names
+  'http', // request bodies, client address, origin checks, headers, rate limits, page shell
+  'subscribers', // the subscriber model, link tokens, schemas
+  'feeds',
+  'ledger', // deliveries
+  'mail',
+  'matching',
+  'outbox', // rows, lease, dispatch, send rules
+  'claims', // claim deliveries, flush due digests
+  'ops', // run records, dashboards, retry, prune, history, resend
+  'subscriptions', // signup, confirm, preferences, unsubscribe flows and their views
+  'cycle', // run-cycle, preview, lock
+  'wiring', // the app's dependencies, built once
+  'admin', // request handlers
+  'cron',
+];
+
+const folder = (names) => `^lib/(${names.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    ...LAYERS.map((layer, index) => ({
+      name: `${layer}-imports-only-lower-layers`,
+      comment: `lib/${layer} may import only ${index === 0 ? 'itself' : `lib/{${LAYERS.slice(0, index).join(',')}}`}.`,
+      severity: 'error',
+      from: { path: folder([layer]) },
+      // Anything of ours that is not this layer or one below it: a higher layer, an unlisted folder, app/, scripts/, test/.
+      to: { path: '^(lib|app|scripts|test)/', pathNot: folder(LAYERS.slice(0, index + 1)) },
+    })),
+    {
+      name: 'lib-folders-are-layered',
+      comment: 'Every folder under lib/ has a place in LAYERS (.dependency-cruiser.cjs).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: folder(LAYERS) },
+      to: {},
+    },
+    {
+      name: 'scripts-never-import-tests',
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-import-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'imports-resolve',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|\\.next)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

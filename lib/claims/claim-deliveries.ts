@@ -1,0 +1,317 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
+import type { Failpoint } from '../runtime/failpoints';
+import type { StoredPosting } from '../feeds/postings-collection';
+import { composeWithinBudget } from '../mail/email-budget';
+import type { EmailPayload } from '../mail/email-payload';
+import type { Candidate } from '../matching/match-postings';
+import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import type { Subscriber } from '../subscribers/subscriber';
+import { readMany } from '../store/create-documents';
+import { deliveryId, deliveryRef, readDeliveries, type Delivery } from '../ledger/delivery';
+import { isLostRace } from '../store/firestore-errors';
+import { claimInRounds } from './claim-in-rounds';
+import { inSlices } from '../store/in-slices';
+import { addDays, utcDay } from '../store/timestamps';
+import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+
+export const RENDER_CONCURRENCY = 16;
+/** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
+export const MAX_ALERT_ITEMS = 25;
+/** Rounds of re-planning after losing races to concurrent runs before leaving the rest to the next run. */
+const MAX_ROUNDS = 10;
+
+export type ClaimCandidate = Candidate<StoredPosting>;
+export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
+
+/**
+ * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
+ * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
+ * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
+ * after MAX_ROUNDS; their postings stay pending and the next run claims them.
+ */
+export type ClaimStats = {
+  matches: number;
+  instantDeliveries: number;
+  alertEmails: number;
+  queued: number;
+  skipped: number;
+  truncated: boolean;
+  resumeAfter: string | null;
+  gaveUp: number;
+};
+
+/**
+ * The UTC day whose digest an item queued now belongs to: the next digest not yet claimed for its
+ * subscriber. That is today's until today's digest row exists — including after the digest hour,
+ * when the flush later in this same run claims it — and tomorrow's once it does.
+ */
+export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
+  return todaysDigestClaimed ? utcDay(addDays(now, 1)) : utcDay(now);
+}
+
+/**
+ * Daily subscribers among `uids` whose digest for today is already claimed (its outbox row exists).
+ * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
+ * A flush that claims it between this read and our write listed its items before ours existed:
+ * ours keeps today's date, and the next flush takes it (a row that does not list an item never
+ * holds it back, see enqueue-due-digests.ts) — late by a day in that race, never lost.
+ */
+export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
+  if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
+  const day = utcDay(input.now);
+  const rows = await readMany(
+    db,
+    input.uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+  );
+  return new Set(input.uids.filter((_, i) => rows[i].exists));
+}
+
+type ClaimContext = {
+  db: Firestore;
+  failpoint: Failpoint;
+  composeAlert: ComposeAlert;
+  runId: string;
+  now: Date;
+  expireAt: Date;
+  digestHourUtc: number;
+};
+
+/**
+ * Turns matches into ledger lines: one `deliveries/{uid}_{jobId}` create() per new pair, and for
+ * an instant subscriber the alert's outbox row in the same batch.
+ *   instant → `sending` (top MAX_ALERT_ITEMS; the rest `skipped`), with `emails/alert_…`
+ *   daily   → `queued` for the digest
+ * Pairs that may exist are read first (getAll) and left alone; the create() is the check, so of
+ * two runs claiming the same pair exactly one lands, and the other re-reads and re-plans that
+ * subscriber (per subscriber, all or nothing for the alert).
+ */
+export async function claimDeliveries(
+  deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
+  input: {
+    candidates: ClaimCandidate[];
+    runId: string;
+    now: Date;
+    retentionDays: number;
+    digestHourUtc: number;
+    /** Where a run stopped by its budget left off: subscribers after this uid go first. */
+    resumeAfter?: string | null;
+    subscribersPerSlice?: number;
+  },
+): Promise<ClaimStats> {
+  const stats: ClaimStats = {
+    matches: input.candidates.length,
+    instantDeliveries: 0,
+    alertEmails: 0,
+    queued: 0,
+    skipped: 0,
+    truncated: false,
+    resumeAfter: null,
+    gaveUp: 0,
+  };
+  const ctx: ClaimContext = {
+    db: deps.db,
+    failpoint: deps.failpoint ?? (async () => {}),
+    composeAlert: deps.composeAlert,
+    runId: input.runId,
+    now: input.now,
+    expireAt: addDays(input.now, input.retentionDays),
+    digestHourUtc: input.digestHourUtc,
+  };
+  const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
+  // Out of time, a slice is not started: the next run matches the same postings again, starts
+  // after the last slice started here, and finds the pairs claimed here already in the ledger.
+  let lastStarted: string | null = null;
+  await inSlices(
+    bySubscriber,
+    async (slice) => {
+      if (deps.outOfTime()) return void (stats.truncated = true);
+      lastStarted = slice[slice.length - 1][0].subscriber.id;
+      await claimSlice(ctx, slice, stats);
+    },
+    input.subscribersPerSlice,
+  );
+  if (stats.truncated) stats.resumeAfter = lastStarted ?? input.resumeAfter ?? null;
+  return stats;
+}
+
+/** Subscribers by uid, starting after `resumeAfter` and wrapping around to those before it. */
+function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
+  const uids = [...groups.keys()].sort();
+  const start = resumeAfter === null ? 0 : uids.findIndex((uid) => uid > resumeAfter);
+  const ordered = start <= 0 ? uids : [...uids.slice(start), ...uids.slice(0, start)];
+  return ordered.map((uid) => groups.get(uid)!);
+}
+
+async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
+  // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
+  // and then our create() loses and the next round reads. So the first round reads only pairs of
+  // postings stored earlier (a run that stopped halfway may have claimed some); a subscriber that
+  // lost a race is read whole.
+  let firstRound = true;
+  const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
+    const first = firstRound;
+    firstRound = false;
+    const mayExist = (c: ClaimCandidate) => !first || c.posting.runId !== ctx.runId;
+    const [existing, digestClaimed] = await Promise.all([
+      readDeliveries(
+        ctx.db,
+        pending.flatMap((items) => items.filter(mayExist).map(idOf)),
+      ),
+      readClaimedDigests(ctx.db, {
+        uids: pending.filter((items) => items[0].subscriber.mode === 'daily').map((items) => items[0].subscriber.id),
+        now: ctx.now,
+        digestHourUtc: ctx.digestHourUtc,
+      }),
+    ]);
+    // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
+    const render = pLimit(RENDER_CONCURRENCY);
+    const plans = await Promise.all(
+      pending.map((items) =>
+        render(() =>
+          planSubscriber(
+            ctx,
+            items.filter((c) => !existing.get(idOf(c))?.exists),
+            digestClaimed.has(items[0].subscriber.id),
+          ),
+        ),
+      ),
+    );
+    await ctx.failpoint('before-delivery-commit');
+    const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
+    const committed = await commitGroups(
+      ctx.db,
+      writes.map((w) => w.write),
+      isLostRace,
+    );
+    const lostSubscribers = new Set(writes.filter((_, j) => !committed[j]).map((w) => w.subscriber));
+    const lost: ClaimCandidate[][] = [];
+    plans.forEach((plan, i) => {
+      if (lostSubscribers.has(i)) return lost.push(pending[i]);
+      stats.instantDeliveries += plan.sending;
+      stats.alertEmails += plan.sending > 0 ? 1 : 0;
+      stats.queued += plan.queued;
+      stats.skipped += plan.skipped;
+    });
+    return lost;
+  });
+  stats.gaveUp += left.length;
+}
+
+/**
+ * A subscriber's claim as write groups: the first carries the alert's deliveries and its outbox
+ * row (all or nothing: at-most-once), the rest are independent creates in chunks (queued items,
+ * items over the alert cap), since a busy day can bring one subscriber more than a batch holds.
+ * A subscriber any of whose groups lost a race is re-read and re-planned whole.
+ */
+type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number };
+
+/** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */
+const CREATES_PER_GROUP = 100;
+
+/**
+ * What a claim does with one subscriber's candidates that have no delivery yet (pure: the run and
+ * the dry run both decide with it):
+ *   instant → the best MAX_ALERT_ITEMS go in one alert (`sending`), the rest are `skipped` (alert_cap)
+ *   daily   → all `queued` for the next digest not yet claimed
+ */
+export type ClaimDecision = {
+  alert: ClaimCandidate[];
+  capped: ClaimCandidate[];
+  queued: ClaimCandidate[];
+  digestDate: string | null;
+};
+
+export function decideClaim(input: {
+  fresh: ClaimCandidate[];
+  mode: Subscriber['mode'];
+  now: Date;
+  todaysDigestClaimed: boolean;
+}): ClaimDecision {
+  if (input.mode === 'daily') {
+    return { alert: [], capped: [], queued: input.fresh, digestDate: digestDayFor(input.now, input.todaysDigestClaimed) };
+  }
+  const ranked = [...input.fresh].sort((a, b) => b.score - a.score);
+  return { alert: ranked.slice(0, MAX_ALERT_ITEMS), capped: ranked.slice(MAX_ALERT_ITEMS), queued: [], digestDate: null };
+}
+
+async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
+  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0 };
+  const subscriber = fresh[0].subscriber;
+  const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
+  const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
+    uid: subscriber.id,
+    jobId: c.posting.id,
+    mode: subscriber.mode,
+    score: c.score,
+    reasons: c.reasons,
+    runId: ctx.runId,
+    createdAt: ctx.now,
+    sentAt: null,
+    expireAt: ctx.expireAt,
+    ...fields,
+  });
+
+  if (subscriber.mode === 'daily') {
+    const queued = decision.queued.map((c) =>
+      delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
+    );
+    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0 };
+  }
+
+  // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
+  const { payload, shown } = await composeWithinBudget(decision.alert, (items) => ctx.composeAlert(subscriber, items));
+  const top = decision.alert.slice(0, shown);
+  const ids = top.map((c) => deliveryId(subscriber.id, c.posting.id));
+  const emailKey = alertEmailKey(subscriber.id, ids);
+  const sending = top.map((c) => delivery(c, { status: 'sending', emailKey, digestDate: null, reason: null }));
+  const capped = [...decision.alert.slice(shown), ...decision.capped].map((c) =>
+    delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }),
+  );
+  const row = newOutboxRow({
+    uid: subscriber.id,
+    kind: 'alert',
+    deliveryIds: ids,
+    payload,
+    runId: ctx.runId,
+    now: ctx.now,
+    expireAt: ctx.expireAt,
+  });
+  const alert: WriteGroup = {
+    size: sending.length + 1,
+    bytes: sending.length * DELIVERY_BYTES + payloadBytes(row.payload),
+    apply(batch) {
+      for (const d of sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
+      batch.create(outboxCollection(ctx.db).doc(emailKey), row);
+    },
+  };
+  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length };
+}
+
+/** Deliveries that stand alone (each create is its own check), a chunk per group. */
+function createsInChunks(ctx: ClaimContext, deliveries: Delivery[]): WriteGroup[] {
+  const groups: WriteGroup[] = [];
+  for (let i = 0; i < deliveries.length; i += CREATES_PER_GROUP) {
+    const chunk = deliveries.slice(i, i + CREATES_PER_GROUP);
+    groups.push({
+      size: chunk.length,
+      bytes: chunk.length * DELIVERY_BYTES,
+      apply(batch) {
+        for (const d of chunk) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
+      },
+    });
+  }
+  return groups;
+}
+
+const idOf = (c: ClaimCandidate) => deliveryId(c.subscriber.id, c.posting.id);
+
+function groupBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
+  const groups = new Map<string, ClaimCandidate[]>();
+  for (const c of candidates) {
+    const list = groups.get(c.subscriber.id) ?? [];
+    list.push(c);
+    groups.set(c.subscriber.id, list);
+  }
+  return groups;
+}

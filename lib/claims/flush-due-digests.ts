@@ -1,0 +1,385 @@
+import type { Firestore, QueryDocumentSnapshot, Timestamp } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
+import type { Failpoint } from '../runtime/failpoints';
+import { ownsSubscriber, type Shard } from '../runtime/shard';
+import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { RENDER_CONCURRENCY } from './claim-deliveries';
+import { claimInRounds } from './claim-in-rounds';
+import { readMany } from '../store/create-documents';
+import { deliveriesCollection, deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
+import { isLostRace } from '../store/firestore-errors';
+import { inSlices } from '../store/in-slices';
+import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
+import { addDays, utcDay } from '../store/timestamps';
+import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import type { ScoredPosting } from '../mail/compose-email';
+import { composeWithinBudget } from '../mail/email-budget';
+import type { EmailPayload } from '../mail/email-payload';
+import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+
+export type ComposeDigest = (input: {
+  subscriber: Subscriber;
+  items: ScoredPosting[];
+  moreCount: number;
+  day: string;
+}) => Promise<EmailPayload>;
+
+/**
+ * `truncated`: the run's time budget ended the flush with subscribers still due; the next run goes on.
+ * `gaveUp`: subscribers whose digest claim still lost a race after MAX_ROUNDS; still due next run.
+ */
+export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
+
+/** Due items read per query page; the flush walks them with a cursor until done or out of time. */
+const DUE_PAGE = 5_000;
+/** Rounds of re-planning after losing races to concurrent writers of the same items (claims, opt-outs). */
+const MAX_ROUNDS = 5;
+/** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
+const CLOSES_PER_GROUP = 100;
+/** How far back a leftover item's earlier digests are looked for: nothing outlives the ledger's retention. */
+const MAX_DAYS_BACK = 45;
+
+type FlushContext = {
+  db: Firestore;
+  failpoint: Failpoint;
+  composeDigest: ComposeDigest;
+  day: string;
+  now: Date;
+  runId: string;
+  maxItems: number;
+  expireAt: Date;
+};
+
+/** A queued delivery as read, with the version a close must be guarded by. */
+export type DueItem = { id: string; delivery: Delivery; updateTime: Timestamp };
+/** One subscriber's queued deliveries due by the flush's day, best first. */
+export type Due = { uid: string; items: DueItem[] };
+
+/**
+ * The daily flush, as the design card draws it: from the first run at or after DIGEST_HOUR_UTC,
+ * each subscriber with queued deliveries due gets one outbox row `digest_{uid}_{day}` listing the
+ * top DIGEST_MAX_ITEMS by score. The row's create() *is* the check that today's digest has not
+ * been claimed, and its list *is* the claim: the items are not written here (they are marked
+ * when the row is final, settle-digest-items.ts), so later runs, overlapping runs and retries all
+ * find the row and do nothing. Lower-scored items are closed `skipped` (digest_cap) in the same
+ * write, and their count is the email's "and N more".
+ */
+export async function enqueueDueDigests(
+  deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
+  input: {
+    now: Date;
+    runId: string;
+    digestHourUtc: number;
+    maxItems: number;
+    retentionDays: number;
+    duePageSize?: number;
+    /** A shard's run flushes only its own subscribers' digests. */
+    shard?: Shard;
+  },
+): Promise<DigestStats> {
+  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
+  if (input.now.getUTCHours() < input.digestHourUtc) return stats;
+  const ctx: FlushContext = {
+    ...deps,
+    ...input,
+    failpoint: deps.failpoint ?? (async () => {}),
+    day: utcDay(input.now),
+    expireAt: addDays(input.now, input.retentionDays),
+  };
+  for await (const due of dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard })) {
+    if (deps.outOfTime()) {
+      stats.truncated = true;
+      break;
+    }
+    stats.due += due.length;
+    await inSlices(due, async (slice) => {
+      if (deps.outOfTime()) return void (stats.truncated = true);
+      const flushed = await flushSlice(ctx, slice);
+      stats.claimed += flushed.claimed;
+      stats.skippedSubscribers += flushed.skippedSubscribers;
+      stats.gaveUp += flushed.gaveUp;
+    });
+    if (stats.truncated) break;
+  }
+  return stats;
+}
+
+/**
+ * Subscribers with queued deliveries due by `day`, a query page at a time: one query over
+ * (status, uid, score desc) with the digest date as a range filter, so each subscriber's items
+ * arrive together and best first, and each item is read once. A subscriber whose items run past
+ * the end of a page is held back and completed from the next one. Memory stays one page.
+ */
+export async function* dueSubscribers(db: Firestore, input: { day: string; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
+  const pageSize = input.pageSize ?? DUE_PAGE;
+  const query = deliveriesCollection(db)
+    .where('status', '==', 'queued')
+    .where('digestDate', '<=', input.day)
+    .orderBy('uid')
+    .orderBy('score', 'desc');
+  let cursor: QueryDocumentSnapshot<Delivery> | undefined;
+  let carried: Due | null = null;
+  for (;;) {
+    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
+    const last = page.size < pageSize;
+    const complete: Due[] = [];
+    for (const doc of page.docs) {
+      const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
+      if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
+      else {
+        if (carried) complete.push(carried);
+        carried = { uid: item.delivery.uid, items: [item] };
+      }
+    }
+    if (last && carried) (complete.push(carried), (carried = null));
+    const owned = complete.filter((d) => ownsSubscriber(input.shard, d.uid));
+    if (owned.length > 0) yield owned;
+    if (last) return;
+    cursor = page.docs[page.docs.length - 1];
+  }
+}
+
+async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number; gaveUp: number }> {
+  const { db } = ctx;
+  let claimed = 0;
+  let skippedSubscribers = 0;
+  let firstRound = true;
+  const left = await claimInRounds(slice, MAX_ROUNDS, async (pending) => {
+    // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
+    const current = firstRound ? pending : await rereadItems(db, pending, ctx.day);
+    firstRound = false;
+    const [rows, subscribers] = await Promise.all([
+      readDigestRows(db, current, ctx.day),
+      readMany(
+        db,
+        current.map((d) => subscribersCollection(db).doc(d.uid)),
+      ),
+    ]);
+    const plans: FlushPlan[] = [];
+    const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
+    for (const [i, due] of current.entries()) {
+      const { free, listed } = notYetListed(due, rows);
+      repairs.push(...listed);
+      // Today's digest is already claimed: items it does not list wait for the next one.
+      if (rows.get(digestEmailKey(due.uid, ctx.day)) || free.length === 0) continue;
+      const subscriber = subscribers[i].exists ? subscribers[i].data()! : undefined;
+      const versions = new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime]));
+      plans.push({
+        uid: due.uid,
+        subscriber,
+        versions,
+        ...decideDigest({ subscriber, due: free, uid: due.uid, day: ctx.day, maxItems: ctx.maxItems }),
+      });
+    }
+    // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
+    await settleDigestItems(
+      db,
+      repairs.flatMap((r) =>
+        settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [],
+      ),
+    );
+    const postings = await readPostings(db, plans);
+    const render = pLimit(RENDER_CONCURRENCY);
+    const composed = await Promise.all(plans.map((plan) => render(() => composeDigestRow(ctx, plan, postings))));
+    await ctx.failpoint('before-digest-commit');
+    const groups = composed.flatMap(({ plan, row }, i) => flushWrites(ctx, plan, row).map((write) => ({ write, plan: i })));
+    const committed = await commitGroups(
+      db,
+      groups.map((g) => g.write),
+      isLostRace,
+    );
+    const lostPlans = new Set(groups.filter((_, j) => !committed[j]).map((g) => g.plan));
+    const lost = new Set<string>();
+    composed.forEach(({ plan }, i) => {
+      if (lostPlans.has(i)) return lost.add(plan.uid);
+      if (plan.top.length > 0) claimed += 1;
+      else if (plan.closed.length > 0) skippedSubscribers += 1;
+    });
+    // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
+    return current.filter((d) => lost.has(d.uid));
+  });
+  return { claimed, skippedSubscribers, gaveUp: left.length };
+}
+
+/** The items again, as they are now: those still queued and due. */
+async function rereadItems(db: Firestore, due: Due[], day: string): Promise<Due[]> {
+  const snaps = await readDeliveries(
+    db,
+    due.flatMap((d) => d.items.map((i) => i.id)),
+  );
+  return due.map((d) => ({
+    uid: d.uid,
+    items: d.items.flatMap((i) => {
+      const snap = snaps.get(i.id)!;
+      return snap.exists && isDueBy(snap.data()!, day) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
+    }),
+  }));
+}
+
+/**
+ * Today's digest row for each subscriber, and for items left from earlier days the digest rows
+ * of those days: an item stays `queued` until the row that lists it is final, so a row of an
+ * earlier day may still hold it (not sent yet, or sent and its marks lost to a crash).
+ */
+export async function readDigestRows(db: Firestore, due: Due[], day: string): Promise<Map<string, OutboxRow | undefined>> {
+  const keys = due.flatMap((d) => {
+    const earliest = d.items.reduce((min, i) => (i.delivery.digestDate! < min ? i.delivery.digestDate! : min), day);
+    return daysBetween(earliest, day).map((date) => digestEmailKey(d.uid, date));
+  });
+  const snaps = await readMany(
+    db,
+    keys.map((key) => outboxCollection(db).doc(key)),
+  );
+  return new Map(keys.map((key, i) => [key, snaps[i].exists ? snaps[i].data() : undefined]));
+}
+
+/** From `from` to `to`, both included, at most MAX_DAYS_BACK days back from `to`. */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let at = new Date(`${to}T00:00:00Z`), n = 0; utcDay(at) >= from && n <= MAX_DAYS_BACK; at = addDays(at, -1), n++)
+    days.unshift(utcDay(at));
+  return days;
+}
+
+/** Splits a subscriber's due items into those no earlier digest row lists, and those an earlier row holds. */
+export function notYetListed(
+  due: Due,
+  rows: Map<string, OutboxRow | undefined>,
+): { free: Delivery[]; listed: { row: OutboxRow; emailKey: string; items: DueItem[] }[] } {
+  const holder = new Map<string, { row: OutboxRow; emailKey: string; items: DueItem[] }>();
+  const listedBy = new Map<string, string>();
+  for (const [key, row] of rows) {
+    if (!row || row.uid !== due.uid) continue;
+    for (const id of row.deliveryIds) listedBy.set(id, key);
+  }
+  const free: Delivery[] = [];
+  for (const item of due.items) {
+    const key = listedBy.get(item.id);
+    if (!key) {
+      free.push(item.delivery);
+      continue;
+    }
+    const entry = holder.get(key) ?? { row: rows.get(key)!, emailKey: key, items: [] };
+    entry.items.push(item);
+    holder.set(key, entry);
+  }
+  return { free, listed: [...holder.values()] };
+}
+
+type FlushPlan = {
+  uid: string;
+  subscriber: Subscriber | undefined;
+  /** Deliveries the digest lists, best first, and the ones closed without it. */
+  top: Delivery[];
+  closed: Delivery[];
+  moreCount: number;
+  /** Each item's version as read, by job id: what its close is guarded by. */
+  versions: Map<string, Timestamp>;
+};
+
+/**
+ * What a flush does with one subscriber's queued deliveries due by `day` (pure: the run and the
+ * dry run both decide with it). Opt-outs win: an old queued item never revives.
+ */
+export function decideDigest(input: { subscriber: Subscriber | undefined; due: Delivery[]; uid: string; day: string; maxItems: number }): {
+  top: Delivery[];
+  closed: Delivery[];
+  moreCount: number;
+} {
+  const { subscriber } = input;
+  const items = [...input.due].sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
+  const close = (list: Delivery[], reason: string) => list.map((d) => ({ ...d, status: 'skipped' as const, reason }));
+  if (!subscriber || subscriber.status !== 'active') {
+    return { top: [], closed: close(items, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0 };
+  }
+  if (subscriber.mode !== 'daily') {
+    // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
+    return { top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
+  }
+  const rest = items.slice(input.maxItems);
+  return { top: items.slice(0, input.maxItems), closed: close(rest, 'digest_cap'), moreCount: rest.length };
+}
+
+/** A queued delivery that today's digest may carry. */
+export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
+
+/** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
+async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
+  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((d) => d.jobId)))];
+  const snaps = await readMany(
+    db,
+    jobIds.map((id) => postingsCollection(db).doc(id)),
+  );
+  return new Map(jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : [])));
+}
+
+/**
+ * The digest's row, composed from the plan's items that fit one email: a digest too heavy for its
+ * row (postings at every length cap) lists the best that fit, and the rest join "N more" as capped.
+ */
+async function composeDigestRow(
+  ctx: FlushContext,
+  plan: FlushPlan,
+  postings: Map<string, StoredPosting>,
+): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
+  const { subscriber } = plan;
+  if (plan.top.length === 0 || !subscriber) return { plan, row: null };
+  const { payload, shown } = await composeWithinBudget(plan.top, (top, leftOut) =>
+    ctx.composeDigest({
+      subscriber,
+      items: top.flatMap((d) => {
+        const posting = postings.get(d.jobId);
+        return posting ? [{ posting, score: d.score, reasons: d.reasons }] : [];
+      }),
+      moreCount: plan.moreCount + leftOut,
+      day: ctx.day,
+    }),
+  );
+  const overflow = plan.top.slice(shown).map((d) => ({ ...d, status: 'skipped' as const, reason: 'digest_cap' }));
+  const fitted = {
+    ...plan,
+    top: plan.top.slice(0, shown),
+    closed: [...overflow, ...plan.closed],
+    moreCount: plan.moreCount + overflow.length,
+  };
+  const row = newOutboxRow({
+    uid: plan.uid,
+    kind: 'digest',
+    deliveryIds: fitted.top.map((d) => deliveryId(plan.uid, d.jobId)),
+    payload,
+    runId: ctx.runId,
+    now: ctx.now,
+    expireAt: ctx.expireAt,
+  });
+  return { plan: fitted, row };
+}
+
+/**
+ * The digest row with the first closes (all or nothing: a flush that loses the row's create()
+ * closes nothing), then the rest of the closes in their own groups. Each close is guarded by the
+ * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
+ */
+function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null): WriteGroup[] {
+  const groups: WriteGroup[] = [];
+  for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_GROUP) {
+    const closes = plan.closed.slice(i, i + CLOSES_PER_GROUP);
+    const withRow = i === 0 ? row : null;
+    if (!withRow && closes.length === 0) break;
+    groups.push({
+      size: closes.length + (withRow ? 1 : 0),
+      bytes: closes.length * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
+      apply(batch) {
+        if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), withRow);
+        for (const d of closes) {
+          batch.update(
+            deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)),
+            { status: 'skipped', reason: d.reason },
+            { lastUpdateTime: plan.versions.get(d.jobId)! },
+          );
+        }
+      },
+    });
+  }
+  return groups;
+}

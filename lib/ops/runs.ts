@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import type { Firestore } from 'firebase-admin/firestore';
+import type { QuotaHit } from '../outbox/quota-pause';
+
+/** The cycle's steps, as the run record times them (DESIGN §3). */
+export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
+
+export type RunStats = {
+  runId: string;
+  trigger: string;
+  /** `k-of-n` for a shard's run, null for a run over every subscriber. */
+  shard: string | null;
+  dryRun: boolean;
+  jobsFetched: number;
+  jobsNew: number;
+  users: number;
+  matches: number;
+  instantEmails: number;
+  instantDeliveries: number;
+  queued: number;
+  digests: number;
+  emailsSent: number;
+  /** Requests made to the mail provider (a batch of up to 100 emails is one). */
+  providerRequests: number;
+  skippedEmails: number;
+  failures: number;
+  /** Subscribers whose claim kept losing races to concurrent writers this run; left for the next run. */
+  claimsGivenUp: { deliveries: number; digests: number };
+  partial: boolean;
+  /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
+  quota: QuotaHit | null;
+  durationMs: number;
+  /** Wall time of each phase, in ms. */
+  phases: Partial<Record<CyclePhase, number>>;
+  /** `held`: new postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
+  feeds: { source: string; status: 'ok' | 'not-modified' | 'error'; postings?: number; held?: number; error?: string }[];
+  errors: string[];
+};
+
+export function emptyRunStats(runId: string, trigger: string, shard: string | null = null): RunStats {
+  return {
+    runId,
+    trigger,
+    shard,
+    dryRun: false,
+    jobsFetched: 0,
+    jobsNew: 0,
+    users: 0,
+    matches: 0,
+    instantEmails: 0,
+    instantDeliveries: 0,
+    queued: 0,
+    digests: 0,
+    emailsSent: 0,
+    providerRequests: 0,
+    skippedEmails: 0,
+    failures: 0,
+    claimsGivenUp: { deliveries: 0, digests: 0 },
+    partial: false,
+    quota: null,
+    durationMs: 0,
+    phases: {},
+    feeds: [],
+    errors: [],
+  };
+}
+
+/** Sortable by time, unique across machines. */
+export const newRunId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+
+/** runs/{runId}: what ran, for the operator. Written when the run starts and again when it ends. */
+export function runsCollection(db: Firestore) {
+  return db.collection('runs');
+}
+
+export async function recordRunStart(
+  db: Firestore,
+  input: { runId: string; trigger: string; shard: string | null; startedAt: Date; expireAt: Date },
+) {
+  await runsCollection(db)
+    .doc(input.runId)
+    .set({ trigger: input.trigger, shard: input.shard, status: 'running', startedAt: input.startedAt, expireAt: input.expireAt });
+}
+
+export async function recordRunEnd(db: Firestore, stats: RunStats, finishedAt: Date) {
+  const { runId, partial, quota, durationMs, errors, ...rest } = stats;
+  await runsCollection(db)
+    .doc(runId)
+    .set(
+      { status: errors.length > 0 ? 'failed' : partial ? 'partial' : 'done', stats: rest, partial, quota, durationMs, errors, finishedAt },
+      { merge: true },
+    );
+}

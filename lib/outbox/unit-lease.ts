@@ -1,0 +1,233 @@
+import type { Firestore, Timestamp } from 'firebase-admin/firestore';
+import { isLostPrecondition } from '../store/firestore-errors';
+import { closeRow, PROVIDER_KEY_WINDOW_MS, type Lease } from './lease-row';
+import { batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
+
+export type Guard = { lastUpdateTime: Timestamp };
+
+/**
+ * One outbox row inside a send. `active` members are ours to record; an inactive member already
+ * finished elsewhere and rides along only so a retried batch is byte-identical to the first try.
+ */
+export type Member = { emailKey: string; row: OutboxRow; guard: Guard; attempts: number; active: boolean };
+
+/** What goes to the provider in one request: one row under its email key, or a batch under the batch key. */
+export type SendUnit = { key: string; batch: boolean; members: Member[] };
+
+export function singleUnit(lease: Lease): SendUnit {
+  return {
+    key: lease.emailKey,
+    batch: false,
+    members: [
+      { emailKey: lease.emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true },
+    ],
+  };
+}
+
+/** Rows whose lease already sealed them into one batch (leaseRows with `seal`), in the batch's member order. */
+export function sealedUnit(leases: Lease[]): SendUnit {
+  const { batchKey, batchMembers } = leases[0].row;
+  if (!batchKey || !batchMembers || leases.some((l) => l.row.batchKey !== batchKey) || leases.length !== batchMembers.length)
+    throw new Error('sealedUnit needs every member of one sealed batch');
+  const byKey = new Map(leases.map((l) => [l.emailKey, l]));
+  return {
+    key: batchKey,
+    batch: true,
+    members: batchMembers.map((emailKey) => {
+      const lease = byKey.get(emailKey)!;
+      return { emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true };
+    }),
+  };
+}
+
+/**
+ * Seals leased rows into one provider batch: every member records the batch key and the ordered
+ * member list, fenced by its lease, before the batch is sent. A run that later finds a member
+ * abandoned can rebuild the very same request from that list and resend it under the same key.
+ */
+export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUnit | null> {
+  const ordered = [...leases].sort((a, b) => a.emailKey.localeCompare(b.emailKey));
+  const memberKeys = ordered.map((l) => l.emailKey);
+  const key = batchKeyFor(memberKeys);
+  const batch = db.batch();
+  for (const lease of ordered) {
+    batch.update(
+      outboxCollection(db).doc(lease.emailKey),
+      { batchKey: key, batchMembers: memberKeys },
+      { lastUpdateTime: lease.updateTime },
+    );
+  }
+  try {
+    const results = await batch.commit();
+    return {
+      key,
+      batch: true,
+      members: ordered.map((lease, i) => ({
+        emailKey: lease.emailKey,
+        row: { ...lease.row, batchKey: key, batchMembers: memberKeys },
+        guard: { lastUpdateTime: results[i].writeTime },
+        attempts: lease.attempts,
+        active: true,
+      })),
+    };
+  } catch (error) {
+    // Someone took one of the rows from under us: leave them all to expire and be recovered.
+    if (isLostPrecondition(error)) return null;
+    throw error;
+  }
+}
+
+/** `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each. */
+export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number };
+
+/**
+ * A batch whose sender died: inside the provider's key window it is resent whole, byte for byte,
+ * under its key, so members that did go out are not sent twice. Past the window the key no longer
+ * protects anything: alerts are given up as failed (unknown_outcome), digests go back to `pending`
+ * to be sent on their own (at-least-once).
+ */
+export async function recoverBatch(
+  db: Firestore,
+  input: { batchKey: string; memberKeys: string[]; runId: string; now: Date; leaseMs: number },
+): Promise<RecoveredBatch> {
+  const refs = input.memberKeys.map((k) => outboxCollection(db).doc(k));
+  const snaps = await db.getAll(...refs);
+  const rows = snaps.map((s) => (s.exists ? (s.data() as OutboxRow) : undefined));
+  const ours = (row: OutboxRow | undefined) => row?.status === 'sending' && row.batchKey === input.batchKey;
+  if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now))
+    return { unit: null, failed: [], released: 0 };
+  const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
+  if (stale.length === 0) return { unit: null, failed: [], released: 0 };
+
+  const firstAttempt = Math.min(...stale.map((i) => rows[i]!.firstAttemptAt?.getTime() ?? input.now.getTime()));
+  const complete = rows.every(Boolean);
+  if (!complete || input.now.getTime() - firstAttempt > PROVIDER_KEY_WINDOW_MS) {
+    const failed: string[] = [];
+    let released = 0;
+    const batch = db.batch();
+    for (const i of stale) {
+      const row = rows[i]!;
+      const guard = { lastUpdateTime: snaps[i].updateTime! };
+      if (row.kind === 'alert') {
+        const closed = await closeRow(db, {
+          emailKey: input.memberKeys[i],
+          row,
+          guard,
+          rowStatus: 'failed',
+          reason: 'unknown_outcome',
+          now: input.now,
+        });
+        if (closed) failed.push(input.memberKeys[i]);
+      } else {
+        batch.update(refs[i], { status: 'pending', batchKey: null, batchMembers: null, leaseUntil: null, leaseOwner: null }, guard);
+        released += 1;
+      }
+    }
+    await commitFenced(batch);
+    return { unit: null, failed, released };
+  }
+
+  const lease = db.batch();
+  const leaseUntil = new Date(input.now.getTime() + input.leaseMs);
+  for (const i of stale) {
+    lease.update(
+      refs[i],
+      { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 },
+      { lastUpdateTime: snaps[i].updateTime! },
+    );
+  }
+  const results = await commitFenced(lease);
+  if (!results) return { unit: null, failed: [], released: 0 };
+  let next = 0;
+  const members = rows.map((row, i) => {
+    const active = stale.includes(i);
+    const guard = { lastUpdateTime: active ? results[next++].writeTime : snaps[i].updateTime! };
+    return { emailKey: input.memberKeys[i], row: row!, guard, attempts: active ? row!.attempts + 1 : row!.attempts, active };
+  });
+  return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0 };
+}
+
+/** Refreshes the lease of every active member before another attempt; false when any was taken over. */
+export async function extendLease(db: Firestore, unit: SendUnit, input: { leaseUntil: Date; lastError: string }): Promise<boolean> {
+  const batch = db.batch();
+  const active = unit.members.filter((m) => m.active);
+  for (const m of active) {
+    batch.update(
+      outboxCollection(db).doc(m.emailKey),
+      { attempts: m.attempts + 1, lastError: input.lastError, leaseUntil: input.leaseUntil },
+      m.guard,
+    );
+  }
+  const results = await commitFenced(batch);
+  if (!results) return false;
+  active.forEach((m, i) => {
+    m.guard = { lastUpdateTime: results[i].writeTime };
+    m.attempts += 1;
+  });
+  return true;
+}
+
+/**
+ * Hands the unit's rows to a later run. A definite refusal goes back to `pending` (never sent);
+ * an unknown outcome stays `sending` with an expired lease, so the next run re-checks it under the
+ * key-window rule. A batch the provider refused as a whole is dissolved: its rows go out alone.
+ */
+export async function releaseUnit(
+  db: Firestore,
+  unit: SendUnit,
+  input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date },
+): Promise<boolean> {
+  const batch = db.batch();
+  for (const m of unit.members.filter((member) => member.active)) {
+    batch.update(
+      outboxCollection(db).doc(m.emailKey),
+      {
+        status: input.neverSent ? 'pending' : 'sending',
+        leaseUntil: input.neverSent ? null : input.now,
+        lastError: input.lastError,
+        attempts: m.attempts,
+        ...(input.dissolve ? { batchKey: null, batchMembers: null } : {}),
+      },
+      m.guard,
+    );
+  }
+  return (await commitFenced(batch)) !== null;
+}
+
+/**
+ * Hands the unit back after the provider refused it for quota (or after the run stopped sending
+ * because of one), without counting the attempt: the quota says nothing about the email.
+ * - Never possibly handed over before (no earlier attempt, no unknown outcome): back to `pending`
+ *   exactly as it was before the lease, `firstAttemptAt` cleared and any batch dissolved, so it
+ *   is batched afresh next time (nothing was sent under the old batch key).
+ * - Already tried before, only ever refused: back to `pending`, keeping what it had.
+ * - Possibly handed over before (its holder died, or an outcome in this run was unknown): left
+ *   `sending` with an expired lease, so the next run applies the key-window rule, as it would have.
+ * `lastError` null leaves the row's last error as it was (a send that never left this run).
+ */
+export async function holdUnit(
+  db: Firestore,
+  unit: SendUnit,
+  input: { handedOver: boolean; lastError: string | null; now: Date },
+): Promise<boolean> {
+  const batch = db.batch();
+  for (const m of unit.members.filter((member) => member.active)) {
+    const common = { attempts: m.attempts - 1, ...(input.lastError === null ? {} : { lastError: input.lastError }) };
+    const fields = input.handedOver
+      ? { ...common, status: 'sending', leaseUntil: input.now }
+      : m.row.firstAttemptAt === null
+        ? { ...common, status: 'pending', leaseOwner: null, leaseUntil: null, firstAttemptAt: null, batchKey: null, batchMembers: null }
+        : { ...common, status: 'pending', leaseOwner: null, leaseUntil: null };
+    batch.update(outboxCollection(db).doc(m.emailKey), fields, m.guard);
+  }
+  return (await commitFenced(batch)) !== null;
+}
+
+async function commitFenced(batch: FirebaseFirestore.WriteBatch) {
+  try {
+    return await batch.commit();
+  } catch (error) {
+    if (isLostPrecondition(error)) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { isLostPrecondition } from '../store/firestore-errors';
+import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
+import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+
+/**
+ * Why a confirmation link did nothing, beyond the token's own faults:
+ * - `outdated`: signed before links named their signup (no nonce), so it could confirm anything.
+ * - `superseded`: the address was signed up again since (by its owner or by someone else).
+ * - `used`: the subscriber is confirmed; a link works once.
+ */
+export type ConfirmFailure =
+  Extract<TokenCheck, { ok: false }>['reason'] | 'outdated' | 'unknown-subscriber' | 'unsubscribed' | 'superseded' | 'used';
+
+export type ConfirmResult = { ok: true; subscriber: Subscriber } | { ok: false; reason: ConfirmFailure };
+
+export type ConfirmDecision = { kind: 'activate'; subscriber: Subscriber } | { kind: 'refuse'; reason: ConfirmFailure };
+
+/**
+ * Whether a link carrying `nonce` may confirm this subscriber: only a pending one whose stored
+ * nonce is the link's, i.e. the signup whose email carried the link, and nothing since.
+ */
+export function decideConfirmation(subscriber: Subscriber | undefined, nonce: string | undefined): ConfirmDecision {
+  if (!nonce) return { kind: 'refuse', reason: 'outdated' };
+  if (!subscriber) return { kind: 'refuse', reason: 'unknown-subscriber' };
+  switch (subscriber.status) {
+    case 'unsubscribed':
+      return { kind: 'refuse', reason: 'unsubscribed' };
+    case 'pending':
+      return subscriber.signupNonce === nonce ? { kind: 'activate', subscriber } : { kind: 'refuse', reason: 'superseded' };
+    default:
+      return { kind: 'refuse', reason: 'used' };
+  }
+}
+
+/** A confirm link's signed claims: whose signup, and which one (links from before the nonce are `outdated`). */
+function readConfirmLink(input: {
+  token: string | null | undefined;
+  secret: string;
+  now: Date;
+}): { ok: true; uid: string; nonce: string } | { ok: false; reason: ConfirmFailure } {
+  const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'confirm', now: input.now });
+  if (!check.ok) return { ok: false, reason: check.reason };
+  if (!check.claims.nonce) return { ok: false, reason: 'outdated' };
+  return { ok: true, uid: check.claims.uid, nonce: check.claims.nonce };
+}
+
+/** What GET /confirm shows: the button only for a link that would confirm. Reads, never writes. */
+export async function checkConfirmLink(
+  db: Firestore,
+  input: { token: string | null | undefined; secret: string; now: Date },
+): Promise<ConfirmResult> {
+  const link = readConfirmLink(input);
+  if (!link.ok) return link;
+  const subscriber = (await subscribersCollection(db).doc(link.uid).get()).data();
+  const decision = decideConfirmation(subscriber, link.nonce);
+  return decision.kind === 'activate' ? { ok: true, subscriber: decision.subscriber } : { ok: false, reason: decision.reason };
+}
+
+/** Re-reads after a lost guard before giving up; only a subscriber edited this often in a row gets there. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The second half of the double opt-in, from a signed `confirm` link: pending → active, with
+ * `confirmedAt`, when the link's nonce is the one stored by the latest signup. The same update
+ * removes the nonce (the link works once) and `expireAt` (the TTL policy deletes unconfirmed
+ * signups, never a subscriber). It is guarded by the version read, so of N clicks at once exactly
+ * one activates; the others, and any confirmation racing an unsubscribe or a new signup, decide
+ * again on the fresh state and are refused.
+ */
+export async function confirmSubscription(
+  db: Firestore,
+  input: { token: string | null | undefined; secret: string; now: Date },
+): Promise<ConfirmResult> {
+  const link = readConfirmLink(input);
+  if (!link.ok) return link;
+  const ref = subscribersCollection(db).doc(link.uid);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const snap = await ref.get();
+    const decision = decideConfirmation(snap.data(), link.nonce);
+    if (decision.kind === 'refuse') return { ok: false, reason: decision.reason };
+    try {
+      await ref.update(
+        { status: 'active', confirmedAt: input.now, updatedAt: input.now, ...leavePendingFields() },
+        { lastUpdateTime: snap.updateTime! },
+      );
+      const { signupNonce: _nonce, expireAt: _expireAt, ...rest } = decision.subscriber;
+      return { ok: true, subscriber: { ...rest, status: 'active', confirmedAt: input.now, updatedAt: input.now } };
+    } catch (error) {
+      // Lost to another write (another click, an unsubscribe, a signup) or to the TTL's delete: decide again.
+      if (!isLostPrecondition(error)) throw error;
+    }
+  }
+  throw new Error(`users/${link.uid} kept changing while confirming; try again`);
+}

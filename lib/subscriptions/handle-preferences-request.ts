@@ -1,0 +1,196 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Config } from '../runtime/config';
+import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
+import { readCappedBody } from '../http/read-capped-body';
+import { unsubscribeUrl, verifyLinkToken } from '../subscribers/link-token';
+import { canEditPreferences, changeStatus, updatePreferences } from './preferences';
+import {
+  formValuesOf,
+  preferencesBadRequestPage,
+  preferencesFormPage,
+  preferencesLinkFailedPage,
+  preferencesServerErrorPage,
+  preferencesUnavailablePage,
+  type PreferenceFormValues,
+} from './preferences-page';
+import type { PreferenceFieldErrors } from '../subscribers/preferences-schema';
+import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+
+export type PreferencesDeps = {
+  db: Firestore;
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC'>;
+  now: Date;
+  log?: Logger;
+};
+
+/** The form is a few short fields; anything bigger is not our form. */
+export const MAX_PREFERENCES_BODY_BYTES = 16 * 1024;
+
+const ACTIONS = ['save', 'pause', 'resume'] as const;
+type FormAction = (typeof ACTIONS)[number];
+
+/**
+ * GET|POST /preferences?token=. The signed token in the URL is the whole credential (purpose
+ * `preferences`). GET only reads and shows the form — mail scanners open every link. POST
+ * (form-encoded, `action=save|pause|resume`) changes the subscriber through lib/subscribers/preferences.
+ */
+export async function handlePreferencesRequest(request: Request, deps: PreferencesDeps): Promise<Response> {
+  const log = deps.log ?? silentLogger;
+  try {
+    if (request.method === 'GET' || request.method === 'HEAD') return await show(request, deps);
+    if (request.method === 'POST') return await submit(request, deps, log);
+    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
+  } catch (error) {
+    log('preferences.error', { method: request.method, error: error instanceof Error ? error.message : String(error) });
+    return preferencesServerErrorPage();
+  }
+}
+
+type Opened = { ok: true; token: string; uid: string } | { ok: false; response: Response };
+
+function openLink(request: Request, deps: PreferencesDeps): Opened {
+  const token = new URL(request.url).searchParams.get('token');
+  const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'preferences', now: deps.now });
+  if (!check.ok) return { ok: false, response: preferencesLinkFailedPage(check.reason) };
+  return { ok: true, token: token!, uid: check.claims.uid };
+}
+
+async function show(request: Request, deps: PreferencesDeps): Promise<Response> {
+  const link = openLink(request, deps);
+  if (!link.ok) return link.response;
+  const subscriber = (await subscribersCollection(deps.db).doc(link.uid).get()).data();
+  if (!subscriber) return preferencesUnavailablePage({ status: 'unknown' });
+  if (!canEditPreferences(subscriber.status)) return preferencesUnavailablePage({ status: subscriber.status });
+  return formPage(deps, { status: 200, token: link.token, subscriber, values: formValuesOf(subscriber) });
+}
+
+async function submit(request: Request, deps: PreferencesDeps, log: Logger): Promise<Response> {
+  const link = openLink(request, deps);
+  if (!link.ok) {
+    await request.body?.cancel().catch(() => undefined);
+    log('preferences.refused', { reason: 'link' });
+    return link.response;
+  }
+  const form = await readForm(request);
+  if (!form.ok) return form.response;
+  const action = (form.fields.get('action') ?? 'save') as FormAction;
+  if (!ACTIONS.includes(action))
+    return preferencesBadRequestPage({ status: 400, message: 'The form asked for something Scout does not do.' });
+
+  // Read for the page only: every write below re-reads and is guarded by the version it decided on.
+  const current = (await subscribersCollection(deps.db).doc(link.uid).get()).data();
+  if (!current) return preferencesUnavailablePage({ status: 'unknown' });
+  if (!canEditPreferences(current.status)) return preferencesUnavailablePage({ status: current.status, httpStatus: 409 });
+
+  if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
+
+  const result = await changeStatus(deps.db, { uid: link.uid, action, now: deps.now });
+  if (!result.ok) {
+    log('preferences.refused', { action, reason: result.kind });
+    return result.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: result.status, httpStatus: 409 });
+  }
+  log('preferences.status', { action, changed: result.changed, skippedDeliveries: result.skippedDeliveries });
+  const notice =
+    action === 'pause'
+      ? result.changed
+        ? 'Paused. Scout will send you nothing until you resume.'
+        : 'Your emails were already paused.'
+      : result.changed
+        ? 'Resumed. Scout will email you new matching postings again.'
+        : 'Your emails were already on.';
+  return formPage(deps, { status: 200, token: link.token, subscriber: result.subscriber, values: formValuesOf(result.subscriber), notice });
+}
+
+async function save(
+  deps: PreferencesDeps,
+  log: Logger,
+  input: { token: string; uid: string; current: Subscriber; fields: URLSearchParams },
+): Promise<Response> {
+  const values: PreferenceFormValues = {
+    keywords: input.fields.get('keywords') ?? '',
+    excludes: input.fields.get('excludes') ?? '',
+    minBudget: input.fields.get('minBudget') ?? '',
+    mode: input.fields.get('mode') ?? '',
+  };
+  const result = await updatePreferences(deps.db, { uid: input.uid, input: values, now: deps.now });
+  if (!result.ok) {
+    log('preferences.refused', { action: 'save', reason: result.kind });
+    if (result.kind === 'invalid') {
+      return formPage(deps, { status: 400, token: input.token, subscriber: input.current, values, errors: result.errors });
+    }
+    return result.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: result.status, httpStatus: 409 });
+  }
+  log('preferences.saved', {
+    mode: result.subscriber.mode,
+    keywords: result.subscriber.keywords.length,
+    skippedDeliveries: result.skippedDeliveries,
+  });
+  const dropped =
+    result.skippedDeliveries > 0
+      ? ` ${result.skippedDeliveries === 1 ? 'One posting' : `${result.skippedDeliveries} postings`} waiting for your digest will not be sent.`
+      : '';
+  return formPage(deps, {
+    status: 200,
+    token: input.token,
+    subscriber: result.subscriber,
+    values: formValuesOf(result.subscriber),
+    notice: `Saved. New postings are matched against these preferences from now on.${dropped}`,
+  });
+}
+
+function formPage(
+  deps: PreferencesDeps,
+  input: {
+    status: number;
+    token: string;
+    subscriber: Subscriber;
+    values: PreferenceFormValues;
+    errors?: PreferenceFieldErrors;
+    notice?: string;
+  },
+): Response {
+  return preferencesFormPage({
+    status: input.status,
+    token: input.token,
+    maskedEmail: input.subscriber.email ? maskEmail(input.subscriber.email) : null,
+    subscriberStatus: input.subscriber.status === 'paused' ? 'paused' : 'active',
+    values: input.values,
+    errors: input.errors,
+    notice: input.notice,
+    unsubscribeLink: unsubscribeUrl({
+      appUrl: deps.config.APP_URL,
+      uid: input.subscriber.id,
+      secret: deps.config.LINK_SECRET,
+      issuedAt: deps.now,
+    }),
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
+  });
+}
+
+type ReadForm = { ok: true; fields: URLSearchParams } | { ok: false; response: Response };
+
+/** The body, capped at 16 KB as it arrives (Content-Length may be absent or wrong), parsed as a form. */
+async function readForm(request: Request): Promise<ReadForm> {
+  const tooLarge = () =>
+    ({
+      ok: false,
+      response: preferencesBadRequestPage({ status: 413, message: 'The form sent more than Scout accepts (16 KB).' }),
+    }) as const;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_PREFERENCES_BODY_BYTES) {
+    await request.body?.cancel().catch(() => undefined);
+    return tooLarge();
+  }
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    await request.body?.cancel().catch(() => undefined);
+    return { ok: false, response: preferencesBadRequestPage({ status: 415, message: 'Scout expected the preferences form.' }) };
+  }
+  const bytes = await readCappedBody(request.body, MAX_PREFERENCES_BODY_BYTES);
+  if (!bytes) return tooLarge();
+  return { ok: true, fields: new URLSearchParams(new TextDecoder().decode(bytes)) };
+}

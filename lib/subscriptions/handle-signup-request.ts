@@ -1,0 +1,144 @@
+import { clientAddressOf } from '../http/client-address';
+import { readCappedBody } from '../http/read-capped-body';
+import { isSameOrigin } from '../http/same-origin';
+import { emptySignupValues, type SignupFormValues } from './signup-form';
+import { signupFormPage, signupReceivedPage, signupRefusedPage } from './signup-page';
+import { formToSignupBody, parseSignup, type SignupFieldErrors } from '../subscribers/signup-schema';
+import { signUp, type SignupDeps } from './signup';
+
+export const MAX_SIGNUP_BODY_BYTES = 16 * 1024;
+
+/**
+ * The one answer to every accepted signup: new address, unconfirmed, subscribed, unsubscribed or
+ * held back by its rate limit all read the same, so the form cannot be used to learn who subscribes.
+ */
+export const SIGNUP_ACCEPTED_MESSAGE =
+  'We have sent an email to the address you entered. Open the link in it to confirm your subscription (or, if you are already subscribed, to manage it).';
+
+export type SignupRequestDeps = SignupDeps & { now: Date };
+
+/** Each refusal, worded once for JSON clients and for people. */
+const REFUSALS = {
+  crossSite: {
+    status: 403,
+    error: 'cross-site request refused: post the signup from Scout’s own page (Origin must be the app’s own)',
+    title: 'This form was not sent from Scout',
+    message: 'Signups are accepted only from Scout’s own page. Nothing was saved and no email was sent: open Scout and sign up there.',
+  },
+  tooLarge: {
+    status: 413,
+    error: `request body too large: a signup is at most ${MAX_SIGNUP_BODY_BYTES / 1024} KB`,
+    title: 'That is too much text',
+    message: `A signup is at most ${MAX_SIGNUP_BODY_BYTES / 1024} KB. Use fewer or shorter keywords (up to 25, each up to 60 characters).`,
+  },
+  unsupported: {
+    status: 415,
+    error: 'unsupported content type: send application/json or application/x-www-form-urlencoded',
+    title: 'This form could not be read',
+    message: 'Send the signup form as a normal form post or as JSON.',
+  },
+  rateLimited: {
+    status: 429,
+    error: 'too many signups from your network; try again later',
+    title: 'Too many signups',
+    message: 'Too many signups came from your network in the last hour. Please try again later.',
+  },
+  serverError: {
+    status: 500,
+    error: 'something went wrong on our side; try again in a minute',
+    title: 'Something went wrong',
+    message: 'Something went wrong on our side and you were not signed up. Please try again in a minute.',
+  },
+} as const;
+
+type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
+
+/**
+ * POST /api/signup: origin → read (capped) → parse → signUp → answer. A JSON body gets JSON; a
+ * form post (no JavaScript) gets a page: "check your inbox", or the form again with its errors
+ * and values. A request from another site's page is refused before anything is read or written;
+ * one with no Origin at all is not from a browser page (curl, a script) and may use the JSON API.
+ */
+export async function handleSignupRequest(request: Request, deps: SignupRequestDeps): Promise<Response> {
+  if (request.method !== 'POST') return new Response('Method Not Allowed', { status: 405, headers: { allow: 'POST' } });
+  const type = mediaType(request.headers.get('content-type'));
+  const isForm = type === 'application/x-www-form-urlencoded';
+  // A page on another site could otherwise post our form and mail any address from its visitors' networks.
+  if (!isSameOrigin(request, deps.config.APP_URL)) {
+    await request.body?.cancel().catch(() => undefined);
+    deps.log('signup.refused', { reason: 'origin' });
+    return refuse(REFUSALS.crossSite, isForm);
+  }
+  if (type !== 'application/json' && !isForm) {
+    await request.body?.cancel().catch(() => undefined);
+    return refuse(REFUSALS.unsupported, false);
+  }
+
+  // Content-Length is only a shortcut for the honest; the stream is counted either way.
+  const declared = Number(request.headers.get('content-length'));
+  const bytes = declared > MAX_SIGNUP_BODY_BYTES ? null : await readCappedBody(request.body, MAX_SIGNUP_BODY_BYTES);
+  if (!bytes) {
+    await request.body?.cancel().catch(() => undefined);
+    return refuse(REFUSALS.tooLarge, isForm);
+  }
+
+  const body = decodeBody(bytes, isForm);
+  if (!body.ok) return invalid(body.errors, isForm, emptySignupValues);
+  const parsed = parseSignup(body.value);
+  if (!parsed.ok)
+    return invalid(parsed.fields, isForm, isForm ? formValues(body.value as Record<string, string | string[]>) : emptySignupValues);
+
+  try {
+    const outcome = await signUp(deps, parsed.input, { clientAddress: clientAddressOf(request, deps.config), now: deps.now });
+    if (outcome.kind === 'client-rate-limited') return refuse(REFUSALS.rateLimited, isForm, outcome.retryAfterSec);
+  } catch (error) {
+    deps.log('signup.error', { error: error instanceof Error ? error.message : String(error) });
+    return refuse(REFUSALS.serverError, isForm);
+  }
+  return isForm ? signupReceivedPage({ message: SIGNUP_ACCEPTED_MESSAGE }) : json(202, { ok: true, message: SIGNUP_ACCEPTED_MESSAGE });
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
+
+const mediaType = (header: string | null) => (header ?? '').split(';')[0].trim().toLowerCase();
+
+function refuse(refusal: Refusal, isForm: boolean, retryAfterSec?: number): Response {
+  if (isForm) return signupRefusedPage({ ...refusal, retryAfterSec });
+  return json(refusal.status, { error: refusal.error }, retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {});
+}
+
+function invalid(errors: SignupFieldErrors, isForm: boolean, values: SignupFormValues): Promise<Response> | Response {
+  if (isForm) return signupFormPage({ status: 400, values, errors });
+  return json(400, { error: 'invalid signup', fields: errors });
+}
+
+type DecodedBody = { ok: true; value: unknown } | { ok: false; errors: SignupFieldErrors };
+
+function decodeBody(bytes: Uint8Array, isForm: boolean): DecodedBody {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return { ok: false, errors: { body: 'the request body must be UTF-8 text' } };
+  }
+  if (isForm) return { ok: true, value: formToSignupBody(new URLSearchParams(text)) };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, errors: { body: 'the request body is not valid JSON' } };
+  }
+}
+
+/** What the visitor typed, to show it again next to the errors. */
+function formValues(body: Record<string, string | string[]>): SignupFormValues {
+  const text = (value: string | string[] | undefined, separator = ', ') => (Array.isArray(value) ? value.join(separator) : (value ?? ''));
+  const mode = text(body.mode);
+  return {
+    email: text(body.email, ''),
+    keywords: text(body.keywords),
+    excludes: text(body.excludes),
+    minBudget: text(body.minBudget, ''),
+    mode: mode === 'instant' || mode === 'daily' ? mode : '',
+  };
+}

@@ -1,0 +1,119 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { isLostPrecondition } from '../store/firestore-errors';
+import { parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
+import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
+import { skipQueuedDeliveries } from './skip-queued-deliveries';
+import { subscribersCollection, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
+
+/**
+ * What a subscriber changes from their preferences link: keywords, excludes, budget and mode
+ * (`updatePreferences`), pause and resume (`changeStatus`). Every write is an update guarded by
+ * the `lastUpdateTime` of the version it was decided on; when someone else changed the document
+ * in between (another tab, an unsubscribe, the CLI), the decision is taken again on the fresh
+ * version — never check-then-act, never a lost update.
+ */
+
+/** The delivery reasons this module closes queued items with (the dispatcher uses `subscriber_<status>` too). */
+export const MODE_CHANGED_REASON = 'mode_changed';
+export const PAUSED_REASON = 'subscriber_paused';
+
+/** Who may change their preferences: confirmed subscribers, paused or not. */
+export const EDITABLE_STATUSES: readonly SubscriberStatus[] = ['active', 'paused'];
+export const canEditPreferences = (status: SubscriberStatus) => EDITABLE_STATUSES.includes(status);
+
+/**
+ * Re-reads after a lost guard. Each loss is someone else's successful write, so with k writers at
+ * once a writer loses at most k − 1 times; ten covers a subscriber saving from several tabs at once.
+ */
+const MAX_ATTEMPTS = 10;
+
+export type UpdatePreferencesResult =
+  | { ok: true; subscriber: Subscriber; skippedDeliveries: number }
+  | { ok: false; kind: 'invalid'; errors: PreferenceFieldErrors }
+  | { ok: false; kind: 'unknown-subscriber' }
+  | { ok: false; kind: 'not-editable'; status: SubscriberStatus };
+
+/**
+ * Validates and saves the form. Opt-outs win: once the subscriber is on instant alerts (or
+ * paused), their `queued` digest items are closed as `skipped`, so a switch daily → instant never
+ * lets yesterday's queue go out later. The sweep runs on every save that leaves them so, which
+ * also completes a save that died between the write and the sweep.
+ */
+export async function updatePreferences(
+  db: Firestore,
+  params: { uid: string; input: unknown; now: Date },
+): Promise<UpdatePreferencesResult> {
+  const parsed = parsePreferences(params.input);
+  if (!parsed.ok) return { ok: false, kind: 'invalid', errors: parsed.errors };
+  const { keywords, excludes, minBudget, mode } = parsed.preferences;
+
+  const outcome = await updateGuarded(db, params.uid, (current) =>
+    canEditPreferences(current.status)
+      ? write({ keywords, excludes, minBudget, mode, updatedAt: params.now })
+      : stop<UpdatePreferencesResult>({ ok: false, kind: 'not-editable', status: current.status }),
+  );
+  if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
+  if (outcome.kind === 'stopped') return outcome.value;
+  const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
+  return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
+}
+
+export type ChangeStatusResult =
+  | { ok: true; from: SubscriberStatus; changed: boolean; subscriber: Subscriber; skippedDeliveries: number }
+  | { ok: false; kind: 'unknown-subscriber' }
+  | { ok: false; kind: 'refused'; status: SubscriberStatus; reason: string };
+
+/**
+ * Pause or resume, by the rules of `decideStatus`: only between active and paused, so a link can
+ * never revive someone who unsubscribed or skip the double opt-in of someone pending. Pausing
+ * closes the queued items (`subscriber_paused`) — also when already paused, to finish a pause that
+ * died before its sweep.
+ */
+export async function changeStatus(db: Firestore, params: { uid: string; action: StatusAction; now: Date }): Promise<ChangeStatusResult> {
+  const outcome = await updateGuarded(db, params.uid, (current) => {
+    const decision = decideStatus(params.action, current.status);
+    if (decision.kind === 'change') return write({ status: decision.to, updatedAt: params.now });
+    if (decision.kind === 'unchanged') return keep;
+    return stop<ChangeStatusResult>({ ok: false, kind: 'refused', status: current.status, reason: decision.reason });
+  });
+  if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
+  if (outcome.kind === 'stopped') return outcome.value;
+  const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
+  return { ok: true, from: outcome.from, changed: outcome.kind === 'updated', subscriber: outcome.subscriber, skippedDeliveries };
+}
+
+/** A paused subscriber gets nothing; an instant one has no digest to wait for. Either way queued items are closed. */
+async function closeQueuedItems(db: Firestore, subscriber: Subscriber): Promise<number> {
+  const reason = subscriber.status === 'paused' ? PAUSED_REASON : subscriber.mode === 'instant' ? MODE_CHANGED_REASON : null;
+  return reason ? skipQueuedDeliveries(db, { uid: subscriber.id, reason }) : 0;
+}
+
+type SubscriberUpdate = Partial<Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'status' | 'updatedAt'>>;
+type Plan<T> = { kind: 'write'; update: SubscriberUpdate } | { kind: 'keep' } | { kind: 'stop'; value: T };
+const write = (update: SubscriberUpdate) => ({ kind: 'write', update }) as const;
+const keep = { kind: 'keep' } as const;
+const stop = <T>(value: T) => ({ kind: 'stop', value }) as const;
+type Guarded<T> =
+  { kind: 'unknown' } | { kind: 'stopped'; value: T } | { kind: 'updated' | 'kept'; from: SubscriberStatus; subscriber: Subscriber };
+
+/**
+ * Read, decide on what was read, write guarded by the read's version; on a lost guard, start over.
+ * An update (never a set or create) so a link for a subscriber who is gone brings nobody back.
+ */
+async function updateGuarded<T>(db: Firestore, uid: string, plan: (current: Subscriber) => Plan<T>): Promise<Guarded<T>> {
+  const ref = subscribersCollection(db).doc(uid);
+  for (let attempt = 1; ; attempt += 1) {
+    const snap = await ref.get();
+    const current = snap.data();
+    if (!snap.exists || !current || !snap.updateTime) return { kind: 'unknown' };
+    const step = plan(current);
+    if (step.kind === 'stop') return { kind: 'stopped', value: step.value };
+    if (step.kind === 'keep') return { kind: 'kept', from: current.status, subscriber: current };
+    try {
+      await ref.update(step.update, { lastUpdateTime: snap.updateTime });
+      return { kind: 'updated', from: current.status, subscriber: { ...current, ...step.update } };
+    } catch (error) {
+      if (!isLostPrecondition(error) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Config } from '../runtime/config';
+import { clientLogId } from '../http/client-address';
+import { maskEmail } from '../runtime/logger';
+import { isAlreadyExists, isLostPrecondition } from '../store/firestore-errors';
+import { addDays } from '../store/timestamps';
+import { composeConfirmation, composeManageLink } from '../mail/compose-account-email';
+import type { MailSettings } from '../mail/compose-email';
+import type { EmailPayload } from '../mail/email-payload';
+import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
+import { mailboxOf } from '../subscribers/mailbox';
+import { claimAddressEmail, countClientAttempt, type AddressClaim } from '../http/rate-limit';
+import type { SignupInput } from '../subscribers/signup-schema';
+import {
+  newSignupNonce,
+  normaliseEmail,
+  PENDING_SIGNUP_DAYS,
+  pendingFields,
+  subscriberConverter,
+  subscriberId,
+  subscribersCollection,
+  type Subscriber,
+} from '../subscribers/subscriber';
+
+type AccountEmail = 'confirm' | 'manage';
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
+/**
+ * The subscriber as signup reads it: the stored document plus the counters that name its account
+ * emails, and whether it records an opt-out (it unsubscribed once).
+ */
+type Existing = Subscriber & { confirmSeq: number; manageSeq: number; holdsOptOut: boolean };
+
+export type SignupPlan = {
+  /** Fields to write on the existing subscriber (nothing when null). */
+  changes: Record<string, unknown> | null;
+  email: { kind: AccountEmail; seq: number } | null;
+  subscriber: 'updated' | 'resubscribed' | 'kept';
+};
+
+/**
+ * What a signup does to an existing subscriber, decided on the version read (the write that
+ * follows is guarded by it). `mayEmail` is the address's rate limit: without it the state still
+ * changes where that is harmless, and no email is planned. `nonce` is this signup's: every signup
+ * that leaves the subscriber pending with something new stores it, so a confirmation link from an
+ * earlier signup (with other preferences, maybe someone else's) confirms nothing.
+ * - pending: never confirmed, so the form's preferences replace the old ones; a new confirmation.
+ * - unsubscribed: back to pending with the new preferences; re-subscribing needs the opt-in again.
+ * - active or paused: an anonymous form must not change their preferences; a manage link instead.
+ */
+export function planSignup(
+  existing: Existing,
+  preferences: Preferences,
+  input: { mayEmail: boolean; now: Date; nonce: string },
+): SignupPlan {
+  const { mayEmail, now } = input;
+  const pending = () => pendingFields({ nonce: input.nonce, now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
+  switch (existing.status) {
+    case 'pending': {
+      const changed = !samePreferences(existing, preferences);
+      const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
+      if (!changed && !email) return { changes: null, email: null, subscriber: 'kept' };
+      return {
+        changes: {
+          ...(changed ? { ...preferences, updatedAt: now } : {}),
+          ...(email ? { confirmSeq: email.seq } : {}),
+          ...pending(),
+        },
+        email,
+        subscriber: changed ? 'updated' : 'kept',
+      };
+    }
+    case 'unsubscribed': {
+      const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
+      return {
+        changes: {
+          ...preferences,
+          status: 'pending',
+          confirmedAt: null,
+          updatedAt: now,
+          ...(email ? { confirmSeq: email.seq } : {}),
+          ...pending(),
+        },
+        email,
+        subscriber: 'resubscribed',
+      };
+    }
+    case 'active':
+    case 'paused': {
+      const email = mayEmail ? { kind: 'manage' as const, seq: existing.manageSeq + 1 } : null;
+      return { changes: email ? { manageSeq: email.seq } : null, email, subscriber: 'kept' };
+    }
+    default:
+      return { changes: null, email: null, subscriber: 'kept' };
+  }
+}
+
+const samePreferences = (a: Preferences, b: Preferences) =>
+  JSON.stringify([a.keywords, a.excludes, a.minBudget, a.mode]) === JSON.stringify([b.keywords, b.excludes, b.minBudget, b.mode]);
+
+export type SignupOutcome =
+  | {
+      kind: 'accepted';
+      uid: string;
+      subscriber: 'created' | SignupPlan['subscriber'];
+      /** The email this signup wrote to the outbox and how sending it now went; null when the address's limit held it back. */
+      email: { kind: AccountEmail; emailKey: string; sent: SendNowResult | 'error' } | null;
+      addressLimit: AddressClaim;
+    }
+  | { kind: 'client-rate-limited'; retryAfterSec: number };
+
+/** A subscriber edited this often between our read and our write is a bot; we stop re-reading. */
+const MAX_ATTEMPTS = 8;
+
+/** Signup writes the subscriber and the outbox row, then sends the email now, as any request-time send. */
+export type SignupDeps = SendNowDeps & { config: Config };
+
+/**
+ * POST /api/signup after validation. Idempotent per email: the subscriber's id is the normalised
+ * address, so every spelling lands on one document, created with `create()` (the database decides
+ * who creates it). Each email is written to the outbox in the same batch as the subscriber change
+ * that calls for it, keyed by a counter on the subscriber (`confirm_{uid}_{n}`, `manage_{uid}_{n}`),
+ * then sent right away through the outbox's own lease and opt-out check; if this request dies, the
+ * cron's dispatcher finds the row and finishes it.
+ */
+export async function signUp(deps: SignupDeps, input: SignupInput, context: { clientAddress: string; now: Date }): Promise<SignupOutcome> {
+  const { db, config } = deps;
+  const { now } = context;
+  const client = await countClientAttempt(db, { clientAddress: context.clientAddress, secret: config.LINK_SECRET, now });
+  if (!client.allowed) {
+    deps.log('signup.client_rate_limited', {
+      client: clientLogId(context.clientAddress, config.LINK_SECRET),
+      retryAfterSec: client.retryAfterSec,
+    });
+    return { kind: 'client-rate-limited', retryAfterSec: client.retryAfterSec };
+  }
+
+  const email = normaliseEmail(input.email);
+  const uid = subscriberId(email);
+  const preferences: Preferences = { keywords: input.keywords, excludes: input.excludes, minBudget: input.minBudget, mode: input.mode };
+  const addressLimit = await claimAddressEmail(db, {
+    mailbox: mailboxOf(email),
+    secret: config.LINK_SECRET,
+    globalPerHour: config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    now,
+  });
+  const settings: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
+  const runId = `signup-${randomUUID()}`;
+  const write = await writeSignup(db, {
+    uid,
+    email,
+    preferences,
+    mayEmail: addressLimit.allowed,
+    settings,
+    runId,
+    retentionDays: config.RETENTION_DAYS,
+    now,
+  });
+
+  let sent: SendNowResult | 'error' | null = null;
+  if (write.email) {
+    try {
+      sent = await sendRowNow(deps, { emailKey: write.email.emailKey, uid, runId });
+    } catch (error) {
+      // The row is in the outbox: the next cron run sends it under the same key.
+      sent = 'error';
+      deps.log('signup.send_error', { kind: write.email.kind, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  deps.log('signup.accepted', {
+    to: maskEmail(email),
+    subscriber: write.subscriber,
+    email: write.email?.kind ?? null,
+    sent,
+    addressLimit: addressLimit.allowed ? null : addressLimit.reason,
+  });
+  return {
+    kind: 'accepted',
+    uid,
+    subscriber: write.subscriber,
+    email: write.email && sent ? { ...write.email, sent } : null,
+    addressLimit,
+  };
+}
+
+type WriteResult = { subscriber: 'created' | SignupPlan['subscriber']; email: { kind: AccountEmail; emailKey: string } | null };
+
+async function writeSignup(
+  db: Firestore,
+  input: {
+    uid: string;
+    email: string;
+    preferences: Preferences;
+    mayEmail: boolean;
+    settings: MailSettings;
+    runId: string;
+    retentionDays: number;
+    now: Date;
+  },
+): Promise<WriteResult> {
+  const { uid, now } = input;
+  const userRef = db.collection('users').doc(uid);
+  const outboxRow = (kind: AccountEmail, payload: EmailPayload, signupNonce?: string) =>
+    newOutboxRow({
+      uid,
+      kind,
+      deliveryIds: [],
+      payload,
+      runId: input.runId,
+      now,
+      expireAt: addDays(now, input.retentionDays),
+      signupNonce,
+    });
+
+  // An email key already taken although the subscriber's counter says otherwise (the subscriber was
+  // deleted and added again, say) moves us to the next number instead of failing the signup.
+  let keysTaken = 0;
+  let createLost = false;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const snap = await subscribersCollection(db).doc(uid).get();
+    const batch = db.batch();
+    // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
+    const nonce = newSignupNonce();
+    // Our create lost, yet there is still no subscriber: it was the email key that was taken.
+    if (createLost && !snap.exists) keysTaken += 1;
+    createLost = false;
+
+    if (!snap.exists) {
+      const subscriber: Subscriber = {
+        id: uid,
+        email: input.email,
+        ...input.preferences,
+        status: 'pending',
+        timezone: null,
+        createdAt: now,
+        confirmedAt: null,
+        updatedAt: now,
+        signupNonce: nonce,
+        expireAt: addDays(now, PENDING_SIGNUP_DAYS),
+      };
+      const seq = input.mayEmail ? 1 + keysTaken : 0;
+      batch.create(userRef, { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 });
+      const emailKey = confirmEmailKey(uid, seq);
+      if (input.mayEmail) {
+        const payload = await composeConfirmation({ subscriber, nonce, settings: input.settings, now });
+        batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload, nonce));
+      }
+      try {
+        await batch.commit();
+        return { subscriber: 'created', email: input.mayEmail ? { kind: 'confirm', emailKey } : null };
+      } catch (error) {
+        // Someone else created the subscriber a moment ago (decide again on their version), or the key was taken.
+        if (!isAlreadyExists(error)) throw error;
+        createLost = true;
+        continue;
+      }
+    }
+
+    const existing: Existing = {
+      ...snap.data()!,
+      confirmSeq: seqOf(snap.get('confirmSeq')) + keysTaken,
+      manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
+      holdsOptOut: snap.get('unsubscribedAt') != null,
+    };
+    const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
+    if (!plan.changes) return { subscriber: plan.subscriber, email: null };
+    batch.update(userRef, plan.changes, { lastUpdateTime: snap.updateTime! });
+    let email: WriteResult['email'] = null;
+    if (plan.email) {
+      const recipient = { id: uid, email: existing.email, status: existing.status };
+      const payload =
+        plan.email.kind === 'confirm'
+          ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now })
+          : await composeManageLink({ subscriber: recipient, settings: input.settings, now });
+      const emailKey = (plan.email.kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
+      batch.create(
+        outboxCollection(db).doc(emailKey),
+        outboxRow(plan.email.kind, payload, plan.email.kind === 'confirm' ? nonce : undefined),
+      );
+      email = { kind: plan.email.kind, emailKey };
+    }
+    try {
+      await batch.commit();
+      return { subscriber: plan.subscriber, email };
+    } catch (error) {
+      // The subscriber changed since we read it (another signup, a confirmation, an unsubscribe):
+      // nothing of ours was written; read again and decide on the new version.
+      if (isAlreadyExists(error)) keysTaken += 1;
+      else if (!isLostPrecondition(error)) throw error;
+    }
+  }
+  throw new Error('the subscriber kept changing during signup; try again');
+}
+
+const seqOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);

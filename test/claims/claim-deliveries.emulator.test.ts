@@ -1,0 +1,174 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StoredPosting } from '../../lib/feeds/postings-collection';
+import { claimDeliveries, type ClaimCandidate } from '../../lib/claims/claim-deliveries';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import type { EmailPayload } from '../../lib/mail/email-payload';
+import type { Subscriber } from '../../lib/subscribers/subscriber';
+import { createHarness, type Harness } from '../support/harness';
+
+const NOW = new Date('2026-11-30T06:00:00Z');
+let h: Harness;
+
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => h.close());
+
+const subscriber = (i: number, mode: Subscriber['mode']): Subscriber =>
+  ({
+    id: `uid-${mode}-${i}`,
+    email: `dev${i}@example.com`,
+    keywords: ['react'],
+    excludes: [],
+    minBudget: null,
+    mode,
+    status: 'active',
+  }) as unknown as Subscriber;
+
+const posting = (n: number): StoredPosting =>
+  ({
+    id: `rss_${String(n).padStart(4, '0')}`,
+    source: 'rss',
+    guid: null,
+    title: `React role ${n}`,
+    url: `https://jobs.example/${n}`,
+    description: 'React',
+    budget: null,
+    skills: [],
+    publishedAt: NOW,
+    matchState: 'pending',
+    runId: 'run-feed',
+    fetchedAt: NOW,
+    expireAt: new Date('2026-12-30T00:00:00Z'),
+  }) as StoredPosting;
+
+const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
+  subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
+
+const claim = (runId: string, list: ClaimCandidate[]) =>
+  claimDeliveries(
+    {
+      db: h.db,
+      composeAlert: async (s, items) =>
+        ({ from: 'a@scout.test', to: s.email, subject: `${items.length}`, html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+      outOfTime: () => false,
+    },
+    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8 },
+  );
+
+describe('claiming deliveries onto pages', () => {
+  it('N runs racing for subscribers who already have deliveries: each new pair is claimed by exactly one run (create() on the pair)', async () => {
+    const subscribers = [
+      ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'daily')),
+      ...Array.from({ length: 10 }, (_, i) => subscriber(i, 'instant')),
+    ];
+    // An earlier cycle the same day left every subscriber one delivery.
+    await claim('run-earlier', candidates(subscribers, [posting(0)]));
+    const fresh = [posting(1), posting(2), posting(3)];
+
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(`run-${i}`, candidates(subscribers, fresh))));
+
+    expect(results.reduce((n, r) => n + r.queued, 0)).toBe(10 * fresh.length);
+    expect(results.reduce((n, r) => n + r.instantDeliveries, 0)).toBe(10 * fresh.length);
+    const docs = (await deliveriesCollection(h.db).get()).docs;
+    expect(docs).toHaveLength(subscribers.length * 4);
+    for (const s of subscribers)
+      expect(
+        docs
+          .filter((d) => d.data().uid === s.id)
+          .map((d) => d.id)
+          .sort(),
+      ).toEqual(['rss_0000', 'rss_0001', 'rss_0002', 'rss_0003'].map((j) => `${s.id}_${j}`));
+    // One alert per instant subscriber for the new postings (plus the earlier one), never two.
+    const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
+    expect(alerts).toHaveLength(2 * 10);
+    expect(new Set(alerts).size).toBe(10);
+  });
+
+  it('a run that stored the postings skips the existence read, yet its create() still never claims a pair twice', async () => {
+    const subscribers = [subscriber(1, 'daily'), subscriber(2, 'instant')];
+    const stored = [posting(1), posting(2)].map((p) => ({ ...p, runId: 'run-storer' }));
+    // Another run claimed these pairs first (a run racing the storer, or postings stored again after their TTL).
+    await claim('run-other', candidates(subscribers, stored));
+
+    const again = await claim('run-storer', candidates(subscribers, stored));
+
+    expect(again).toMatchObject({ queued: 0, instantDeliveries: 0, alertEmails: 0, gaveUp: 0 });
+    expect((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().runId)).toEqual(Array(4).fill('run-other'));
+    expect((await h.db.collection('emails').get()).size).toBe(1);
+  });
+
+  it('N runs racing, one of which stored the postings and reads nothing first: each pair claimed once, one alert each', async () => {
+    const subscribers = Array.from({ length: 8 }, (_, i) => subscriber(i, i % 2 ? 'instant' : 'daily'));
+    const stored = [posting(1), posting(2), posting(3)].map((p) => ({ ...p, runId: 'run-0' }));
+
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => claim(`run-${i}`, candidates(subscribers, stored))));
+
+    expect(results.reduce((n, r) => n + r.queued + r.instantDeliveries, 0)).toBe(8 * 3);
+    expect((await deliveriesCollection(h.db).get()).size).toBe(8 * 3);
+    const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
+    expect(alerts.sort()).toEqual(subscribers.filter((s) => s.mode === 'instant').map((s) => s.id));
+  });
+
+  it('one subscriber matching 600 postings in one run: 600 documents, in batches Firestore accepts', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => posting(i));
+    const daily = await claim('run-a', candidates([subscriber(1, 'daily')], many));
+    const instant = await claim('run-b', candidates([subscriber(2, 'instant')], many));
+
+    expect(daily).toMatchObject({ queued: 600, gaveUp: 0 });
+    expect(instant).toMatchObject({ instantDeliveries: 25, alertEmails: 1, skipped: 575, gaveUp: 0 });
+    const docs = (await deliveriesCollection(h.db).get()).docs.map((d) => d.data());
+    expect(docs).toHaveLength(1200);
+    expect(docs.filter((d) => d.status === 'skipped').every((d) => d.reason === 'alert_cap')).toBe(true);
+  });
+
+  it('a daily match is one deliveries/{uid}_{jobId} document, queued for the next digest with its verdict', async () => {
+    const ada = subscriber(1, 'daily');
+    await claim('run-a', candidates([ada], [posting(1)]));
+    const docs = (await deliveriesCollection(h.db).get()).docs;
+    expect(docs.map((d) => d.id)).toEqual([`${ada.id}_rss_0001`]);
+    expect(docs[0].data()).toMatchObject({
+      uid: ada.id,
+      jobId: 'rss_0001',
+      mode: 'daily',
+      status: 'queued',
+      digestDate: '2026-11-30',
+      score: 70,
+      reasons: ['keyword: react'],
+      emailKey: null,
+      runId: 'run-a',
+    });
+    expect(docs[0].data().expireAt.getTime()).toBeGreaterThan(NOW.getTime());
+  });
+
+  it('a run stopped by its budget resumes after the last subscriber it reached, so those not reached go first next time', async () => {
+    const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
+    const list = candidates(everyone, [posting(1)]);
+    // One slice of two subscribers fits in each run's budget.
+    const oneSliceRun = (runId: string, resumeAfter: string | null) => {
+      let checks = 0;
+      return claimDeliveries(
+        {
+          db: h.db,
+          composeAlert: async (s) =>
+            ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+          outOfTime: () => checks++ > 0,
+        },
+        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },
+      );
+    };
+    const reached = async () => [...new Set((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid))].sort();
+
+    const first = await oneSliceRun('run-1', null);
+    expect(first).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-2' });
+    const second = await oneSliceRun('run-2', first.resumeAfter);
+    expect(second).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-4' });
+    expect(await reached()).toEqual(['uid-instant-1', 'uid-instant-2', 'uid-instant-3', 'uid-instant-4']);
+    const third = await oneSliceRun('run-3', second.resumeAfter);
+    expect(third).toMatchObject({ instantDeliveries: 2, truncated: true, resumeAfter: 'uid-instant-6' });
+    // Everybody reached: the next run wraps around, finds every pair claimed, and finishes.
+    const done = await claim('run-4', list);
+    expect(done).toMatchObject({ instantDeliveries: 0, truncated: false, resumeAfter: null });
+    expect(await reached()).toHaveLength(6);
+  });
+});

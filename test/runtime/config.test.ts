@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
+
+const valid = {
+  CRON_SECRET: 'c'.repeat(32),
+  LINK_SECRET: 'l'.repeat(32),
+  ADMIN_SECRET: 'a'.repeat(32),
+  APP_URL: 'https://scout.example.com/',
+  MAIL_FROM: 'Scout <alerts@scout.example.com>',
+  RESEND_API_KEY: 're_123',
+  FIREBASE_PROJECT_ID: 'scout-prod',
+  FEED_URLS: 'https://jobs.example.com/rss',
+  FIREBASE_USE_DEFAULT_CREDENTIALS: 'true',
+};
+
+const problemsOf = (env: Record<string, string | undefined>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    expect(loadConfig(valid)).toMatchObject({
+      APP_URL: 'https://scout.example.com',
+      CRON_ALLOW_QUERY_SECRET: false,
+      ALLOW_CLOCK_OVERRIDE: false,
+      DIGEST_HOUR_UTC: 8,
+      DIGEST_MAX_ITEMS: 20,
+      LOCK_TTL_MS: 600_000,
+      RESEND_BASE_URL: 'https://api.resend.com',
+    });
+  });
+
+  it('names every missing or malformed variable, and never echoes a secret', () => {
+    try {
+      loadConfig({ ...valid, CRON_SECRET: 'hunter2', DIGEST_HOUR_UTC: '24', ALLOW_CLOCK_OVERRIDE: 'yes', FEED_URLS: undefined });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of ['CRON_SECRET', 'DIGEST_HOUR_UTC', 'ALLOW_CLOCK_OVERRIDE', 'FEED_URLS']) expect(message).toContain(name);
+      expect(message).not.toContain('hunter2');
+    }
+  });
+
+  it('keeps feeds off private addresses by default', () => {
+    expect(loadConfig(valid).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
+  });
+
+  it('refuses weak secrets in production, naming the variable and never its value', () => {
+    const production = { ...valid, NODE_ENV: 'production' };
+    expect(problemsOf(production)).toEqual([]);
+    expect(problemsOf({ ...production, CRON_SECRET: 'short-but-16-chars!' })).toEqual([
+      'CRON_SECRET must be at least 32 characters in production',
+    ]);
+    expect(problemsOf({ ...production, ADMIN_SECRET: valid.LINK_SECRET })).toEqual(['LINK_SECRET must differ from ADMIN_SECRET']);
+    const published = problemsOf({ ...production, ...LOCAL_STACK_SECRETS });
+    expect(published).toEqual([
+      "CRON_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "LINK_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "ADMIN_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+    ]);
+    for (const value of Object.values(LOCAL_STACK_SECRETS)) expect(published.join('\n')).not.toContain(value);
+    // The local stack and the tests (the emulator, or not production) keep their published values.
+    expect(problemsOf({ ...production, ...LOCAL_STACK_SECRETS, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual([]);
+    expect(problemsOf({ ...valid, ...LOCAL_STACK_SECRETS })).toEqual([]);
+  });
+
+  it('refuses FEED_ALLOW_PRIVATE_ADDRESSES in production (NODE_ENV=production without the emulator), naming it', () => {
+    const production = { ...valid, NODE_ENV: 'production', FEED_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() => loadConfig(production)).toThrow(/FEED_ALLOW_PRIVATE_ADDRESSES/);
+    expect(loadConfig({ ...production, FEED_ALLOW_PRIVATE_ADDRESSES: 'false' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
+    // The local stack and the tests run `next start` (NODE_ENV=production) against the emulator.
+    expect(loadConfig({ ...production, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+    expect(loadConfig({ ...production, NODE_ENV: 'development' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ ...valid, DIGEST_HOUR_UTC: '' }).DIGEST_HOUR_UTC).toBe(8);
+  });
+
+  it("requires Firestore credentials at start: the emulator, a service account, or the explicit opt-in to the platform's own", () => {
+    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
+    // Without any of them the Admin SDK starts anyway and fails every request with
+    // "Could not load the default credentials": the start must name the variable instead.
+    expect(problemsOf(noCredentials)).toEqual([expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/)]);
+    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'false' })).toEqual([
+      expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/),
+    ]);
+    expect(problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: '' })).toHaveLength(1);
+
+    const key = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\n', client_email: 'scout@scout-prod.iam.gserviceaccount.com' });
+    expect(loadConfig({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: key }).FIREBASE_SERVICE_ACCOUNT).toBe(key);
+    expect(loadConfig({ ...noCredentials, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FIRESTORE_EMULATOR_HOST).toBe('127.0.0.1:8080');
+    expect(loadConfig({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' }).FIREBASE_USE_DEFAULT_CREDENTIALS).toBe(true);
+    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'yes' })).toEqual([
+      'FIREBASE_USE_DEFAULT_CREDENTIALS must be true or false',
+    ]);
+  });
+
+  it('rejects a service account key the Admin SDK would refuse at the first request, without echoing it', () => {
+    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
+    const noEmail = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\nMIIEsecretkeymaterial\n' });
+    const problems = problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: noEmail });
+    expect(problems).toEqual(['FIREBASE_SERVICE_ACCOUNT must be the service account key JSON']);
+    expect(problems.join('\n')).not.toContain('secretkeymaterial');
+  });
+
+  it('names the variables at fault, and only their names', () => {
+    try {
+      loadConfig({
+        ...valid,
+        CRON_SECRET: 'sk_live_hunter2',
+        APP_URL: 'ftp://sk_live_hunter2@x',
+        FIREBASE_USE_DEFAULT_CREDENTIALS: undefined,
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).variables).toEqual(['CRON_SECRET', 'APP_URL', 'FIREBASE_SERVICE_ACCOUNT']);
+      expect(JSON.stringify((error as ConfigError).variables)).not.toContain('hunter2');
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+});

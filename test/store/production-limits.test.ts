@@ -1,0 +1,488 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Timestamp } from 'firebase-admin/firestore';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allShardTags, MAX_SHARDS } from '../../lib/runtime/shard';
+import { emptyRunStats, newRunId } from '../../lib/ops/runs';
+import { postingConverter, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { toPosting } from '../../lib/feeds/to-posting';
+import { postingId, type Posting } from '../../lib/feeds/posting';
+import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
+import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/delivery';
+import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/store/firestore-limits';
+import { addDays, utcDay } from '../../lib/store/timestamps';
+import { composeDailyDigest, composeInstantAlert, type MailSettings, type ScoredPosting } from '../../lib/mail/compose-email';
+import { composeWithinBudget } from '../../lib/mail/email-budget';
+import { scorePosting } from '../../lib/matching/score-posting';
+import { alertEmailKey, digestEmailKey, manualDigestEmailKey, newOutboxRow, outboxRowConverter } from '../../lib/outbox/outbox-row';
+import { MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
+import { subscriberConverter, subscriberId, subscriberInputSchema, type Subscriber } from '../../lib/subscribers/subscriber';
+import { configSchema } from '../../lib/runtime/config';
+
+/**
+ * DESIGN §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
+ * refuses neither, so every other test would pass on a design that fails in production. Here the
+ * largest document each code path can write is built with the real builders and converters and
+ * measured with Firestore's documented formulas (lib/ledger/firestore-limits.ts) against the real
+ * firestore.indexes.json. "Room to spare" is half of each limit.
+ */
+
+const indexConfig = JSON.parse(readFileSync(join(__dirname, '../../firestore.indexes.json'), 'utf8')) as IndexConfig;
+const SPARE = 0.5;
+
+const now = new Date('2026-11-30T08:00:00Z');
+const day = utcDay(now);
+const runId = newRunId(now);
+const expireAt = addDays(now, 30);
+const settings: MailSettings = { appUrl: 'https://scout.example.com', from: 'Scout <alerts@example.com>', linkSecret: 'l'.repeat(44) };
+
+// ── The worst case each cap allows ───────────────────────────────────────────────────────────────
+// Text is CJK: 3 UTF-8 bytes per UTF-16 unit, the most a length cap in characters lets through.
+const wide = (seed: number, length: number) => String.fromCodePoint(0x4e00 + (seed % 20_000)).repeat(length);
+/** The longest address there can be (254): its uid, base64url, is the longest id Scout builds keys from. */
+const longestEmail = `${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`;
+const longestUid = subscriberId(longestEmail);
+/** A source name at its cap (feed-source.ts: 64), so posting ids are as long as they get. */
+const longestSource = 's'.repeat(64);
+/** The most DIGEST_MAX_ITEMS may be set to (config.ts); checked below. */
+const DIGEST_MAX_ITEMS = 100;
+
+/** Through the real schema, so a cap changed there changes the fixture (or fails it). */
+const broadestPreferences = subscriberInputSchema.parse({
+  email: longestEmail,
+  keywords: Array.from({ length: MAX_KEYWORDS }, (_, i) => wide(i, MAX_KEYWORD_LENGTH)),
+  excludes: Array.from({ length: MAX_EXCLUDES }, (_, i) => wide(1_000 + i, MAX_KEYWORD_LENGTH)),
+  minBudget: 1,
+  mode: 'daily',
+});
+const broadestSubscriber: Subscriber = {
+  id: longestUid,
+  ...broadestPreferences,
+  status: 'active',
+  timezone: null,
+  createdAt: now,
+  confirmedAt: now,
+  updatedAt: now,
+};
+
+/**
+ * The largest posting a feed item can become (to-posting.ts caps each field), its description
+ * carrying every keyword so scorePosting gives the most reasons there are (each keyword + budget).
+ */
+function largestPosting(n: number): Posting {
+  const keywords = broadestPreferences.keywords.join(' ');
+  const posting = toPosting(
+    {
+      guid: `${wide(n, 5_000)}`,
+      title: { value: wide(n, 10_000), html: false },
+      link: `https://example.com/${n}/${'p'.repeat(3_000)}`.slice(0, 2_048),
+      description: { value: `${keywords} ${wide(n + 1, 100_000)}`, html: false },
+      categories: Array.from({ length: 100 }, (_, i) => wide(n + i, 60)),
+      published: now.toISOString(),
+      scout: { budget: { amount: 10_000_000, currency: 'USD', kind: 'fixed' } },
+    },
+    { source: longestSource, baseUrl: null },
+  )!;
+  return { ...posting, budget: posting.budget ?? { amount: 10_000_000, currency: 'USD', kind: 'fixed' } };
+}
+
+function scored(posting: Posting): ScoredPosting {
+  const verdict = scorePosting(broadestSubscriber, posting);
+  if (!verdict.matched) throw new Error(`fixture posting does not match: ${verdict.reason}`);
+  return { posting, score: verdict.score, reasons: verdict.reasons };
+}
+
+const postings = Array.from({ length: DIGEST_MAX_ITEMS }, (_, n) => largestPosting(n));
+const matches = postings.map(scored);
+
+// ── The largest document of each collection ──────────────────────────────────────────────────────
+type Specimen = { collection: string; what: string; id: string; data: Record<string, unknown> };
+
+const storedPosting: StoredPosting = {
+  ...postings[0],
+  matchState: 'pending',
+  // Every tag of every shard count a caller can use (a posting matched under several counts keeps them all).
+  matchedShards: Array.from({ length: MAX_SHARDS }, (_, i) => allShardTags(i + 1)).flat(),
+  runId,
+  fetchedAt: now,
+  expireAt,
+};
+
+const largestDelivery: Delivery = {
+  uid: longestUid,
+  jobId: postings[0].id,
+  mode: 'daily',
+  status: 'skipped',
+  score: matches[0].score,
+  reasons: matches[0].reasons,
+  emailKey: manualDigestEmailKey(longestUid, now),
+  digestDate: day,
+  reason: 'subscriber_unsubscribed',
+  runId,
+  createdAt: now,
+  sentAt: now,
+  expireAt,
+};
+
+// With postings at every cap (2,048-character links, 26 reasons quoting 60-character keywords, CJK
+// text) an item costs ~19 KB of html and text: the 100-item digest DIGEST_MAX_ITEMS allows would
+// be ~1.9 MB. The claim and the flush compose through composeWithinBudget, as here, so the row
+// carries the best items that fit MAX_EMAIL_BYTES and lists only those.
+const digest = await composeWithinBudget(matches, (items, leftOut) =>
+  composeDailyDigest({ subscriber: broadestSubscriber, items, moreCount: 10_000 + leftOut, day, settings, now }),
+);
+const digestRow = newOutboxRow({
+  uid: longestUid,
+  kind: 'digest',
+  deliveryIds: postings.slice(0, digest.shown).map((p) => deliveryId(longestUid, p.id)),
+  payload: digest.payload,
+  runId,
+  now,
+  expireAt,
+});
+const alert = await composeWithinBudget(matches.slice(0, MAX_ALERT_ITEMS), (items) =>
+  composeInstantAlert({ subscriber: broadestSubscriber, items, settings, now }),
+);
+const alertRow = newOutboxRow({
+  uid: longestUid,
+  kind: 'alert',
+  deliveryIds: postings.slice(0, alert.shown).map((p) => deliveryId(longestUid, p.id)),
+  payload: alert.payload,
+  runId,
+  now,
+  expireAt,
+});
+
+/** What the dispatcher and an operator add to a row over its life: a lease, a provider batch, retries. */
+function afterItsLife(row: ReturnType<typeof newOutboxRow>, emailKey: string) {
+  const batchMembers = Array.from({ length: 100 }, (_, i) => (i === 0 ? emailKey : digestEmailKey(`${longestUid.slice(0, -3)}${i}`, day)));
+  return {
+    ...outboxRowConverter.toFirestore({
+      ...row,
+      status: 'dead',
+      attempts: 20,
+      leaseOwner: runId,
+      leaseUntil: now,
+      lastError: 'e'.repeat(500),
+      providerId: 'p'.repeat(64),
+      batchKey: `batch_${'b'.repeat(20)}`,
+      batchMembers,
+      firstAttemptAt: now,
+      sentAt: now,
+    }),
+    // retry-email.ts: one entry per operator retry of a dead row (each needs the row to die again first).
+    retries: 20,
+    retriedAt: Timestamp.fromDate(now),
+    retryHistory: Array.from({ length: 20 }, (_, i) => ({
+      at: Timestamp.fromMillis(now.getTime() + i),
+      lastError: 'e'.repeat(500),
+      attempts: 20,
+    })),
+  };
+}
+
+const FEEDS_IN_A_RUN = 500;
+const feedResult = (i: number) => ({ source: `${'f'.repeat(60)}${String(i).padStart(4, '0')}`, status: 'error', error: 'e'.repeat(500) });
+/** runs/{runId} as recordRunStart and recordRunEnd (runs.ts) leave it between them. */
+function runRecord(feeds: number) {
+  const {
+    runId: _id,
+    partial,
+    quota,
+    durationMs,
+    errors,
+    ...stats
+  } = {
+    ...emptyRunStats(runId, 'cron', `${MAX_SHARDS - 1}-of-${MAX_SHARDS}`),
+    phases: { fetch: 1, match: 1, claim: 1, flush: 1, dispatch: 1 },
+    feeds: Array.from({ length: feeds }, (_, i) => feedResult(i)),
+    quota: { period: 'daily', reachedAt: now, resumesAt: now, error: 'q'.repeat(500) },
+    errors: ['e'.repeat(2_000)],
+  };
+  return {
+    trigger: 'cron',
+    shard: `${MAX_SHARDS - 1}-of-${MAX_SHARDS}`,
+    status: 'failed',
+    startedAt: now,
+    expireAt,
+    stats,
+    partial,
+    quota,
+    durationMs,
+    errors,
+    finishedAt: now,
+  };
+}
+
+const specimens: Specimen[] = [
+  {
+    collection: 'users',
+    what: `${MAX_KEYWORDS} keywords and ${MAX_EXCLUDES} excludes at ${MAX_KEYWORD_LENGTH} characters, the longest address`,
+    id: longestUid,
+    data: {
+      ...subscriberConverter.toFirestore({ ...broadestSubscriber, status: 'pending', signupNonce: 'n'.repeat(22), expireAt }),
+      confirmSeq: 1_000_000,
+      manageSeq: 1_000_000,
+      unsubscribedAt: now,
+    },
+  },
+  {
+    collection: 'jobs',
+    what: `every field at its cap, ${storedPosting.skills.length} skills, ${storedPosting.matchedShards!.length} shard tags`,
+    id: storedPosting.id,
+    data: { ...postingConverter.toFirestore(storedPosting), lastListedAt: now },
+  },
+  {
+    collection: 'deliveries',
+    what: `one pair with ${largestDelivery.reasons.length} reasons`,
+    id: deliveryId(largestDelivery.uid, largestDelivery.jobId),
+    data: deliveryConverter.toFirestore(largestDelivery) as Record<string, unknown>,
+  },
+  {
+    collection: 'emails',
+    what: `a digest of ${DIGEST_MAX_ITEMS} items at every length cap (those that fit MAX_EMAIL_BYTES), in a batch of 100, retried 20 times`,
+    id: digestEmailKey(longestUid, day),
+    data: afterItsLife(digestRow, digestEmailKey(longestUid, day)),
+  },
+  {
+    collection: 'emails',
+    what: `an alert of ${MAX_ALERT_ITEMS} items (MAX_ALERT_ITEMS) at every length cap`,
+    id: alertEmailKey(longestUid, alertRow.deliveryIds),
+    data: afterItsLife(alertRow, alertEmailKey(longestUid, alertRow.deliveryIds)),
+  },
+  {
+    collection: 'runs',
+    what: `a failed run over ${FEEDS_IN_A_RUN} failing feeds`,
+    id: runId,
+    data: runRecord(FEEDS_IN_A_RUN),
+  },
+  {
+    collection: 'feeds',
+    what: 'a failing feed with its validators',
+    id: longestSource,
+    data: {
+      url: `https://example.com/${'u'.repeat(8_000)}`,
+      etag: 'e'.repeat(8_000),
+      lastModified: 'Mon, 30 Nov 2026 08:00:00 GMT',
+      lastFetchedAt: now,
+      lastStatus: 'error',
+      lastItemCount: 1_000_000,
+      lastError: 'e'.repeat(2_000),
+      lastErrorAt: now,
+      consecutiveFailures: 1_000_000,
+    },
+  },
+  {
+    collection: 'locks',
+    what: 'a shard lock',
+    id: `scan-${MAX_SHARDS - 1}-of-${MAX_SHARDS}`,
+    data: { owner: runId, ts: now, expiresAt: now },
+  },
+  {
+    collection: 'cursors',
+    what: 'a claim cursor',
+    id: `claim-${MAX_SHARDS - 1}-of-${MAX_SHARDS}`,
+    data: { resumeAfter: longestUid, runId, at: now },
+  },
+  {
+    collection: 'rateLimits',
+    what: 'a mailbox window',
+    id: `mailbox_${'h'.repeat(22)}_w${Math.floor(now.getTime() / 600_000)}`,
+    data: { kind: 'mailbox-window', createdAt: now, expireAt: now, count: 1_000_000 },
+  },
+  { collection: 'adminSessions', what: 'a session', id: 's'.repeat(43), data: { createdAt: now, expireAt: now } },
+];
+
+const measured = specimens.map((s) => ({ ...s, ...checkDocumentLimits(s.collection, s.id, s.data, indexConfig) }));
+const figures: Record<string, string | number>[] = [];
+
+afterAll(() => {
+  console.log('Largest documents, against Firestore limits (1 MiB, 40,000 index entries):');
+  console.table(figures);
+});
+
+describe("no document any code path writes can exceed Firestore's 40,000 index entries or 1 MiB", () => {
+  it.each(measured)('$collection, $what: $bytes bytes, $indexEntries index entries', (m) => {
+    figures.push({ collection: m.collection, document: m.what, bytes: m.bytes, indexEntries: m.indexEntries });
+    expect(m.problems).toEqual([]);
+    expect(m.bytes, 'bytes').toBeLessThan(FIRESTORE_LIMITS.documentBytes * SPARE);
+    expect(m.indexEntries, 'index entries').toBeLessThan(FIRESTORE_LIMITS.indexEntries * SPARE);
+  });
+
+  it('the digest measured is the largest DIGEST_MAX_ITEMS allows', () => {
+    expect(configSchema.shape.DIGEST_MAX_ITEMS.safeParse(String(DIGEST_MAX_ITEMS)).success).toBe(true);
+    expect(configSchema.shape.DIGEST_MAX_ITEMS.safeParse(String(DIGEST_MAX_ITEMS + 1)).success).toBe(false);
+  });
+
+  it('every collection a code path writes is measured', () => {
+    const written = ['users', 'jobs', 'deliveries', 'emails', 'runs', 'feeds', 'locks', 'cursors', 'rateLimits', 'adminSessions'];
+    expect([...new Set(specimens.map((s) => s.collection))].sort()).toEqual(written.sort());
+  });
+});
+
+describe('no document grows with the data', () => {
+  const exempt = (collection: string, fieldPath: string) =>
+    indexConfig.fieldOverrides.some((o) => o.collectionGroup === collection && o.fieldPath === fieldPath && o.indexes.length === 0);
+
+  it.each([
+    ['emails', 'deliveryIds', 'the deliveries an email carries (up to DIGEST_MAX_ITEMS ids)'],
+    ['emails', 'batchMembers', 'the email keys of a provider batch (up to 100)'],
+    ['emails', 'retryHistory', 'one entry per operator retry: no cap but the clicks'],
+    ['emails', 'payload', 'the html and text sent, read by no query'],
+    ['deliveries', 'reasons', 'one per matching keyword'],
+    ['runs', 'stats', 'the per-feed list grows with FEED_URLS, which has no cap'],
+    ['jobs', 'description', 'feed text, read by no query'],
+  ])('%s.%s is exempt from single-field indexes: %s', (collection, fieldPath) => {
+    expect(exempt(collection, fieldPath)).toBe(true);
+  });
+
+  it('lists left indexed are capped by construction: keywords and excludes (25 each), skills (30), shard tags (one per shard count)', () => {
+    const user = specimens.find((s) => s.collection === 'users')!.data;
+    expect((user.keywords as string[]).length).toBe(25);
+    expect((user.excludes as string[]).length).toBe(25);
+    // 100 distinct categories went into the fixture posting; the builder keeps its cap.
+    expect(storedPosting.skills.length).toBe(30);
+    expect(storedPosting.matchedShards!.length).toBe((MAX_SHARDS * (MAX_SHARDS + 1)) / 2);
+    // And none of them is exempted by accident: they stay queryable.
+    for (const [collection, field] of [
+      ['users', 'keywords'],
+      ['users', 'excludes'],
+      ['jobs', 'skills'],
+      ['jobs', 'matchedShards'],
+    ])
+      expect(exempt(collection, field)).toBe(false);
+  });
+
+  it('field paths in the index file parse as Firestore reads them', () => {
+    expect(parseFieldPath('payload.html')).toEqual(['payload', 'html']);
+    expect(parseFieldPath('deliveries.`src_a.b`.status')).toEqual(['deliveries', 'src_a.b', 'status']);
+  });
+});
+
+// ── Today's page design, as a fixture ────────────────────────────────────────────────────────────
+
+/**
+ * deliveries/{uid}_{day} as `git show main:lib/ledger/delivery.ts` stores it: one page per
+ * subscriber per UTC day, every delivery of the day in a map keyed by posting id.
+ */
+function legacyPage(input: { uid: string; jobIds: string[]; reasons: string[] }) {
+  return {
+    uid: input.uid,
+    day,
+    deliveries: Object.fromEntries(
+      input.jobIds.map((jobId) => [
+        jobId,
+        {
+          jobId,
+          mode: 'daily',
+          status: 'queued',
+          score: 100,
+          reasons: input.reasons,
+          emailKey: null,
+          digestDate: day,
+          reason: null,
+          runId,
+          createdAt: Timestamp.fromDate(now),
+        },
+      ]),
+    ),
+    pendingDigest: day,
+    expireAt: Timestamp.fromDate(expireAt),
+  };
+}
+
+describe('a subscriber with 25 broad keywords on a day of 10,000 matching postings', () => {
+  // prettier-ignore
+  const broadKeywords = [
+    'react', 'typescript', 'javascript', 'node', 'python', 'frontend', 'backend', 'full stack', 'web', 'api',
+    'design', 'mobile', 'ios', 'android', 'aws', 'cloud', 'devops', 'sql', 'data', 'ui', 'ux', 'wordpress', 'shopify', 'php', 'remote',
+  ];
+  const subscriber = { keywords: broadKeywords, excludes: [], minBudget: 100 };
+  const uid = subscriberId('ada.lovelace@example.com');
+  /** A posting that names every keyword, as a broad day's postings do between them. */
+  const posting = (n: number): Posting => ({
+    id: postingId('weworkremotely', `https://example.com/jobs/${n}`),
+    source: 'weworkremotely',
+    guid: null,
+    title: `Senior engineer #${n}`,
+    url: `https://example.com/jobs/${n}`,
+    description: broadKeywords.join(', '),
+    budget: { amount: 5_000, currency: 'USD', kind: 'fixed' },
+    skills: [],
+    publishedAt: now,
+  });
+  const verdict = scorePosting(subscriber, posting(0));
+  if (!verdict.matched) throw new Error('fixture posting does not match');
+  const reasons = verdict.reasons;
+  const jobIds = Array.from({ length: 10_000 }, (_, n) => posting(n).id);
+  const pageOf = (count: number) => legacyPage({ uid, jobIds: jobIds.slice(0, count), reasons });
+  const checkPage = (count: number) => checkDocumentLimits('deliveries', `${uid}_${day}`, pageOf(count), indexConfig);
+
+  it("today's page design is refused: one page holding the day's 10,000 deliveries is over both limits", () => {
+    expect(reasons).toHaveLength(26);
+    const page = checkPage(10_000);
+    figures.push({
+      collection: 'deliveries (page design)',
+      document: '10,000 deliveries on one page',
+      bytes: page.bytes,
+      indexEntries: page.indexEntries,
+    });
+    expect(page.problems).toHaveLength(2);
+    expect(page.bytes).toBeGreaterThan(FIRESTORE_LIMITS.documentBytes);
+    expect(page.indexEntries).toBeGreaterThan(FIRESTORE_LIMITS.indexEntries);
+  });
+
+  it("today's page crosses 40,000 index entries and 1 MiB hundreds of deliveries before the day's 10,000", () => {
+    const firstOver = (over: (count: number) => boolean) => {
+      let [low, high] = [1, jobIds.length];
+      while (low < high) {
+        const mid = Math.floor((low + high) / 2);
+        if (over(mid)) high = mid;
+        else low = mid + 1;
+      }
+      return low;
+    };
+    const entries = firstOver((count) => checkPage(count).indexEntries > FIRESTORE_LIMITS.indexEntries);
+    const bytes = firstOver((count) => checkPage(count).bytes > FIRESTORE_LIMITS.documentBytes);
+    figures.push({
+      collection: 'deliveries (page design)',
+      document: `over 40,000 entries at ${entries} deliveries, over 1 MiB at ${bytes}`,
+      bytes: '',
+      indexEntries: '',
+    });
+    expect(entries).toBeLessThan(1_000);
+    expect(bytes).toBeLessThan(10_000);
+  });
+
+  it('per pair, the same day is 10,000 documents, each far under both limits', () => {
+    let largest = { bytes: 0, indexEntries: 0 };
+    for (const jobId of jobIds) {
+      const data = deliveryConverter.toFirestore({
+        uid,
+        jobId,
+        mode: 'daily',
+        status: 'queued',
+        score: 100,
+        reasons,
+        emailKey: null,
+        digestDate: day,
+        reason: null,
+        runId,
+        createdAt: now,
+        sentAt: null,
+        expireAt,
+      }) as Record<string, unknown>;
+      const check = checkDocumentLimits('deliveries', deliveryId(uid, jobId), data, indexConfig);
+      expect(check.problems).toEqual([]);
+      if (check.bytes > largest.bytes) largest = check;
+    }
+    figures.push({
+      collection: 'deliveries (per pair)',
+      document: 'largest of the same 10,000',
+      bytes: largest.bytes,
+      indexEntries: largest.indexEntries,
+    });
+    expect(largest.bytes).toBeLessThan(FIRESTORE_LIMITS.documentBytes / 100);
+    expect(largest.indexEntries).toBeLessThan(FIRESTORE_LIMITS.indexEntries / 100);
+  });
+});

@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const depcruise = join(root, 'node_modules/.bin/depcruise');
+
+/** Runs the repository's dependency rules over a tree of files, as `npm test` runs them over lib/. */
+async function cruise(cwd: string, paths: string[]) {
+  try {
+    const { stdout } = await run(depcruise, [...paths, '--config', join(root, '.dependency-cruiser.cjs')], { cwd });
+    return { ok: true, output: stdout };
+  } catch (error) {
+    const failed = error as { stdout?: string; code?: number };
+    return { ok: false, output: failed.stdout ?? '' };
+  }
+}
+
+describe('the layer rules (.dependency-cruiser.cjs)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'scout-layers-'));
+    await cp(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function plant(files: Record<string, string>) {
+    const tree = await mkdtemp(join(dir, 'tree-'));
+    await cp(join(root, 'tsconfig.json'), join(tree, 'tsconfig.json'));
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(join(tree, path, '..'), { recursive: true });
+      await writeFile(join(tree, path), text);
+    }
+    return tree;
+  }
+
+  it('a store helper importing the cycle (an upward import) fails the check', async () => {
+    const tree = await plant({
+      'lib/cycle/run-cycle.ts': `export const runCycle = () => 1;\n`,
+      'lib/store/firestore.ts': `import { runCycle } from '../cycle/run-cycle';\nexport const x = runCycle();\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('store-imports-only-lower-layers');
+    expect(result.output).toContain('lib/store/firestore.ts → lib/cycle/run-cycle.ts');
+  });
+
+  it('the same import pointing down (cycle uses store) passes', async () => {
+    const tree = await plant({
+      'lib/store/firestore.ts': `export const x = 1;\n`,
+      'lib/cycle/run-cycle.ts': `import { x } from '../store/firestore';\nexport const runCycle = () => x;\n`,
+    });
+    expect(await cruise(tree, ['lib'])).toMatchObject({ ok: true });
+  });
+
+  it('a folder missing from the layer list fails, so no folder escapes the order', async () => {
+    const tree = await plant({
+      'lib/helpers/anything.ts': `import { join } from 'node:path';\nexport const y = join('a', 'b');\n`,
+      'lib/store/a.ts': `import { y } from '../helpers/anything';\nexport const z = y;\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('lib-folders-are-layered');
+    expect(result.output).toContain('store-imports-only-lower-layers');
+  });
+
+  it('a script importing a test file fails the check', async () => {
+    const tree = await plant({
+      'test/support/fixture.ts': `export const f = 1;\n`,
+      'scripts/tool.ts': `import { f } from '../test/support/fixture';\nexport const g = f;\n`,
+    });
+    const result = await cruise(tree, ['scripts']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('scripts-never-import-tests');
+  });
+
+  it('two files of one folder importing each other fail as a cycle', async () => {
+    const tree = await plant({
+      'lib/outbox/a.ts': `import { b } from './b';\nexport const a = () => b;\n`,
+      'lib/outbox/b.ts': `import { a } from './a';\nexport const b = () => a;\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('no-import-cycles');
+  });
+
+  it("Scout's own code passes", async () => {
+    const result = await cruise(root, ['lib', 'app', 'scripts', 'proxy.ts', 'instrumentation.ts']);
+    expect(result.output).toContain('no dependency violations found');
+    expect(result.ok).toBe(true);
+  });
+});

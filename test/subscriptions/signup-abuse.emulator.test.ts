@@ -1,0 +1,235 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../../lib/wiring/app-deps';
+import type { Mailer } from '../../lib/mail/mailer';
+import { createSendLimiter } from '../../lib/mail/send-limiter';
+import { handleSignupRequest, SIGNUP_ACCEPTED_MESSAGE } from '../../lib/subscriptions/handle-signup-request';
+import { mailboxOf } from '../../lib/subscribers/mailbox';
+import { SIGNUP_LIMITS } from '../../lib/http/rate-limit';
+import { until } from '../support/deferred';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+
+/**
+ * DESIGN §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks
+ * of issue 12, each through the real signup handler, the emulator and the mail sink: forged
+ * client addresses, plus-variants of one mailbox, and floods that would outrun the provider.
+ */
+const NOW = new Date('2026-11-30T06:00:00Z');
+const minutesLater = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+const ACCEPTED = { status: 202, body: { ok: true, message: SIGNUP_ACCEPTED_MESSAGE } };
+let h: Harness;
+
+afterEach(async () => h?.close());
+
+async function signup(deps: AppDeps, input: { email: string; headers?: Record<string, string>; now?: Date }) {
+  const response = await handleSignupRequest(
+    new Request('http://localhost:3000/api/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...input.headers },
+      body: JSON.stringify({ email: input.email, keywords: 'react', mode: 'instant' }),
+    }),
+    { ...deps, now: input.now ?? NOW },
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+/** A mixed-case plus-variant of victim@example.com for each i: every one reaches the same inbox. */
+const variant = (i: number) => `${i % 2 ? 'Victim' : 'victim'}+${i}@Example.com`;
+const toVictim = async () => (await h.inbox()).filter((m) => mailboxOf(m.to[0]) === 'victim@example.com');
+
+describe('one mailbox gets at most its allowance, whatever the caller forges', () => {
+  it('200 signups at once for plus-variants of one mailbox, from 200 forged client addresses: one email', async () => {
+    h = await createHarness();
+    // One machine, its own X-Forwarded-For on every request (TRUSTED_PROXY_HOPS=0: no header is believed).
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        signup(h.deps, { email: variant(i), headers: { 'x-forwarded-for': `198.51.${i % 256}.${(i * 7) % 256}` } }),
+      ),
+    );
+    // At most the mailbox's allowance in one window: one email.
+    expect((await toVictim()).length).toBeLessThanOrEqual(1);
+    expect((await h.inbox()).length).toBeLessThanOrEqual(1);
+    // The forged addresses are one client: at most its hourly allowance gets in (under a burst the
+    // counter can refuse early, never late), the rest is 429.
+    expect(answers.filter((a) => a.status === 202).length).toBeLessThanOrEqual(SIGNUP_LIMITS.clientPerWindow);
+    expect(answers.filter((a) => a.status !== 202).every((a) => a.status === 429)).toBe(true);
+  });
+
+  it('200 signups for plus-variants of one mailbox from 200 different real clients, through a day: the daily allowance', async () => {
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1' });
+    // A botnet behind one proxy: each request forges an entry and comes from its own address, which the proxy appends.
+    const answers = [];
+    for (let round = 0; round < 25; round++) {
+      const now = minutesLater(round * 10);
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 8 }, (_, k) => {
+            const i = round * 8 + k;
+            return signup(h.deps, { email: variant(i), now, headers: { 'x-forwarded-for': `10.0.0.${k}, 203.0.${round}.${k + 1}` } });
+          }),
+        )),
+      );
+    }
+    // Every answer is the same 202, emailed or not: the form tells nobody who is subscribed or limited.
+    expect(answers).toEqual(Array(200).fill(ACCEPTED));
+    expect(await toVictim()).toHaveLength(SIGNUP_LIMITS.addressPerDay);
+    // No row is left in the outbox for the cron to send later: the limit held the emails back, not just the request.
+    expect((await h.db.collection('emails').get()).size).toBe(SIGNUP_LIMITS.addressPerDay);
+  });
+});
+
+describe('the per-client limit keys on the trusted client address', () => {
+  const clients = {
+    'behind one proxy (TRUSTED_PROXY_HOPS=1): the entry the proxy appended': {
+      env: { TRUSTED_PROXY_HOPS: '1' },
+      forged: (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}, 203.0.113.50` }),
+      other: { 'x-forwarded-for': '198.51.100.1, 203.0.113.51' },
+    },
+    'on Vercel: the X-Forwarded-For Vercel overwrites': {
+      env: { VERCEL: '1' },
+      forged: (i: number) => ({
+        'x-forwarded-for': '203.0.113.50',
+        'x-real-ip': `198.51.100.${i}`,
+        'x-vercel-forwarded-for': `198.51.100.${i}`,
+      }),
+      other: { 'x-forwarded-for': '203.0.113.51' },
+    },
+    'with no proxy configured (TRUSTED_PROXY_HOPS=0): every caller is one client': {
+      env: {},
+      forged: (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}`, 'x-real-ip': `198.51.100.${i}` }),
+      other: null,
+    },
+  };
+
+  it.each(Object.keys(clients))('%s', async (name) => {
+    const { env, forged, other } = clients[name as keyof typeof clients];
+    h = await createHarness(env);
+    const statuses = [];
+    for (let i = 0; i < SIGNUP_LIMITS.clientPerWindow + 5; i++)
+      statuses.push((await signup(h.deps, { email: `user${i}@example.com`, headers: forged(i) })).status);
+    expect(statuses).toEqual([...Array(SIGNUP_LIMITS.clientPerWindow).fill(202), ...Array(5).fill(429)]);
+    if (other) expect((await signup(h.deps, { email: 'other@example.com', headers: other })).status).toBe(202);
+  });
+});
+
+describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)', () => {
+  it('past the cap no email is written or sent, the answer stays the same, and the next hour has a new allowance', async () => {
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '3' });
+    await h.subscribe({ email: 'active@example.com', keywords: ['react'] });
+    const emails = ['a@example.com', 'b@example.com', 'active@example.com', 'c@example.com', 'd@example.com', 'e@example.com'];
+    const answers = [];
+    for (const [i, email] of emails.entries())
+      answers.push(await signup(h.deps, { email, headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }));
+    expect(answers).toEqual(Array(emails.length).fill(ACCEPTED));
+    // The manage link an active subscriber gets instead of a confirmation counts against the cap too.
+    expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(['a@example.com', 'active@example.com', 'b@example.com']);
+    expect((await h.db.collection('emails').get()).size).toBe(3);
+    expect(await h.db.collection('users').doc(Buffer.from('e@example.com').toString('base64url')).get()).toHaveProperty('exists', true);
+
+    const nextHour = await signup(h.deps, { email: 'c@example.com', now: minutesLater(60), headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(nextHour).toEqual(ACCEPTED);
+    expect((await h.inbox()).map((m) => m.to[0])).toContain('c@example.com');
+    expect(await h.inbox()).toHaveLength(4);
+  });
+});
+
+/**
+ * A clock that only sleeping moves: each sleeper wakes at the time it asked for, so the limiter's
+ * slots are the instants sends start at, without a test waiting on the wall clock.
+ */
+function virtualClock() {
+  let t = Date.parse('2026-11-30T06:00:00Z');
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      const target = t + ms;
+      await Promise.resolve();
+      t = Math.max(t, target);
+    },
+  };
+}
+
+/**
+ * The harness's dependencies on a virtual clock, with the process's send limiter on it too, and the
+ * start of every provider request recorded. `holdSends` keeps every request from starting until it
+ * resolves, so a test can gather every signup at the limiter before time moves.
+ */
+function onVirtualTime(deps: AppDeps, options: { holdSends?: () => Promise<void> } = {}) {
+  const clock = virtualClock();
+  const starts: number[] = [];
+  let gate: Promise<void> | undefined;
+  const start = async () => {
+    if (options.holdSends) await (gate ??= options.holdSends());
+    starts.push(clock.now());
+  };
+  const mailer: Mailer = {
+    send: async (payload, o) => (await start(), deps.mailer.send(payload, o)),
+    sendBatch: async (payloads, o) => (await start(), deps.mailer.sendBatch(payloads, o)),
+  };
+  const sendLimiter = createSendLimiter({
+    ratePerSec: deps.config.SEND_RATE_PER_SEC,
+    concurrency: deps.config.SEND_CONCURRENCY,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
+  return { deps: { ...deps, mailer, wallClock: clock.now, sleep: clock.sleep, sendLimiter }, starts };
+}
+
+describe('confirmations are sent through the same limiter as everything else', () => {
+  it('8 signups at once: never more than SEND_RATE_PER_SEC (2) provider requests started in one second', async () => {
+    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2', TRUSTED_PROXY_HOPS: '1' });
+    const { deps, starts } = onVirtualTime(h.deps);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        signup(deps, { email: `user${i}@example.com`, headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }),
+      ),
+    );
+    expect(answers).toEqual(Array(8).fill(ACCEPTED));
+    expect(await h.inbox()).toHaveLength(8);
+    expect(starts).toHaveLength(8);
+    const sorted = [...starts].sort((a, b) => a - b);
+    // Any three consecutive starts span at least a second.
+    for (let i = 2; i < sorted.length; i++) expect(sorted[i] - sorted[i - 2], `starts ${i - 2}..${i}`).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a flood that does not fit a request: each signup answers within its budget, the rest is handed to the cron untried, each email goes out once', async () => {
+    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2', TRUSTED_PROXY_HOPS: '1' });
+    // Every signup reaches the limiter (its row leased) before the first request starts.
+    const leased = async () => (await h.db.collection('emails').where('status', '==', 'sending').get()).size === 40;
+    const { deps, starts } = onVirtualTime(h.deps, { holdSends: () => until(leased, '40 leased confirmations') });
+    const began = deps.wallClock();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        signup(deps, { email: `user${i}@example.com`, headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }),
+      ),
+    );
+    expect(answers).toEqual(Array(40).fill(ACCEPTED));
+    // No request waited for a slot past its budget (10 s of the virtual clock).
+    expect(deps.wallClock() - began).toBeLessThanOrEqual(11_000);
+    const sentAtSignup = (await h.inbox()).length;
+    expect(sentAtSignup).toBe(starts.length);
+    expect(sentAtSignup).toBeGreaterThan(0);
+    expect(sentAtSignup).toBeLessThan(40);
+    const rows = (await h.db.collection('emails').get()).docs.map((d) => ({ status: d.get('status'), attempts: d.get('attempts') }));
+    expect(rows.filter((r) => r.status === 'sent')).toHaveLength(sentAtSignup);
+    // Handed back as if never tried: pending, no attempt used.
+    expect(rows.filter((r) => r.status !== 'sent')).toEqual(Array(40 - sentAtSignup).fill({ status: 'pending', attempts: 0 }));
+
+    expect((await h.cron({ now: minutesLater(5).toISOString() })).status).toBe(200);
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(40);
+    expect(new Set(inbox.map((m) => m.to[0])).size).toBe(40);
+  });
+
+  it("a run's sends and a signup's go through the process's one limiter", async () => {
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1' });
+    await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'instant' });
+    h.serveFeed(postingsAbout('react', 1, { at: NOW }));
+    expect(h.deps.sendLimiter.requests()).toBe(0);
+    expect((await h.cron({ now: NOW.toISOString() })).body.instantEmails).toBe(1);
+    expect(h.deps.sendLimiter.requests()).toBe(1);
+    expect(await signup(h.deps, { email: 'bea@example.com', headers: { 'x-forwarded-for': '203.0.113.2' } })).toEqual(ACCEPTED);
+    expect(h.deps.sendLimiter.requests()).toBe(2);
+    expect(await h.inbox()).toHaveLength(2);
+  });
+});
