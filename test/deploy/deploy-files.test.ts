@@ -299,9 +299,9 @@ describe('README and .env.example on a misconfigured deploy', () => {
   });
 });
 
-describe('README: what a deploy costs', () => {
-  const readme = read('README.md');
-  const deploy = readme.slice(readme.indexOf('\n## Deploy'));
+describe('docs/deploy.md: what a deploy costs', () => {
+  const performance = read('docs/performance.md');
+  const deploy = read('docs/deploy.md');
   const num = (text: string) => Number(text.replace(/[≈$,\s]/g, ''));
   /** Rows of the Markdown table that follows `heading`, as cells. */
   const tableAfter = (text: string, heading: string) => {
@@ -320,9 +320,9 @@ describe('README: what a deploy costs', () => {
 
   it("takes its Firestore counts from the bench's scaling table", () => {
     const bench = new Map(
-      tableAfter(readme, '**Subscribers U, at J = 500**').map((cells) => [num(cells[0]), { reads: num(cells[5]), writes: num(cells[6]) }]),
+      tableAfter(performance, '**Subscribers U, at J = 500**').map((cells) => [num(cells[0]), { reads: num(cells[5]), writes: num(cells[6]) }]),
     );
-    const costs = tableAfter(deploy, '### What it costs');
+    const costs = tableAfter(deploy, '## What it costs');
     expect(costs.map((cells) => num(cells[0]))).toEqual([1_000, 10_000, 100_000]);
     for (const [subscribers, counts] of costs) {
       const [reads, writes] = counts.split('/').map((part) => part.replace(/\(.*\)/, ''));
@@ -339,7 +339,7 @@ describe('README: what a deploy costs', () => {
     const free = /free each day: ([\d,]+) reads, ([\d,]+) writes/.exec(deploy.replace(/\s+/g, ' '));
     expect(free).not.toBeNull();
     const [, freeReads, freeWrites] = free!;
-    const tenThousand = tableAfter(deploy, '### What it costs').find((cells) => num(cells[0]) === 10_000)!;
+    const tenThousand = tableAfter(deploy, '## What it costs').find((cells) => num(cells[0]) === 10_000)!;
     const [reads, writes] = tenThousand[1].split('/').map(num);
     expect(deploy).toContain('**The free Firestore quota is used up by the 10,000-subscriber morning**');
     expect(reads > num(freeReads) || writes > num(freeWrites)).toBe(true);
