@@ -3,7 +3,7 @@ import { newNonce, securityHeaders } from './lib/http/security-headers';
 
 /**
  * Every request: security headers on the response, and the page's script nonce on the request,
- * where Next reads it to stamp its own scripts. The one place they are set (issue 12).
+ * where Next reads it to stamp its own scripts. The one place they are set.
  */
 export function proxy(request: NextRequest) {
   const headers = securityHeaders({ nonce: newNonce(), https: request.nextUrl.protocol === 'https:' });

@@ -24,7 +24,7 @@ export type AuthFailureKind = 'cron' | 'login';
 
 type LeftOut = { kind: AuthFailureKind; count: number; since: Date };
 
-/** One per process (lib/runtime.ts): the minute it is in, lines written, failures left out. */
+/** One per process (lib/wiring/production-deps.ts): the minute it is in, lines written, failures left out. */
 export type AuthFailureLog = {
   admit(kind: AuthFailureKind, at: Date): { line: boolean; leftOut: LeftOut[] };
 };

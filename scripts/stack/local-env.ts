@@ -10,7 +10,7 @@ export const DEFAULT_PORTS: StackPorts = { firestore: 8080, mailSink: 3025, feed
 
 export function localEnv(ports: StackPorts, overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {
-    // Published here, so production refuses them (lib/config.ts).
+    // Published here, so production refuses them (lib/runtime/config.ts).
     ...LOCAL_STACK_SECRETS,
     APP_URL: `http://localhost:${ports.app}`,
     MAIL_FROM: 'Scout <alerts@scout.localhost>',

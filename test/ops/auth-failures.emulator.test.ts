@@ -8,7 +8,7 @@ import { adminClient } from '../admin/admin-fixture';
 import { CRON_SECRET, createHarness, type Harness } from '../support/harness';
 
 /**
- * Hardening of issue 12: failed cron authentications and failed logins are logged with a keyed
+ * Failed cron authentications and failed logins are logged with a keyed
  * hash of the trusted client address, at most so many lines a minute per instance (then a
  * summary), and counted in Firestore for the ops page.
  */

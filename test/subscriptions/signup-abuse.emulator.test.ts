@@ -10,8 +10,8 @@ import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 /**
- * DESIGN §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks
- * of issue 12, each through the real signup handler, the emulator and the mail sink: forged
+ * DESIGN §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks run
+ * each through the real signup handler, the emulator and the mail sink: forged
  * client addresses, plus-variants of one mailbox, and floods that would outrun the provider.
  */
 const NOW = new Date('2026-11-30T06:00:00Z');
