@@ -43,13 +43,13 @@ export async function storeNewPostings(
 }
 
 /** Postings read per query while looking for those a shard has not matched yet. */
-const PENDING_SCAN_PAGE = 1_000;
+const PENDING_SCAN_BATCH = 1_000;
 /** A shard skips at most this many postings other shards still hold open before giving the rest to the next run. */
 const PENDING_SCAN_MAX = 20_000;
 
 /**
  * Postings stored but not yet matched, including those a crashed run left behind. A shard skips
- * the postings it already matched (they stay `pending` until every shard has), paging past them
+ * the postings it already matched (they stay `pending` until every shard has), reading past them
  * so a shard whose caller stopped cannot starve the others.
  */
 export async function loadPendingPostings(
@@ -62,17 +62,17 @@ export async function loadPendingPostings(
   const found: StoredPosting[] = [];
   let cursor: QueryDocumentSnapshot<StoredPosting> | undefined;
   for (let scanned = 0; found.length < input.limit && scanned < PENDING_SCAN_MAX;) {
-    const pageSize = tag ? PENDING_SCAN_PAGE : input.limit - found.length;
-    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
-    for (const doc of page.docs) {
+    const batchSize = tag ? PENDING_SCAN_BATCH : input.limit - found.length;
+    const batch = await (cursor ? query.startAfter(cursor) : query).limit(batchSize).get();
+    for (const doc of batch.docs) {
       const posting = doc.data();
       if (posting.publishedAt && posting.publishedAt < cutoff) continue;
       if (tag && posting.matchedShards?.includes(tag)) continue;
       if (found.length < input.limit) found.push(posting);
     }
-    scanned += page.size;
-    if (page.size < pageSize) break;
-    cursor = page.docs[page.docs.length - 1];
+    scanned += batch.size;
+    if (batch.size < batchSize) break;
+    cursor = batch.docs[batch.docs.length - 1];
   }
   return found;
 }
