@@ -9,6 +9,7 @@ import { closeRows, type CloseInput } from './lease-row';
 import { outboxCollection, providerIdempotencyKey } from './outbox-row';
 import type { QuotaPause } from './quota-pause';
 import { retryDelayMs } from './retry-delay';
+import { nextStep, type Answer } from './send-rules';
 import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
 
 export const LEASE_MS = 120_000;
@@ -42,18 +43,13 @@ const NO_SLOT = { kind: 'no-slot' } as const;
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
 
 /**
- * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with retries inside the run:
- * - accepted: every member `sent`, with its provider id, and its deliveries `sent`;
- * - 409 invalid_idempotent_request: the body changed under a used key (a bug): `dead`, never resent under a new key;
- * - other 4xx: a single email is `dead`; a batch is dissolved so each email gets its own verdict;
- * - 429, 5xx, timeouts, 409 concurrent: retried under the same key after Retry-After or jittered
- *   backoff, until SEND_MAX_ATTEMPTS; then an alert whose fate is unknown is `failed`
- *   (unknown_outcome, never resent) and anything else `dead`.
- * - 429 daily_quota_exceeded / monthly_quota_exceeded: the run stops sending (deps.quota) and the
- *   unit is handed back without counting the attempt or waiting out any Retry-After; so is every
- *   unit of the run that reaches its turn after that, without a request.
- * Every record is fenced by the lease version we hold, so a run whose lease was taken over cannot
- * overwrite the new holder.
+ * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with
+ * retries inside the run. What each provider answer leads to (sent, dead, failed as
+ * unknown_outcome, retried under the same key, handed back for a quota, a batch dissolved) is
+ * decided by nextStep (send-rules.ts); this function carries the step out. Once the provider
+ * refuses for quota, every unit of the run that reaches its turn after that is handed back
+ * without a request. Every record is fenced by the lease version we hold, so a run whose lease
+ * was taken over cannot overwrite the new holder.
  */
 export async function deliverUnit(
   deps: DeliverDeps,
@@ -83,55 +79,59 @@ export async function deliverUnit(
       },
       { unless: () => deps.quota.refusal() ?? (deps.slotTooLate?.() ? NO_SLOT : null) },
     );
-    if (outcome.kind === 'no-slot') {
-      const held = await holdUnit(deps.db, unit, { handedOver, lastError: null, now: deps.clock() });
-      return settle(held ? 'released' : 'fenced');
-    }
-    await deps.failpoint('after-send', { emailKey: unit.key });
+    // A unit whose slot came too late never sent anything: there is no "after the send" to stop in.
+    if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: unit.key });
+    if (outcome.kind === 'quota' && refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
 
-    if (outcome.kind === 'quota') {
-      if (refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
-      // Only a send the provider refused has news for its row; the others never left this run.
-      const held = await holdUnit(deps.db, unit, { handedOver, lastError: refused ? outcome.error : null, now: deps.clock() });
-      return settle(held ? 'quota' : 'fenced');
-    }
+    const answer: Answer = outcome.kind === 'quota' ? { ...outcome, ours: refused !== null } : outcome;
+    const attempts = Math.max(...active().map((m) => m.attempts));
+    const rules = {
+      answer,
+      batch: unit.batch,
+      attempts,
+      maxAttempts: input.maxAttempts,
+      handedOver,
+      delayMs: retryDelayMs({ attempt: attempts, retryAfterMs: outcome.kind === 'refused' ? outcome.retryAfterMs : null }),
+    };
+    const ids = outcome.kind !== 'accepted' ? [] : 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
+    const stepOf = (m: Member) => nextStep({ ...rules, kind: m.row.kind });
+    const step = stepOf(active()[0]);
 
-    if (outcome.kind === 'accepted') {
-      await deps.failpoint('before-record', { emailKey: unit.key });
-      const ids = 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
-      const members = unit.members.map((m, i) => ({ m, providerId: ids[i] })).filter(({ m }) => m.active);
-      const closed = await closeRows(
-        deps.db,
-        members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
-        deps.failpoint,
-      );
-      members.forEach(({ m }, i) => results.set(m.emailKey, closed[i] ? 'sent' : 'fenced'));
-      return { results, retries };
-    }
-    if (outcome.kind === 'key-conflict' && outcome.reason === 'mismatch') {
-      await closeAll(deps, unit, results, () => 'dead', `invalid_idempotent_request: ${outcome.error}`);
-      return { results, retries };
-    }
-    if (outcome.kind === 'refused' && !outcome.retryable) {
-      if (unit.batch) {
-        const released = await releaseUnit(deps.db, unit, { neverSent: true, dissolve: true, lastError: outcome.error, now: deps.clock() });
+    switch (step.step) {
+      case 'hand-back': {
+        const held = await holdUnit(deps.db, unit, { handedOver: step.handedOver, lastError: step.error, now: deps.clock() });
+        return settle(held ? step.result : 'fenced');
+      }
+      case 'record-sent': {
+        await deps.failpoint('before-record', { emailKey: unit.key });
+        const members = unit.members.map((m, i) => ({ m, providerId: ids[i] })).filter(({ m }) => m.active);
+        const closed = await closeRows(
+          deps.db,
+          members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
+          deps.failpoint,
+        );
+        members.forEach(({ m }, i) => results.set(m.emailKey, closed[i] ? 'sent' : 'fenced'));
+        return { results, retries };
+      }
+      case 'send-alone': {
+        const released = await releaseUnit(deps.db, unit, { neverSent: true, dissolve: true, lastError: step.error, now: deps.clock() });
         return settle(released ? 'released' : 'fenced');
       }
-      await closeAll(deps, unit, results, () => 'dead', outcome.error);
-      return { results, retries };
+      case 'give-up': {
+        if (step.backOffMs !== null) deps.limiter.backOff(step.backOffMs);
+        // Only its kind tells one member's give-up from another's.
+        const status = (m: Member) => {
+          const own = stepOf(m);
+          return own.step === 'give-up' ? own.status : step.status;
+        };
+        await closeAll(deps, unit, results, status, step.error);
+        return { results, retries };
+      }
     }
 
-    if (outcome.kind === 'ambiguous' || outcome.kind === 'key-conflict') handedOver = true;
-    const retryAfterMs = outcome.kind === 'refused' ? outcome.retryAfterMs : null;
-    const attempts = Math.max(...active().map((m) => m.attempts));
-    const delay = retryDelayMs({ attempt: attempts, retryAfterMs });
-    if (outcome.kind === 'refused') deps.limiter.backOff(delay);
-    const lastError = outcome.kind === 'ambiguous' ? `unknown_outcome: ${outcome.error}` : outcome.error;
-    if (attempts >= input.maxAttempts) {
-      await closeAll(deps, unit, results, (m) => (m.row.kind === 'alert' && outcome.kind !== 'refused' ? 'failed' : 'dead'), lastError);
-      return { results, retries };
-    }
-    if (deps.outOfTime(delay + 5_000)) {
+    handedOver = step.handedOver;
+    if (step.backOffMs !== null) deps.limiter.backOff(step.backOffMs);
+    if (deps.outOfTime(step.afterMs + 5_000)) {
       // Only a unit no attempt of which may have reached the provider goes back to `pending`, and
       // unsealed: a pending row that kept a seal would have to be leased with all its batch at
       // once, and nothing went out under that key. Otherwise it stays `sending` for the next
@@ -139,19 +139,19 @@ export async function deliverUnit(
       const released = await releaseUnit(deps.db, unit, {
         neverSent: !handedOver,
         dissolve: !handedOver,
-        lastError,
+        lastError: step.error,
         now: deps.clock(),
       });
       return settle(released ? 'released' : 'fenced');
     }
 
-    await deps.sleep(delay);
-    if (outcome.kind === 'key-conflict') {
+    await deps.sleep(step.afterMs);
+    if (step.recheck) {
       // The same key is in flight elsewhere right now; if that sender finished, so are we.
       const snaps = await deps.db.getAll(...active().map((m) => outboxCollection(deps.db).doc(m.emailKey)));
       if (snaps.every((s) => s.get('status') === 'sent')) return settle('fenced');
     }
-    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError })))
+    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError: step.error })))
       return settle('fenced');
     retries += 1;
   }

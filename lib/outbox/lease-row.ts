@@ -5,10 +5,8 @@ import { isLostPrecondition } from '../store/firestore-errors';
 import { settleDigestItems } from './settle-digest-items';
 import { commitGroups, type WriteGroup } from '../store/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
-
-/** The provider keeps an Idempotency-Key 24 h; we stay an hour inside that. */
-export const PROVIDER_KEY_WINDOW_MS = 23 * 3_600_000;
+import { batchBytesOf, batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
+import { leaseStep } from './send-rules';
 
 export type Lease = { emailKey: string; row: OutboxRow; updateTime: Timestamp; attempts: number };
 
@@ -19,36 +17,6 @@ export type LeaseResult =
   | { kind: 'failed'; reason: string };
 
 type LeaseInput = { runId: string; now: Date; leaseMs: number };
-type Decision = { kind: 'not-ours' } | { kind: 'close'; as: 'skipped' | 'failed'; reason: string } | { kind: 'lease' };
-
-/**
- * What may happen to a row, given the row and its subscriber as read together:
- * - finished, or someone holds a live lease → not ours;
- * - the subscriber may not receive this kind of email (opt-outs win) → skipped;
- * - a confirmation whose signup a later one replaced (its link would be refused) → skipped;
- * - an alert left `sending` by a holder that died, past the provider's key window → failed
- *   (unknown_outcome): a retry could no longer be deduplicated, so it is given up visibly;
- * - otherwise → lease it (a digest is always retried; an alert inside the window, under its key).
- */
-function decide(row: OutboxRow | undefined, subscriber: Subscriber | undefined, now: Date): Decision {
-  if (!row) return { kind: 'not-ours' };
-  const live = row.status === 'sending' && row.leaseUntil !== null && row.leaseUntil > now;
-  if ((row.status !== 'pending' && row.status !== 'sending') || live) return { kind: 'not-ours' };
-  if (!subscriber || !MAY_RECEIVE[row.kind].includes(subscriber.status)) {
-    return { kind: 'close', as: 'skipped', reason: `subscriber_${subscriber?.status ?? 'deleted'}` };
-  }
-  // A confirmation waiting here (a quota, a failed send) whose signup was replaced carries a link
-  // that would be refused: the newer signup's email is the one that counts.
-  if (row.kind === 'confirm' && row.signupNonce !== null && row.signupNonce !== subscriber.signupNonce) {
-    return { kind: 'close', as: 'skipped', reason: 'signup_superseded' };
-  }
-  const firstAttempt = row.firstAttemptAt;
-  if (row.status === 'sending' && row.kind === 'alert' && firstAttempt && now.getTime() - firstAttempt.getTime() > PROVIDER_KEY_WINDOW_MS) {
-    return { kind: 'close', as: 'failed', reason: 'unknown_outcome' };
-  }
-  return { kind: 'lease' };
-}
-
 const leaseFields = (row: OutboxRow, input: LeaseInput) => ({
   status: 'sending',
   leaseOwner: input.runId,
@@ -76,19 +44,13 @@ async function applyDecision(
   subscriberSnap: DocumentSnapshot<Subscriber>,
 ): Promise<LeaseResult> {
   const row = rowSnap.exists ? rowSnap.data() : undefined;
-  const decision = decide(row, subscriberSnap.exists ? subscriberSnap.data() : undefined, input.now);
-  if (decision.kind === 'not-ours' || !row) return { kind: 'not-ours' };
+  const step = leaseStep({ row, subscriber: subscriberSnap.exists ? subscriberSnap.data() : undefined, now: input.now });
+  if (step.step === 'not-ours' || !row) return { kind: 'not-ours' };
   const guard = { lastUpdateTime: rowSnap.updateTime! };
-  if (decision.kind === 'close') {
-    const closed = await closeRow(db, {
-      emailKey: rowSnap.id,
-      row,
-      guard,
-      rowStatus: decision.as,
-      reason: decision.reason,
-      now: input.now,
-    });
-    return closed ? { kind: decision.as, reason: decision.reason } : { kind: 'not-ours' };
+  if (step.step !== 'lease') {
+    const as = step.step === 'skip' ? 'skipped' : 'failed';
+    const closed = await closeRow(db, { emailKey: rowSnap.id, row, guard, rowStatus: as, reason: step.reason, now: input.now });
+    return closed ? { kind: as, reason: step.reason } : { kind: 'not-ours' };
   }
   try {
     const result = await rowSnap.ref.update(leaseFields(row, input), guard);
@@ -131,14 +93,14 @@ export async function leaseRows(
       db,
       chunk.map((r) => subscribersCollection(db).doc(r.uid)),
     );
-    const decisions = chunk.map((_, i) =>
-      decide(
-        rowSnaps[i].exists ? rowSnaps[i].data() : undefined,
-        subscriberSnaps[i].exists ? subscriberSnaps[i].data() : undefined,
-        input.now,
-      ),
+    const steps = chunk.map((_, i) =>
+      leaseStep({
+        row: rowSnaps[i].exists ? rowSnaps[i].data() : undefined,
+        subscriber: subscriberSnaps[i].exists ? subscriberSnaps[i].data() : undefined,
+        now: input.now,
+      }),
     );
-    const toLease = decisions.map((d, i) => (d.kind === 'lease' ? i : -1)).filter((i) => i >= 0);
+    const toLease = steps.map((s, i) => (s.step === 'lease' ? i : -1)).filter((i) => i >= 0);
     const sealed = input.seal
       ? sealable(
           toLease.map((i) => rowSnaps[i]),
@@ -159,9 +121,9 @@ export async function leaseRows(
     }
     const chunkResults = await Promise.all(
       chunk.map(async (_, i): Promise<LeaseResult> => {
-        const decision = decisions[i];
-        if (decision.kind === 'not-ours') return { kind: 'not-ours' };
-        if (decision.kind === 'lease' && writeTimes) {
+        const step = steps[i];
+        if (step.step === 'not-ours') return { kind: 'not-ours' };
+        if (step.step === 'lease' && writeTimes) {
           const read = rowSnaps[i].data()!;
           const row = sealed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: sealed.key, batchMembers: sealed.members } : read;
           return {

@@ -1,7 +1,8 @@
 import type { Firestore, Timestamp } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { closeRow, PROVIDER_KEY_WINDOW_MS, type Lease } from './lease-row';
+import { closeRow, type Lease } from './lease-row';
 import { batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
+import { abandonedStep, keyAgeMs } from './send-rules';
 
 export type Guard = { lastUpdateTime: Timestamp };
 
@@ -99,22 +100,25 @@ export async function recoverBatch(
   const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
   if (stale.length === 0) return { unit: null, failed: [], released: 0 };
 
-  const firstAttempt = Math.min(...stale.map((i) => rows[i]!.firstAttemptAt?.getTime() ?? input.now.getTime()));
-  const complete = rows.every(Boolean);
-  if (!complete || input.now.getTime() - firstAttempt > PROVIDER_KEY_WINDOW_MS) {
+  // The batch went out (if at all) under one key, first handed over with its oldest member.
+  const keyAge = Math.max(...stale.map((i) => keyAgeMs(rows[i]!, input.now)));
+  // A missing member means the very same request can no longer be rebuilt.
+  const sameRequest = rows.every(Boolean);
+  const steps = new Map(stale.map((i) => [i, abandonedStep({ kind: rows[i]!.kind, keyAgeMs: keyAge, sameRequest })]));
+  if (![...steps.values()].every((s) => s.step === 'resend-under-key')) {
     const failed: string[] = [];
     let released = 0;
     const batch = db.batch();
-    for (const i of stale) {
+    for (const [i, step] of steps) {
       const row = rows[i]!;
       const guard = { lastUpdateTime: snaps[i].updateTime! };
-      if (row.kind === 'alert') {
+      if (step.step === 'give-up') {
         const closed = await closeRow(db, {
           emailKey: input.memberKeys[i],
           row,
           guard,
           rowStatus: 'failed',
-          reason: 'unknown_outcome',
+          reason: step.reason,
           now: input.now,
         });
         if (closed) failed.push(input.memberKeys[i]);
