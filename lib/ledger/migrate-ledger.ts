@@ -4,6 +4,7 @@ import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
 import { isLostRace } from '../store/firestore-errors';
 import { toDate } from '../store/timestamps';
 import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-groups';
+import { COLLECTIONS } from '../store/collections';
 
 export type MigrationProgress = {
   /** Pages migrated (dry run: that would be) and deleted, by this run. */
@@ -94,7 +95,7 @@ export async function migrateLedger(
   for (const start of resume ? [resume, null] : [null]) {
     let after = start;
     for (;;) {
-      let query = db.collection('deliveries').orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
+      let query = db.collection(COLLECTIONS.deliveries).orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
       if (after) query = query.startAfter(after.day, after.id);
       const snap = await query.get();
       if (snap.empty) break;
@@ -256,7 +257,7 @@ async function countChunk(db: Firestore, pages: LedgerPage[]): Promise<Migration
   return { pages: pages.length, deliveries: pairs.length - skippedExisting, skippedExisting };
 }
 
-const cursorRef = (db: Firestore) => db.collection('cursors').doc(MIGRATION_CURSOR);
+const cursorRef = (db: Firestore) => db.collection(COLLECTIONS.cursors).doc(MIGRATION_CURSOR);
 
 async function readCursor(db: Firestore): Promise<Cursor | null> {
   const snap = await cursorRef(db).get();
