@@ -14,6 +14,7 @@ export const GUARDED_UPDATE_MAX_TRIES = 10;
  * - `done`: nothing to write; `guardedUpdate` answers `done`.
  * - `update`: update the document, guarded by the version read, then answer `result`.
  * - `create`: create the document (it did not exist when read: create() is its own guard).
+ * - `delete`: delete the document, guarded by the version read, then answer `result`.
  * `update` and `create` are fields as stored, not passed through the ref's converter (an update
  * never is). `alongside` adds writes that must land in the same batch, or not at all (e.g. the
  * outbox row of the email the change calls for).
@@ -21,7 +22,8 @@ export const GUARDED_UPDATE_MAX_TRIES = 10;
 export type GuardedStep<R> =
   | { done: R }
   | { update: UpdateData<DocumentData>; result: R; alongside?: (batch: WriteBatch) => void }
-  | { create: DocumentData; result: R; alongside?: (batch: WriteBatch) => void };
+  | { create: DocumentData; result: R; alongside?: (batch: WriteBatch) => void }
+  | { delete: true; result: R; alongside?: (batch: WriteBatch) => void };
 
 export type GuardedUpdateOptions<R> = {
   /** Reads before giving up; GUARDED_UPDATE_MAX_TRIES unless a caller has a reason. */
@@ -67,11 +69,13 @@ export async function guardedUpdate<R, A = DocumentData, D extends DocumentData 
     const step = await decide(snap, attempt);
     if ('done' in step) return step.done;
     const batch = raw.firestore.batch();
-    if ('update' in step) {
-      if (!snap.exists || !snap.updateTime) throw new Error(`guardedUpdate: ${ref.path} did not exist when read; nothing to update`);
-      batch.update(raw, step.update, { lastUpdateTime: snap.updateTime });
-    } else {
+    if ('create' in step) {
       batch.create(raw, step.create);
+    } else {
+      if (!snap.exists || !snap.updateTime) throw new Error(`guardedUpdate: ${ref.path} did not exist when read; nothing to change`);
+      const guard = { lastUpdateTime: snap.updateTime };
+      if ('update' in step) batch.update(raw, step.update, guard);
+      else batch.delete(raw, guard);
     }
     step.alongside?.(batch);
     try {

@@ -154,6 +154,19 @@ describe('guardedUpdate', () => {
     expect((await side.get()).get('from')).toBe('update');
   });
 
+  it('deletes only the version read: a delete that lost to a write decides again on it', async () => {
+    const ref = await counter();
+    const seen: number[] = [];
+    const result = await guardedUpdate(ref, async (snap, attempt) => {
+      seen.push(snap.get('count') as number);
+      if (attempt === 1) await ref.update({ count: 5 }); // a change lands between our read and our delete
+      return { delete: true, result: 'deleted' };
+    });
+    expect(result).toBe('deleted');
+    expect(seen).toEqual([0, 5]);
+    expect((await ref.get()).exists).toBe(false);
+  });
+
   it('passes any other error through at once', async () => {
     const ref = await counter();
     let reads = 0;
