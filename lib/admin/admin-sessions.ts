@@ -1,13 +1,14 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { toDate } from '../store/timestamps';
 import { createSessionValue } from './session';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * The server's half of an operator's session: `adminSessions/{sessionId}` exists from login until
  * logout (or its `expireAt`, when the TTL policy removes it). A cookie opens /admin only while its
  * session's document is here, so a copy of the cookie taken before logout opens nothing after.
  */
-export const adminSessionsCollection = (db: Firestore) => db.collection('adminSessions');
+export const adminSessionsCollection = (db: Firestore) => db.collection(COLLECTIONS.adminSessions);
 
 /** Creates the session's document, then the cookie value naming it. */
 export async function openAdminSession(db: Firestore, input: { secret: string; now: Date }) {

@@ -1,4 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * cursors/claim-{all | k-of-n}: where a run stopped by its time budget left off claiming, as the
@@ -10,7 +11,7 @@ import type { Firestore } from 'firebase-admin/firestore';
  */
 export const claimCursorId = (shardTag: string | null) => `claim-${shardTag ?? 'all'}`;
 
-const cursorRef = (db: Firestore, shardTag: string | null) => db.collection('cursors').doc(claimCursorId(shardTag));
+const cursorRef = (db: Firestore, shardTag: string | null) => db.collection(COLLECTIONS.cursors).doc(claimCursorId(shardTag));
 
 export async function readClaimCursor(db: Firestore, shardTag: string | null): Promise<string | null> {
   const snap = await cursorRef(db, shardTag).get();

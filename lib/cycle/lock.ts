@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists, isLostPrecondition } from '../store/firestore-errors';
 import { toDate } from '../store/timestamps';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * locks/{name}: a self-expiring timestamp lock that stops two full scans from grinding through
@@ -11,7 +12,7 @@ export type LockHandle = { release(): Promise<void> };
 export type LockResult = { acquired: true; handle: LockHandle } | { acquired: false; owner: string | null; expiresAt: Date | null };
 
 export async function acquireLock(db: Firestore, input: { name: string; owner: string; now: Date; ttlMs: number }): Promise<LockResult> {
-  const ref = db.collection('locks').doc(input.name);
+  const ref = db.collection(COLLECTIONS.locks).doc(input.name);
   const data = { owner: input.owner, ts: input.now, expiresAt: new Date(input.now.getTime() + input.ttlMs) };
   const snap = await ref.get();
   try {
@@ -32,7 +33,7 @@ export async function acquireLock(db: Firestore, input: { name: string; owner: s
 
 /** Deletes the lock only if we still own it: a run whose lock expired and was taken over leaves the new owner's lock alone. */
 async function releaseLock(db: Firestore, name: string, owner: string): Promise<void> {
-  const ref = db.collection('locks').doc(name);
+  const ref = db.collection(COLLECTIONS.locks).doc(name);
   const snap = await ref.get();
   if (!snap.exists || snap.get('owner') !== owner) return;
   try {

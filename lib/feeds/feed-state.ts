@@ -1,5 +1,6 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { toDate } from '../store/timestamps';
+import { COLLECTIONS } from '../store/collections';
 
 /** feeds/{source}: the validators for the next conditional GET and the health an operator reads. */
 export type FeedState = {
@@ -10,7 +11,7 @@ export type FeedState = {
   lastError: string | null;
 };
 
-export const feedStatesCollection = (db: Firestore) => db.collection('feeds');
+export const feedStatesCollection = (db: Firestore) => db.collection(COLLECTIONS.feedStates);
 
 export function readFeedState(data: FirebaseFirestore.DocumentData | undefined): FeedState | null {
   if (!data) return null;

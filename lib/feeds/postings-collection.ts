@@ -1,6 +1,7 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { toDate, toTimestamp } from '../store/timestamps';
 import type { Posting } from './posting';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * jobs/{source}_{hash}: a posting as stored. `matchState` makes matching resumable: a posting
@@ -45,4 +46,4 @@ export const postingConverter: FirestoreDataConverter<StoredPosting> = {
   },
 };
 
-export const postingsCollection = (db: Firestore) => db.collection('jobs').withConverter(postingConverter);
+export const postingsCollection = (db: Firestore) => db.collection(COLLECTIONS.postings).withConverter(postingConverter);

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { FieldValue, type DocumentReference, type Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { DAY_MS, utcDay } from '../store/timestamps';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * Limits on the public signup, kept in Firestore: serverless instances share no memory, so a
@@ -26,7 +27,7 @@ export const SIGNUP_LIMITS = {
   globalWindowMs: 3_600_000,
 } as const;
 
-export const rateLimitsCollection = (db: Firestore) => db.collection('rateLimits');
+export const rateLimitsCollection = (db: Firestore) => db.collection(COLLECTIONS.rateLimits);
 
 export type AddressClaim = { allowed: true } | { allowed: false; reason: 'too-soon' | 'daily-cap' | 'global-cap' };
 

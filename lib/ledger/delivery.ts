@@ -2,6 +2,7 @@ import type { DocumentSnapshot, Firestore, FirestoreDataConverter } from 'fireba
 import { readMany } from '../store/create-documents';
 import type { DeliveryMode } from '../subscribers/subscriber';
 import { toDate, toTimestamp } from '../store/timestamps';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * deliveries/{uid}_{jobId}: the ledger line that says "this posting is this subscriber's", with
@@ -65,7 +66,7 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
   },
 };
 
-export const deliveriesCollection = (db: Firestore) => db.collection('deliveries').withConverter(deliveryConverter);
+export const deliveriesCollection = (db: Firestore) => db.collection(COLLECTIONS.deliveries).withConverter(deliveryConverter);
 export const deliveryRef = (db: Firestore, uid: string, jobId: string) => deliveriesCollection(db).doc(deliveryId(uid, jobId));
 
 /** Which of these pairs already have a delivery: one getAll per chunk, never one get() per pair. */

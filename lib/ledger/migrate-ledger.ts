@@ -1,9 +1,18 @@
-import { FieldPath, type DocumentData, type DocumentReference, type Firestore, type Timestamp } from 'firebase-admin/firestore';
+import {
+  FieldPath,
+  type DocumentData,
+  type DocumentReference,
+  type Firestore,
+  type Timestamp,
+  type WriteBatch,
+} from 'firebase-admin/firestore';
 import { MAX_BATCH_WRITES, createDocuments, readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
 import { isLostRace } from '../store/firestore-errors';
 import { toDate } from '../store/timestamps';
 import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-groups';
+import { guardedUpdate } from '../store/guarded-update';
+import { COLLECTIONS } from '../store/collections';
 
 export type MigrationProgress = {
   /** Pages migrated (dry run: that would be) and deleted, by this run. */
@@ -33,8 +42,6 @@ export const MIGRATION_CURSOR = 'migrate-ledger';
 export const MIGRATION_PAGE_SIZE = 50;
 /** Pairs that fit beside their page's delete in one batch. */
 const PAIRS_PER_BATCH = MAX_BATCH_WRITES - 1;
-/** Re-reads of a page that keeps changing under the migration before giving up on it. */
-const MAX_ROUNDS = 5;
 /** Creates by this run are told apart by this runId; no delivery carries it, so a create that lost reads as someone else's. */
 const MIGRATION_RUN_ID = 'migrate-ledger';
 
@@ -94,7 +101,7 @@ export async function migrateLedger(
   for (const start of resume ? [resume, null] : [null]) {
     let after = start;
     for (;;) {
-      let query = db.collection('deliveries').orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
+      let query = db.collection(COLLECTIONS.deliveries).orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
       if (after) query = query.startAfter(after.day, after.id);
       const snap = await query.get();
       if (snap.empty) break;
@@ -194,11 +201,15 @@ function pageGroup(db: Firestore, page: LedgerPage, missing: Delivery[]): WriteG
     size: missing.length + 1,
     bytes: missing.length * DELIVERY_BYTES,
     apply(batch) {
-      for (const d of missing) batch.create(pairRef(db, d), d);
+      createPairs(db, batch, missing);
       batch.delete(page.ref, { lastUpdateTime: page.updateTime });
     },
   };
 }
+
+const createPairs = (db: Firestore, batch: WriteBatch, pairs: Delivery[]) => {
+  for (const d of pairs) batch.create(pairRef(db, d), d);
+};
 
 /**
  * One page from a fresh read: pairs that exist are left alone, the missing ones created (with the
@@ -209,40 +220,44 @@ function pageGroup(db: Firestore, page: LedgerPage, missing: Delivery[]): WriteG
  */
 async function migratePage(db: Firestore, ref: DocumentReference, failpoint: MigrationFailpoint): Promise<MigrationProgress> {
   const ours = new Set<string>();
-  const outcome = (pages: number, pairs: Delivery[]): MigrationProgress => ({
-    pages,
+  const migrated = await guardedUpdate<{ pages: number; pairs: Delivery[]; created: Delivery[] }>(
+    ref,
+    async (snap) => {
+      if (!snap.exists) return { done: { pages: 0, pairs: [], created: [] } };
+      const page = readPage(ref, snap.data()!, snap.updateTime!);
+      if (!page) throw new Error(`deliveries/${ref.id} no longer reads as a page`);
+      const existing = await readMany(
+        db,
+        page.pairs.map((d) => pairRef(db, d)),
+      );
+      const missing = page.pairs.filter((_, i) => !existing[i].exists);
+      if (missing.length <= PAIRS_PER_BATCH) {
+        // The missing pairs and the delete, all or nothing: a pair that exists by now loses the batch too.
+        return {
+          delete: true,
+          alongside: (batch) => createPairs(db, batch, missing),
+          result: { pages: 1, pairs: page.pairs, created: missing },
+        };
+      }
+      // Too many for one batch: the pairs first (each create its own check), the page last.
+      const { created } = await createDocuments(
+        db,
+        missing.map((d) => ({ ref: pairRef(db, d), data: d })),
+        MIGRATION_RUN_ID,
+      );
+      for (const { data: d } of created) ours.add(deliveryId(d.uid, d.jobId));
+      await failpoint('before-page-delete', page.id);
+      // Not deleted: the page changed after it was read, and the next try reads it again.
+      return { delete: true, result: { pages: 1, pairs: page.pairs, created: [] } };
+    },
+    { action: 'being migrated' },
+  );
+  for (const d of migrated.created) ours.add(deliveryId(d.uid, d.jobId));
+  return {
+    pages: migrated.pages,
     deliveries: ours.size,
-    skippedExisting: pairs.filter((d) => !ours.has(deliveryId(d.uid, d.jobId))).length,
-  });
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const snap = await ref.get();
-    if (!snap.exists) return outcome(0, []);
-    const page = readPage(ref, snap.data()!, snap.updateTime!);
-    if (!page) throw new Error(`deliveries/${ref.id} no longer reads as a page`);
-    const existing = await readMany(
-      db,
-      page.pairs.map((d) => pairRef(db, d)),
-    );
-    const missing = page.pairs.filter((_, i) => !existing[i].exists);
-    if (missing.length <= PAIRS_PER_BATCH) {
-      const [committed] = await commitGroups(db, [pageGroup(db, page, missing)], isLostRace);
-      if (!committed) continue;
-      for (const d of missing) ours.add(deliveryId(d.uid, d.jobId));
-      return outcome(1, page.pairs);
-    }
-    // Too many for one batch: the pairs first (each create its own check), the page last.
-    const { created } = await createDocuments(
-      db,
-      missing.map((d) => ({ ref: pairRef(db, d), data: d })),
-      MIGRATION_RUN_ID,
-    );
-    for (const { data: d } of created) ours.add(deliveryId(d.uid, d.jobId));
-    await failpoint('before-page-delete', page.id);
-    const [deleted] = await commitGroups(db, [pageGroup(db, page, [])], isLostRace);
-    // Not deleted: the page changed after it was read, and the next round reads it again.
-    if (deleted) return outcome(1, page.pairs);
-  }
-  throw new Error(`deliveries/${ref.id} kept changing while being migrated (${MAX_ROUNDS} tries); run again once its writer has stopped`);
+    skippedExisting: migrated.pairs.filter((d) => !ours.has(deliveryId(d.uid, d.jobId))).length,
+  };
 }
 
 /** The dry run's count: what a run would create and skip, from one read of the pairs per chunk. */
@@ -256,7 +271,7 @@ async function countChunk(db: Firestore, pages: LedgerPage[]): Promise<Migration
   return { pages: pages.length, deliveries: pairs.length - skippedExisting, skippedExisting };
 }
 
-const cursorRef = (db: Firestore) => db.collection('cursors').doc(MIGRATION_CURSOR);
+const cursorRef = (db: Firestore) => db.collection(COLLECTIONS.cursors).doc(MIGRATION_CURSOR);
 
 async function readCursor(db: Firestore): Promise<Cursor | null> {
   const snap = await cursorRef(db).get();

@@ -1,6 +1,7 @@
 import type { Firestore, Query } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitGroups } from '../store/write-groups';
+import { COLLECTIONS, type CollectionName } from '../store/collections';
 
 /**
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
@@ -11,16 +12,16 @@ import { commitGroups } from '../store/write-groups';
  */
 export type PruneReport = { deleted: Record<string, number>; kept: Record<string, number>; more: boolean };
 
-type Target = { collection: string; keep?: (data: FirebaseFirestore.DocumentData) => boolean };
+type Target = { collection: CollectionName; keep?: (data: FirebaseFirestore.DocumentData) => boolean };
 
 const TARGETS: Target[] = [
-  { collection: 'jobs' },
-  { collection: 'deliveries', keep: (d) => d.status === 'queued' },
-  { collection: 'emails', keep: (d) => d.status === 'pending' || d.status === 'sending' },
-  { collection: 'runs' },
-  { collection: 'rateLimits' },
-  { collection: 'users', keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
-  { collection: 'adminSessions' },
+  { collection: COLLECTIONS.postings },
+  { collection: COLLECTIONS.deliveries, keep: (d) => d.status === 'queued' },
+  { collection: COLLECTIONS.emails, keep: (d) => d.status === 'pending' || d.status === 'sending' },
+  { collection: COLLECTIONS.runs },
+  { collection: COLLECTIONS.rateLimits },
+  { collection: COLLECTIONS.subscribers, keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
+  { collection: COLLECTIONS.adminSessions },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

@@ -14,6 +14,7 @@ import {
   type FailedEmail,
   type OutboxCounts,
 } from './read-status';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
@@ -105,7 +106,7 @@ export async function readDashboard(
       .limit(DASHBOARD_LIMITS.runs)
       .get(),
     // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
-    db.collection('locks').limit(DASHBOARD_LIMITS.locks).get(),
+    db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
     feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
     readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
   ]);

@@ -5,6 +5,7 @@ import { deliveriesCollection } from '../ledger/delivery';
 import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
+import { COLLECTIONS } from '../store/collections';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -62,7 +63,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
-    db.collection('locks').limit(MAX_LOCKS).get(),
+    db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
   ]);
   return {
     day,

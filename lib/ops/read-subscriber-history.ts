@@ -4,6 +4,7 @@ import { readDeliveryOutcomes, type DeliveryOutcome } from './delivery-outcome';
 import { toDate } from '../store/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+import { COLLECTIONS } from '../store/collections';
 
 /** One subscriber as the operator sees them: who they are, what they were matched, what was sent. */
 export type SubscriberHistory = {
@@ -56,7 +57,8 @@ export async function readSubscriberHistory(db: Firestore, input: { uid: string 
   const outcomeByJob = new Map(outcomes.map((o) => [o.jobId, o]));
   const jobIds = shown.map((d) => d.jobId);
   // Titles only (a field mask): the postings' descriptions stay in the store. At most 50 ids, one request.
-  const postings = jobIds.length > 0 ? await db.getAll(...jobIds.map((id) => db.collection('jobs').doc(id)), { fieldMask: ['title'] }) : [];
+  const postings =
+    jobIds.length > 0 ? await db.getAll(...jobIds.map((id) => db.collection(COLLECTIONS.postings).doc(id)), { fieldMask: ['title'] }) : [];
   const titleByJob = new Map(jobIds.map((id, i) => [id, (postings[i].get('title') as string | undefined) ?? null]));
 
   return {

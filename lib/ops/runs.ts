@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import type { QuotaHit } from '../outbox/quota-pause';
+import { COLLECTIONS } from '../store/collections';
 
 /** The cycle's steps, as the run record times them (DESIGN §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
@@ -70,7 +71,7 @@ export const newRunId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, ''
 
 /** runs/{runId}: what ran, for the operator. Written when the run starts and again when it ends. */
 export function runsCollection(db: Firestore) {
-  return db.collection('runs');
+  return db.collection(COLLECTIONS.runs);
 }
 
 export async function recordRunStart(

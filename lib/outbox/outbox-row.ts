@@ -2,6 +2,7 @@ import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore
 import { sha256Hex, shortHash } from '../store/short-hash';
 import { toDate, toTimestamp } from '../store/timestamps';
 import { hashPayload, type EmailPayload } from '../mail/email-payload';
+import { COLLECTIONS } from '../store/collections';
 
 /**
  * emails/{emailKey}: the outbox. The row exists before any send and stores the exact payload,
@@ -141,4 +142,4 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
   },
 };
 
-export const outboxCollection = (db: Firestore) => db.collection('emails').withConverter(outboxRowConverter);
+export const outboxCollection = (db: Firestore) => db.collection(COLLECTIONS.emails).withConverter(outboxRowConverter);

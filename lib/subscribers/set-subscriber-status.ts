@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../store/firestore-errors';
-import { subscriberId, subscribersCollection, type SubscriberStatus } from './subscriber';
+import { guardedUpdate } from '../store/guarded-update';
+import { subscriberId, subscribersCollection, type Subscriber, type SubscriberStatus } from './subscriber';
 
 export type StatusAction = 'pause' | 'resume';
 
@@ -22,8 +22,6 @@ export function decideStatus(action: StatusAction, current: SubscriberStatus): S
 
 export type StatusResult = { kind: 'not-found' } | ({ from: SubscriberStatus } & StatusDecision);
 
-const MAX_ATTEMPTS = 5;
-
 /**
  * Reads the subscriber and writes the new status with the read's update time as precondition:
  * if anything changed the document in between (they unsubscribed a moment ago), the write fails
@@ -34,17 +32,16 @@ export async function setSubscriberStatus(
   params: { email: string; action: StatusAction; now: Date },
 ): Promise<StatusResult> {
   const ref = subscribersCollection(db).doc(subscriberId(params.email));
-  for (let attempt = 1; ; attempt += 1) {
-    const snap = await ref.get();
-    const subscriber = snap.data();
-    if (!snap.exists || !subscriber) return { kind: 'not-found' };
-    const decision = decideStatus(params.action, subscriber.status);
-    if (decision.kind !== 'change') return { from: subscriber.status, ...decision };
-    try {
-      await ref.update({ status: decision.to, updatedAt: params.now }, { lastUpdateTime: snap.updateTime! });
-      return { from: subscriber.status, ...decision };
-    } catch (error) {
-      if (!isLostPrecondition(error) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  return guardedUpdate<StatusResult, Subscriber>(
+    ref,
+    (snap) => {
+      const subscriber = snap.data();
+      if (!snap.exists || !subscriber) return { done: { kind: 'not-found' } };
+      const decision = decideStatus(params.action, subscriber.status);
+      const result: StatusResult = { from: subscriber.status, ...decision };
+      if (decision.kind !== 'change') return { done: result };
+      return { update: { status: decision.to, updatedAt: params.now }, result };
+    },
+    { action: `${params.action === 'pause' ? 'pausing' : 'resuming'}` },
+  );
 }

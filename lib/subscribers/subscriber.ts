@@ -3,6 +3,7 @@ import { FieldValue, type Firestore, type FirestoreDataConverter } from 'firebas
 import { z } from 'zod';
 import { addDays, toDate, toTimestamp } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
+import { COLLECTIONS } from '../store/collections';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
@@ -103,7 +104,7 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   },
 };
 
-export const subscribersCollection = (db: Firestore) => db.collection('users').withConverter(subscriberConverter);
+export const subscribersCollection = (db: Firestore) => db.collection(COLLECTIONS.subscribers).withConverter(subscriberConverter);
 
 export async function listActiveSubscribers(db: Firestore): Promise<Subscriber[]> {
   const snap = await subscribersCollection(db).where('status', '==', 'active').get();

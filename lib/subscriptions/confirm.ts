@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../store/firestore-errors';
+import { guardedUpdate } from '../store/guarded-update';
 import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
 import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
@@ -57,9 +57,6 @@ export async function checkConfirmLink(
   return decision.kind === 'activate' ? { ok: true, subscriber: decision.subscriber } : { ok: false, reason: decision.reason };
 }
 
-/** Re-reads after a lost guard before giving up; only a subscriber edited this often in a row gets there. */
-const MAX_ATTEMPTS = 5;
-
 /**
  * The second half of the double opt-in, from a signed `confirm` link: pending → active, with
  * `confirmedAt`, when the link's nonce is the one stored by the latest signup. The same update
@@ -75,21 +72,18 @@ export async function confirmSubscription(
   const link = readConfirmLink(input);
   if (!link.ok) return link;
   const ref = subscribersCollection(db).doc(link.uid);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const snap = await ref.get();
-    const decision = decideConfirmation(snap.data(), link.nonce);
-    if (decision.kind === 'refuse') return { ok: false, reason: decision.reason };
-    try {
-      await ref.update(
-        { status: 'active', confirmedAt: input.now, updatedAt: input.now, ...leavePendingFields() },
-        { lastUpdateTime: snap.updateTime! },
-      );
+  // Lost to another write (another click, an unsubscribe, a signup) or to the TTL's delete: decided again.
+  return guardedUpdate<ConfirmResult, Subscriber>(
+    ref,
+    (snap) => {
+      const decision = decideConfirmation(snap.data(), link.nonce);
+      if (decision.kind === 'refuse') return { done: { ok: false, reason: decision.reason } };
       const { signupNonce: _nonce, expireAt: _expireAt, ...rest } = decision.subscriber;
-      return { ok: true, subscriber: { ...rest, status: 'active', confirmedAt: input.now, updatedAt: input.now } };
-    } catch (error) {
-      // Lost to another write (another click, an unsubscribe, a signup) or to the TTL's delete: decide again.
-      if (!isLostPrecondition(error)) throw error;
-    }
-  }
-  throw new Error(`users/${link.uid} kept changing while confirming; try again`);
+      return {
+        update: { status: 'active', confirmedAt: input.now, updatedAt: input.now, ...leavePendingFields() },
+        result: { ok: true, subscriber: { ...rest, status: 'active', confirmedAt: input.now, updatedAt: input.now } },
+      };
+    },
+    { action: 'confirming' },
+  );
 }

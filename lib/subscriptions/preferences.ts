@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../store/firestore-errors';
+import { guardedUpdate } from '../store/guarded-update';
 import { parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
@@ -20,12 +20,6 @@ export const PAUSED_REASON = 'subscriber_paused';
 /** Who may change their preferences: confirmed subscribers, paused or not. */
 export const EDITABLE_STATUSES: readonly SubscriberStatus[] = ['active', 'paused'];
 export const canEditPreferences = (status: SubscriberStatus) => EDITABLE_STATUSES.includes(status);
-
-/**
- * Re-reads after a lost guard. Each loss is someone else's successful write, so with k writers at
- * once a writer loses at most k − 1 times; ten covers a subscriber saving from several tabs at once.
- */
-const MAX_ATTEMPTS = 10;
 
 export type UpdatePreferencesResult =
   | { ok: true; subscriber: Subscriber; skippedDeliveries: number }
@@ -97,23 +91,21 @@ type Guarded<T> =
   { kind: 'unknown' } | { kind: 'stopped'; value: T } | { kind: 'updated' | 'kept'; from: SubscriberStatus; subscriber: Subscriber };
 
 /**
- * Read, decide on what was read, write guarded by the read's version; on a lost guard, start over.
- * An update (never a set or create) so a link for a subscriber who is gone brings nobody back.
+ * The subscriber's plan on guardedUpdate: read, decide on what was read, write guarded by the
+ * read's version; on a lost guard, decide again. An update (never a set or create) so a link for
+ * a subscriber who is gone brings nobody back.
  */
 async function updateGuarded<T>(db: Firestore, uid: string, plan: (current: Subscriber) => Plan<T>): Promise<Guarded<T>> {
-  const ref = subscribersCollection(db).doc(uid);
-  for (let attempt = 1; ; attempt += 1) {
-    const snap = await ref.get();
-    const current = snap.data();
-    if (!snap.exists || !current || !snap.updateTime) return { kind: 'unknown' };
-    const step = plan(current);
-    if (step.kind === 'stop') return { kind: 'stopped', value: step.value };
-    if (step.kind === 'keep') return { kind: 'kept', from: current.status, subscriber: current };
-    try {
-      await ref.update(step.update, { lastUpdateTime: snap.updateTime });
-      return { kind: 'updated', from: current.status, subscriber: { ...current, ...step.update } };
-    } catch (error) {
-      if (!isLostPrecondition(error) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  return guardedUpdate<Guarded<T>, Subscriber>(
+    subscribersCollection(db).doc(uid),
+    (snap) => {
+      const current = snap.data();
+      if (!snap.exists || !current || !snap.updateTime) return { done: { kind: 'unknown' } };
+      const step = plan(current);
+      if (step.kind === 'stop') return { done: { kind: 'stopped', value: step.value } };
+      if (step.kind === 'keep') return { done: { kind: 'kept', from: current.status, subscriber: current } };
+      return { update: step.update, result: { kind: 'updated', from: current.status, subscriber: { ...current, ...step.update } } };
+    },
+    { action: 'saving their preferences' },
+  );
 }

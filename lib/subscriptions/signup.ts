@@ -3,7 +3,8 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import { clientLogId } from '../http/client-address';
 import { maskEmail } from '../runtime/logger';
-import { isAlreadyExists, isLostPrecondition } from '../store/firestore-errors';
+import { isAlreadyExists } from '../store/firestore-errors';
+import { guardedUpdate, type GuardedStep } from '../store/guarded-update';
 import { addDays } from '../store/timestamps';
 import { composeConfirmation, composeManageLink } from '../mail/compose-account-email';
 import type { MailSettings } from '../mail/compose-email';
@@ -110,9 +111,6 @@ export type SignupOutcome =
     }
   | { kind: 'client-rate-limited'; retryAfterSec: number };
 
-/** A subscriber edited this often between our read and our write is a bot; we stop re-reading. */
-const MAX_ATTEMPTS = 8;
-
 /** Signup writes the subscriber and the outbox row, then sends the email now, as any request-time send. */
 export type SignupDeps = SendNowDeps & { config: Config };
 
@@ -200,7 +198,6 @@ async function writeSignup(
   },
 ): Promise<WriteResult> {
   const { uid, now } = input;
-  const userRef = db.collection('users').doc(uid);
   const outboxRow = (kind: AccountEmail, payload: EmailPayload, signupNonce?: string) =>
     newOutboxRow({
       uid,
@@ -217,80 +214,75 @@ async function writeSignup(
   // deleted and added again, say) moves us to the next number instead of failing the signup.
   let keysTaken = 0;
   let createLost = false;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const snap = await subscribersCollection(db).doc(uid).get();
-    const batch = db.batch();
-    // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
-    const nonce = newSignupNonce();
-    // Our create lost, yet there is still no subscriber: it was the email key that was taken.
-    if (createLost && !snap.exists) keysTaken += 1;
-    createLost = false;
+  return guardedUpdate<WriteResult, Subscriber>(
+    subscribersCollection(db).doc(uid),
+    async (snap): Promise<GuardedStep<WriteResult>> => {
+      // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
+      const nonce = newSignupNonce();
+      // Our create lost, yet there is still no subscriber: it was the email key that was taken.
+      if (createLost && !snap.exists) keysTaken += 1;
+      createLost = false;
 
-    if (!snap.exists) {
-      const subscriber: Subscriber = {
-        id: uid,
-        email: input.email,
-        ...input.preferences,
-        status: 'pending',
-        timezone: null,
-        createdAt: now,
-        confirmedAt: null,
-        updatedAt: now,
-        signupNonce: nonce,
-        expireAt: addDays(now, PENDING_SIGNUP_DAYS),
+      if (!snap.exists) {
+        const subscriber: Subscriber = {
+          id: uid,
+          email: input.email,
+          ...input.preferences,
+          status: 'pending',
+          timezone: null,
+          createdAt: now,
+          confirmedAt: null,
+          updatedAt: now,
+          signupNonce: nonce,
+          expireAt: addDays(now, PENDING_SIGNUP_DAYS),
+        };
+        const seq = input.mayEmail ? 1 + keysTaken : 0;
+        const emailKey = confirmEmailKey(uid, seq);
+        const payload = input.mayEmail ? await composeConfirmation({ subscriber, nonce, settings: input.settings, now }) : null;
+        return {
+          create: { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 },
+          alongside: (batch) => {
+            if (payload) batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload, nonce));
+          },
+          result: { subscriber: 'created', email: input.mayEmail ? { kind: 'confirm', emailKey } : null },
+        };
+      }
+
+      const existing: Existing = {
+        ...snap.data()!,
+        confirmSeq: seqOf(snap.get('confirmSeq')) + keysTaken,
+        manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
+        holdsOptOut: snap.get('unsubscribedAt') != null,
       };
-      const seq = input.mayEmail ? 1 + keysTaken : 0;
-      batch.create(userRef, { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 });
-      const emailKey = confirmEmailKey(uid, seq);
-      if (input.mayEmail) {
-        const payload = await composeConfirmation({ subscriber, nonce, settings: input.settings, now });
-        batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload, nonce));
-      }
-      try {
-        await batch.commit();
-        return { subscriber: 'created', email: input.mayEmail ? { kind: 'confirm', emailKey } : null };
-      } catch (error) {
-        // Someone else created the subscriber a moment ago (decide again on their version), or the key was taken.
-        if (!isAlreadyExists(error)) throw error;
-        createLost = true;
-        continue;
-      }
-    }
-
-    const existing: Existing = {
-      ...snap.data()!,
-      confirmSeq: seqOf(snap.get('confirmSeq')) + keysTaken,
-      manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
-      holdsOptOut: snap.get('unsubscribedAt') != null,
-    };
-    const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
-    if (!plan.changes) return { subscriber: plan.subscriber, email: null };
-    batch.update(userRef, plan.changes, { lastUpdateTime: snap.updateTime! });
-    let email: WriteResult['email'] = null;
-    if (plan.email) {
+      const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
+      if (!plan.changes) return { done: { subscriber: plan.subscriber, email: null } };
+      if (!plan.email) return { update: plan.changes, result: { subscriber: plan.subscriber, email: null } };
       const recipient = { id: uid, email: existing.email, status: existing.status };
+      const kind = plan.email.kind;
       const payload =
-        plan.email.kind === 'confirm'
+        kind === 'confirm'
           ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now })
           : await composeManageLink({ subscriber: recipient, settings: input.settings, now });
-      const emailKey = (plan.email.kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
-      batch.create(
-        outboxCollection(db).doc(emailKey),
-        outboxRow(plan.email.kind, payload, plan.email.kind === 'confirm' ? nonce : undefined),
-      );
-      email = { kind: plan.email.kind, emailKey };
-    }
-    try {
-      await batch.commit();
-      return { subscriber: plan.subscriber, email };
-    } catch (error) {
-      // The subscriber changed since we read it (another signup, a confirmation, an unsubscribe):
-      // nothing of ours was written; read again and decide on the new version.
-      if (isAlreadyExists(error)) keysTaken += 1;
-      else if (!isLostPrecondition(error)) throw error;
-    }
-  }
-  throw new Error('the subscriber kept changing during signup; try again');
+      const emailKey = (kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
+      return {
+        update: plan.changes,
+        alongside: (batch) => {
+          batch.create(outboxCollection(db).doc(emailKey), outboxRow(kind, payload, kind === 'confirm' ? nonce : undefined));
+        },
+        result: { subscriber: plan.subscriber, email: { kind, emailKey } },
+      };
+    },
+    {
+      action: 'signing up',
+      // Someone else created the subscriber a moment ago (decide again on their version), or an email key
+      // was taken; or the subscriber changed since we read it (another signup, a confirmation, an
+      // unsubscribe). Nothing of ours was written either way: read again and decide on the new version.
+      onLost: (error, step) => {
+        if ('create' in step) createLost = true;
+        else if (isAlreadyExists(error)) keysTaken += 1;
+      },
+    },
+  );
 }
 
 const seqOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);

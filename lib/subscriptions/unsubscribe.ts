@@ -1,8 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../store/firestore-errors';
+import { guardedUpdate } from '../store/guarded-update';
 import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { leavePendingFields, subscribersCollection } from '../subscribers/subscriber';
+import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
@@ -11,9 +11,6 @@ export type UnsubscribeResult =
 
 /** The delivery reason the dispatcher and the digest flush also use for this subscriber state. */
 export const UNSUBSCRIBED_REASON = 'subscriber_unsubscribed';
-
-/** Re-reads after a lost guard before giving up; only a subscriber edited this often in a row gets there. */
-const MAX_ATTEMPTS = 5;
 
 /**
  * Opts a subscriber out from a signed unsubscribe link. Idempotent: a second call changes nothing
@@ -42,19 +39,13 @@ export async function unsubscribeSubscriber(
  */
 async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<'done' | 'already' | 'unknown'> {
   const ref = subscribersCollection(db).doc(uid);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const snap = await ref.get();
-    if (!snap.exists || !snap.updateTime) return 'unknown';
-    if (snap.get('status') === 'unsubscribed') return 'already';
-    try {
-      await ref.update(
-        { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now, ...leavePendingFields() },
-        { lastUpdateTime: snap.updateTime },
-      );
-      return 'done';
-    } catch (error) {
-      if (!isLostPrecondition(error)) throw error;
-    }
-  }
-  throw new Error(`users/${uid} kept changing while unsubscribing; try again`);
+  return guardedUpdate<'done' | 'already' | 'unknown', Subscriber>(
+    ref,
+    (snap) => {
+      if (!snap.exists || !snap.updateTime) return { done: 'unknown' };
+      if (snap.get('status') === 'unsubscribed') return { done: 'already' };
+      return { update: { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now, ...leavePendingFields() }, result: 'done' };
+    },
+    { action: 'unsubscribing' },
+  );
 }

@@ -1,0 +1,34 @@
+/**
+ * Every Firestore collection Scout reads or writes, by name, in one place. The names are the
+ * product's contract, not a detail: the data model (DESIGN.md §4, README "Data model"), the TTL
+ * policies set per collection group, firestore.indexes.json and stores already in use all spell
+ * them so. Rename a key here if its meaning needs a better word; never a value.
+ *
+ * Each typed accessor (its converter and id function) stays next to its model and takes its name
+ * from here, e.g. `subscribersCollection` in lib/subscribers/subscriber.ts.
+ */
+export const COLLECTIONS = {
+  /** Subscribers, by base64url of the normalised address (lib/subscribers/subscriber.ts). */
+  subscribers: 'users',
+  /** Postings fetched from the feeds (lib/feeds/postings-collection.ts). */
+  postings: 'jobs',
+  /** The ledger: one document per subscriber and posting (lib/ledger/delivery.ts); also the first ledger's pages. */
+  deliveries: 'deliveries',
+  /** The outbox, by email key (lib/outbox/outbox-row.ts). */
+  emails: 'emails',
+  /** What each cycle did, by runId (lib/ops/runs.ts). */
+  runs: 'runs',
+  /** Each feed's validators and health, by source (lib/feeds/feed-state.ts). */
+  feedStates: 'feeds',
+  /** Self-expiring locks of the cycle (lib/cycle/lock.ts). */
+  locks: 'locks',
+  /** Where a claim cut short, or the ledger migration, resumes. */
+  cursors: 'cursors',
+  /** Counters of the rate limits (lib/http/rate-limit.ts). */
+  rateLimits: 'rateLimits',
+  /** Open operator sessions (lib/admin/admin-sessions.ts). */
+  adminSessions: 'adminSessions',
+} as const;
+
+export type CollectionKey = keyof typeof COLLECTIONS;
+export type CollectionName = (typeof COLLECTIONS)[CollectionKey];
