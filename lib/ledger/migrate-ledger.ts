@@ -15,8 +15,8 @@ import { guardedUpdate } from '../store/guarded-update';
 import { COLLECTIONS } from '../store/collections';
 
 export type MigrationProgress = {
-  /** Pages migrated (dry run: that would be) and deleted, by this run. */
-  pages: number;
+  /** Day documents migrated (dry run: that would be) and deleted, by this run. */
+  dayDocuments: number;
   /** Per-pair documents created (dry run: that would be). */
   deliveries: number;
   /** Deliveries whose per-pair document already existed and was left as it is. */
@@ -25,57 +25,57 @@ export type MigrationProgress = {
 
 export type MigrationReport = MigrationProgress & {
   dryRun: boolean;
-  /** The page the run started after (the cursor of a run that stopped), null from the start. */
+  /** The day document the run started after (the cursor of a run that stopped), null from the start. */
   resumedAfter: string | null;
-  /** Pages left in place because they do not read as a page (no uid, no deliveries map): fix or delete them by hand. */
+  /** Day documents left in place because they do not read as a day document (no uid, no deliveries map): fix or delete them by hand. */
   unreadable: string[];
 };
 
 /** Named points where a test stops the migration as a crash would. */
 export type MigrationFailpoint = (
-  point: 'before-chunk-commit' | 'before-page-delete' | 'before-cursor-save',
-  pageId: string,
+  point: 'before-chunk-commit' | 'before-day-document-delete' | 'before-cursor-save',
+  dayDocumentId: string,
 ) => Promise<void>;
 
 export const MIGRATION_CURSOR = 'migrate-ledger';
-/** Ledger pages read per query: a page can be up to ~1 MiB, so this bounds memory too. */
-export const MIGRATION_PAGE_SIZE = 50;
-/** Pairs that fit beside their page's delete in one batch. */
+/** Ledger day documents read per query: a day document can be up to ~1 MiB, so this bounds memory too. */
+export const MIGRATION_BATCH_SIZE = 50;
+/** Pairs that fit beside their day document's delete in one batch. */
 const PAIRS_PER_BATCH = MAX_BATCH_WRITES - 1;
 /** Creates by this run are told apart by this runId; no delivery carries it, so a create that lost reads as someone else's. */
 const MIGRATION_RUN_ID = 'migrate-ledger';
 
-type LedgerPage = { id: string; ref: DocumentReference; day: string; updateTime: Timestamp; pairs: Delivery[] };
-type Cursor = { lastPageId: string | null; lastDay: string | null; doneAt: Date | null; totals: MigrationProgress };
+type DayDocument = { id: string; ref: DocumentReference; day: string; updateTime: Timestamp; pairs: Delivery[] };
+type Cursor = { lastDayDocumentId: string | null; lastDay: string | null; doneAt: Date | null; totals: MigrationProgress };
 
 /**
- * `scout migrate-ledger`: turns the pages of the first ledger, `deliveries/{uid}_{day}` (one per
+ * `scout migrate-ledger`: turns the day documents of the first ledger, `deliveries/{uid}_{day}` (one per
  * subscriber per posting day, its deliveries in a map keyed by job id), into the per-pair
  * documents `deliveries/{uid}_{jobId}` of the current one. Both live in the same collection (a
- * job id is `{source}_{hash}`, never a date, so the ids cannot collide); a page is the document
+ * job id is `{source}_{hash}`, never a date, so the ids cannot collide); a day document is the document
  * that has a `day`.
  *
  * Each delivery is carried over as it was: status, score, reasons, email key, digest date, reason,
- * run id and createdAt, with `sentAt: null` and the page's `expireAt`. A `sending` item stays
+ * run id and createdAt, with `sentAt: null` and the day document's `expireAt`. A `sending` item stays
  * `sending` with its email key, digest items included: its outcome is its outbox row's
  * (delivery-outcome.ts), and that row already lists it by `deliveryId(uid, jobId)`.
  *
- * Idempotent and resumable because the ledger itself says what is done: a page's pairs are
- * created and the page deleted in one batch, so a page still there is a page not yet migrated,
+ * Idempotent and resumable because the ledger itself says what is done: a day document's pairs are
+ * created and the day document deleted in one batch, so a day document still there is a day document not yet migrated,
  * and its pairs are create()d, never set(): a pair that exists (the current code claimed it, or an
- * earlier run created it) is left as it is. A page too big for one batch gets its pairs in chunks
+ * earlier run created it) is left as it is. A day document too big for one batch gets its pairs in chunks
  * first and is deleted last, so a run killed in between finds it again and creates only what is
- * missing. Every page delete is guarded by the version read, so a page an old instance changed
- * meanwhile is read again instead of being deleted with its change. (Only a page past one batch
+ * missing. Every day document delete is guarded by the version read, so a day document an old instance changed
+ * meanwhile is read again instead of being deleted with its change. (Only a day document past one batch
  * can then keep a pair created from the older version: run it with no old instance left.)
  *
  * The cursor (`cursors/migrate-ledger`) records progress for the operator and where the last run
  * stopped, so a resumed run starts there instead of walking over what it already deleted. It
- * ends with one walk from the start, which finds nothing unless a page appeared behind the
+ * ends with one walk from the start, which finds nothing unless a day document appeared behind the
  * cursor; only then is `doneAt` set. Correctness never depends on it.
  *
- * The walk is `orderBy('day')` (plus the document id, to resume at an exact page): documents
- * without a `day` — the per-pair ones — are not in that index at all, so the walk reads pages
+ * The walk is `orderBy('day')` (plus the document id, to resume at an exact day document): documents
+ * without a `day` — the per-pair ones — are not in that index at all, so the walk reads day documents
  * only, however many pairs are already there, and Firestore's automatic single-field index on
  * `day` serves it: no composite index to deploy. (Ordering by document id alone would need no
  * index either, but would read every per-pair document too.)
@@ -85,59 +85,64 @@ export async function migrateLedger(
   input: {
     dryRun: boolean;
     now: Date;
-    pageSize?: number;
+    batchSize?: number;
     onProgress?: (progress: MigrationProgress) => void;
     failpoint?: MigrationFailpoint;
   },
 ): Promise<MigrationReport> {
-  const pageSize = input.pageSize ?? MIGRATION_PAGE_SIZE;
+  const batchSize = input.batchSize ?? MIGRATION_BATCH_SIZE;
   const failpoint = input.failpoint ?? (async () => {});
   const cursor = await readCursor(db);
-  // A dry run deletes nothing, so a walk from a cursor and then from the start would count pages twice.
-  const resume = !input.dryRun && cursor && !cursor.doneAt && cursor.lastPageId ? { day: cursor.lastDay!, id: cursor.lastPageId } : null;
-  const progress: MigrationProgress = { pages: 0, deliveries: 0, skippedExisting: 0 };
+  // A dry run deletes nothing, so a walk from a cursor and then from the start would count day documents twice.
+  const resume =
+    !input.dryRun && cursor && !cursor.doneAt && cursor.lastDayDocumentId ? { day: cursor.lastDay!, id: cursor.lastDayDocumentId } : null;
+  const progress: MigrationProgress = { dayDocuments: 0, deliveries: 0, skippedExisting: 0 };
   const unreadable = new Set<string>();
 
   for (const start of resume ? [resume, null] : [null]) {
     let after = start;
     for (;;) {
-      let query = db.collection(COLLECTIONS.deliveries).orderBy('day').orderBy(FieldPath.documentId()).limit(pageSize);
+      let query = db.collection(COLLECTIONS.deliveries).orderBy('day').orderBy(FieldPath.documentId()).limit(batchSize);
       if (after) query = query.startAfter(after.day, after.id);
       const snap = await query.get();
       if (snap.empty) break;
-      const pages: LedgerPage[] = [];
+      const dayDocuments: DayDocument[] = [];
       for (const doc of snap.docs) {
-        const page = readPage(doc.ref, doc.data(), doc.updateTime);
-        if (page) pages.push(page);
+        const dayDocument = readDayDocument(doc.ref, doc.data(), doc.updateTime);
+        if (dayDocument) dayDocuments.push(dayDocument);
         else unreadable.add(doc.id);
       }
-      const done = input.dryRun ? await countChunk(db, pages) : await migrateChunk(db, pages, failpoint);
-      progress.pages += done.pages;
+      const done = input.dryRun ? await countChunk(db, dayDocuments) : await migrateChunk(db, dayDocuments, failpoint);
+      progress.dayDocuments += done.dayDocuments;
       progress.deliveries += done.deliveries;
       progress.skippedExisting += done.skippedExisting;
       const last = snap.docs[snap.docs.length - 1];
       after = { day: last.get('day'), id: last.id };
       if (!input.dryRun) {
         await failpoint('before-cursor-save', last.id);
-        await saveCursor(db, { lastPageId: last.id, lastDay: after.day, doneAt: null, totals: add(cursor?.totals, progress) }, input.now);
+        await saveCursor(
+          db,
+          { lastDayDocumentId: last.id, lastDay: after.day, doneAt: null, totals: add(cursor?.totals, progress) },
+          input.now,
+        );
       }
       input.onProgress?.({ ...progress });
-      if (snap.size < pageSize) break;
+      if (snap.size < batchSize) break;
     }
   }
 
   // A second run over a migrated ledger writes nothing at all, the cursor included.
-  if (!input.dryRun && (progress.pages > 0 || (cursor && !cursor.doneAt))) {
-    await saveCursor(db, { lastPageId: null, lastDay: null, doneAt: input.now, totals: add(cursor?.totals, progress) }, input.now);
+  if (!input.dryRun && (progress.dayDocuments > 0 || (cursor && !cursor.doneAt))) {
+    await saveCursor(db, { lastDayDocumentId: null, lastDay: null, doneAt: input.now, totals: add(cursor?.totals, progress) }, input.now);
   }
   return { ...progress, dryRun: input.dryRun, resumedAfter: resume?.id ?? null, unreadable: [...unreadable].sort() };
 }
 
 /**
- * One old page as the per-pair documents it becomes, or null when it does not read as a page.
- * Read raw, not through a converter: the current code has no type for pages any more.
+ * One old day document as the per-pair documents it becomes, or null when it does not read as a day document.
+ * Read raw, not through a converter: the current code has no type for day documents any more.
  */
-function readPage(ref: DocumentReference, data: DocumentData, updateTime: Timestamp): LedgerPage | null {
+function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime: Timestamp): DayDocument | null {
   const { uid, day, deliveries } = data;
   if (typeof uid !== 'string' || typeof day !== 'string' || typeof deliveries !== 'object' || deliveries === null) return null;
   const entries = Object.entries(deliveries as Record<string, unknown>);
@@ -147,7 +152,7 @@ function readPage(ref: DocumentReference, data: DocumentData, updateTime: Timest
     const d = raw as Record<string, unknown>;
     return {
       uid,
-      // The map key is the job id (the page's own converter read it so); the copy inside may be absent.
+      // The map key is the job id (the day document's own converter read it so); the copy inside may be absent.
       jobId,
       mode: d.mode as Delivery['mode'],
       status: d.status as Delivery['status'],
@@ -168,41 +173,41 @@ function readPage(ref: DocumentReference, data: DocumentData, updateTime: Timest
 const pairRef = (db: Firestore, d: Delivery) => deliveriesCollection(db).doc(deliveryId(d.uid, d.jobId));
 
 /**
- * Pages that fit in one batch go out together, each as one all-or-nothing group (its creates and
- * its guarded delete); a group that lost (a pair exists, the page changed) and every bigger page
+ * Day documents that fit in one batch go out together, each as one all-or-nothing group (its creates and
+ * its guarded delete); a group that lost (a pair exists, the day document changed) and every bigger day document
  * are then migrated one at a time from a fresh read.
  */
-async function migrateChunk(db: Firestore, pages: LedgerPage[], failpoint: MigrationFailpoint): Promise<MigrationProgress> {
-  const done: MigrationProgress = { pages: 0, deliveries: 0, skippedExisting: 0 };
-  const small = pages.filter((p) => p.pairs.length <= PAIRS_PER_BATCH);
-  if (pages.length > 0) await failpoint('before-chunk-commit', pages[pages.length - 1].id);
+async function migrateChunk(db: Firestore, dayDocuments: DayDocument[], failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+  const done: MigrationProgress = { dayDocuments: 0, deliveries: 0, skippedExisting: 0 };
+  const small = dayDocuments.filter((p) => p.pairs.length <= PAIRS_PER_BATCH);
+  if (dayDocuments.length > 0) await failpoint('before-chunk-commit', dayDocuments[dayDocuments.length - 1].id);
   const committed = await commitGroups(
     db,
-    small.map((page) => pageGroup(db, page, page.pairs)),
+    small.map((dayDocument) => dayDocumentGroup(db, dayDocument, dayDocument.pairs)),
     isLostRace,
   );
-  const left = [...small.filter((_, i) => !committed[i]), ...pages.filter((p) => p.pairs.length > PAIRS_PER_BATCH)];
-  for (const page of small.filter((_, i) => committed[i])) {
-    done.pages += 1;
-    done.deliveries += page.pairs.length;
+  const left = [...small.filter((_, i) => !committed[i]), ...dayDocuments.filter((p) => p.pairs.length > PAIRS_PER_BATCH)];
+  for (const dayDocument of small.filter((_, i) => committed[i])) {
+    done.dayDocuments += 1;
+    done.deliveries += dayDocument.pairs.length;
   }
-  for (const page of left) {
-    const one = await migratePage(db, page.ref, failpoint);
-    done.pages += one.pages;
+  for (const dayDocument of left) {
+    const one = await migrateDayDocument(db, dayDocument.ref, failpoint);
+    done.dayDocuments += one.dayDocuments;
     done.deliveries += one.deliveries;
     done.skippedExisting += one.skippedExisting;
   }
   return done;
 }
 
-/** A page's missing pairs and its delete, all or nothing; the delete only if the page is still the version read. */
-function pageGroup(db: Firestore, page: LedgerPage, missing: Delivery[]): WriteGroup {
+/** A day document's missing pairs and its delete, all or nothing; the delete only if the day document is still the version read. */
+function dayDocumentGroup(db: Firestore, dayDocument: DayDocument, missing: Delivery[]): WriteGroup {
   return {
     size: missing.length + 1,
     bytes: missing.length * DELIVERY_BYTES,
     apply(batch) {
       createPairs(db, batch, missing);
-      batch.delete(page.ref, { lastUpdateTime: page.updateTime });
+      batch.delete(dayDocument.ref, { lastUpdateTime: dayDocument.updateTime });
     },
   };
 }
@@ -212,63 +217,63 @@ const createPairs = (db: Firestore, batch: WriteBatch, pairs: Delivery[]) => {
 };
 
 /**
- * One page from a fresh read: pairs that exist are left alone, the missing ones created (with the
- * delete in the same batch when they fit, in chunks before it when not), the page deleted if it
- * is still the version read. A page gone meanwhile was migrated by someone else: nothing to do.
+ * One day document from a fresh read: pairs that exist are left alone, the missing ones created (with the
+ * delete in the same batch when they fit, in chunks before it when not), the day document deleted if it
+ * is still the version read. A day document gone meanwhile was migrated by someone else: nothing to do.
  * Counts are of this call's own creates, so a round that re-reads after its own chunks does not
  * count them as found.
  */
-async function migratePage(db: Firestore, ref: DocumentReference, failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+async function migrateDayDocument(db: Firestore, ref: DocumentReference, failpoint: MigrationFailpoint): Promise<MigrationProgress> {
   const ours = new Set<string>();
-  const migrated = await guardedUpdate<{ pages: number; pairs: Delivery[]; created: Delivery[] }>(
+  const migrated = await guardedUpdate<{ dayDocuments: number; pairs: Delivery[]; created: Delivery[] }>(
     ref,
     async (snap) => {
-      if (!snap.exists) return { done: { pages: 0, pairs: [], created: [] } };
-      const page = readPage(ref, snap.data()!, snap.updateTime!);
-      if (!page) throw new Error(`deliveries/${ref.id} no longer reads as a page`);
+      if (!snap.exists) return { done: { dayDocuments: 0, pairs: [], created: [] } };
+      const dayDocument = readDayDocument(ref, snap.data()!, snap.updateTime!);
+      if (!dayDocument) throw new Error(`deliveries/${ref.id} no longer reads as a day document`);
       const existing = await readMany(
         db,
-        page.pairs.map((d) => pairRef(db, d)),
+        dayDocument.pairs.map((d) => pairRef(db, d)),
       );
-      const missing = page.pairs.filter((_, i) => !existing[i].exists);
+      const missing = dayDocument.pairs.filter((_, i) => !existing[i].exists);
       if (missing.length <= PAIRS_PER_BATCH) {
         // The missing pairs and the delete, all or nothing: a pair that exists by now loses the batch too.
         return {
           delete: true,
           alongside: (batch) => createPairs(db, batch, missing),
-          result: { pages: 1, pairs: page.pairs, created: missing },
+          result: { dayDocuments: 1, pairs: dayDocument.pairs, created: missing },
         };
       }
-      // Too many for one batch: the pairs first (each create its own check), the page last.
+      // Too many for one batch: the pairs first (each create its own check), the day document last.
       const { created } = await createDocuments(
         db,
         missing.map((d) => ({ ref: pairRef(db, d), data: d })),
         MIGRATION_RUN_ID,
       );
       for (const { data: d } of created) ours.add(deliveryId(d.uid, d.jobId));
-      await failpoint('before-page-delete', page.id);
-      // Not deleted: the page changed after it was read, and the next try reads it again.
-      return { delete: true, result: { pages: 1, pairs: page.pairs, created: [] } };
+      await failpoint('before-day-document-delete', dayDocument.id);
+      // Not deleted: the day document changed after it was read, and the next try reads it again.
+      return { delete: true, result: { dayDocuments: 1, pairs: dayDocument.pairs, created: [] } };
     },
     { action: 'being migrated' },
   );
   for (const d of migrated.created) ours.add(deliveryId(d.uid, d.jobId));
   return {
-    pages: migrated.pages,
+    dayDocuments: migrated.dayDocuments,
     deliveries: ours.size,
     skippedExisting: migrated.pairs.filter((d) => !ours.has(deliveryId(d.uid, d.jobId))).length,
   };
 }
 
 /** The dry run's count: what a run would create and skip, from one read of the pairs per chunk. */
-async function countChunk(db: Firestore, pages: LedgerPage[]): Promise<MigrationProgress> {
-  const pairs = pages.flatMap((p) => p.pairs);
+async function countChunk(db: Firestore, dayDocuments: DayDocument[]): Promise<MigrationProgress> {
+  const pairs = dayDocuments.flatMap((p) => p.pairs);
   const existing = await readMany(
     db,
     pairs.map((d) => pairRef(db, d)),
   );
   const skippedExisting = existing.filter((s) => s.exists).length;
-  return { pages: pages.length, deliveries: pairs.length - skippedExisting, skippedExisting };
+  return { dayDocuments: dayDocuments.length, deliveries: pairs.length - skippedExisting, skippedExisting };
 }
 
 const cursorRef = (db: Firestore) => db.collection(COLLECTIONS.cursors).doc(MIGRATION_CURSOR);
@@ -277,16 +282,21 @@ async function readCursor(db: Firestore): Promise<Cursor | null> {
   const snap = await cursorRef(db).get();
   if (!snap.exists) return null;
   return {
-    lastPageId: snap.get('lastPageId') ?? null,
+    // `lastPageId` and `pages`: the names a cursor saved by an earlier Scout used for the same fields.
+    lastDayDocumentId: snap.get('lastDayDocumentId') ?? snap.get('lastPageId') ?? null,
     lastDay: snap.get('lastDay') ?? null,
     doneAt: toDate(snap.get('doneAt')),
-    totals: { pages: snap.get('pages') ?? 0, deliveries: snap.get('deliveries') ?? 0, skippedExisting: snap.get('skippedExisting') ?? 0 },
+    totals: {
+      dayDocuments: snap.get('dayDocuments') ?? snap.get('pages') ?? 0,
+      deliveries: snap.get('deliveries') ?? 0,
+      skippedExisting: snap.get('skippedExisting') ?? 0,
+    },
   };
 }
 
 async function saveCursor(db: Firestore, cursor: Cursor, now: Date): Promise<void> {
   await cursorRef(db).set({
-    lastPageId: cursor.lastPageId,
+    lastDayDocumentId: cursor.lastDayDocumentId,
     lastDay: cursor.lastDay,
     ...cursor.totals,
     updatedAt: now,
@@ -295,7 +305,7 @@ async function saveCursor(db: Firestore, cursor: Cursor, now: Date): Promise<voi
 }
 
 const add = (a: MigrationProgress | undefined, b: MigrationProgress): MigrationProgress => ({
-  pages: (a?.pages ?? 0) + b.pages,
+  dayDocuments: (a?.dayDocuments ?? 0) + b.dayDocuments,
   deliveries: (a?.deliveries ?? 0) + b.deliveries,
   skippedExisting: (a?.skippedExisting ?? 0) + b.skippedExisting,
 });

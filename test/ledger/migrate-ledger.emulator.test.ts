@@ -24,7 +24,7 @@ function freshStore(): Firestore {
   return db;
 }
 
-/** One delivery as the first ledger stored it on a page (deliveryToFirestore in main's delivery.ts). */
+/** One delivery as the first ledger stored it on a day document (deliveryToFirestore in main's delivery.ts). */
 type OldDelivery = {
   jobId: string;
   mode: 'instant' | 'daily';
@@ -52,8 +52,8 @@ const old = (jobId: string, fields: Partial<OldDelivery> = {}): OldDelivery => (
   ...fields,
 });
 
-/** Writes a page exactly as the first ledger did: deliveries/{uid}_{day}. */
-async function seedPage(db: Firestore, uid: string, day: string, deliveries: OldDelivery[]) {
+/** Writes a day document exactly as the first ledger did: deliveries/{uid}_{day}. */
+async function seedDayDocument(db: Firestore, uid: string, day: string, deliveries: OldDelivery[]) {
   await db
     .collection('deliveries')
     .doc(`${uid}_${day}`)
@@ -66,14 +66,14 @@ async function seedPage(db: Firestore, uid: string, day: string, deliveries: Old
     });
 }
 
-/** Pages for `subscribers` × `days`, three deliveries each: 3 × subscribers × days pairs. */
+/** Day documents for `subscribers` × `days`, three deliveries each: 3 × subscribers × days pairs. */
 async function seedMany(db: Firestore, subscribers: number, days: number) {
   const writes: Promise<unknown>[] = [];
   for (let s = 0; s < subscribers; s++)
     for (let d = 0; d < days; d++) {
       const day = `2026-11-${String(10 + d).padStart(2, '0')}`;
       writes.push(
-        seedPage(
+        seedDayDocument(
           db,
           `uid-${s}`,
           day,
@@ -98,15 +98,15 @@ async function contents(db: Firestore, collection = 'deliveries') {
   return Object.fromEntries((await db.collection(collection).get()).docs.map((d) => [d.id, d.data()]));
 }
 
-const migrate = (db: Firestore, options: { dryRun?: boolean; pageSize?: number; failpoint?: MigrationFailpoint } = {}) =>
+const migrate = (db: Firestore, options: { dryRun?: boolean; batchSize?: number; failpoint?: MigrationFailpoint } = {}) =>
   migrateLedger(db, { dryRun: false, now: NOW, ...options });
 
 class Killed extends Error {}
 
-describe('migrateLedger: pages to per-pair documents', () => {
-  it('carries every delivery over exactly (status, score, reasons, email key, digest date, reason, runId, createdAt) with sentAt null and the page expireAt, and deletes the page', async () => {
+describe('migrateLedger: day documents to per-pair documents', () => {
+  it('carries every delivery over exactly (status, score, reasons, email key, digest date, reason, runId, createdAt) with sentAt null and the day document expireAt, and deletes the day document', async () => {
     const db = freshStore();
-    const page = [
+    const dayDocument = [
       old('rss_a1', {
         mode: 'instant',
         status: 'sending',
@@ -121,14 +121,14 @@ describe('migrateLedger: pages to per-pair documents', () => {
       old('rss_d2', { status: 'sending', emailKey: 'digest_uid-ada_2026-11-30', reasons: [] }),
       old('rss_d3', { status: 'skipped', reason: 'subscriber_paused' }),
     ];
-    await seedPage(db, 'uid-ada', '2026-11-30', page);
+    await seedDayDocument(db, 'uid-ada', '2026-11-30', dayDocument);
 
     const report = await migrate(db);
 
-    expect(report).toMatchObject({ pages: 1, deliveries: 5, skippedExisting: 0, unreadable: [] });
+    expect(report).toMatchObject({ dayDocuments: 1, deliveries: 5, skippedExisting: 0, unreadable: [] });
     const stored = await contents(db);
-    expect(Object.keys(stored).sort()).toEqual(page.map((d) => `uid-ada_${d.jobId}`).sort());
-    for (const d of page)
+    expect(Object.keys(stored).sort()).toEqual(dayDocument.map((d) => `uid-ada_${d.jobId}`).sort());
+    for (const d of dayDocument)
       expect(stored[`uid-ada_${d.jobId}`]).toEqual({
         uid: 'uid-ada',
         jobId: d.jobId,
@@ -149,22 +149,22 @@ describe('migrateLedger: pages to per-pair documents', () => {
     expect(read.data()).toMatchObject({ status: 'sending', emailKey: 'digest_uid-ada_2026-11-30', createdAt: CREATED.toDate() });
   });
 
-  it('run twice: the second run migrates 0 pages and writes nothing, not even its cursor', async () => {
+  it('run twice: the second run migrates 0 day documents and writes nothing, not even its cursor', async () => {
     const db = freshStore();
     await seedMany(db, 4, 3);
-    const first = await migrate(db, { pageSize: 5 });
-    expect(first).toMatchObject({ pages: 12, deliveries: 36, skippedExisting: 0 });
+    const first = await migrate(db, { batchSize: 5 });
+    expect(first).toMatchObject({ dayDocuments: 12, deliveries: 36, skippedExisting: 0 });
     const before = await dump(db);
 
     // An hour later: a cursor written again would say so in its updatedAt.
-    const second = await migrateLedger(db, { dryRun: false, now: new Date(NOW.getTime() + 3_600_000), pageSize: 5 });
+    const second = await migrateLedger(db, { dryRun: false, now: new Date(NOW.getTime() + 3_600_000), batchSize: 5 });
 
-    expect(second).toMatchObject({ pages: 0, deliveries: 0, skippedExisting: 0 });
+    expect(second).toMatchObject({ dayDocuments: 0, deliveries: 0, skippedExisting: 0 });
     expect(await dump(db)).toEqual(before);
-    expect(before[`cursors/${MIGRATION_CURSOR}`].data).toMatchObject({ pages: 12, deliveries: 36, doneAt: Timestamp.fromDate(NOW) });
+    expect(before[`cursors/${MIGRATION_CURSOR}`].data).toMatchObject({ dayDocuments: 12, deliveries: 36, doneAt: Timestamp.fromDate(NOW) });
   });
 
-  it('a run killed between pages continues after the last page it finished, and ends as one uninterrupted run', async () => {
+  it('a run killed between day documents continues after the last day document it finished, and ends as one uninterrupted run', async () => {
     const [killed, whole] = [freshStore(), freshStore()];
     await Promise.all([seedMany(killed, 5, 4), seedMany(whole, 5, 4)]);
     let chunks = 0;
@@ -174,17 +174,17 @@ describe('migrateLedger: pages to per-pair documents', () => {
       if (point === 'before-cursor-save' && ++chunks === 3) throw new Killed();
     };
     await expect(
-      migrateLedger(killed, { dryRun: false, now: NOW, pageSize: 4, failpoint: dies, onProgress: (p) => progress.push(p) }),
+      migrateLedger(killed, { dryRun: false, now: NOW, batchSize: 4, failpoint: dies, onProgress: (p) => progress.push(p) }),
     ).rejects.toThrow(Killed);
-    expect(progress.map((p) => p.pages)).toEqual([4, 8]);
+    expect(progress.map((p) => p.dayDocuments)).toEqual([4, 8]);
     const cursor = (await killed.collection('cursors').doc(MIGRATION_CURSOR).get()).data();
-    expect(cursor).toMatchObject({ pages: 8, deliveries: 24, doneAt: null });
+    expect(cursor).toMatchObject({ dayDocuments: 8, deliveries: 24, doneAt: null });
 
-    const resumed = await migrate(killed, { pageSize: 4 });
-    await migrate(whole, { pageSize: 4 });
+    const resumed = await migrate(killed, { batchSize: 4 });
+    await migrate(whole, { batchSize: 4 });
 
-    expect(resumed.resumedAfter).toBe(cursor!.lastPageId);
-    expect(resumed).toMatchObject({ pages: 20 - 12, deliveries: 24, skippedExisting: 0 });
+    expect(resumed.resumedAfter).toBe(cursor!.lastDayDocumentId);
+    expect(resumed).toMatchObject({ dayDocuments: 20 - 12, deliveries: 24, skippedExisting: 0 });
     expect(await contents(killed)).toEqual(await contents(whole));
     expect(Object.keys(await contents(killed))).toHaveLength(60);
     expect((await killed.collection('cursors').doc(MIGRATION_CURSOR).get()).data()).toMatchObject({ doneAt: Timestamp.fromDate(NOW) });
@@ -211,19 +211,19 @@ describe('migrateLedger: pages to per-pair documents', () => {
     const before = await dump(db);
     const dryProgress: MigrationProgress[] = [];
 
-    const dry = await migrateLedger(db, { dryRun: true, now: NOW, pageSize: 4, onProgress: (p) => dryProgress.push(p) });
+    const dry = await migrateLedger(db, { dryRun: true, now: NOW, batchSize: 4, onProgress: (p) => dryProgress.push(p) });
 
     expect(await dump(db)).toEqual(before);
-    expect(dry).toMatchObject({ dryRun: true, pages: 9, deliveries: 26, skippedExisting: 1 });
-    expect(dryProgress.map((p) => p.pages)).toEqual([4, 8, 9]);
-    const real = await migrate(db, { pageSize: 4 });
-    expect(real).toMatchObject({ pages: dry.pages, deliveries: dry.deliveries, skippedExisting: dry.skippedExisting });
+    expect(dry).toMatchObject({ dryRun: true, dayDocuments: 9, deliveries: 26, skippedExisting: 1 });
+    expect(dryProgress.map((p) => p.dayDocuments)).toEqual([4, 8, 9]);
+    const real = await migrate(db, { batchSize: 4 });
+    expect(real).toMatchObject({ dayDocuments: dry.dayDocuments, deliveries: dry.deliveries, skippedExisting: dry.skippedExisting });
   });
 
-  it('a per-pair document that already exists is never overwritten; the page’s other pairs are still created and the page deleted', async () => {
+  it('a per-pair document that already exists is never overwritten; the day document’s other pairs are still created and the day document deleted', async () => {
     const db = freshStore();
-    await seedPage(db, 'uid-bea', '2026-11-30', [old('rss_x1'), old('rss_x2', { score: 80 }), old('rss_x3')]);
-    // The current code settled this pair already (its digest went out): the page's `queued` copy is older.
+    await seedDayDocument(db, 'uid-bea', '2026-11-30', [old('rss_x1'), old('rss_x2', { score: 80 }), old('rss_x3')]);
+    // The current code settled this pair already (its digest went out): the day document's `queued` copy is older.
     const settled = {
       uid: 'uid-bea',
       jobId: 'rss_x2',
@@ -244,7 +244,7 @@ describe('migrateLedger: pages to per-pair documents', () => {
 
     const report = await migrate(db);
 
-    expect(report).toMatchObject({ pages: 1, deliveries: 2, skippedExisting: 1 });
+    expect(report).toMatchObject({ dayDocuments: 1, deliveries: 2, skippedExisting: 1 });
     const after = await dump(db);
     expect(after['deliveries/uid-bea_rss_x2']).toEqual(existing);
     expect(
@@ -254,28 +254,28 @@ describe('migrateLedger: pages to per-pair documents', () => {
     ).toEqual(['deliveries/uid-bea_rss_x1', 'deliveries/uid-bea_rss_x2', 'deliveries/uid-bea_rss_x3']);
   });
 
-  it('a page of 1,200 deliveries migrates whole across several batches, also when killed between its pairs and its delete', async () => {
+  it('a day document of 1,200 deliveries migrates whole across several batches, also when killed between its pairs and its delete', async () => {
     const [killed, whole] = [freshStore(), freshStore()];
     const big = Array.from({ length: 1_200 }, (_, i) => old(`rss_${String(i).padStart(5, '0')}`, { score: i % 100 }));
     await Promise.all([
-      seedPage(killed, 'uid-cid', '2026-11-30', big),
-      seedPage(whole, 'uid-cid', '2026-11-30', big),
-      seedPage(killed, 'uid-dan', '2026-11-30', [old('rss_small')]),
-      seedPage(whole, 'uid-dan', '2026-11-30', [old('rss_small')]),
+      seedDayDocument(killed, 'uid-cid', '2026-11-30', big),
+      seedDayDocument(whole, 'uid-cid', '2026-11-30', big),
+      seedDayDocument(killed, 'uid-dan', '2026-11-30', [old('rss_small')]),
+      seedDayDocument(whole, 'uid-dan', '2026-11-30', [old('rss_small')]),
     ]);
 
     const dies: MigrationFailpoint = async (point) => {
-      if (point === 'before-page-delete') throw new Killed();
+      if (point === 'before-day-document-delete') throw new Killed();
     };
     await expect(migrate(killed, { failpoint: dies })).rejects.toThrow(Killed);
-    // Every pair is there, and so is the page: the next run must find it.
+    // Every pair is there, and so is the day document: the next run must find it.
     expect((await killed.collection('deliveries').get()).size).toBe(1_200 + 1 + 1);
 
     const resumed = await migrate(killed);
     const uninterrupted = await migrate(whole);
 
-    expect(uninterrupted).toMatchObject({ pages: 2, deliveries: 1_201, skippedExisting: 0 });
-    expect(resumed).toMatchObject({ pages: 1, deliveries: 0, skippedExisting: 1_200 });
+    expect(uninterrupted).toMatchObject({ dayDocuments: 2, deliveries: 1_201, skippedExisting: 0 });
+    expect(resumed).toMatchObject({ dayDocuments: 1, deliveries: 0, skippedExisting: 1_200 });
     const migrated = await contents(killed);
     expect(Object.keys(migrated)).toHaveLength(1_201);
     expect(migrated['uid-cid_2026-11-30']).toBeUndefined();
@@ -283,10 +283,10 @@ describe('migrateLedger: pages to per-pair documents', () => {
     expect(migrated).toEqual(await contents(whole));
   });
 
-  it('a page changed by an old instance after it was read is read again, not deleted with its change', async () => {
+  it('a day document changed by an old instance after it was read is read again, not deleted with its change', async () => {
     const db = freshStore();
-    await seedPage(db, 'uid-eve', '2026-11-30', [old('rss_e1')]);
-    // Between the walk's read and the commit, an old instance still running adds a delivery to the page.
+    await seedDayDocument(db, 'uid-eve', '2026-11-30', [old('rss_e1')]);
+    // Between the walk's read and the commit, an old instance still running adds a delivery to the day document.
     const racer: MigrationFailpoint = async (point) => {
       if (point === 'before-chunk-commit')
         await db
@@ -297,20 +297,20 @@ describe('migrateLedger: pages to per-pair documents', () => {
 
     const report = await migrate(db, { failpoint: racer });
 
-    expect(report).toMatchObject({ pages: 1, deliveries: 2, skippedExisting: 0 });
+    expect(report).toMatchObject({ dayDocuments: 1, deliveries: 2, skippedExisting: 0 });
     const stored = await contents(db);
     expect(Object.keys(stored).sort()).toEqual(['uid-eve_rss_e1', 'uid-eve_rss_e2']);
     expect(stored['uid-eve_rss_e2']).toMatchObject({ score: 33, status: 'queued' });
   });
 
-  it('leaves a document with a day that does not read as a page, and names it', async () => {
+  it('leaves a document with a day that does not read as a day document, and names it', async () => {
     const db = freshStore();
     await db.collection('deliveries').doc('uid-fay_2026-11-30').set({ day: '2026-11-30', deliveries: {} });
-    await seedPage(db, 'uid-gus', '2026-11-30', [old('rss_g1')]);
+    await seedDayDocument(db, 'uid-gus', '2026-11-30', [old('rss_g1')]);
 
     const report = await migrate(db);
 
-    expect(report).toMatchObject({ pages: 1, deliveries: 1, unreadable: ['uid-fay_2026-11-30'] });
+    expect(report).toMatchObject({ dayDocuments: 1, deliveries: 1, unreadable: ['uid-fay_2026-11-30'] });
     expect((await db.collection('deliveries').doc('uid-fay_2026-11-30').get()).exists).toBe(true);
   });
 });
