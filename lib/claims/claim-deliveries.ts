@@ -18,8 +18,6 @@ import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../
 export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
-/** Rounds of re-planning after losing races to concurrent runs before leaving the rest to the next run. */
-const MAX_ROUNDS = 10;
 
 export type ClaimCandidate = Candidate<StoredPosting>;
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
@@ -28,7 +26,7 @@ export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => 
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
  * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
  * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
- * after MAX_ROUNDS; their postings stay pending and the next run claims them.
+ * after MAX_CLAIM_ROUNDS; their postings stay pending and the next run claims them.
  */
 export type ClaimStats = {
   matches: number;
@@ -55,7 +53,7 @@ export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
  * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
  * A flush that claims it between this read and our write listed its items before ours existed:
  * ours keeps today's date, and the next flush takes it (a row that does not list an item never
- * holds it back, see enqueue-due-digests.ts) — late by a day in that race, never lost.
+ * holds it back, see flush-due-digests.ts) — late by a day in that race, never lost.
  */
 export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
   if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
@@ -149,7 +147,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   // postings stored earlier (a run that stopped halfway may have claimed some); a subscriber that
   // lost a race is read whole.
   let firstRound = true;
-  const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
+  const { gaveUp } = await claimInRounds(groups, async (pending) => {
     const first = firstRound;
     firstRound = false;
     const mayExist = (c: ClaimCandidate) => !first || c.posting.runId !== ctx.runId;
@@ -195,7 +193,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     });
     return lost;
   });
-  stats.gaveUp += left.length;
+  stats.gaveUp += gaveUp.length;
 }
 
 /**

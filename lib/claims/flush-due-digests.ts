@@ -27,14 +27,12 @@ export type ComposeDigest = (input: {
 
 /**
  * `truncated`: the run's time budget ended the flush with subscribers still due; the next run goes on.
- * `gaveUp`: subscribers whose digest claim still lost a race after MAX_ROUNDS; still due next run.
+ * `gaveUp`: subscribers whose digest claim still lost a race after MAX_CLAIM_ROUNDS; still due next run.
  */
-export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
+export type FlushStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
 
 /** Due items read per query page; the flush walks them with a cursor until done or out of time. */
 const DUE_PAGE = 5_000;
-/** Rounds of re-planning after losing races to concurrent writers of the same items (claims, opt-outs). */
-const MAX_ROUNDS = 5;
 /** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
 const CLOSES_PER_GROUP = 100;
 /** How far back a leftover item's earlier digests are looked for: nothing outlives the ledger's retention. */
@@ -65,7 +63,7 @@ export type Due = { uid: string; items: DueItem[] };
  * find the row and do nothing. Lower-scored items are closed `skipped` (digest_cap) in the same
  * write, and their count is the email's "and N more".
  */
-export async function enqueueDueDigests(
+export async function flushDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
   input: {
     now: Date;
@@ -77,8 +75,8 @@ export async function enqueueDueDigests(
     /** A shard's run flushes only its own subscribers' digests. */
     shard?: Shard;
   },
-): Promise<DigestStats> {
-  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
+): Promise<FlushStats> {
+  const stats: FlushStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const ctx: FlushContext = {
     ...deps,
@@ -145,7 +143,7 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
   let claimed = 0;
   let skippedSubscribers = 0;
   let firstRound = true;
-  const left = await claimInRounds(slice, MAX_ROUNDS, async (pending) => {
+  const { gaveUp } = await claimInRounds(slice, async (pending) => {
     // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
     const current = firstRound ? pending : await rereadItems(db, pending, ctx.day);
     firstRound = false;
@@ -199,7 +197,7 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
     // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
     return current.filter((d) => lost.has(d.uid));
   });
-  return { claimed, skippedSubscribers, gaveUp: left.length };
+  return { claimed, skippedSubscribers, gaveUp: gaveUp.length };
 }
 
 /** The items again, as they are now: those still queued and due. */

@@ -1,4 +1,4 @@
-import { enqueueDueDigests } from '../claims/flush-due-digests';
+import { flushDueDigests } from '../claims/flush-due-digests';
 import { parseFeedUrls } from '../feeds/feed-source';
 import { refreshFeeds } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
@@ -12,7 +12,7 @@ import { dispatchOutbox } from '../outbox/dispatch-outbox';
 import { createQuotaPause } from '../outbox/quota-pause';
 import { listActiveSubscribers } from '../subscribers/subscriber';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
-import type { CyclePhase } from '../ops/runs';
+import type { ClaimStep, CyclePhase } from '../ops/runs';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
 import { ownsSubscriber, shardTag } from '../runtime/shard';
@@ -69,7 +69,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     }
   };
   // Both claim steps give up on contention the same way: counted, logged, the run partial; the next run claims the rest.
-  const giveUpVisibly = (step: 'deliveries' | 'digests', subscribers: number) => {
+  const giveUpVisibly = (step: ClaimStep, subscribers: number) => {
     if (subscribers === 0) return;
     stats.claimsGivenUp[step] += subscribers;
     stats.partial = true;
@@ -156,13 +156,13 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     });
     stats.matches = claims.matches;
     stats.partial ||= claims.truncated;
-    giveUpVisibly('deliveries', claims.gaveUp);
+    giveUpVisibly('claim', claims.gaveUp);
     stats.instantDeliveries = claims.instantDeliveries;
     stats.queued = claims.queued;
     await deps.failpoint('after-claim');
 
     const digests = await phase('flush', () =>
-      enqueueDueDigests(
+      flushDueDigests(
         {
           db,
           composeDigest: (digest) => composeDailyDigest({ ...digest, settings: mail, now: startedAt }),
@@ -180,7 +180,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
       ),
     );
     stats.partial ||= digests.truncated;
-    giveUpVisibly('digests', digests.gaveUp);
+    giveUpVisibly('flush', digests.gaveUp);
     await deps.failpoint('after-digest-claim');
 
     // Shards called together share the provider's rate: each sends at its share of it. Every

@@ -4,6 +4,8 @@ import type { QuotaHit } from '../outbox/quota-pause';
 
 /** The cycle's steps, as the run record times them (DESIGN §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
+/** The two steps that claim in rounds (claimInRounds) and may give up: deliveries, and due digests. */
+export type ClaimStep = Extract<CyclePhase, 'claim' | 'flush'>;
 
 export type RunStats = {
   runId: string;
@@ -24,8 +26,11 @@ export type RunStats = {
   providerRequests: number;
   skippedEmails: number;
   failures: number;
-  /** Subscribers whose claim kept losing races to concurrent writers this run; left for the next run. */
-  claimsGivenUp: { deliveries: number; digests: number };
+  /**
+   * Subscribers whose claim kept losing races to concurrent writers for MAX_CLAIM_ROUNDS this run,
+   * by step (`claim`: deliveries, `flush`: due digests); left for the next run, which claims them.
+   */
+  claimsGivenUp: Record<ClaimStep, number>;
   partial: boolean;
   /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
   quota: QuotaHit | null;
@@ -55,7 +60,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     providerRequests: 0,
     skippedEmails: 0,
     failures: 0,
-    claimsGivenUp: { deliveries: 0, digests: 0 },
+    claimsGivenUp: { claim: 0, flush: 0 },
     partial: false,
     quota: null,
     durationMs: 0,
