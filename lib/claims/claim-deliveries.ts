@@ -20,6 +20,8 @@ export const RENDER_CONCURRENCY = 16;
 export const MAX_ALERT_ITEMS = 25;
 
 export type ClaimCandidate = Candidate<StoredPosting>;
+/** A queued delivery a claim planned with the commit off (the dry run): not written, so the flush is handed it. */
+export type PlannedDelivery = { delivery: Delivery; posting: StoredPosting };
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
 /**
@@ -37,6 +39,8 @@ export type ClaimStats = {
   truncated: boolean;
   resumeAfter: string | null;
   gaveUp: number;
+  /** With the commit off only: the queued deliveries a run would have written (empty when it commits). */
+  planned: PlannedDelivery[];
 };
 
 /**
@@ -73,6 +77,7 @@ type ClaimContext = {
   now: Date;
   expireAt: Date;
   digestHourUtc: number;
+  commit: boolean;
 };
 
 /**
@@ -83,6 +88,10 @@ type ClaimContext = {
  * Pairs that may exist are read first (getAll) and left alone; the create() is the check, so of
  * two runs claiming the same pair exactly one lands, and the other re-reads and re-plans that
  * subscriber (per subscriber, all or nothing for the alert).
+ *
+ * With `commit: false` (the dry run) it reads and plans exactly the same — the alert cap, the
+ * email's byte budget, the digest day — and writes nothing: every plan counts as landed, and the
+ * queued deliveries come back in `planned` for the flush to see.
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
@@ -95,6 +104,8 @@ export async function claimDeliveries(
     /** Where a run stopped by its budget left off: subscribers after this uid go first. */
     resumeAfter?: string | null;
     subscribersPerSlice?: number;
+    /** Off: plan only, write nothing (the dry run). On by default. */
+    commit?: boolean;
   },
 ): Promise<ClaimStats> {
   const stats: ClaimStats = {
@@ -106,6 +117,7 @@ export async function claimDeliveries(
     truncated: false,
     resumeAfter: null,
     gaveUp: 0,
+    planned: [],
   };
   const ctx: ClaimContext = {
     db: deps.db,
@@ -115,6 +127,7 @@ export async function claimDeliveries(
     now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
+    commit: input.commit ?? true,
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
@@ -175,13 +188,13 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
         ),
       ),
     );
-    await ctx.failpoint('before-delivery-commit');
     const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
-    const committed = await commitGroups(
-      ctx.db,
-      writes.map((w) => w.write),
-      isLostRace,
-    );
+    const committed = ctx.commit
+      ? await commitPlans(
+          ctx,
+          writes.map((w) => w.write),
+        )
+      : writes.map(() => true);
     const lostSubscribers = new Set(writes.filter((_, j) => !committed[j]).map((w) => w.subscriber));
     const lost: ClaimCandidate[][] = [];
     plans.forEach((plan, i) => {
@@ -190,6 +203,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
       stats.alertEmails += plan.sending > 0 ? 1 : 0;
       stats.queued += plan.queued;
       stats.skipped += plan.skipped;
+      if (!ctx.commit) stats.planned.push(...plan.planned);
     });
     return lost;
   });
@@ -202,7 +216,12 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
  * items over the alert cap), since a busy day can bring one subscriber more than a batch holds.
  * A subscriber any of whose groups lost a race is re-read and re-planned whole.
  */
-type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number };
+type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number; planned: PlannedDelivery[] };
+
+async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<boolean[]> {
+  await ctx.failpoint('before-delivery-commit');
+  return commitGroups(ctx.db, writes, isLostRace);
+}
 
 /** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */
 const CREATES_PER_GROUP = 100;
@@ -234,7 +253,7 @@ export function decideClaim(input: {
 }
 
 async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
-  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0 };
+  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, planned: [] };
   const subscriber = fresh[0].subscriber;
   const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
   const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
@@ -254,7 +273,8 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     const queued = decision.queued.map((c) =>
       delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
     );
-    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0 };
+    const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
+    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0, planned };
   }
 
   // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
@@ -283,7 +303,7 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
       batch.create(outboxCollection(ctx.db).doc(emailKey), row);
     },
   };
-  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length };
+  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length, planned: [] };
 }
 
 /** Deliveries that stand alone (each create is its own check), a chunk per group. */

@@ -1,7 +1,10 @@
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
 import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
-import type { StoredPosting } from '../feeds/postings-collection';
+import type { Posting } from '../feeds/posting';
+import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { readMany } from '../store/create-documents';
+import { addDays } from '../store/timestamps';
 import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
 import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
@@ -14,7 +17,12 @@ import type { RunContext } from './run-context';
 /** Matching reads pending postings in slices this big; the rest waits for the next run. */
 export const POSTINGS_PER_RUN = 2_000;
 
-export type FetchResult = { fetched: number; new: number; held: number; feeds: FeedReport[] };
+/**
+ * `unseen`: with the commit off, the new postings a run would have stored (at most
+ * FEED_MAX_NEW_POSTINGS_PER_RUN per source), as it would have stored them; a run that commits
+ * stores them and matching reads them back from jobs/, so for it this is empty.
+ */
+export type FetchResult = { fetched: number; new: number; held: number; feeds: FeedReport[]; unseen: StoredPosting[] };
 /** `more`: pending postings are left past this run's slice. */
 export type MatchResult = { postings: StoredPosting[]; candidates: Candidate<StoredPosting>[]; users: number; more: boolean };
 export type ClaimResult = ClaimStats;
@@ -39,19 +47,45 @@ export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
   });
   for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
     deps.log('feed.failed', { runId, source: feed.source, error: feed.error });
-  return { fetched: feeds.fetched, new: feeds.new, held: feeds.held, feeds: feeds.feeds };
+  const unseen = ctx.commit ? [] : await notYetStored(ctx, feeds.preview);
+  return { fetched: feeds.fetched, new: ctx.commit ? feeds.new : unseen.length, held: feeds.held, feeds: feeds.feeds, unseen };
+}
+
+/** The postings a run would store from what the feeds returned: those not in jobs/ yet, capped per source, first in feed order. */
+async function notYetStored(ctx: RunContext, fetched: Posting[]): Promise<StoredPosting[]> {
+  const { db, config } = ctx.deps;
+  const stored = await readMany(
+    db,
+    fetched.map((p) => postingsCollection(db).doc(p.id)),
+  );
+  const taken = new Map<string, number>();
+  return fetched
+    .filter((p, i) => {
+      if (stored[i].exists) return false;
+      taken.set(p.source, (taken.get(p.source) ?? 0) + 1);
+      return taken.get(p.source)! <= config.FEED_MAX_NEW_POSTINGS_PER_RUN;
+    })
+    .map((p) => ({
+      ...p,
+      matchState: 'pending',
+      runId: ctx.runId,
+      fetchedAt: ctx.startedAt,
+      expireAt: addDays(ctx.startedAt, config.RETENTION_DAYS),
+    }));
 }
 
 /** Match the pending postings (a slice of POSTINGS_PER_RUN) against this run's active subscribers. */
-export async function matchNewPostings(ctx: RunContext): Promise<MatchResult> {
+export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): Promise<MatchResult> {
   const { db, config } = ctx.deps;
   // One more than a run takes tells whether postings are left for the next run.
-  const loaded = await loadPendingPostings(db, {
+  const pending = await loadPendingPostings(db, {
     now: ctx.startedAt,
     retentionDays: config.RETENTION_DAYS,
     limit: POSTINGS_PER_RUN + 1,
     shard: ctx.shard,
   });
+  // A dry run's new postings were not stored: they join the pending ones as the run's stored ones would.
+  const loaded = [...new Map([...pending, ...fetched.unseen].map((p) => [p.id, p])).values()];
   const postings = loaded.slice(0, POSTINGS_PER_RUN);
   // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
   const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(ctx.shard, s.id)) : [];
@@ -77,8 +111,10 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
       retentionDays: config.RETENTION_DAYS,
       digestHourUtc: config.DIGEST_HOUR_UTC,
       resumeAfter,
+      commit: ctx.commit,
     },
   );
+  if (!ctx.commit) return claims;
   if (claims.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'claim', subscribers: claims.gaveUp });
   // Subscribers this run did not reach go first next run.
   if (claims.resumeAfter !== resumeAfter)
@@ -94,7 +130,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
 }
 
 /** Claim today's digests when due (≥ DIGEST_HOUR_UTC, not yet claimed today): one outbox row each. */
-export async function flushDigests(ctx: RunContext): Promise<FlushResult> {
+export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
   const flushed = await flushDueDigests(
@@ -111,6 +147,9 @@ export async function flushDigests(ctx: RunContext): Promise<FlushResult> {
       maxItems: config.DIGEST_MAX_ITEMS,
       retentionDays: config.RETENTION_DAYS,
       shard: ctx.shard,
+      commit: ctx.commit,
+      // With the commit off, what the claim step queued exists only in its plan.
+      planned: claims.planned,
     },
   );
   if (flushed.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'flush', subscribers: flushed.gaveUp });

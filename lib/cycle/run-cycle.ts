@@ -1,7 +1,7 @@
 import { addDays } from '../store/timestamps';
 import { recordRunEnd, recordRunStart, type RunStats } from '../ops/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
-import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, POSTINGS_PER_RUN } from './cycle-steps';
+import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings } from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
@@ -28,7 +28,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   if (!ctx.commit)
     return {
       kind: 'preview',
-      ...(await previewCycle(deps, { now: startedAt, sources: ctx.sources, runId, shard: ctx.shard, postingsPerRun: POSTINGS_PER_RUN })),
+      ...(await previewCycle(ctx)),
     };
 
   const lockName = options.lockName ?? (ctx.shardTag ? `scan-${ctx.shardTag}` : 'scan');
@@ -67,12 +67,12 @@ async function runSteps(ctx: RunContext, steps: StepResults): Promise<void> {
     startedAt,
     expireAt: addDays(startedAt, config.RETENTION_DAYS),
   });
-  steps.fetch = await ctx.phase('fetch', () => fetchFeeds(ctx));
+  const fetched = (steps.fetch = await ctx.phase('fetch', () => fetchFeeds(ctx)));
   await failpoint('after-postings-stored');
-  const match = (steps.match = await ctx.phase('match', () => matchNewPostings(ctx)));
-  steps.claim = await ctx.phase('claim', () => claimMatches(ctx, match));
+  const match = (steps.match = await ctx.phase('match', () => matchNewPostings(ctx, fetched)));
+  const claims = (steps.claim = await ctx.phase('claim', () => claimMatches(ctx, match)));
   await failpoint('after-claim');
-  steps.flush = await ctx.phase('flush', () => flushDigests(ctx));
+  steps.flush = await ctx.phase('flush', () => flushDigests(ctx, claims));
   await failpoint('after-digest-claim');
   steps.dispatch = await ctx.phase('dispatch', () => dispatchEmails(ctx));
 }
