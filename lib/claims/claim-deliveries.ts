@@ -18,17 +18,17 @@ import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../
 export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
-/** Rounds of re-planning after losing races to concurrent runs before leaving the rest to the next run. */
-const MAX_ROUNDS = 10;
 
 export type ClaimCandidate = Candidate<StoredPosting>;
+/** A queued delivery a claim planned with the commit off (the dry run): not written, so the flush is handed it. */
+export type PlannedDelivery = { delivery: Delivery; posting: StoredPosting };
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
  * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
  * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
- * after MAX_ROUNDS; their postings stay pending and the next run claims them.
+ * after MAX_CLAIM_ROUNDS; their postings stay pending and the next run claims them.
  */
 export type ClaimStats = {
   matches: number;
@@ -39,6 +39,8 @@ export type ClaimStats = {
   truncated: boolean;
   resumeAfter: string | null;
   gaveUp: number;
+  /** With the commit off only: the queued deliveries a run would have written (empty when it commits). */
+  planned: PlannedDelivery[];
 };
 
 /**
@@ -55,7 +57,7 @@ export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
  * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
  * A flush that claims it between this read and our write listed its items before ours existed:
  * ours keeps today's date, and the next flush takes it (a row that does not list an item never
- * holds it back, see enqueue-due-digests.ts) — late by a day in that race, never lost.
+ * holds it back, see flush-due-digests.ts) — late by a day in that race, never lost.
  */
 export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
   if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
@@ -75,6 +77,7 @@ type ClaimContext = {
   now: Date;
   expireAt: Date;
   digestHourUtc: number;
+  commit: boolean;
 };
 
 /**
@@ -85,6 +88,10 @@ type ClaimContext = {
  * Pairs that may exist are read first (getAll) and left alone; the create() is the check, so of
  * two runs claiming the same pair exactly one lands, and the other re-reads and re-plans that
  * subscriber (per subscriber, all or nothing for the alert).
+ *
+ * With `commit: false` (the dry run) it reads and plans exactly the same — the alert cap, the
+ * email's byte budget, the digest day — and writes nothing: every plan counts as landed, and the
+ * queued deliveries come back in `planned` for the flush to see.
  */
 export async function claimDeliveries(
   deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
@@ -97,6 +104,8 @@ export async function claimDeliveries(
     /** Where a run stopped by its budget left off: subscribers after this uid go first. */
     resumeAfter?: string | null;
     subscribersPerSlice?: number;
+    /** Off: plan only, write nothing (the dry run). On by default. */
+    commit?: boolean;
   },
 ): Promise<ClaimStats> {
   const stats: ClaimStats = {
@@ -108,6 +117,7 @@ export async function claimDeliveries(
     truncated: false,
     resumeAfter: null,
     gaveUp: 0,
+    planned: [],
   };
   const ctx: ClaimContext = {
     db: deps.db,
@@ -117,6 +127,7 @@ export async function claimDeliveries(
     now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
+    commit: input.commit ?? true,
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
@@ -149,7 +160,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   // postings stored earlier (a run that stopped halfway may have claimed some); a subscriber that
   // lost a race is read whole.
   let firstRound = true;
-  const left = await claimInRounds(groups, MAX_ROUNDS, async (pending) => {
+  const { gaveUp } = await claimInRounds(groups, async (pending) => {
     const first = firstRound;
     firstRound = false;
     const mayExist = (c: ClaimCandidate) => !first || c.posting.runId !== ctx.runId;
@@ -177,13 +188,13 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
         ),
       ),
     );
-    await ctx.failpoint('before-delivery-commit');
     const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
-    const committed = await commitGroups(
-      ctx.db,
-      writes.map((w) => w.write),
-      isLostRace,
-    );
+    const committed = ctx.commit
+      ? await commitPlans(
+          ctx,
+          writes.map((w) => w.write),
+        )
+      : writes.map(() => true);
     const lostSubscribers = new Set(writes.filter((_, j) => !committed[j]).map((w) => w.subscriber));
     const lost: ClaimCandidate[][] = [];
     plans.forEach((plan, i) => {
@@ -192,10 +203,11 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
       stats.alertEmails += plan.sending > 0 ? 1 : 0;
       stats.queued += plan.queued;
       stats.skipped += plan.skipped;
+      if (!ctx.commit) stats.planned.push(...plan.planned);
     });
     return lost;
   });
-  stats.gaveUp += left.length;
+  stats.gaveUp += gaveUp.length;
 }
 
 /**
@@ -204,7 +216,12 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
  * items over the alert cap), since a busy day can bring one subscriber more than a batch holds.
  * A subscriber any of whose groups lost a race is re-read and re-planned whole.
  */
-type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number };
+type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number; planned: PlannedDelivery[] };
+
+async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<boolean[]> {
+  await ctx.failpoint('before-delivery-commit');
+  return commitGroups(ctx.db, writes, isLostRace);
+}
 
 /** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */
 const CREATES_PER_GROUP = 100;
@@ -236,7 +253,7 @@ export function decideClaim(input: {
 }
 
 async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
-  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0 };
+  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, planned: [] };
   const subscriber = fresh[0].subscriber;
   const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
   const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
@@ -256,7 +273,8 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     const queued = decision.queued.map((c) =>
       delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
     );
-    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0 };
+    const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
+    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0, planned };
   }
 
   // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
@@ -285,7 +303,7 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
       batch.create(outboxCollection(ctx.db).doc(emailKey), row);
     },
   };
-  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length };
+  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length, planned: [] };
 }
 
 /** Deliveries that stand alone (each create is its own check), a chunk per group. */

@@ -1,9 +1,9 @@
-import type { Firestore, QueryDocumentSnapshot, Timestamp } from 'firebase-admin/firestore';
+import { Timestamp, type Firestore, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
 import { ownsSubscriber, type Shard } from '../runtime/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
-import { RENDER_CONCURRENCY } from './claim-deliveries';
+import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
@@ -27,14 +27,20 @@ export type ComposeDigest = (input: {
 
 /**
  * `truncated`: the run's time budget ended the flush with subscribers still due; the next run goes on.
- * `gaveUp`: subscribers whose digest claim still lost a race after MAX_ROUNDS; still due next run.
+ * `gaveUp`: subscribers whose digest claim still lost a race after MAX_CLAIM_ROUNDS; still due next run.
  */
-export type DigestStats = { due: number; claimed: number; skippedSubscribers: number; truncated: boolean; gaveUp: number };
+export type FlushStats = {
+  due: number;
+  /** Digests claimed (an outbox row each), and the items they list. */
+  claimed: number;
+  items: number;
+  skippedSubscribers: number;
+  truncated: boolean;
+  gaveUp: number;
+};
 
 /** Due items read per query page; the flush walks them with a cursor until done or out of time. */
 const DUE_PAGE = 5_000;
-/** Rounds of re-planning after losing races to concurrent writers of the same items (claims, opt-outs). */
-const MAX_ROUNDS = 5;
 /** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
 const CLOSES_PER_GROUP = 100;
 /** How far back a leftover item's earlier digests are looked for: nothing outlives the ledger's retention. */
@@ -49,6 +55,9 @@ type FlushContext = {
   runId: string;
   maxItems: number;
   expireAt: Date;
+  commit: boolean;
+  /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
+  plannedPostings: Map<string, StoredPosting>;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -64,8 +73,12 @@ export type Due = { uid: string; items: DueItem[] };
  * when the row is final, settle-digest-items.ts), so later runs, overlapping runs and retries all
  * find the row and do nothing. Lower-scored items are closed `skipped` (digest_cap) in the same
  * write, and their count is the email's "and N more".
+ *
+ * With `commit: false` (the dry run) it reads and plans exactly the same and writes nothing: no
+ * row, no close, no repair. `planned` are the deliveries the claim step planned without writing
+ * them; they join the due items read from the ledger, as a run's own claims would.
  */
-export async function enqueueDueDigests(
+export async function flushDueDigests(
   deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
   input: {
     now: Date;
@@ -76,9 +89,13 @@ export async function enqueueDueDigests(
     duePageSize?: number;
     /** A shard's run flushes only its own subscribers' digests. */
     shard?: Shard;
+    /** Off: plan only, write nothing (the dry run). On by default. */
+    commit?: boolean;
+    /** With the commit off: the queued deliveries the claim step planned and did not write. */
+    planned?: PlannedDelivery[];
   },
-): Promise<DigestStats> {
-  const stats: DigestStats = { due: 0, claimed: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
+): Promise<FlushStats> {
+  const stats: FlushStats = { due: 0, claimed: 0, items: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const ctx: FlushContext = {
     ...deps,
@@ -86,8 +103,11 @@ export async function enqueueDueDigests(
     failpoint: deps.failpoint ?? (async () => {}),
     day: utcDay(input.now),
     expireAt: addDays(input.now, input.retentionDays),
+    commit: input.commit ?? true,
+    plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
   };
-  for await (const due of dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard })) {
+  const pages = dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard });
+  for await (const due of withPlanned(pages, input.planned ?? [], ctx.day, input.now)) {
     if (deps.outOfTime()) {
       stats.truncated = true;
       break;
@@ -97,12 +117,35 @@ export async function enqueueDueDigests(
       if (deps.outOfTime()) return void (stats.truncated = true);
       const flushed = await flushSlice(ctx, slice);
       stats.claimed += flushed.claimed;
+      stats.items += flushed.items;
       stats.skippedSubscribers += flushed.skippedSubscribers;
       stats.gaveUp += flushed.gaveUp;
     });
     if (stats.truncated) break;
   }
   return stats;
+}
+
+/**
+ * The due pages with the planned deliveries due by `day` added: each to its subscriber's entry when
+ * a page has one, the rest as a last page. Planned items were never written, so no close of theirs
+ * is ever committed; their version is a stand-in.
+ */
+async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelivery[], day: string, now: Date): AsyncGenerator<Due[]> {
+  const extra = new Map<string, DueItem[]>();
+  for (const { delivery } of planned) {
+    if (!isDueBy(delivery, day)) continue;
+    const item = { id: deliveryId(delivery.uid, delivery.jobId), delivery, updateTime: Timestamp.fromDate(now) };
+    extra.set(delivery.uid, [...(extra.get(delivery.uid) ?? []), item]);
+  }
+  for await (const page of pages) {
+    yield page.map((due) => {
+      const items = extra.get(due.uid);
+      extra.delete(due.uid);
+      return items ? { uid: due.uid, items: [...due.items, ...items] } : due;
+    });
+  }
+  if (extra.size > 0) yield [...extra].map(([uid, items]) => ({ uid, items }));
 }
 
 /**
@@ -140,12 +183,16 @@ export async function* dueSubscribers(db: Firestore, input: { day: string; pageS
   }
 }
 
-async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: number; skippedSubscribers: number; gaveUp: number }> {
+async function flushSlice(
+  ctx: FlushContext,
+  slice: Due[],
+): Promise<{ claimed: number; items: number; skippedSubscribers: number; gaveUp: number }> {
   const { db } = ctx;
   let claimed = 0;
+  let items = 0;
   let skippedSubscribers = 0;
   let firstRound = true;
-  const left = await claimInRounds(slice, MAX_ROUNDS, async (pending) => {
+  const { gaveUp } = await claimInRounds(slice, async (pending) => {
     // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
     const current = firstRound ? pending : await rereadItems(db, pending, ctx.day);
     firstRound = false;
@@ -173,33 +220,41 @@ async function flushSlice(ctx: FlushContext, slice: Due[]): Promise<{ claimed: n
       });
     }
     // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
-    await settleDigestItems(
-      db,
-      repairs.flatMap((r) =>
-        settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [],
-      ),
-    );
-    const postings = await readPostings(db, plans);
+    if (ctx.commit)
+      await settleDigestItems(
+        db,
+        repairs.flatMap((r) =>
+          settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [],
+        ),
+      );
+    const postings = await readPostings(ctx, plans);
     const render = pLimit(RENDER_CONCURRENCY);
     const composed = await Promise.all(plans.map((plan) => render(() => composeDigestRow(ctx, plan, postings))));
-    await ctx.failpoint('before-digest-commit');
     const groups = composed.flatMap(({ plan, row }, i) => flushWrites(ctx, plan, row).map((write) => ({ write, plan: i })));
-    const committed = await commitGroups(
-      db,
-      groups.map((g) => g.write),
-      isLostRace,
-    );
+    const committed = ctx.commit
+      ? await commitFlush(
+          ctx,
+          groups.map((g) => g.write),
+        )
+      : groups.map(() => true);
     const lostPlans = new Set(groups.filter((_, j) => !committed[j]).map((g) => g.plan));
     const lost = new Set<string>();
     composed.forEach(({ plan }, i) => {
       if (lostPlans.has(i)) return lost.add(plan.uid);
-      if (plan.top.length > 0) claimed += 1;
-      else if (plan.closed.length > 0) skippedSubscribers += 1;
+      if (plan.top.length > 0) {
+        claimed += 1;
+        items += plan.top.length;
+      } else if (plan.closed.length > 0) skippedSubscribers += 1;
     });
     // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
     return current.filter((d) => lost.has(d.uid));
   });
-  return { claimed, skippedSubscribers, gaveUp: left.length };
+  return { claimed, items, skippedSubscribers, gaveUp: gaveUp.length };
+}
+
+async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<boolean[]> {
+  await ctx.failpoint('before-digest-commit');
+  return commitGroups(ctx.db, groups, isLostRace);
 }
 
 /** The items again, as they are now: those still queued and due. */
@@ -305,13 +360,14 @@ export function decideDigest(input: { subscriber: Subscriber | undefined; due: D
 export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
 
 /** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
-async function readPostings(db: Firestore, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
-  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((d) => d.jobId)))];
+async function readPostings(ctx: FlushContext, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
+  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((d) => d.jobId)))].filter((id) => !ctx.plannedPostings.has(id));
   const snaps = await readMany(
-    db,
-    jobIds.map((id) => postingsCollection(db).doc(id)),
+    ctx.db,
+    jobIds.map((id) => postingsCollection(ctx.db).doc(id)),
   );
-  return new Map(jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : [])));
+  const read = jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : []));
+  return new Map([...ctx.plannedPostings, ...read]);
 }
 
 /**

@@ -32,6 +32,12 @@ export type Dashboard = {
   /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
   quota: QuotaNotice | null;
   failures: FailedEmail[];
+  /**
+   * Claims given up over the recent runs (the `runs` listed): subscribers whose delivery or digest
+   * claim kept losing races for MAX_CLAIM_ROUNDS, summed. Each was left for the next run; a number
+   * that keeps growing means a writer is fighting the cycle.
+   */
+  claimsGivenUpRecent: number;
   /** Newest first. */
   runs: RunSummary[];
   locks: LockView[];
@@ -53,6 +59,8 @@ export type RunSummary = {
   matches: number;
   emailsSent: number;
   failures: number;
+  /** Subscribers whose claims this run gave up on (both claim steps; RunStats.claimsGivenUp). */
+  claimsGivenUp: number;
   partial: boolean;
   /** The provider refused a send for quota in this run. */
   quota: QuotaHit | null;
@@ -87,7 +95,14 @@ const RUN_FIELDS = [
   'quota',
   'errors',
   ...RUN_STATS.map((s) => `stats.${s}`),
+  'stats.claimsGivenUp',
 ];
+
+/** RunStats.claimsGivenUp summed over its steps; whatever the record holds that is not a count reads as 0. */
+function givenUp(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.values(value).reduce((sum: number, n) => sum + (typeof n === 'number' ? n : 0), 0);
+}
 
 export async function readDashboard(
   db: Firestore,
@@ -152,6 +167,7 @@ export async function readDashboard(
       matches: stat('matches'),
       emailsSent: stat('emailsSent'),
       failures: stat('failures'),
+      claimsGivenUp: givenUp(d.get('stats.claimsGivenUp')),
       partial: d.get('partial') === true,
       quota: readRunQuota(d.get('quota')),
       errors: d.get('errors') ?? [],
@@ -167,6 +183,7 @@ export async function readDashboard(
     postingsWaiting,
     quota: providerQuotaNotice(runViews),
     failures,
+    claimsGivenUpRecent: runViews.reduce((sum, run) => sum + run.claimsGivenUp, 0),
     runs: runViews,
     locks: locks.docs.map((d) => {
       const expiresAt = toDate(d.get('expiresAt'));

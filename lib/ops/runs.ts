@@ -5,6 +5,9 @@ import { COLLECTIONS } from '../store/collections';
 
 /** The cycle's steps, as the run record times them (DESIGN §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
+/** The two steps that claim in rounds (claimInRounds) and may give up: deliveries, and due digests. */
+/** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
+export type ClaimsGivenUp = { deliveries: number; digests: number };
 
 export type RunStats = {
   runId: string;
@@ -25,8 +28,12 @@ export type RunStats = {
   providerRequests: number;
   skippedEmails: number;
   failures: number;
-  /** Subscribers whose claim kept losing races to concurrent writers this run; left for the next run. */
-  claimsGivenUp: { deliveries: number; digests: number };
+  /**
+   * Subscribers whose claim kept losing races to concurrent writers for MAX_CLAIM_ROUNDS this run,
+   * by what they claim (`deliveries`: the claim phase, `digests`: the flush phase); left for the
+   * next run, which claims them.
+   */
+  claimsGivenUp: ClaimsGivenUp;
   partial: boolean;
   /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
   quota: QuotaHit | null;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
-import { enqueueDueDigests } from '../../lib/claims/flush-due-digests';
+import { flushDueDigests } from '../../lib/claims/flush-due-digests';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { deliveriesOf } from '../support/deliveries';
 import { createHarness, type Harness } from '../support/harness';
@@ -264,7 +264,7 @@ describe('daily digest flush over many due pages', () => {
       await h.subscribe({ email: `${name}@example.com`, keywords: ['python'], mode: 'daily' });
     h.serveFeed(postings('many', 2, 0, '2026-11-30T06:00:00Z'));
     await h.cron({ now: '2026-11-30T06:00:00Z' });
-    const stats = await enqueueDueDigests(
+    const stats = await flushDueDigests(
       {
         db: h.db,
         composeDigest: async ({ subscriber }) => ({

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentReference, Firestore } from 'firebase-admin/firestore';
 import type { Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import { readDashboard } from '../../lib/ops/read-dashboard';
 import { createHarness, type Harness } from '../support/harness';
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 
@@ -73,6 +74,9 @@ describe('a claim that keeps losing races gives up visibly, and the next run cla
       { event: 'claim.gave_up', fields: { runId: result.runId, step: 'deliveries', subscribers: 2 } },
     ]);
     expect((await h.db.collection('runs').doc(result.runId).get()).get('status')).toBe('partial');
+    const dashboard = await readDashboard(h.db, { now: new Date('2026-11-30T07:01:00Z') });
+    expect(dashboard.claimsGivenUpRecent).toBe(2);
+    expect(dashboard.runs.find((r) => r.runId === result.runId)).toMatchObject({ claimsGivenUp: 2, partial: true });
     expect((await h.db.collection('jobs').where('matchState', '==', 'pending').get()).size).toBe(1);
 
     expect((await h.cron({ now: '2026-11-30T07:15:00Z' })).body).toMatchObject({ instantDeliveries: 1, queued: 1, partial: false });
@@ -91,6 +95,7 @@ describe('a claim that keeps losing races gives up visibly, and the next run cla
       { event: 'claim.gave_up', fields: { runId: result.runId, step: 'digests', subscribers: 1 } },
     ]);
     expect(await h.inbox(DANA)).toHaveLength(0);
+    expect((await readDashboard(h.db, { now: new Date('2026-11-30T08:06:00Z') })).claimsGivenUpRecent).toBe(1);
 
     expect((await h.cron({ now: '2026-11-30T08:20:00Z' })).body).toMatchObject({ digests: 1, partial: false });
     expect((await h.cron({ now: '2026-11-30T08:35:00Z' })).body).toMatchObject({ digests: 0 });

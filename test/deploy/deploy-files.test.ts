@@ -320,7 +320,10 @@ describe('docs/deploy.md: what a deploy costs', () => {
 
   it("takes its Firestore counts from the bench's scaling table", () => {
     const bench = new Map(
-      tableAfter(performance, '**Subscribers U, at J = 500**').map((cells) => [num(cells[0]), { reads: num(cells[5]), writes: num(cells[6]) }]),
+      tableAfter(performance, '**Subscribers U, at J = 500**').map((cells) => [
+        num(cells[0]),
+        { reads: num(cells[5]), writes: num(cells[6]) },
+      ]),
     );
     const costs = tableAfter(deploy, '## What it costs');
     expect(costs.map((cells) => num(cells[0]))).toEqual([1_000, 10_000, 100_000]);

@@ -1,0 +1,179 @@
+import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
+import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
+import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
+import type { Posting } from '../feeds/posting';
+import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { readMany } from '../store/create-documents';
+import { addDays } from '../store/timestamps';
+import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
+import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
+import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
+import { matchPostings, type Candidate } from '../matching/match-postings';
+import { dispatchOutbox, type DispatchStats } from '../outbox/dispatch-outbox';
+import { ownsSubscriber } from '../runtime/shard';
+import { listActiveSubscribers } from '../subscribers/subscriber';
+import type { RunContext } from './run-context';
+
+/** Matching reads pending postings in slices this big; the rest waits for the next run. */
+export const POSTINGS_PER_RUN = 2_000;
+
+/**
+ * `unseen`: with the commit off, the new postings a run would have stored (at most
+ * FEED_MAX_NEW_POSTINGS_PER_RUN per source), as it would have stored them; a run that commits
+ * stores them and matching reads them back from jobs/, so for it this is empty.
+ */
+export type FetchResult = { fetched: number; new: number; held: number; feeds: FeedReport[]; unseen: StoredPosting[] };
+/** `more`: pending postings are left past this run's slice. */
+export type MatchResult = { postings: StoredPosting[]; candidates: Candidate<StoredPosting>[]; users: number; more: boolean };
+export type ClaimResult = ClaimStats;
+export type FlushResult = FlushStats;
+export type DispatchResult = DispatchStats & { providerRequests: number };
+
+/** Fetch the feeds, store the new postings (jobs/, new ones only). A broken feed is recorded and logged, never fatal. */
+export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
+  const { deps, startedAt, runId } = ctx;
+  const { config } = deps;
+  const feeds = await refreshFeeds(deps, {
+    sources: ctx.sources,
+    now: startedAt,
+    runId,
+    retentionDays: config.RETENTION_DAYS,
+    timeoutMs: config.FEED_TIMEOUT_MS,
+    maxBytes: config.FEED_MAX_BYTES,
+    allowPrivateAddresses: config.FEED_ALLOW_PRIVATE_ADDRESSES,
+    maxNewPerSource: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
+    appUrl: config.APP_URL,
+    dryRun: !ctx.commit,
+  });
+  for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
+    deps.log('feed.failed', { runId, source: feed.source, error: feed.error });
+  const unseen = ctx.commit ? [] : await notYetStored(ctx, feeds.preview);
+  return { fetched: feeds.fetched, new: ctx.commit ? feeds.new : unseen.length, held: feeds.held, feeds: feeds.feeds, unseen };
+}
+
+/** The postings a run would store from what the feeds returned: those not in jobs/ yet, capped per source, first in feed order. */
+async function notYetStored(ctx: RunContext, fetched: Posting[]): Promise<StoredPosting[]> {
+  const { db, config } = ctx.deps;
+  const stored = await readMany(
+    db,
+    fetched.map((p) => postingsCollection(db).doc(p.id)),
+  );
+  const taken = new Map<string, number>();
+  return fetched
+    .filter((p, i) => {
+      if (stored[i].exists) return false;
+      taken.set(p.source, (taken.get(p.source) ?? 0) + 1);
+      return taken.get(p.source)! <= config.FEED_MAX_NEW_POSTINGS_PER_RUN;
+    })
+    .map((p) => ({
+      ...p,
+      matchState: 'pending',
+      runId: ctx.runId,
+      fetchedAt: ctx.startedAt,
+      expireAt: addDays(ctx.startedAt, config.RETENTION_DAYS),
+    }));
+}
+
+/** Match the pending postings (a slice of POSTINGS_PER_RUN) against this run's active subscribers. */
+export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): Promise<MatchResult> {
+  const { db, config } = ctx.deps;
+  // One more than a run takes tells whether postings are left for the next run.
+  const pending = await loadPendingPostings(db, {
+    now: ctx.startedAt,
+    retentionDays: config.RETENTION_DAYS,
+    limit: POSTINGS_PER_RUN + 1,
+    shard: ctx.shard,
+  });
+  // A dry run's new postings were not stored: they join the pending ones as the run's stored ones would.
+  const loaded = [...new Map([...pending, ...fetched.unseen].map((p) => [p.id, p])).values()];
+  const postings = loaded.slice(0, POSTINGS_PER_RUN);
+  // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
+  const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(ctx.shard, s.id)) : [];
+  return { postings, candidates: matchPostings(postings, subscribers), users: subscribers.length, more: loaded.length > POSTINGS_PER_RUN };
+}
+
+/** Claim deliveries/{uid}_{jobId} (instant: with the alert's outbox row; daily: queued), then close the postings reached. */
+export async function claimMatches(ctx: RunContext, match: MatchResult): Promise<ClaimResult> {
+  const { deps, startedAt, runId } = ctx;
+  const { db, config } = deps;
+  const resumeAfter = match.candidates.length > 0 ? await readClaimCursor(db, ctx.shardTag) : null;
+  const claims = await claimDeliveries(
+    {
+      db,
+      composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: ctx.mail, now: startedAt }),
+      outOfTime: ctx.outOfTime,
+      failpoint: deps.failpoint,
+    },
+    {
+      candidates: match.candidates,
+      runId,
+      now: startedAt,
+      retentionDays: config.RETENTION_DAYS,
+      digestHourUtc: config.DIGEST_HOUR_UTC,
+      resumeAfter,
+      commit: ctx.commit,
+    },
+  );
+  if (!ctx.commit) return claims;
+  if (claims.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'deliveries', subscribers: claims.gaveUp });
+  // Subscribers this run did not reach go first next run.
+  if (claims.resumeAfter !== resumeAfter)
+    await saveClaimCursor(db, { shardTag: ctx.shardTag, resumeAfter: claims.resumeAfter, runId, now: startedAt });
+  // A posting is closed only when every subscriber it matched was reached (by every shard).
+  if (!claims.truncated && claims.gaveUp === 0)
+    await markPostingsMatched(
+      db,
+      match.postings.map((p) => p.id),
+      ctx.shard,
+    );
+  return claims;
+}
+
+/** Claim today's digests when due (≥ DIGEST_HOUR_UTC, not yet claimed today): one outbox row each. */
+export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
+  const { deps, startedAt, runId } = ctx;
+  const { db, config } = deps;
+  const flushed = await flushDueDigests(
+    {
+      db,
+      composeDigest: (digest) => composeDailyDigest({ ...digest, settings: ctx.mail, now: startedAt }),
+      outOfTime: ctx.outOfTime,
+      failpoint: deps.failpoint,
+    },
+    {
+      now: startedAt,
+      runId,
+      digestHourUtc: config.DIGEST_HOUR_UTC,
+      maxItems: config.DIGEST_MAX_ITEMS,
+      retentionDays: config.RETENTION_DAYS,
+      shard: ctx.shard,
+      commit: ctx.commit,
+      // With the commit off, what the claim step queued exists only in its plan.
+      planned: claims.planned,
+    },
+  );
+  if (flushed.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'digests', subscribers: flushed.gaveUp });
+  return flushed;
+}
+
+/** Dispatch the outbox: lease → activity check → send (idempotency key) → record. */
+export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
+  const { deps, runId } = ctx;
+  const { config } = deps;
+  const sent = await dispatchOutbox(
+    {
+      db: deps.db,
+      mailer: deps.mailer,
+      limiter: ctx.limiter,
+      failpoint: deps.failpoint,
+      clock: ctx.clock,
+      sleep: deps.sleep,
+      outOfTime: ctx.outOfTime,
+      log: deps.log,
+      runId,
+      quota: ctx.quota,
+    },
+    { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard: ctx.shard },
+  );
+  return { ...sent, providerRequests: ctx.limiter.requests() };
+}

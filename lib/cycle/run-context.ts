@@ -1,0 +1,82 @@
+import { parseFeedUrls, type FeedSource } from '../feeds/feed-source';
+import type { MailSettings } from '../mail/compose-email';
+import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
+import { newRunId, type CyclePhase } from '../ops/runs';
+import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
+import { shardTag, type Shard } from '../runtime/shard';
+import type { CycleDeps, CycleOptions } from './cycle-deps';
+
+/**
+ * What every step of one cycle shares, built once when the run starts: its clock and id, its part
+ * of the subscribers, its send limiter and quota pause, its time budget, and whether it commits.
+ * A dry run (?dryRun=1) is the same context with `commit` off: the steps plan exactly as a run
+ * does and write nothing.
+ */
+export type RunContext = {
+  deps: CycleDeps;
+  runId: string;
+  trigger: string;
+  /** The run's clock at its start: with ?now= the override, else the wall clock. Every decision uses it. */
+  startedAt: Date;
+  /** The run's clock now: it starts at `startedAt` and moves with real time, so leases still age. */
+  clock: () => Date;
+  /** Real elapsed time since the start, in ms (the budget is wall time, whatever ?now= says). */
+  elapsedMs: () => number;
+  /** True once the run's budget (RUN_BUDGET_MS) is spent, or would be after `reserveMs` more. */
+  outOfTime: (reserveMs?: number) => boolean;
+  shard: Shard | undefined;
+  /** `k-of-n` for a shard's run, null for a run over every subscriber. */
+  shardTag: string | null;
+  sources: FeedSource[];
+  mail: MailSettings;
+  /** Off for the dry run: no claim, no mark, no cursor, no send — the planners still run. */
+  commit: boolean;
+  /**
+   * Shards called together share the provider's rate: each sends at its share of it. Every request
+   * also passes the process's limiter, which the signups' emails share.
+   */
+  limiter: SendLimiter;
+  quota: QuotaPause;
+  /** Wall time of each step, as the run record keeps it. */
+  phases: Partial<Record<CyclePhase, number>>;
+  /** Runs one step, timed into `phases` (and traced, when the caller traces). */
+  phase: <T>(name: CyclePhase, step: () => Promise<T>) => Promise<T>;
+};
+
+export function createRunContext(deps: CycleDeps, options: CycleOptions): RunContext {
+  const { config } = deps;
+  const startedWall = deps.wallClock();
+  const startedAt = options.now ?? new Date(startedWall);
+  const elapsedMs = () => deps.wallClock() - startedWall;
+  const phases: RunContext['phases'] = {};
+  return {
+    deps,
+    runId: options.runId ?? newRunId(startedAt),
+    trigger: options.trigger,
+    startedAt,
+    clock: () => new Date(startedAt.getTime() + elapsedMs()),
+    elapsedMs,
+    outOfTime: (reserveMs = 0) => elapsedMs() + reserveMs > config.RUN_BUDGET_MS,
+    shard: options.shard,
+    shardTag: options.shard ? shardTag(options.shard) : null,
+    sources: parseFeedUrls(config.FEED_URLS),
+    mail: { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET },
+    commit: !options.dryRun,
+    limiter: createSendLimiter({
+      ratePerSec: config.SEND_RATE_PER_SEC / (options.shard?.count ?? 1),
+      concurrency: config.SEND_CONCURRENCY,
+      sleep: deps.sleep,
+      via: deps.sendLimiter,
+    }),
+    quota: createQuotaPause(),
+    phases,
+    phase: async (name, step) => {
+      const started = deps.wallClock();
+      try {
+        return await (deps.trace ? deps.trace(name, step) : step());
+      } finally {
+        phases[name] = deps.wallClock() - started;
+      }
+    },
+  };
+}
