@@ -13,10 +13,12 @@ import { seededRandom } from '../support/seeded-random';
  * received is then checked like a queue: no duplicate, nothing lost without a visible state.
  *
  *   SCOUT_CHAOS_SEED=1234 npm test -- chaos    replay one seed
- *   npm run test:chaos                         the long soak (SCOUT_CHAOS_TICKS=60)
+ *   npm run test:chaos                         the long soak: 60 ticks, and more until 300 invocations
  */
 const seed = Number(process.env.SCOUT_CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const ticks = Number(process.env.SCOUT_CHAOS_TICKS ?? 10);
+/** The soak keeps ticking past `ticks` until this many invocations have run (each tick runs 1–8). */
+const minInvocations = Number(process.env.SCOUT_CHAOS_MIN_INVOCATIONS ?? 0);
 const random = seededRandom(seed);
 
 const KEYWORDS = ['react', 'python', 'firestore', 'django', 'figma', 'rust'] as const;
@@ -35,7 +37,9 @@ const feed: TestItem[] = [];
 let postingSeq = 0;
 
 beforeAll(async () => {
-  console.log(`chaos seed ${seed}, ${ticks} ticks (replay: SCOUT_CHAOS_SEED=${seed} SCOUT_CHAOS_TICKS=${ticks})`);
+  console.log(
+    `chaos seed ${seed}, ${ticks} ticks (replay: SCOUT_CHAOS_SEED=${seed} SCOUT_CHAOS_TICKS=${ticks} SCOUT_CHAOS_MIN_INVOCATIONS=${minInvocations})`,
+  );
   h = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
   const subscribers = random.int(6, 12);
   for (let i = 0; i < subscribers; i++) {
@@ -85,7 +89,8 @@ describe(`randomized faults (seed ${seed})`, () => {
   it('no duplicate, nothing lost silently, nothing stuck — counted like a queue checker', { timeout: 600_000 }, async () => {
     let now = new Date('2026-11-30T06:00:00Z');
     const injected = { crashes: 0, providerFaults: 0, invocations: 0 };
-    for (let tick = 0; tick < ticks; tick++) {
+    let tick = 0;
+    for (; tick < ticks || injected.invocations < minInvocations; tick++) {
       addPostings(now);
       const faults = randomFaults();
       if (Object.keys(faults).length > 0) injected.providerFaults += 1;
@@ -123,7 +128,7 @@ describe(`randomized faults (seed ${seed})`, () => {
 
     const report = await checkDeliveries(h.db, await h.inbox(), { lastDigestDay: utcDay(settleDay) });
     console.log(
-      `chaos seed ${seed}: ${ticks} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected\n` +
+      `chaos seed ${seed}: ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected\n` +
         `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}`,
     );
     expect(report.stuck).toEqual([]);
