@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import './globals.css';
+import { STYLESHEET } from '../lib/http/stylesheet';
 
 // Rendered per request: the proxy's script nonce is per response, and a prerendered page would carry none (its scripts would be blocked).
 export const dynamic = 'force-dynamic';
@@ -17,7 +17,11 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>
+      <head>
+        {/* The one stylesheet, shared with the pages route handlers render (lib/http/page.tsx): a static file, allowed by style-src 'self'. */}
+        <link rel="stylesheet" href={STYLESHEET} />
+      </head>
+      <body className="site">
         <a className="skip-link" href="#main">
           Skip to content
         </a>

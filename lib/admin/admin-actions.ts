@@ -7,7 +7,7 @@ import { adminRedirect, readAdminForm } from './admin-http';
 import { adminRefusedPage } from './admin-page';
 import { flashCookie } from './flash';
 import type { AdminDeps } from './admin-deps';
-import { guarded, requireSessionAndOrigin } from './handle-admin-request';
+import { adminHandler, requireSessionAndOrigin } from './handle-admin-request';
 import { isSecureApp } from './session';
 
 /** Document ids the forms carry: subscriber ids (base64url) and email keys (`alert_{uid}_{hash}`, …). */
@@ -21,8 +21,8 @@ type AdminAction = (typeof ADMIN_ACTIONS)[number];
  * message in a signed flash cookie (never in the URL: an email key or subscriber id is the
  * address in base64url). `back` names the subscriber whose page to show again.
  */
-export function handleAdminAction(request: Request, deps: AdminDeps): Promise<Response> {
-  return guarded(deps, async () => {
+export const handleAdminAction = adminHandler({
+  POST: async (request, deps) => {
     const gate = await requireSessionAndOrigin(request, deps);
     if (!gate.ok) return gate.response;
     const form = await readAdminForm(request);
@@ -36,8 +36,8 @@ export function handleAdminAction(request: Request, deps: AdminDeps): Promise<Re
     return adminRedirect([
       flashCookie({ message, uid: back }, { secret: deps.config.ADMIN_SECRET, now: deps.now, secure: isSecureApp(deps.config.APP_URL) }),
     ]);
-  });
-}
+  },
+});
 
 const badRequest = (message: string) => adminRefusedPage({ status: 400, title: 'Nothing was done', message });
 

@@ -4,8 +4,9 @@ import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
 import { subscriberId } from '../subscribers/subscriber';
 import { isSameOrigin } from '../http/same-origin';
+import { pageHandler } from '../http/page-handler';
 import { adminRedirect, readAdminForm } from './admin-http';
-import { adminRefusedPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
+import { adminRefusedPage, adminServerErrorPage, dashboardPage, loginPage, subscriberPage } from './admin-page';
 import { clearedFlashCookie, readFlash } from './flash';
 import { closeAdminSession, isAdminSessionOpen, openAdminSession } from './admin-sessions';
 import { admitLogin, logLogin, refuseWrongSecret } from './login-gate';
@@ -38,7 +39,7 @@ export async function requireSession(request: Request, deps: AdminDeps): Promise
   const ended = check.ok || check.reason === 'expired';
   return {
     ok: false,
-    response: loginPage({
+    response: await loginPage({
       status: request.method === 'GET' || request.method === 'HEAD' ? 200 : 401,
       message: ended ? 'Your session has ended. Log in again.' : undefined,
       cookies,
@@ -53,30 +54,24 @@ export async function requireSessionAndOrigin(request: Request, deps: AdminDeps)
   if (isSameOrigin(request, deps.config.APP_URL)) return { ok: true };
   await request.body?.cancel().catch(() => undefined);
   deps.log('admin.refused', { reason: 'origin' });
-  return { ok: false, response: forbidden() };
+  return { ok: false, response: await forbidden() };
 }
 
 const forbidden = () =>
   adminRefusedPage({ status: 403, title: 'Refused', message: 'This form was not sent from the ops page. Nothing was changed.' });
 
-/** Our failure, logged without the request's content; the operator may reload. */
-export async function guarded(deps: AdminDeps, handle: () => Promise<Response>): Promise<Response> {
-  try {
-    return await handle();
-  } catch (error) {
-    deps.log('admin.error', { error: error instanceof Error ? error.message : String(error) });
-    return adminRefusedPage({
-      status: 500,
-      title: 'Something went wrong',
-      message: 'The ops page could not read or write the store. Try again.',
-    });
-  }
-}
+/**
+ * The ops routes' one skeleton: method dispatch (405 with Allow), and a thrown error becomes the
+ * ops page's own error page, logged as `admin.error` without the request's content.
+ */
+export const adminHandler = (methods: Parameters<typeof pageHandler<AdminDeps>>[0]['methods']) =>
+  pageHandler<AdminDeps>({ name: 'admin', methods, errorPage: adminServerErrorPage });
 
 /** GET /admin: the dashboard (or, after an action on a subscriber, that subscriber); POST /admin: look a subscriber up by email. */
-export function handleAdminPage(request: Request, deps: AdminDeps): Promise<Response> {
-  return guarded(deps, () => (request.method === 'POST' ? lookUp(request, deps) : show(request, deps)));
-}
+export const handleAdminPage = adminHandler({
+  GET: (request, deps) => show(request, deps),
+  POST: (request, deps) => lookUp(request, deps),
+});
 
 async function show(request: Request, deps: AdminDeps): Promise<Response> {
   const gate = await requireSession(request, deps);
@@ -121,8 +116,8 @@ async function lookUp(request: Request, deps: AdminDeps): Promise<Response> {
  * session cookie and a redirect to the dashboard; a wrong one gets 401 and the form again, and no
  * cookie. The secret is never logged.
  */
-export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Response> {
-  return guarded(deps, async () => {
+export const handleAdminLogin = adminHandler({
+  POST: async (request, deps) => {
     if (!isSameOrigin(request, deps.config.APP_URL)) {
       await request.body?.cancel().catch(() => undefined);
       deps.log('admin.refused', { reason: 'origin' });
@@ -138,16 +133,16 @@ export function handleAdminLogin(request: Request, deps: AdminDeps): Promise<Res
     return adminRedirect([
       sessionCookie({ value: session.value, maxAgeSec: SESSION_TTL_MS / 1000, secure: isSecureApp(deps.config.APP_URL) }),
     ]);
-  });
-}
+  },
+});
 
 /**
  * POST /admin/logout: the session ends on the server (its document is deleted, so a copy of the
  * cookie opens nothing any more), and the browser's cookies are cleared. Rotating ADMIN_SECRET
  * still ends every session at once.
  */
-export function handleAdminLogout(request: Request, deps: AdminDeps): Promise<Response> {
-  return guarded(deps, async () => {
+export const handleAdminLogout = adminHandler({
+  POST: async (request, deps) => {
     await request.body?.cancel().catch(() => undefined);
     if (!isSameOrigin(request, deps.config.APP_URL)) return forbidden();
     const check = verifySessionValue(readCookie(request, SESSION_COOKIE), { secret: deps.config.ADMIN_SECRET, now: deps.now });
@@ -155,5 +150,5 @@ export function handleAdminLogout(request: Request, deps: AdminDeps): Promise<Re
     deps.log('admin.logout', { ended: check.ok });
     const secure = isSecureApp(deps.config.APP_URL);
     return adminRedirect([clearedSessionCookie(secure), clearedFlashCookie(secure)]);
-  });
-}
+  },
+});

@@ -17,7 +17,7 @@ export async function admitLogin(request: Request, deps: AdminDeps): Promise<Log
     await refused(request, deps, { clientAddress, reason: 'locked' });
     return {
       ok: false,
-      response: loginPage({
+      response: await loginPage({
         status: 429,
         message: `Login is locked for everyone until ${utc(lock.until)} UTC after too many failed logins. Sessions already open keep working.`,
         retryAfterSec: lockRetryAfterSec(lock, deps.now),
@@ -29,7 +29,7 @@ export async function admitLogin(request: Request, deps: AdminDeps): Promise<Log
     await refused(request, deps, { clientAddress, reason: 'rate-limited' });
     return {
       ok: false,
-      response: loginPage({
+      response: await loginPage({
         status: 429,
         message: 'Too many attempts from here. Wait a minute and try again.',
         retryAfterSec: attempt.retryAfterSec,

@@ -15,7 +15,7 @@ export const PERSON_DEADLINE_MS = 8_000;
  */
 export function withDeadline<D extends { log?: Logger }>(
   handle: (request: Request, deps: D) => Promise<Response>,
-  input: { unavailable: () => Response; ms?: number },
+  input: { unavailable: () => Response | Promise<Response>; ms?: number },
 ): (request: Request, deps: D) => Promise<Response> {
   return async (request, deps) => {
     const ms = input.ms ?? PERSON_DEADLINE_MS;
@@ -31,7 +31,7 @@ export function withDeadline<D extends { log?: Logger }>(
       const log = deps.log ?? silentLogger;
       log('request.deadline', { path, deadlineMs: ms });
       work.catch((error) => log('request.late_failure', { path, error: error instanceof Error ? error.message : String(error) }));
-      const response = input.unavailable();
+      const response = await input.unavailable();
       const headers = new Headers(response.headers);
       headers.set('retry-after', '30');
       headers.set('cache-control', 'no-store');

@@ -4,6 +4,7 @@ import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { checkConfirmLink, confirmSubscription } from './confirm';
 import { askConfirmPage, confirmedPage, confirmFailedPage, confirmServerErrorPage } from './confirm-page';
 import { preferencesUrl } from '../subscribers/link-token';
+import { pageHandler } from '../http/page-handler';
 
 export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 'APP_URL'>; now: Date; log?: Logger };
 
@@ -12,18 +13,16 @@ export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 
  * a GET never changes anything); POST confirms. The signed token in the URL is the whole credential,
  * for one signup (its nonce) and once.
  */
-export async function handleConfirmRequest(request: Request, deps: ConfirmDeps): Promise<Response> {
-  const log = deps.log ?? silentLogger;
-  const token = new URL(request.url).searchParams.get('token');
-  try {
-    if (request.method === 'POST') return await confirm(token, deps, log);
-    if (request.method === 'GET' || request.method === 'HEAD') return await ask(token, deps);
-    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
-  } catch (error) {
-    log('confirm.error', { method: request.method, error: error instanceof Error ? error.message : String(error) });
-    return confirmServerErrorPage();
-  }
-}
+export const handleConfirmRequest = pageHandler<ConfirmDeps>({
+  name: 'confirm',
+  methods: {
+    GET: (request, deps) => ask(tokenOf(request), deps),
+    POST: (request, deps) => confirm(tokenOf(request), deps, deps.log ?? silentLogger),
+  },
+  errorPage: confirmServerErrorPage,
+});
+
+const tokenOf = (request: Request) => new URL(request.url).searchParams.get('token');
 
 async function ask(token: string | null, deps: ConfirmDeps): Promise<Response> {
   const check = await checkConfirmLink(deps.db, { token, secret: deps.config.LINK_SECRET, now: deps.now });

@@ -1,7 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
-import { readCappedBody } from '../http/read-capped-body';
+import { pageHandler } from '../http/page-handler';
+import { readForm } from '../http/read-body';
 import { unsubscribeUrl, verifyLinkToken } from '../subscribers/link-token';
 import { canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import {
@@ -34,29 +35,26 @@ type FormAction = (typeof ACTIONS)[number];
  * `preferences`). GET only reads and shows the form — mail scanners open every link. POST
  * (form-encoded, `action=save|pause|resume`) changes the subscriber through lib/subscribers/preferences.
  */
-export async function handlePreferencesRequest(request: Request, deps: PreferencesDeps): Promise<Response> {
-  const log = deps.log ?? silentLogger;
-  try {
-    if (request.method === 'GET' || request.method === 'HEAD') return await show(request, deps);
-    if (request.method === 'POST') return await submit(request, deps, log);
-    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
-  } catch (error) {
-    log('preferences.error', { method: request.method, error: error instanceof Error ? error.message : String(error) });
-    return preferencesServerErrorPage();
-  }
-}
+export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
+  name: 'preferences',
+  methods: {
+    GET: (request, deps) => show(request, deps),
+    POST: (request, deps) => submit(request, deps, deps.log ?? silentLogger),
+  },
+  errorPage: preferencesServerErrorPage,
+});
 
 type Opened = { ok: true; token: string; uid: string } | { ok: false; response: Response };
 
-function openLink(request: Request, deps: PreferencesDeps): Opened {
+async function openLink(request: Request, deps: PreferencesDeps): Promise<Opened> {
   const token = new URL(request.url).searchParams.get('token');
   const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'preferences', now: deps.now });
-  if (!check.ok) return { ok: false, response: preferencesLinkFailedPage(check.reason) };
+  if (!check.ok) return { ok: false, response: await preferencesLinkFailedPage(check.reason) };
   return { ok: true, token: token!, uid: check.claims.uid };
 }
 
 async function show(request: Request, deps: PreferencesDeps): Promise<Response> {
-  const link = openLink(request, deps);
+  const link = await openLink(request, deps);
   if (!link.ok) return link.response;
   const subscriber = (await subscribersCollection(deps.db).doc(link.uid).get()).data();
   if (!subscriber) return preferencesUnavailablePage({ status: 'unknown' });
@@ -65,13 +63,13 @@ async function show(request: Request, deps: PreferencesDeps): Promise<Response> 
 }
 
 async function submit(request: Request, deps: PreferencesDeps, log: Logger): Promise<Response> {
-  const link = openLink(request, deps);
+  const link = await openLink(request, deps);
   if (!link.ok) {
     await request.body?.cancel().catch(() => undefined);
     log('preferences.refused', { reason: 'link' });
     return link.response;
   }
-  const form = await readForm(request);
+  const form = await readPreferencesForm(request);
   if (!form.ok) return form.response;
   const action = (form.fields.get('action') ?? 'save') as FormAction;
   if (!ACTIONS.includes(action))
@@ -152,7 +150,7 @@ function formPage(
     errors?: PreferenceFieldErrors;
     notice?: string;
   },
-): Response {
+): Promise<Response> {
   return preferencesFormPage({
     status: input.status,
     token: input.token,
@@ -171,26 +169,14 @@ function formPage(
   });
 }
 
-type ReadForm = { ok: true; fields: URLSearchParams } | { ok: false; response: Response };
-
 /** The body, capped at 16 KB as it arrives (Content-Length may be absent or wrong), parsed as a form. */
-async function readForm(request: Request): Promise<ReadForm> {
-  const tooLarge = () =>
-    ({
-      ok: false,
-      response: preferencesBadRequestPage({ status: 413, message: 'The form sent more than Scout accepts (16 KB).' }),
-    }) as const;
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_PREFERENCES_BODY_BYTES) {
-    await request.body?.cancel().catch(() => undefined);
-    return tooLarge();
-  }
-  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') {
-    await request.body?.cancel().catch(() => undefined);
-    return { ok: false, response: preferencesBadRequestPage({ status: 415, message: 'Scout expected the preferences form.' }) };
-  }
-  const bytes = await readCappedBody(request.body, MAX_PREFERENCES_BODY_BYTES);
-  if (!bytes) return tooLarge();
-  return { ok: true, fields: new URLSearchParams(new TextDecoder().decode(bytes)) };
+async function readPreferencesForm(request: Request): Promise<{ ok: true; fields: URLSearchParams } | { ok: false; response: Response }> {
+  const form = await readForm(request, MAX_PREFERENCES_BODY_BYTES);
+  if (form.ok) return form;
+  if (form.reason === 'unsupported-type')
+    return { ok: false, response: await preferencesBadRequestPage({ status: 415, message: 'Scout expected the preferences form.' }) };
+  return {
+    ok: false,
+    response: await preferencesBadRequestPage({ status: 413, message: 'The form sent more than Scout accepts (16 KB).' }),
+  };
 }

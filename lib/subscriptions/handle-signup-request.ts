@@ -1,5 +1,5 @@
 import { clientAddressOf } from '../http/client-address';
-import { readCappedBody } from '../http/read-capped-body';
+import { FORM_TYPE, mediaTypeOf, readBody } from '../http/read-body';
 import { isSameOrigin } from '../http/same-origin';
 import { emptySignupValues, type SignupFormValues } from './signup-form';
 import { signupFormPage, signupReceivedPage, signupRefusedPage } from './signup-page';
@@ -61,28 +61,22 @@ type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
  */
 export async function handleSignupRequest(request: Request, deps: SignupRequestDeps): Promise<Response> {
   if (request.method !== 'POST') return new Response('Method Not Allowed', { status: 405, headers: { allow: 'POST' } });
-  const type = mediaType(request.headers.get('content-type'));
-  const isForm = type === 'application/x-www-form-urlencoded';
+  const isForm = mediaTypeOf(request.headers.get('content-type')) === FORM_TYPE;
   // A page on another site could otherwise post our form and mail any address from its visitors' networks.
   if (!isSameOrigin(request, deps.config.APP_URL)) {
     await request.body?.cancel().catch(() => undefined);
     deps.log('signup.refused', { reason: 'origin' });
     return refuse(REFUSALS.crossSite, isForm);
   }
-  if (type !== 'application/json' && !isForm) {
-    await request.body?.cancel().catch(() => undefined);
-    return refuse(REFUSALS.unsupported, false);
+
+  const read = await readBody(request, { types: ['application/json', FORM_TYPE], maxBytes: MAX_SIGNUP_BODY_BYTES, utf8: 'strict' });
+  if (!read.ok) {
+    if (read.reason === 'unsupported-type') return refuse(REFUSALS.unsupported, false);
+    if (read.reason === 'too-large') return refuse(REFUSALS.tooLarge, isForm);
+    return invalid({ body: 'the request body must be UTF-8 text' }, isForm, emptySignupValues);
   }
 
-  // Content-Length is only a shortcut for the honest; the stream is counted either way.
-  const declared = Number(request.headers.get('content-length'));
-  const bytes = declared > MAX_SIGNUP_BODY_BYTES ? null : await readCappedBody(request.body, MAX_SIGNUP_BODY_BYTES);
-  if (!bytes) {
-    await request.body?.cancel().catch(() => undefined);
-    return refuse(REFUSALS.tooLarge, isForm);
-  }
-
-  const body = decodeBody(bytes, isForm);
+  const body = decodeBody(read.text, isForm);
   if (!body.ok) return invalid(body.errors, isForm, emptySignupValues);
   const parsed = parseSignup(body.value);
   if (!parsed.ok)
@@ -101,27 +95,19 @@ export async function handleSignupRequest(request: Request, deps: SignupRequestD
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
 
-const mediaType = (header: string | null) => (header ?? '').split(';')[0].trim().toLowerCase();
-
-function refuse(refusal: Refusal, isForm: boolean, retryAfterSec?: number): Response {
+function refuse(refusal: Refusal, isForm: boolean, retryAfterSec?: number): Response | Promise<Response> {
   if (isForm) return signupRefusedPage({ ...refusal, retryAfterSec });
   return json(refusal.status, { error: refusal.error }, retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {});
 }
 
-function invalid(errors: SignupFieldErrors, isForm: boolean, values: SignupFormValues): Promise<Response> | Response {
+function invalid(errors: SignupFieldErrors, isForm: boolean, values: SignupFormValues): Response | Promise<Response> {
   if (isForm) return signupFormPage({ status: 400, values, errors });
   return json(400, { error: 'invalid signup', fields: errors });
 }
 
 type DecodedBody = { ok: true; value: unknown } | { ok: false; errors: SignupFieldErrors };
 
-function decodeBody(bytes: Uint8Array, isForm: boolean): DecodedBody {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return { ok: false, errors: { body: 'the request body must be UTF-8 text' } };
-  }
+function decodeBody(text: string, isForm: boolean): DecodedBody {
   if (isForm) return { ok: true, value: formToSignupBody(new URLSearchParams(text)) };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -4,6 +4,7 @@ import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { verifyLinkToken } from '../subscribers/link-token';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { unsubscribeSubscriber } from './unsubscribe';
+import { pageHandler } from '../http/page-handler';
 import {
   alreadyUnsubscribedPage,
   askUnsubscribePage,
@@ -19,18 +20,16 @@ export type UnsubscribeDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET
  * the POST is not needed: RFC 8058 one-click sends `List-Unsubscribe=One-Click`, the page's button
  * sends the same, and either way the signed token in the URL is the whole credential.
  */
-export async function handleUnsubscribeRequest(request: Request, deps: UnsubscribeDeps): Promise<Response> {
-  const log = deps.log ?? silentLogger;
-  const token = new URL(request.url).searchParams.get('token');
-  try {
-    if (request.method === 'POST') return await unsubscribe(token, deps, log);
-    if (request.method === 'GET' || request.method === 'HEAD') return await ask(token, deps);
-    return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, HEAD, POST' } });
-  } catch (error) {
-    log('unsubscribe.error', { method: request.method, error: error instanceof Error ? error.message : String(error) });
-    return unsubscribeServerErrorPage();
-  }
-}
+export const handleUnsubscribeRequest = pageHandler<UnsubscribeDeps>({
+  name: 'unsubscribe',
+  methods: {
+    GET: (request, deps) => ask(tokenOf(request), deps),
+    POST: (request, deps) => unsubscribe(tokenOf(request), deps, deps.log ?? silentLogger),
+  },
+  errorPage: unsubscribeServerErrorPage,
+});
+
+const tokenOf = (request: Request) => new URL(request.url).searchParams.get('token');
 
 async function ask(token: string | null, deps: UnsubscribeDeps): Promise<Response> {
   const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'unsubscribe', now: deps.now });

@@ -51,7 +51,7 @@ export function misconfiguredResponse(error: ConfigError): Response {
  */
 export function withProductionDeps(
   handle: (request: Request, deps: AppDeps) => Promise<Response>,
-  misconfiguredPage?: () => Response,
+  misconfiguredPage?: () => Response | Promise<Response>,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     let deps: AppDeps;
@@ -61,7 +61,7 @@ export function withProductionDeps(
       if (!(error instanceof ConfigError)) throw error;
       console.error(error.message);
       if (!misconfiguredPage) return misconfiguredResponse(error);
-      const page = misconfiguredPage();
+      const page = await misconfiguredPage();
       return new Response(page.body, { status: 503, headers: page.headers });
     }
     return handle(request, deps);

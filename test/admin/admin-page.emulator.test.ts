@@ -132,12 +132,13 @@ describe('the dashboard and a lookup over real data', () => {
     expect(tile('digests sent today')).toBe('1');
     expect(tile('queued items due in a digest')).toBe('0');
     expect(tile('postings unmatched after an hour')).toBe('0');
+    expect(tile('claims given up in recent runs')).toBe('0');
 
     // The dead email, its last error and attempts, and a Retry button that posts its key.
     expect(body).toContain(`<code>${w.deadKey}</code>`);
     expect(body).toMatch(/422 validation_error/);
-    expect(body).toContain(`<input type="hidden" name="emailKey" value="${w.deadKey}">`);
-    expect(body).toContain('<form method="post" action="/admin/actions">');
+    expect(body).toContain(`<input type="hidden" name="emailKey" value="${w.deadKey}"/>`);
+    expect(body).toContain('<form action="/admin/actions" method="post">');
 
     // Hostile text arrives escaped; the page carries no script at all.
     expect(body).toContain('feed evil-board: &lt;script&gt;alert(&quot;run&quot;)&lt;/script&gt;');

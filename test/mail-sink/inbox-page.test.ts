@@ -22,7 +22,7 @@ describe('mail sink: inbox page', () => {
     expect(page).not.toContain('<script>');
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page).toContain(
-      '<iframe sandbox title="HTML body" srcdoc="&lt;p class=&quot;x&quot;&gt;Hi &amp; &quot;bye&quot;&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;">',
+      '<iframe sandbox="" title="HTML body" srcDoc="&lt;p class=&quot;x&quot;&gt;Hi &amp; &quot;bye&quot;&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;">',
     );
     expect(page).toContain('<pre>&lt;b&gt;plain&lt;/b&gt;</pre>');
     expect(page).toContain('List-Unsubscribe');

@@ -1,5 +1,5 @@
 import { handleAdminLogin } from '../../../lib/admin/handle-admin-request';
-import { adminUnavailablePage } from '../../../lib/admin/admin-http';
+import { adminUnavailablePage } from '../../../lib/admin/admin-page';
 import { withDeadline } from '../../../lib/http/request-deadline';
 import { withProductionDeps } from '../../../lib/wiring/production-deps';
 

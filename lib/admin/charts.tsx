@@ -1,14 +1,14 @@
+import { Fragment } from 'react';
 import type { RunSummary } from '../ops/read-dashboard';
-import { html, type Html } from '../http/html-page';
 
 /**
- * Runs over time as small bar charts, drawn on the server as inline SVG: no script, no library,
- * every label through the escaping `html` tag. Colours come from the page's CSS variables
- * (classes below), so the charts follow light and dark mode with the rest of the page.
+ * Runs over time as small bar charts, drawn on the server as inline SVG in JSX: no script, no
+ * library, every label escaped by React. Colours come from the stylesheet's variables (the
+ * `.chart` classes in public/scout.css), so the charts follow light and dark mode with the page.
  */
 export type Bar = { value: number; tone: 'normal' | 'warn' | 'bad'; hint: string };
 
-export type BarChart = {
+export type BarChartData = {
   title: string;
   /** What the y axis counts, shown in the caption ("seconds", "emails"). */
   unit: string;
@@ -18,16 +18,6 @@ export type BarChart = {
   to: string;
   format?: (value: number) => string;
 };
-
-export const CHART_STYLE = `
-.chart{display:block;width:100%;height:auto}
-.chart text{font:11px -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;fill:var(--muted)}
-.chart .grid{stroke:var(--line);stroke-width:1}
-.chart .axis{stroke:var(--muted);stroke-width:1}
-.chart .bar{fill:var(--accent)}
-.chart .bar.warn{fill:var(--warn)}
-.chart .bar.bad{fill:var(--danger)}
-`.trim();
 
 const W = 360;
 const H = 160;
@@ -48,7 +38,7 @@ export function niceCeiling(max: number): number {
 
 const plain = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
-export function barChart(chart: BarChart): Html {
+export function BarChart({ chart }: { chart: BarChartData }) {
   const format = chart.format ?? plain;
   const top = niceCeiling(Math.max(0, ...chart.bars.map((b) => b.value)));
   const ticks = [0, top / 2, top];
@@ -59,22 +49,38 @@ export function barChart(chart: BarChart): Html {
   const peak = Math.max(0, ...chart.bars.map((b) => b.value));
   const label = `${chart.title}: ${chart.bars.length} run${chart.bars.length === 1 ? '' : 's'} from ${chart.from} to ${chart.to}, highest ${format(peak)} ${chart.unit}`;
 
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
-<title>${label}</title>
-${ticks.map(
-  (t) => html`<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${r(y(t))}" y2="${r(y(t))}"></line>
-<text x="${LEFT - 6}" y="${r(y(t) + 4)}" text-anchor="end">${format(t)}</text>
-`,
-)}${chart.bars.map((bar, i) => {
-    const x = LEFT + i * slot + (slot - barW) / 2;
-    const height = Math.max(bar.value > 0 ? 1 : 0, TOP + PLOT_H - y(bar.value));
-    return html`<rect class="bar ${bar.tone}" x="${r(x)}" y="${r(TOP + PLOT_H - height)}" width="${r(barW)}" height="${r(height)}"><title>${bar.hint}</title></rect>
-`;
-  })}<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${TOP + PLOT_H}" y2="${TOP + PLOT_H}"></line>
-<text x="${LEFT}" y="${H - 16}" text-anchor="start">${chart.from}</text>
-<text x="${W - RIGHT}" y="${H - 16}" text-anchor="end">${chart.to}</text>
-<text x="${LEFT + PLOT_W / 2}" y="${H - 3}" text-anchor="middle">runs, oldest → newest</text>
-</svg>`;
+  return (
+    <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} xmlns="http://www.w3.org/2000/svg">
+      <title>{label}</title>
+      {ticks.map((t) => (
+        <Fragment key={t}>
+          <line className="grid" x1={LEFT} x2={W - RIGHT} y1={r(y(t))} y2={r(y(t))} />
+          <text x={LEFT - 6} y={r(y(t) + 4)} textAnchor="end">
+            {format(t)}
+          </text>
+        </Fragment>
+      ))}
+      {chart.bars.map((bar, i) => {
+        const x = LEFT + i * slot + (slot - barW) / 2;
+        const height = Math.max(bar.value > 0 ? 1 : 0, TOP + PLOT_H - y(bar.value));
+        return (
+          <rect key={i} className={`bar ${bar.tone}`} x={r(x)} y={r(TOP + PLOT_H - height)} width={r(barW)} height={r(height)}>
+            <title>{bar.hint}</title>
+          </rect>
+        );
+      })}
+      <line className="axis" x1={LEFT} x2={W - RIGHT} y1={TOP + PLOT_H} y2={TOP + PLOT_H} />
+      <text x={LEFT} y={H - 16} textAnchor="start">
+        {chart.from}
+      </text>
+      <text x={W - RIGHT} y={H - 16} textAnchor="end">
+        {chart.to}
+      </text>
+      <text x={LEFT + PLOT_W / 2} y={H - 3} textAnchor="middle">
+        runs, oldest → newest
+      </text>
+    </svg>
+  );
 }
 
 /** "11-30 06:00": short enough for an axis, in UTC like the rest of the page. */
@@ -84,13 +90,13 @@ const seconds = (ms: number | null) => (ms ?? 0) / 1000;
 const formatSeconds = (s: number) => (s >= 10 || Number.isInteger(s) ? String(Math.round(s)) : s.toFixed(1));
 
 /** Duration, emails and failures per run: three small multiples over the same runs, oldest first. */
-export function runCharts(runsNewestFirst: RunSummary[]): Html {
-  if (runsNewestFirst.length === 0) return html`<p class="muted">No runs yet: the charts appear after the first one.</p>`;
+export function RunCharts({ runsNewestFirst }: { runsNewestFirst: RunSummary[] }) {
+  if (runsNewestFirst.length === 0) return <p className="muted">No runs yet: the charts appear after the first one.</p>;
   const runs = [...runsNewestFirst].reverse();
   const from = axisTime(runs[0].startedAt);
   const to = axisTime(runs[runs.length - 1].startedAt);
   const when = (run: RunSummary) => `${run.startedAt?.toISOString() ?? '?'} ${run.runId}${run.shard ? ` (shard ${run.shard})` : ''}`;
-  const charts: BarChart[] = [
+  const charts: BarChartData[] = [
     {
       title: 'Duration per run',
       unit: 'seconds',
@@ -118,7 +124,22 @@ export function runCharts(runsNewestFirst: RunSummary[]): Html {
       bars: runs.map((run) => ({ value: run.failures, tone: 'bad', hint: `${when(run)}: ${run.failures} failed` })),
     },
   ];
-  return html`<div class="charts">
-${charts.map((chart) => html`<figure><figcaption>${chart.title} <span class="muted">(${chart.unit})</span></figcaption>${barChart(chart)}</figure>\n`)}</div>
-<p class="legend muted"><span class="swatch"></span> run <span class="swatch warn"></span> partial (stopped by its time budget) <span class="swatch bad"></span> with errors · hover a bar for its run</p>`;
+  return (
+    <>
+      <div className="charts">
+        {charts.map((chart) => (
+          <figure key={chart.title}>
+            <figcaption>
+              {chart.title} <span className="muted">({chart.unit})</span>
+            </figcaption>
+            <BarChart chart={chart} />
+          </figure>
+        ))}
+      </div>
+      <p className="legend muted">
+        <span className="swatch"></span> run <span className="swatch warn"></span> partial (stopped by its time budget){' '}
+        <span className="swatch bad"></span> with errors · hover a bar for its run
+      </p>
+    </>
+  );
 }

@@ -1,0 +1,168 @@
+import type { ReactNode } from 'react';
+import type { ConfirmFailure } from './confirm';
+import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
+import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
+import type { Subscriber } from '../subscribers/subscriber';
+
+/**
+ * The pages of /confirm. GET only ever shows `askConfirmPage` (or why it cannot): mail scanners
+ * open every link in an email, so only the button's POST confirms.
+ */
+
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
+
+const MODE_TEXT: Record<Subscriber['mode'], string> = {
+  instant: 'an email as soon as a posting fits',
+  daily: 'one digest of the best matches at 08:00 UTC',
+};
+
+const Row = ({ term, value }: { term: string; value: string }) => (
+  <li>
+    <strong>{term}:</strong> {value}
+  </li>
+);
+
+/** What is being confirmed, so the mailbox's owner sees it before saying yes (the form that set it was anonymous). */
+function PreferencesList({ preferences }: { preferences: Preferences }) {
+  return (
+    <ul>
+      <Row term="Keywords" value={preferences.keywords.join(', ')} />
+      {preferences.excludes.length > 0 ? <Row term="Excludes" value={preferences.excludes.join(', ')} /> : null}
+      {preferences.minBudget !== null ? <Row term="Minimum budget" value={preferences.minBudget.toLocaleString('en-US')} /> : null}
+      <Row term="How often" value={MODE_TEXT[preferences.mode]} />
+    </ul>
+  );
+}
+
+export function AskConfirmView({
+  token,
+  maskedEmail,
+  preferences,
+}: {
+  token: string;
+  maskedEmail: string | null;
+  preferences: Preferences;
+}) {
+  return (
+    <Page title="Confirm your subscription">
+      <h1>Confirm your subscription</h1>
+      <p>
+        One click and Scout starts emailing job postings
+        {maskedEmail ? (
+          <>
+            {' for '}
+            <strong>{maskedEmail}</strong>
+          </>
+        ) : null}{' '}
+        that fit:
+      </p>
+      <PreferencesList preferences={preferences} />
+      <form method="post" action={`?token=${encodeURIComponent(token)}`}>
+        <button type="submit">Confirm my subscription</button>
+      </form>
+      <p className="fine">Not you, or changed your mind? Close this page: without a confirmation Scout sends nothing.</p>
+    </Page>
+  );
+}
+
+export const askConfirmPage = (input: { token: string; maskedEmail: string | null; preferences: Preferences }) =>
+  pageResponse(<AskConfirmView {...input} />, { status: 200 });
+
+/** The answer to the one POST that confirmed: the only page a confirmation link ever shows a preferences link on. */
+export function confirmedPage(input: { subscriber: Subscriber; preferencesUrl: string }): Promise<Response> {
+  const title = 'You are subscribed';
+  return pageResponse(
+    <Page title={title}>
+      <h1>{title}</h1>
+      <p>Scout will send you {MODE_TEXT[input.subscriber.mode]}. Every email has a link to change your preferences or unsubscribe.</p>
+      <p>
+        <a href={input.preferencesUrl}>Change your preferences</a>
+      </p>
+    </Page>,
+    { status: 200 },
+  );
+}
+
+const INVALID_LINK = (
+  <p>
+    The link looks incomplete or changed. Open the confirmation link straight from the Scout email; some mail apps break long links when
+    they are copied.
+  </p>
+);
+
+const FAILURES: Record<ConfirmFailure, { status: number; title: string; message: ReactNode }> = {
+  expired: {
+    status: 400,
+    title: 'This confirmation link has expired',
+    message: (
+      <p>
+        Confirmation links work for {LINK_LIFETIME_DAYS.confirm} days. <a href="/#signup">Sign up again</a> to get a new one.
+      </p>
+    ),
+  },
+  'bad-signature': { status: 400, title: 'This link is not valid', message: INVALID_LINK },
+  malformed: { status: 400, title: 'This link is not valid', message: INVALID_LINK },
+  'wrong-purpose': {
+    status: 400,
+    title: 'This is not a confirmation link',
+    message: <p>This link was made for something else. Use the button in the email Scout sent when you signed up.</p>,
+  },
+  'unknown-subscriber': {
+    status: 404,
+    title: 'No signup found',
+    message: (
+      <p>
+        There is no Scout signup behind this link any more. <a href="/#signup">Sign up again</a> if you want job alerts.
+      </p>
+    ),
+  },
+  outdated: {
+    status: 400,
+    title: 'This confirmation link is out of date',
+    message: (
+      <p>
+        Confirmation links now name the signup they confirm, and this one was sent before that. <a href="/#signup">Sign up again</a> to get
+        a new one.
+      </p>
+    ),
+  },
+  superseded: {
+    status: 409,
+    title: 'A newer signup replaced this link',
+    message: (
+      <p>
+        This address was signed up again after this link was sent, so only the link in the newest confirmation email works. Look for that
+        email, or <a href="/#signup">sign up again</a>.
+      </p>
+    ),
+  },
+  used: {
+    status: 409,
+    title: 'This link was already used',
+    message: (
+      <p>
+        Each confirmation link works once, and this one has. If you confirmed, Scout is emailing you, and every email has links to change
+        your preferences or unsubscribe.
+      </p>
+    ),
+  },
+  unsubscribed: {
+    status: 409,
+    title: 'This address has unsubscribed',
+    message: (
+      <p>
+        This address unsubscribed after the link was sent, so the link cannot turn alerts back on. To subscribe again,{' '}
+        <a href="/#signup">sign up</a> and confirm the new email.
+      </p>
+    ),
+  },
+};
+
+/** Why the link did not work. Nothing was changed. */
+export function confirmFailedPage(reason: ConfirmFailure): Promise<Response> {
+  const failure = FAILURES[reason];
+  return pageResponse(<ErrorPage title={failure.title}>{failure.message}</ErrorPage>, { status: failure.status });
+}
+
+/** Our fault, not the link's: the visitor may try again. */
+export const confirmServerErrorPage = (): Promise<Response> => serverErrorResponse('We could not confirm your subscription.');

@@ -1,0 +1,337 @@
+import type { ReactNode } from 'react';
+import type { TokenCheck } from '../subscribers/link-token';
+import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
+import {
+  MAX_EXCLUDES,
+  MAX_KEYWORDS,
+  MAX_KEYWORD_LENGTH,
+  type PreferenceField,
+  type PreferenceFieldErrors,
+} from '../subscribers/preferences-schema';
+import type { Subscriber, SubscriberStatus } from '../subscribers/subscriber';
+
+/**
+ * The pages of /preferences: the form (prefilled, or as the subscriber sent it with each error
+ * next to its field), and every reason it cannot be shown. Plain HTML that works without script;
+ * React escapes every value.
+ */
+
+/** The form's fields as text, exactly as they are shown (and as a browser posts them back). */
+export type PreferenceFormValues = Record<PreferenceField, string>;
+
+export function formValuesOf(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>): PreferenceFormValues {
+  return {
+    keywords: subscriber.keywords.join(', '),
+    excludes: subscriber.excludes.join(', '),
+    minBudget: subscriber.minBudget === null ? '' : String(subscriber.minBudget),
+    mode: subscriber.mode,
+  };
+}
+
+export type PreferencesFormPage = {
+  status: number;
+  token: string;
+  maskedEmail: string | null;
+  subscriberStatus: 'active' | 'paused';
+  values: PreferenceFormValues;
+  errors?: PreferenceFieldErrors;
+  /** What just happened ("Saved", "Paused"), announced to screen readers. */
+  notice?: string;
+  unsubscribeLink: string;
+  digestHourUtc: number;
+};
+
+const LABELS: Record<PreferenceField, string> = {
+  keywords: 'Keywords',
+  excludes: 'Exclude postings that mention',
+  minBudget: 'Minimum budget (USD)',
+  mode: 'How often to email you',
+};
+
+/** Where the error summary's link for each field lands. */
+const TARGETS: Record<PreferenceField, string> = {
+  keywords: 'keywords',
+  excludes: 'excludes',
+  minBudget: 'minBudget',
+  mode: 'mode-instant',
+};
+
+const STATUS_TEXT: Record<'active' | 'paused', ReactNode> = {
+  active: (
+    <>
+      <strong>Active</strong> — Scout emails you postings that match.
+    </>
+  ),
+  paused: (
+    <>
+      <strong>Paused</strong> — Scout sends you nothing until you resume.
+    </>
+  ),
+};
+
+/** The form, prefilled with `values`; with `errors`, each message sits next to its field and the summary links to it. */
+export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
+  const errors = page.errors ?? {};
+  const fieldsInError = (Object.keys(LABELS) as PreferenceField[]).filter((field) => errors[field]);
+  const action = `?token=${encodeURIComponent(page.token)}`;
+  const digestHour = `${String(page.digestHourUtc).padStart(2, '0')}:00 UTC`;
+
+  return (
+    <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'}>
+      <h1>Your Scout preferences</h1>
+      <p>
+        Settings
+        {page.maskedEmail ? (
+          <>
+            {' for '}
+            <strong>{page.maskedEmail}</strong>
+          </>
+        ) : null}
+        . Status: {STATUS_TEXT[page.subscriberStatus]}
+      </p>
+      {page.notice ? (
+        <div className="notice" role="status">
+          <p>{page.notice}</p>
+        </div>
+      ) : null}
+      {fieldsInError.length > 0 ? (
+        <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+          <h2 id="error-summary-title">
+            Nothing was saved: {fieldsInError.length === 1 ? 'one field needs' : `${fieldsInError.length} fields need`} fixing
+          </h2>
+          <ul>
+            {fieldsInError.map((field) => (
+              <li key={field}>
+                <a href={`#${TARGETS[field]}`}>
+                  {LABELS[field]}: {errors[field]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <form method="post" action={action} className="preferences">
+        <input type="hidden" name="action" value="save" />
+        <TextField
+          field="keywords"
+          value={page.values.keywords}
+          error={errors.keywords}
+          hint={`Postings that mention any of these. Separate them with commas or new lines; up to ${MAX_KEYWORDS}, each up to ${MAX_KEYWORD_LENGTH} characters.`}
+          multiline
+          required
+        />
+        <TextField
+          field="excludes"
+          value={page.values.excludes}
+          error={errors.excludes}
+          hint={`Optional. Scout skips postings that mention any of these; up to ${MAX_EXCLUDES}.`}
+          multiline
+        />
+        <TextField
+          field="minBudget"
+          value={page.values.minBudget}
+          error={errors.minBudget}
+          hint="Optional. Postings that state a lower fixed budget are skipped. Leave empty for no minimum."
+          inputMode="decimal"
+        />
+        <ModeField value={page.values.mode} error={errors.mode} digestHour={digestHour} />
+        <button type="submit">Save preferences</button>
+      </form>
+      {page.subscriberStatus === 'active' ? (
+        <form method="post" action={action} className="status-form">
+          <input type="hidden" name="action" value="pause" />
+          <p>Going away? Pause, and Scout sends nothing until you come back. Postings waiting for your next digest are dropped.</p>
+          <button type="submit" className="secondary">
+            Pause emails
+          </button>
+        </form>
+      ) : (
+        <form method="post" action={action} className="status-form">
+          <input type="hidden" name="action" value="resume" />
+          <p>Resume, and Scout emails you new matching postings again.</p>
+          <button type="submit">Resume emails</button>
+        </form>
+      )}
+      <p className="fine">
+        <a href={page.unsubscribeLink}>Unsubscribe from Scout</a>
+      </p>
+    </Page>
+  );
+}
+
+export const preferencesFormPage = ({ status, ...page }: PreferencesFormPage): Promise<Response> =>
+  pageResponse(<PreferencesFormView {...page} />, { status });
+
+function ErrorLine({ field, error }: { field: string; error: string | undefined }) {
+  return error ? (
+    <p className="field-error" id={`${field}-error`}>
+      <span className="visually-hidden">Error: </span>
+      {error}
+    </p>
+  ) : null;
+}
+
+function TextField(input: {
+  field: PreferenceField;
+  value: string;
+  error: string | undefined;
+  hint: string;
+  multiline?: boolean;
+  required?: boolean;
+  inputMode?: 'decimal' | 'text';
+}) {
+  const { field } = input;
+  const control = {
+    id: field,
+    name: field,
+    'aria-describedby': input.error ? `${field}-hint ${field}-error` : `${field}-hint`,
+    'aria-invalid': input.error ? true : undefined,
+    required: input.required || undefined,
+    defaultValue: input.value,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={field}>{LABELS[field]}</label>
+      <p className="hint" id={`${field}-hint`}>
+        {input.hint}
+      </p>
+      <ErrorLine field={field} error={input.error} />
+      {input.multiline ? (
+        <textarea rows={3} {...control} />
+      ) : (
+        <input type="text" inputMode={input.inputMode ?? 'text'} autoComplete="off" {...control} />
+      )}
+    </div>
+  );
+}
+
+function ModeField(input: { value: string; error: string | undefined; digestHour: string }) {
+  const choices = [
+    { value: 'instant', label: 'Instant alerts', hint: 'An email soon after a matching posting appears.' },
+    { value: 'daily', label: 'Daily digest', hint: `One email a day, from ${input.digestHour}, with the best matches.` },
+  ];
+  return (
+    <fieldset>
+      <legend>{LABELS.mode}</legend>
+      <ErrorLine field="mode" error={input.error} />
+      {choices.map((choice) => {
+        const id = `mode-${choice.value}`;
+        return (
+          <div className="choice" key={choice.value}>
+            <input
+              type="radio"
+              id={id}
+              name="mode"
+              value={choice.value}
+              aria-describedby={input.error ? `${id}-hint mode-error` : `${id}-hint`}
+              defaultChecked={input.value === choice.value}
+              aria-invalid={input.error ? true : undefined}
+              required
+            />
+            <div>
+              <label htmlFor={id}>{choice.label}</label>
+              <p className="hint" id={`${id}-hint`}>
+                {choice.hint}
+              </p>
+            </div>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+const Unavailable = ({ title, heading, tone, children }: { title: string; heading?: string; tone?: 'error'; children: ReactNode }) => (
+  <Page title={title} tone={tone}>
+    <h1>{heading ?? title}</h1>
+    {children}
+  </Page>
+);
+
+/** Why the form is not there for this subscriber. GET answers 200 (the page is the answer); a refused POST 409. */
+export function preferencesUnavailablePage(input: { status: SubscriberStatus | 'unknown'; httpStatus?: number }): Promise<Response> {
+  switch (input.status) {
+    case 'unsubscribed':
+      return pageResponse(
+        <Unavailable title="You are unsubscribed">
+          <p>Scout does not email you any more, so there are no preferences to change, and this link cannot turn emails back on.</p>
+          <p>
+            Want job alerts again? <a href="/">Sign up again</a> and confirm your email.
+          </p>
+        </Unavailable>,
+        { status: input.httpStatus ?? 200 },
+      );
+    case 'pending':
+      return pageResponse(
+        <Unavailable title="Confirm your email first">
+          <p>
+            Your subscription is not confirmed yet. Open the confirmation link Scout emailed you; after that you can change your preferences
+            here.
+          </p>
+        </Unavailable>,
+        { status: input.httpStatus ?? 200 },
+      );
+    case 'unknown':
+      return pageResponse(
+        <ErrorPage title="No subscription found">
+          <p>There is no Scout subscription behind this link any more, so Scout will not email you.</p>
+        </ErrorPage>,
+        { status: 404 },
+      );
+    default:
+      return pageResponse(
+        <Unavailable title="Preferences unavailable" heading="These preferences cannot be changed" tone="error">
+          <p>This subscription is in a state the preferences page does not handle. Nothing was changed.</p>
+        </Unavailable>,
+        { status: input.httpStatus ?? 409 },
+      );
+  }
+}
+
+type LinkFailure = Extract<TokenCheck, { ok: false }>['reason'];
+
+const LINK_FAILURES: Record<LinkFailure, { title: string; message: string }> = {
+  expired: {
+    title: 'This link has expired',
+    message: 'Preference links stop working after a while. Use the preferences link in a more recent Scout email. Nothing was changed.',
+  },
+  'bad-signature': {
+    title: 'This link is not valid',
+    message:
+      'The link looks incomplete or changed. Open the preferences link straight from a Scout email; some mail apps break long links when they are copied. Nothing was changed.',
+  },
+  malformed: {
+    title: 'This link is not valid',
+    message:
+      'The link looks incomplete. Open the preferences link straight from a Scout email; some mail apps break long links when they are copied. Nothing was changed.',
+  },
+  'wrong-purpose': {
+    title: 'This is not a preferences link',
+    message: 'This link was made for something else. Use the preferences link at the bottom of any Scout email. Nothing was changed.',
+  },
+};
+
+/** The token did not open anything: 400, no form. */
+export function preferencesLinkFailedPage(reason: LinkFailure): Promise<Response> {
+  const failure = LINK_FAILURES[reason];
+  return pageResponse(
+    <ErrorPage title={failure.title}>
+      <p>{failure.message}</p>
+    </ErrorPage>,
+    { status: 400 },
+  );
+}
+
+/** A request the form could not have sent (too big, not form-encoded, unknown action). Nothing was changed. */
+export function preferencesBadRequestPage(input: { status: 400 | 413 | 415; message: string }): Promise<Response> {
+  const title = input.status === 413 ? 'That was too much to save' : 'That request could not be read';
+  return pageResponse(
+    <ErrorPage title={title}>
+      <p>{input.message} Nothing was changed. Go back to the preferences page and try again.</p>
+    </ErrorPage>,
+    { status: input.status },
+  );
+}
+
+/** Our fault, not the link's: the subscriber may try again. */
+export const preferencesServerErrorPage = (): Promise<Response> => serverErrorResponse('Your preferences could not be loaded or saved.');

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorPage, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
+import { STYLESHEET } from '../../lib/http/stylesheet';
+
+describe('the page shell', () => {
+  it('escapes every value React renders, text and attributes alike', async () => {
+    const name = '<script>alert(1)</script>';
+    const response = await pageResponse(
+      <Page title={'"><script>x</script>'}>
+        <p title={`"${name}`}>{name}</p>
+      </Page>,
+      { status: 200 },
+    );
+    const text = await response.text();
+    expect(text).toContain('<title>&quot;&gt;&lt;script&gt;x&lt;/script&gt; · Scout</title>');
+    expect(text).toContain('<p title="&quot;&lt;script&gt;alert(1)&lt;/script&gt;">&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(text).not.toContain('<script');
+  });
+
+  it('a page is a whole document that loads the one stylesheet and forbids scripts, caching, framing and referrers', async () => {
+    const response = await pageResponse(
+      <ErrorPage title="Nope">
+        <p>Nothing happened.</p>
+      </ErrorPage>,
+      { status: 400, headers: { 'retry-after': '30' }, cookies: ['a=1; Path=/', 'b=2; Path=/'] },
+    );
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(text.startsWith('<!doctype html><html lang="en">')).toBe(true);
+    expect(text).toContain(`<link rel="stylesheet" href="${STYLESHEET}"/>`);
+    expect(text).toContain('<meta name="referrer" content="no-referrer"/>');
+    expect(text).toContain('<main class="error">');
+    expect(text).not.toContain('<style');
+    expect(text).not.toContain(' style=');
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('retry-after')).toBe('30');
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    const csp = response.headers.get('content-security-policy');
+    expect(csp).toBe(PAGE_POLICY);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it('extra headers cannot replace the security headers', async () => {
+    const response = await pageResponse(<Page title="x">x</Page>, {
+      status: 200,
+      headers: { 'cache-control': 'public, max-age=3600', 'content-security-policy': 'default-src *' },
+    });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toBe(PAGE_POLICY);
+  });
+});
