@@ -4,7 +4,7 @@ import { retryDeadEmail } from '../ops/retry-email';
 import { setSubscriberStatus } from '../subscribers/set-subscriber-status';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { adminRedirect, readAdminForm } from './admin-http';
-import { adminRefusedPage } from './admin-page';
+import { adminRefusedPage } from './admin-error-pages';
 import { flashCookie } from './flash';
 import type { AdminDeps } from './admin-deps';
 import { adminHandler, requireSessionAndOrigin } from './handle-admin-request';

@@ -1,6 +1,7 @@
 import { clientAddressOf, clientLogId } from '../http/client-address';
 import { countLoginFailure, lockRetryAfterSec, readLoginLock, recordAuthFailure } from '../ops/auth-failures';
-import { loginPage, utc } from './admin-page';
+import { loginPage } from './login-page';
+import { utc } from './ops-view';
 import type { AdminDeps } from './admin-deps';
 import { countLoginAttempt, LOGIN_LIMIT } from './login-limit';
 

@@ -1,5 +1,5 @@
 import { handleAdminLogin } from '../../../lib/admin/handle-admin-request';
-import { adminUnavailablePage } from '../../../lib/admin/admin-page';
+import { adminUnavailablePage } from '../../../lib/admin/admin-error-pages';
 import { withDeadline } from '../../../lib/http/request-deadline';
 import { withProductionDeps } from '../../../lib/wiring/production-deps';
 
