@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_MODELS, startModelFake } from './server';
 
-/** `tsx scripts/model-fake/main.ts --port 3040 [--host 127.0.0.1] [--model scout-fake-1 ...]` */
+/**
+ * `tsx scripts/model-fake/main.ts --port 3040 [--host 127.0.0.1] [--model scout-fake-1 ...]`
+ *
+ * Faults for one key, e.g. two 429s then answers:
+ *   curl -X POST localhost:3040/__faults -d '{"apiKey":"k","faults":[{"mode":"429","retryAfterSeconds":2,"count":2}]}'
+ * What key k sent: curl 'localhost:3040/__requests?apiKey=k'
+ */
 async function main() {
   const { values } = parseArgs({
     options: {
