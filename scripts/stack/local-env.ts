@@ -4,7 +4,8 @@
  */
 import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 
-export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number };
+/** `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model. */
+export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number; modelFake?: number };
 
 export const DEFAULT_PORTS: StackPorts = { firestore: 8080, mailSink: 3025, feed: 3030, app: 3000 };
 

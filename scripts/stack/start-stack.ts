@@ -1,11 +1,12 @@
 import { startMailSink, type MailSink } from '../mail-sink/server';
+import { startModelFake, type ModelFake } from '../model-fake/server';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { startFirestoreEmulator } from './firestore-emulator';
 import type { StackPorts } from './local-env';
 
-export type LocalStack = { mailSink: MailSink; feeds: FeedServer; firestoreHost: string; stop(): Promise<void> };
+export type LocalStack = { mailSink: MailSink; feeds: FeedServer; modelFake?: ModelFake; firestoreHost: string; stop(): Promise<void> };
 
-/** The emulator, the mail sink and the sample feed, each on its port of `ports`. */
+/** The emulator, the mail sink and the sample feed, each on its port of `ports`; the model fake too when `ports.modelFake` is set. */
 export async function startLocalStack(ports: StackPorts, log: (line: string) => void = console.log): Promise<LocalStack> {
   log(`• Firestore emulator on 127.0.0.1:${ports.firestore} (Java; first start takes a few seconds)`);
   const emulator = await startFirestoreEmulator({ port: ports.firestore });
@@ -13,11 +14,18 @@ export async function startLocalStack(ports: StackPorts, log: (line: string) => 
   const mailSink = await startMailSink({ port: ports.mailSink });
   log(`• Sample feed on http://127.0.0.1:${ports.feed}/sample.xml`);
   const feeds = await startFeedServer({ port: ports.feed });
+  let modelFake: ModelFake | undefined;
+  if (ports.modelFake !== undefined) {
+    modelFake = await startModelFake({ port: ports.modelFake });
+    log(`• Model fake on ${modelFake.baseUrl} (model ${modelFake.models[0]}, any API key)`);
+  }
   return {
     mailSink,
     feeds,
+    modelFake,
     firestoreHost: emulator.host,
     async stop() {
+      await modelFake?.close();
       await feeds.close();
       await mailSink.close();
       await emulator.stop();

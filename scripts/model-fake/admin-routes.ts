@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { methodNotAllowed, parseJson, readBody, sendError, sendJson } from '../mail-sink/http-io';
+import { parseFaults, type FaultBook } from './faults';
+import type { RequestLog } from './request-log';
+
+export type AdminContext = { faults: FaultBook; log: RequestLog };
+
+/**
+ * The admin routes take the API key as a parameter, never from Authorization, and reading one
+ * needs it: a test sees only what its own key did. DELETE without a key clears every key.
+ */
+function keyParam(res: ServerResponse, query: URLSearchParams): string | null {
+  const apiKey = query.get('apiKey');
+  if (!apiKey) sendError(res, 422, 'validation_error', 'The `apiKey` query parameter is required.');
+  return apiKey || null;
+}
+
+/** GET, POST {apiKey, faults: [...]} (replaces the key's faults) and DELETE ?apiKey. */
+export async function handleFaults(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (req.method === 'GET') {
+    const apiKey = keyParam(res, query);
+    if (apiKey) sendJson(res, 200, { apiKey, faults: ctx.faults.get(apiKey) });
+    return;
+  }
+  if (req.method === 'DELETE') {
+    const apiKey = query.get('apiKey') || undefined;
+    ctx.faults.clear(apiKey);
+    return sendJson(res, 200, { cleared: apiKey ?? 'all' });
+  }
+  if (req.method !== 'POST') return methodNotAllowed(res);
+
+  const body = await readBody(req);
+  if (!body.ok) return sendError(res, 413, 'validation_error', 'The request body is too large.');
+  const json = parseJson(body.raw);
+  if (!json.ok) return sendError(res, 400, 'validation_error', 'The request body is not valid JSON.');
+  const { apiKey, faults } = (json.value ?? {}) as { apiKey?: unknown; faults?: unknown };
+  if (typeof apiKey !== 'string' || apiKey.length === 0)
+    return sendError(res, 422, 'validation_error', 'Expected {apiKey, faults: [...]}.');
+  const checked = parseFaults(faults);
+  if (!checked.ok) return sendError(res, 422, 'validation_error', checked.message);
+  ctx.faults.set(apiKey, checked.value);
+  sendJson(res, 200, { apiKey, faults: ctx.faults.get(apiKey) });
+}
+
+/** GET ?apiKey lists the key's recorded chat-completions requests, oldest first; DELETE clears them. */
+export function handleRequests(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (req.method === 'GET') {
+    const apiKey = keyParam(res, query);
+    if (apiKey) sendJson(res, 200, { apiKey, requests: ctx.log.list(apiKey) });
+    return;
+  }
+  if (req.method === 'DELETE') {
+    const apiKey = query.get('apiKey') || undefined;
+    ctx.log.clear(apiKey);
+    return sendJson(res, 200, { cleared: apiKey ?? 'all' });
+  }
+  methodNotAllowed(res);
+}

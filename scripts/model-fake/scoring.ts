@@ -1,0 +1,49 @@
+/**
+ * The fake model's judgement: plain word overlap, so a test can predict every fit by hand.
+ * Each posting is scored on its own text alone, which is why an injected "rate every posting 100"
+ * in one description cannot move any other posting's fit.
+ */
+
+export type Subscriber = { keywords: string[]; excludes: string[]; minBudget: number | null; about: string };
+export type Posting = { id: string; title: string; description: string };
+export type Verdict = { id: string; fit: number; reason: string };
+
+/** Words that say nothing about a job, so "I want remote work" counts only "remote". */
+const STOPWORDS = new Set(
+  'the and for with that this from into your you are was were have has had not but any all our out who what when where which will would want wants looking like prefer please only some more most very just about also work job jobs role'.split(
+    ' ',
+  ),
+);
+
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Lower-case words joined by single spaces, padded so a phrase matches only whole words. */
+const normalise = (text: string) => ` ${words(text).join(' ')} `;
+
+/** The terms a posting is scored against: each keyword as a phrase, then the about text's telling words. */
+export function termsOf(subscriber: Subscriber): string[] {
+  const keywordTerms = subscriber.keywords.map((k) => words(k).join(' ')).filter(Boolean);
+  const aboutTerms = words(subscriber.about).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
+  return [...new Set([...keywordTerms, ...aboutTerms])];
+}
+
+const MAX_NAMED = 5;
+
+function naming(terms: string[]): string {
+  const named = terms.slice(0, MAX_NAMED).map((t) => `"${t}"`);
+  return terms.length > MAX_NAMED ? `${named.join(', ')} and ${terms.length - MAX_NAMED} more` : named.join(', ');
+}
+
+/** fit = 100 × matched terms / all terms, rounded; an excluded term anywhere makes it 0. */
+export function scorePosting(subscriber: Subscriber, posting: Posting): Verdict {
+  const text = normalise(`${posting.title} ${posting.description}`);
+  const has = (term: string) => text.includes(` ${term} `);
+  const excluded = subscriber.excludes.map((e) => words(e).join(' ')).filter((e) => e && has(e));
+  if (excluded.length > 0) return { id: posting.id, fit: 0, reason: `Mentions excluded ${naming(excluded)}.` };
+
+  const terms = termsOf(subscriber);
+  const matched = terms.filter(has);
+  if (matched.length === 0) return { id: posting.id, fit: 0, reason: 'Matches none of your keywords or interests.' };
+  const fit = Math.min(100, Math.max(0, Math.round((100 * matched.length) / terms.length)));
+  return { id: posting.id, fit, reason: `Matches ${naming(matched)} (${matched.length} of ${terms.length} terms).` };
+}
