@@ -12,6 +12,7 @@ const LAYERS = [
   'ledger', // deliveries
   'mail',
   'matching',
+  'verdicts', // the optional AI verdict stage: config-built client, wire contract, answer checks
   'outbox', // rows, lease, dispatch, send rules
   'claims', // claim deliveries, flush due digests
   'ops', // run records, dashboards, retry, prune, history, resend

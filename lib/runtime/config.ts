@@ -80,6 +80,30 @@ export const configSchema = z.object({
   TRUSTED_PROXY_HOPS: int(0, 0, 10),
   /** Emails the public signup form may cause per hour, all addresses together (confirmations and manage links). */
   SIGNUP_CONFIRMATIONS_PER_HOUR: int(100, 1, 100_000),
+  /**
+   * The optional AI verdict stage (docs/verdicts.md): on when AI_BASE_URL and AI_MODEL are both
+   * set (aiProblems names a half-set trio). Any OpenAI-compatible chat-completions server.
+   */
+  AI_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  /** Sent as the bearer token; optional, for servers without auth (a local Ollama). Never logged. */
+  AI_API_KEY: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
+  AI_MODEL: z
+    .string()
+    .regex(/^\S{1,200}$/, 'must be a model name (no spaces, at most 200 characters)')
+    .optional(),
+  /** One model request, start to answer; past it the batch falls back to keywords. */
+  AI_TIMEOUT_MS: int(20_000, 1_000, 120_000),
+  /** Model requests in flight. */
+  AI_CONCURRENCY: int(2, 1, 20),
+  /** Model requests one run may make; past it, candidates are decided by keywords alone. */
+  AI_MAX_CALLS_PER_RUN: int(50, 1, 10_000),
+  /** Tokens (prompt + completion, as the server reports them) per UTC day; past it, keywords alone. */
+  AI_DAILY_TOKEN_BUDGET: int(1_000_000, 1_000, 1_000_000_000),
+  /** Postings in one request (one subscriber's batch). */
+  AI_MAX_POSTINGS_PER_CALL: int(20, 1, 100),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -119,6 +143,28 @@ export function credentialsProblem(env: Record<string, string>): string | null {
   );
 }
 
+/** The variables that point Scout at a model; AI_BASE_URL and AI_MODEL turn the verdict stage on. */
+export const AI_SERVER_VARIABLES = ['AI_BASE_URL', 'AI_API_KEY', 'AI_MODEL'] as const;
+const AI_REQUIRED = ['AI_BASE_URL', 'AI_MODEL'] as const;
+
+/**
+ * Half a model setup is a mistake, not "off": setting any of AI_BASE_URL, AI_API_KEY, AI_MODEL
+ * without both AI_BASE_URL and AI_MODEL names the missing ones. Takes the cleaned, unparsed values.
+ */
+export function aiProblems(env: Record<string, string>): string[] {
+  const set = AI_SERVER_VARIABLES.filter((name) => env[name] !== undefined);
+  if (set.length === 0) return [];
+  return AI_REQUIRED.filter((name) => env[name] === undefined).map(
+    (name) =>
+      `${name} is required when ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set (the AI verdict stage needs both AI_BASE_URL and AI_MODEL)`,
+  );
+}
+
+/** Whether the optional AI verdict stage is configured (off by default: keyword matching alone). */
+export function aiEnabled(config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL'>): boolean {
+  return config.AI_BASE_URL !== undefined && config.AI_MODEL !== undefined;
+}
+
 /** zod's issues as `NAME message` lines. */
 export function describeIssues(issues: { path: PropertyKey[]; message: string }[]): string[] {
   return issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'} ${issue.message}`);
@@ -131,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const problems = result.success ? [] : describeIssues(result.error.issues);
   const credentials = credentialsProblem(cleaned);
   if (credentials) problems.push(credentials);
+  problems.push(...aiProblems(cleaned));
   if (result.success) problems.push(...productionProblems(result.data, cleaned.NODE_ENV));
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return result.data;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
+import { aiEnabled, ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 
 const valid = {
   CRON_SECRET: 'c'.repeat(32),
@@ -126,5 +126,81 @@ describe('configuration', () => {
       expect(JSON.stringify((error as ConfigError).variables)).not.toContain('hunter2');
       expect((error as Error).message).not.toContain('hunter2');
     }
+  });
+
+  describe('the AI verdict stage', () => {
+    const ai = { AI_BASE_URL: 'https://api.openai.com/v1/', AI_API_KEY: 'sk-test-hunter2', AI_MODEL: 'gpt-4o-mini' };
+
+    it('is off by default, with bounded limits', () => {
+      const config = loadConfig(valid);
+      expect(aiEnabled(config)).toBe(false);
+      expect(config).toMatchObject({
+        AI_TIMEOUT_MS: 20_000,
+        AI_CONCURRENCY: 2,
+        AI_MAX_CALLS_PER_RUN: 50,
+        AI_DAILY_TOKEN_BUDGET: 1_000_000,
+        AI_MAX_POSTINGS_PER_CALL: 20,
+      });
+      expect(config.AI_BASE_URL).toBeUndefined();
+      expect(config.AI_API_KEY).toBeUndefined();
+      expect(config.AI_MODEL).toBeUndefined();
+      // Empty values are unset: the .env.example lines as shipped leave it off.
+      expect(aiEnabled(loadConfig({ ...valid, AI_BASE_URL: '', AI_API_KEY: '', AI_MODEL: '' }))).toBe(false);
+    });
+
+    it('is on with a base URL and a model; the key is optional (a local Ollama has none)', () => {
+      const config = loadConfig({ ...valid, ...ai });
+      expect(aiEnabled(config)).toBe(true);
+      expect(config).toMatchObject({ AI_BASE_URL: 'https://api.openai.com/v1', AI_MODEL: 'gpt-4o-mini', AI_API_KEY: 'sk-test-hunter2' });
+      const local = loadConfig({ ...valid, AI_BASE_URL: 'http://localhost:11434/v1', AI_MODEL: 'llama3.1:8b' });
+      expect(aiEnabled(local)).toBe(true);
+      expect(local.AI_API_KEY).toBeUndefined();
+    });
+
+    it('names the missing half of a partial setup, and never echoes the key', () => {
+      expect(problemsOf({ ...valid, AI_API_KEY: ai.AI_API_KEY })).toEqual([
+        'AI_BASE_URL is required when AI_API_KEY is set (the AI verdict stage needs both AI_BASE_URL and AI_MODEL)',
+        'AI_MODEL is required when AI_API_KEY is set (the AI verdict stage needs both AI_BASE_URL and AI_MODEL)',
+      ]);
+      expect(problemsOf({ ...valid, AI_BASE_URL: ai.AI_BASE_URL, AI_API_KEY: ai.AI_API_KEY })).toEqual([
+        'AI_MODEL is required when AI_BASE_URL and AI_API_KEY are set (the AI verdict stage needs both AI_BASE_URL and AI_MODEL)',
+      ]);
+      expect(problemsOf({ ...valid, AI_MODEL: ai.AI_MODEL })).toEqual([
+        'AI_BASE_URL is required when AI_MODEL is set (the AI verdict stage needs both AI_BASE_URL and AI_MODEL)',
+      ]);
+      try {
+        loadConfig({ ...valid, AI_API_KEY: 'sk live hunter2', AI_MODEL: ai.AI_MODEL });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).variables).toEqual(['AI_API_KEY', 'AI_BASE_URL']);
+        expect((error as Error).message).not.toContain('hunter2');
+      }
+    });
+
+    it('rejects malformed values and limits out of bounds, naming each', () => {
+      const problems = problemsOf({
+        ...valid,
+        AI_BASE_URL: 'ftp://models.example.com',
+        AI_MODEL: 'gpt 4o',
+        AI_TIMEOUT_MS: '0',
+        AI_CONCURRENCY: 'many',
+        AI_MAX_CALLS_PER_RUN: '1.5',
+        AI_DAILY_TOKEN_BUDGET: '-1',
+        AI_MAX_POSTINGS_PER_CALL: '101',
+      });
+      expect(problems).toEqual([
+        'AI_BASE_URL must be an http(s) URL',
+        'AI_MODEL must be a model name (no spaces, at most 200 characters)',
+        'AI_TIMEOUT_MS must be at least 1000',
+        'AI_CONCURRENCY must be a number',
+        'AI_MAX_CALLS_PER_RUN must be a whole number',
+        'AI_DAILY_TOKEN_BUDGET must be at least 1000',
+        'AI_MAX_POSTINGS_PER_CALL must be at most 100',
+      ]);
+      expect(loadConfig({ ...valid, ...ai, AI_TIMEOUT_MS: '120000', AI_MAX_POSTINGS_PER_CALL: '1' })).toMatchObject({
+        AI_TIMEOUT_MS: 120_000,
+        AI_MAX_POSTINGS_PER_CALL: 1,
+      });
+    });
   });
 });
