@@ -139,8 +139,14 @@ export function nextStep(input: {
   // A definite refusal is the provider pacing us: every send of the limiter waits, not just this one.
   const backOffMs = definite ? input.delayMs : null;
   if (input.attempts >= input.maxAttempts) {
-    const status = input.kind === 'alert' && !definite ? 'failed' : 'dead';
-    return { step: 'give-up', status, error, backOffMs };
+    // An alert that may already have gone out — this answer unknown, or an earlier one — is never
+    // sent again: `failed` is final, while `dead` could be retried from the ops page. A last 429
+    // proves only that this attempt did not send.
+    if (input.kind === 'alert' && handedOver) {
+      const last = definite ? `unknown_outcome: an earlier attempt may have been sent; last answer ${error}` : error;
+      return { step: 'give-up', status: 'failed', error: last, backOffMs };
+    }
+    return { step: 'give-up', status: 'dead', error, backOffMs };
   }
   return { step: 'retry', afterMs: input.delayMs, backOffMs, handedOver, error, recheck: answer.kind === 'key-conflict' };
 }
