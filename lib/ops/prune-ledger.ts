@@ -22,6 +22,9 @@ const TARGETS: Target[] = [
   { collection: COLLECTIONS.rateLimits },
   { collection: COLLECTIONS.subscribers, keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
   { collection: COLLECTIONS.adminSessions },
+  // A verdict past its retention is simply scored again if the pair comes back; a claim that old is long dead.
+  { collection: COLLECTIONS.matches },
+  { collection: COLLECTIONS.aiUsage },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

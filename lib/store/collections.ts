@@ -28,6 +28,10 @@ export const COLLECTIONS = {
   rateLimits: 'rateLimits',
   /** Open operator sessions (lib/admin/admin-sessions.ts). */
   adminSessions: 'adminSessions',
+  /** The model's verdict per subscriber and posting, scored once (lib/verdicts/match-verdict.ts). */
+  matches: 'matches',
+  /** Model tokens used per UTC day, against AI_DAILY_TOKEN_BUDGET (lib/verdicts/ai-usage.ts). */
+  aiUsage: 'aiUsage',
 } as const;
 
 export type CollectionKey = keyof typeof COLLECTIONS;

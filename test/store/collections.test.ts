@@ -16,6 +16,8 @@ describe('COLLECTIONS', () => {
       cursors: 'cursors',
       rateLimits: 'rateLimits',
       adminSessions: 'adminSessions',
+      matches: 'matches',
+      aiUsage: 'aiUsage',
     });
   });
 

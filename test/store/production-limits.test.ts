@@ -18,6 +18,8 @@ import { alertEmailKey, digestEmailKey, manualDigestEmailKey, newOutboxRow, outb
 import { MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
 import { subscriberConverter, subscriberId, subscriberInputSchema, type Subscriber } from '../../lib/subscribers/subscriber';
 import { configSchema } from '../../lib/runtime/config';
+import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
+import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
 
 /**
  * DESIGN §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
@@ -181,6 +183,23 @@ function afterItsLife(row: ReturnType<typeof newOutboxRow>, emailKey: string) {
   };
 }
 
+/** A scored verdict with the longest reason kept (wire.ts caps it) and the longest model id config allows. */
+const largestMatch: MatchVerdict = {
+  uid: longestUid,
+  jobId: postings[0].id,
+  state: 'scored',
+  fit: 100,
+  reason: wide(7, MAX_REASON_LENGTH),
+  model: 'm'.repeat(200),
+  promptVersion: PROMPT_VERSION,
+  profileVersion: Number.MAX_SAFE_INTEGER,
+  leaseUntil: now,
+  runId,
+  createdAt: now,
+  scoredAt: now,
+  expireAt,
+};
+
 const FEEDS_IN_A_RUN = 500;
 const feedResult = (i: number) => ({ source: `${'f'.repeat(60)}${String(i).padStart(4, '0')}`, status: 'error', error: 'e'.repeat(500) });
 /** runs/{runId} as recordRunStart and recordRunEnd (runs.ts) leave it between them. */
@@ -291,6 +310,18 @@ const specimens: Specimen[] = [
     data: { kind: 'mailbox-window', createdAt: now, expireAt: now, count: 1_000_000 },
   },
   { collection: 'adminSessions', what: 'a session', id: 's'.repeat(43), data: { createdAt: now, expireAt: now } },
+  {
+    collection: 'matches',
+    what: `a verdict with a ${MAX_REASON_LENGTH}-character reason`,
+    id: matchId(largestMatch.uid, largestMatch.jobId),
+    data: matchVerdictConverter.toFirestore(largestMatch) as Record<string, unknown>,
+  },
+  {
+    collection: 'aiUsage',
+    what: "a day's token count",
+    id: day,
+    data: { day, tokens: 1e15, promptTokens: 1e15, completionTokens: 1e15, calls: 1e12, updatedAt: now, expireAt },
+  },
 ];
 
 const measured = specimens.map((s) => ({ ...s, ...checkDocumentLimits(s.collection, s.id, s.data, indexConfig) }));
@@ -315,7 +346,20 @@ describe("no document any code path writes can exceed Firestore's 40,000 index e
   });
 
   it('every collection a code path writes is measured', () => {
-    const written = ['users', 'jobs', 'deliveries', 'emails', 'runs', 'feeds', 'locks', 'cursors', 'rateLimits', 'adminSessions'];
+    const written = [
+      'users',
+      'jobs',
+      'deliveries',
+      'emails',
+      'runs',
+      'feeds',
+      'locks',
+      'cursors',
+      'rateLimits',
+      'adminSessions',
+      'matches',
+      'aiUsage',
+    ];
     expect([...new Set(specimens.map((s) => s.collection))].sort()).toEqual(written.sort());
   });
 });
@@ -332,6 +376,7 @@ describe('no document grows with the data', () => {
     ['deliveries', 'reasons', 'one per matching keyword'],
     ['runs', 'stats', 'the per-feed list grows with FEED_URLS, which has no cap'],
     ['jobs', 'description', 'feed text, read by no query'],
+    ['matches', 'reason', "the model's words, read by no query"],
   ])('%s.%s is exempt from single-field indexes: %s', (collection, fieldPath) => {
     expect(exempt(collection, fieldPath)).toBe(true);
   });

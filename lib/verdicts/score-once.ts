@@ -1,0 +1,305 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { Config } from '../runtime/config';
+import type { Logger } from '../runtime/logger';
+import { isLostRace } from '../store/firestore-errors';
+import { GUARDED_UPDATE_MAX_TRIES } from '../store/guarded-update';
+import { addDays } from '../store/timestamps';
+import { readTokensUsedToday, recordModelUsage, type RunModelUsage } from './ai-usage';
+import { askVerdicts, type FallbackReason, type VerdictClient } from './ask-verdicts';
+import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
+import { PROMPT_VERSION, type VerdictPosting } from './wire';
+
+/**
+ * Scored once: each (subscriber, posting) pair costs at most one model request, across runs,
+ * retries and concurrent runs (DESIGN §2.1, §2.2; docs/verdicts.md).
+ *
+ * The check is the write, and it comes BEFORE the model is asked: the run that create()s
+ * matches/{uid}_{jobId} in state `scoring` owns the call for that pair; every other run finds the
+ * document and waits for its answer instead of asking. Storing the answer with create() after the
+ * call would keep only one verdict, but every concurrent run would already have paid for its own.
+ *
+ * - A `scored` verdict for the subscriber's profileVersion and this PROMPT_VERSION is used as is.
+ * - A verdict made under an older profileVersion or PROMPT_VERSION is stale: it is claimed again by
+ *   an update guarded by the version read (lastUpdateTime, as guardedUpdate does), so exactly one
+ *   run re-scores it and the new verdict overwrites the old. One made under a newer version than
+ *   the caller's (a run holding an older read of the subscriber) is left alone: `superseded`.
+ * - A `scoring` claim past its lease (its run died) is taken over the same way; its old holder can
+ *   no longer write it, since its writes are guarded by the claim's version.
+ * - A fault, the budget or an answer without that posting deletes the claim (guarded): nothing but
+ *   a real answer is ever stored, and the next run tries again.
+ *
+ * Hard limits, checked before every call: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every
+ * scoreOnce of the run) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day}, counted with increments).
+ * The token check can be overshot by the calls already in flight when it is reached, never more.
+ *
+ * Every fallback means "no verdict": the caller decides that posting by its keyword score.
+ */
+
+export type ScoreSubscriber = {
+  /** The uid: names the stored verdict, never sent to the model. */
+  id: string;
+  keywords: string[];
+  excludes: string[];
+  minBudget: number | null;
+  about?: string;
+  profileVersion: number;
+};
+
+export type ScoreFallbackReason =
+  | FallbackReason
+  /** AI_MAX_CALLS_PER_RUN or AI_DAILY_TOKEN_BUDGET reached before this posting's call. */
+  | 'budget'
+  /** The model answered, but not about this posting. */
+  | 'no-verdict'
+  /** Another run holds the claim and gave no answer in time (or gave up on it). */
+  | 'in-flight'
+  /** The stored verdict is for a newer profile or prompt version than this caller's. */
+  | 'superseded';
+
+export type ScoreOutcome =
+  | {
+      kind: 'verdict';
+      fit: number;
+      reason: string;
+      model: string;
+      /** made by an earlier or concurrent call, not this one */ stored: boolean;
+    }
+  | { kind: 'fallback'; reason: ScoreFallbackReason };
+
+export type ScoreOnceDeps = {
+  db: Firestore;
+  client: VerdictClient;
+  config: Pick<Config, 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS'>;
+  clock: () => Date;
+  log: Logger;
+  /** The run's model usage: one object per run, shared by all its scoreOnce calls. */
+  usage: RunModelUsage;
+  /** The run's budget: aborts a call in flight (a `timeout`) and any wait for another run's answer. */
+  signal?: AbortSignal;
+  /** How long to wait for a pair another run is scoring; the client's timeout and a margin by default. */
+  waitMs?: number;
+  pollMs?: number;
+};
+
+export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; postings: VerdictPosting[] };
+
+/** A claim outlives the call it covers (AI_TIMEOUT_MS) by this much before another run may take it over. */
+export const CLAIM_LEASE_MARGIN_MS = 60_000;
+
+type Decision = { use: MatchVerdict } | 'claim' | 'wait' | 'superseded';
+
+function decide(snap: DocumentSnapshot<MatchVerdict>, subscriber: ScoreSubscriber, now: Date): Decision {
+  if (!snap.exists) return 'claim';
+  const m = snap.data()!;
+  if (m.profileVersion > subscriber.profileVersion || m.promptVersion > PROMPT_VERSION) return 'superseded';
+  if (m.profileVersion < subscriber.profileVersion || m.promptVersion < PROMPT_VERSION) return 'claim';
+  if (m.state === 'scored' && m.fit !== null && m.reason !== null) return { use: m };
+  if (m.state === 'scoring' && m.leaseUntil && m.leaseUntil.getTime() > now.getTime()) return 'wait';
+  return 'claim';
+}
+
+type Claimed = { posting: VerdictPosting; version: Timestamp };
+
+export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Promise<Map<string, ScoreOutcome>> {
+  const { db, client, config, usage } = deps;
+  const { subscriber, runId } = input;
+  const uid = subscriber.id;
+  const outcomes = new Map<string, ScoreOutcome>();
+  const postings = [...new Map(input.postings.map((p) => [p.id, p])).values()];
+  if (postings.length === 0) return outcomes;
+
+  const counts = { calls: 0, asked: 0, scored: 0, reused: 0, fallbacks: {} as Record<string, number> };
+  const useVerdict = (jobId: string, m: MatchVerdict) => {
+    outcomes.set(jobId, { kind: 'verdict', fit: m.fit!, reason: m.reason!, model: m.model, stored: true });
+    counts.reused += 1;
+  };
+  const fallBack = (jobId: string, reason: ScoreFallbackReason) => {
+    outcomes.set(jobId, { kind: 'fallback', reason });
+    counts.fallbacks[reason] = (counts.fallbacks[reason] ?? 0) + 1;
+  };
+
+  // One getAll for every pair: most are answered here on any run after the first.
+  const snaps = await readMatchVerdicts(
+    db,
+    uid,
+    postings.map((p) => p.id),
+  );
+  const toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[] = [];
+  const waiting = new Set<string>();
+  for (const posting of postings) {
+    const snap = snaps.get(posting.id)!;
+    const decision = decide(snap, subscriber, deps.clock());
+    if (decision === 'claim') toAsk.push({ posting, snap });
+    else if (decision === 'wait') waiting.add(posting.id);
+    else if (decision === 'superseded') fallBack(posting.id, 'superseded');
+    else useVerdict(posting.id, decision.use);
+  }
+
+  const claimFields = (jobId: string, now: Date) => ({
+    uid,
+    jobId,
+    state: 'scoring' as const,
+    fit: null,
+    reason: null,
+    model: client.model,
+    promptVersion: PROMPT_VERSION,
+    profileVersion: subscriber.profileVersion,
+    leaseUntil: new Date(now.getTime() + client.timeoutMs + CLAIM_LEASE_MARGIN_MS),
+    runId,
+    createdAt: now,
+    scoredAt: null,
+    expireAt: addDays(now, config.RETENTION_DAYS),
+  });
+
+  /**
+   * Takes the pair's claim: create() when it did not exist, else an update guarded by the version
+   * read. A lost race reads again and decides again (another run's claim → wait; its verdict → use).
+   */
+  async function claim(posting: VerdictPosting, first: DocumentSnapshot<MatchVerdict>): Promise<Claimed | null> {
+    const ref = matchRef(db, uid, posting.id);
+    const raw = ref.withConverter(null);
+    let snap = first;
+    for (let attempt = 1; attempt <= GUARDED_UPDATE_MAX_TRIES; attempt++) {
+      if (attempt > 1) snap = await ref.get();
+      const decision = decide(snap, subscriber, deps.clock());
+      if (decision !== 'claim') {
+        if (decision === 'wait') waiting.add(posting.id);
+        else if (decision === 'superseded') fallBack(posting.id, 'superseded');
+        else useVerdict(posting.id, decision.use);
+        return null;
+      }
+      const fields = claimFields(posting.id, deps.clock());
+      try {
+        const written = snap.exists ? await raw.update(fields, { lastUpdateTime: snap.updateTime! }) : await raw.create(fields);
+        return { posting, version: written.writeTime };
+      } catch (error) {
+        if (!isLostRace(error)) throw error;
+      }
+    }
+    // The pair kept changing under us: someone else is on it.
+    waiting.add(posting.id);
+    return null;
+  }
+
+  /** Gives a claim up: deleted only if it is still the version we wrote, so nothing of ours is left. */
+  async function release(claimed: Claimed) {
+    try {
+      await matchRef(db, uid, claimed.posting.id).withConverter(null).delete({ lastUpdateTime: claimed.version });
+    } catch (error) {
+      if (!isLostRace(error)) throw error;
+    }
+  }
+
+  const about = subscriber.about ?? '';
+  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minBudget: subscriber.minBudget, about };
+  for (let start = 0; start < toAsk.length; start += client.maxPostingsPerCall) {
+    const batch = toAsk.slice(start, start + client.maxPostingsPerCall);
+    // The call is reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
+    if (usage.calls >= config.AI_MAX_CALLS_PER_RUN) {
+      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
+      break;
+    }
+    usage.calls += 1;
+    if ((await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET) {
+      usage.calls -= 1;
+      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
+      break;
+    }
+    const claimed = (await Promise.all(batch.map((item) => claim(item.posting, item.snap)))).filter((c): c is Claimed => c !== null);
+    if (claimed.length === 0) {
+      usage.calls -= 1;
+      continue;
+    }
+    counts.calls += 1;
+    counts.asked += claimed.length;
+    const result = await askVerdicts(client, { subscriber: wire, postings: claimed.map((c) => c.posting) }, { signal: deps.signal });
+    if (result.usage) {
+      usage.tokens += result.usage.promptTokens + result.usage.completionTokens;
+      await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usage: result.usage });
+    }
+    if (result.kind === 'fallback') {
+      await Promise.all(claimed.map(release));
+      for (const c of claimed) fallBack(c.posting.id, result.reason);
+      continue;
+    }
+    const now = deps.clock();
+    await Promise.all(
+      claimed.map(async (c) => {
+        const verdict = result.verdicts.get(c.posting.id);
+        if (!verdict) {
+          await release(c);
+          return fallBack(c.posting.id, 'no-verdict');
+        }
+        try {
+          await matchRef(db, uid, c.posting.id)
+            .withConverter(null)
+            .update(
+              {
+                state: 'scored',
+                fit: verdict.fit,
+                reason: verdict.reason,
+                leaseUntil: null,
+                scoredAt: now,
+                expireAt: addDays(now, config.RETENTION_DAYS),
+              },
+              { lastUpdateTime: c.version },
+            );
+        } catch (error) {
+          // Our lease ran out and another run took the pair over: its verdict stands, ours is not written.
+          if (!isLostRace(error)) throw error;
+        }
+        // Paid for either way: this run uses the answer it got.
+        counts.scored += 1;
+        outcomes.set(c.posting.id, { kind: 'verdict', fit: verdict.fit, reason: verdict.reason, model: client.model, stored: false });
+      }),
+    );
+  }
+
+  if (waiting.size > 0) await awaitOthers(deps, subscriber, waiting, useVerdict, fallBack);
+
+  deps.log('verdicts.scored', {
+    runId,
+    postings: postings.length,
+    calls: counts.calls,
+    asked: counts.asked,
+    scored: counts.scored,
+    reused: counts.reused,
+    fallbacks: counts.fallbacks,
+  });
+  return outcomes;
+}
+
+/**
+ * The pairs another run is scoring: read again (one getAll a round) until each is answered, its
+ * claim is given up (a fault or the budget there: keywords decide here, and a later run asks), or
+ * the wait ends. Never asks the model itself: that would be the second request.
+ */
+async function awaitOthers(
+  deps: ScoreOnceDeps,
+  subscriber: ScoreSubscriber,
+  waiting: Set<string>,
+  useVerdict: (jobId: string, m: MatchVerdict) => void,
+  fallBack: (jobId: string, reason: ScoreFallbackReason) => void,
+) {
+  const waitMs = deps.waitMs ?? deps.client.timeoutMs + 5_000;
+  const pollMs = deps.pollMs ?? 100;
+  const until = Date.now() + waitMs;
+  while (waiting.size > 0 && Date.now() < until && !deps.signal?.aborted) {
+    try {
+      await sleep(pollMs, undefined, { signal: deps.signal });
+    } catch {
+      break;
+    }
+    const snaps = await readMatchVerdicts(deps.db, subscriber.id, [...waiting]);
+    for (const [jobId, snap] of snaps) {
+      const decision = decide(snap, subscriber, deps.clock());
+      if (decision === 'wait') continue;
+      waiting.delete(jobId);
+      if (decision === 'claim') fallBack(jobId, 'in-flight');
+      else if (decision === 'superseded') fallBack(jobId, 'superseded');
+      else useVerdict(jobId, decision.use);
+    }
+  }
+  for (const jobId of waiting) fallBack(jobId, 'in-flight');
+}
