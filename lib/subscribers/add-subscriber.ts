@@ -1,6 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
+import { DEFAULT_FIT_THRESHOLD } from './fit-profile';
 import {
+  FIRST_PROFILE_VERSION,
   leavePendingFields,
   normaliseEmail,
   subscriberId,
@@ -8,6 +10,7 @@ import {
   subscribersCollection,
   type Subscriber,
   type SubscriberInput,
+  verdictProfileChanged,
 } from './subscriber';
 
 export type AddOutcome = 'created' | 'updated' | 'kept-unsubscribed';
@@ -29,6 +32,9 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     excludes: [...new Set(parsed.excludes)],
     minBudget: parsed.minBudget,
     mode: parsed.mode,
+    about: parsed.about ?? '',
+    profileVersion: FIRST_PROFILE_VERSION,
+    fitThreshold: parsed.fitThreshold ?? DEFAULT_FIT_THRESHOLD,
     status: 'active',
     timezone: null,
     createdAt: now,
@@ -47,11 +53,17 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     // `unsubscribedAt` outlives a re-signup: until the address's owner confirms again, the opt-out stands.
     const optedOut = existing?.status === 'unsubscribed' || (existing?.status === 'pending' && snap.get('unsubscribedAt') != null);
     if (optedOut) return { id, outcome: 'kept-unsubscribed' as const };
+    // Read in this transaction: a concurrent change makes it retry, so the version goes up exactly once per change.
+    const about = parsed.about ?? existing?.about ?? '';
+    const profileChanged = !existing || verdictProfileChanged(existing, { ...subscriber, about });
     tx.update(ref, {
       keywords: subscriber.keywords,
       excludes: subscriber.excludes,
       minBudget: subscriber.minBudget,
       mode: subscriber.mode,
+      about,
+      ...(parsed.fitThreshold !== undefined ? { fitThreshold: parsed.fitThreshold } : {}),
+      ...(profileChanged ? { profileVersion: (existing?.profileVersion ?? 0) + 1 } : {}),
       status: 'active',
       confirmedAt: existing?.confirmedAt ?? now,
       updatedAt: now,

@@ -17,10 +17,13 @@ const rowSchema = z.object({
   min_budget: z.string().optional(),
   minbudget: z.string().optional(),
   mode: z.string().optional(),
+  about: z.string().optional(),
 });
 
 /**
- * Reads `email,keywords,excludes,min_budget,mode` (header row required; lists separated by ; or |).
+ * Reads `email,keywords,excludes,min_budget,mode,about` (header row required; lists separated by ; or |;
+ * `about` optional free text, quoted when it holds commas — a file without the column, or a row
+ * leaving it empty, keeps what an existing subscriber wrote).
  * Bad rows are reported with their line number instead of stopping the import.
  */
 export function parseSubscribersCsv(text: string): CsvRow[] {
@@ -41,7 +44,14 @@ export function parseSubscribersCsv(text: string): CsvRow[] {
     if (mode !== 'instant' && mode !== 'daily') return { line, error: `mode "${row.data.mode}" must be instant or daily` };
     return {
       line,
-      input: { email: row.data.email, keywords: listField(row.data.keywords), excludes: listField(row.data.excludes), minBudget, mode },
+      input: {
+        email: row.data.email,
+        keywords: listField(row.data.keywords),
+        excludes: listField(row.data.excludes),
+        minBudget,
+        mode,
+        ...(row.data.about ? { about: row.data.about } : {}),
+      },
     };
   });
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { keywordTermSchema, MAX_KEYWORD_LENGTH, normaliseKeyword } from './keyword-term';
+import { aboutSchema, DEFAULT_FIT_THRESHOLD, fitThresholdSchema, MAX_ABOUT_LENGTH } from './fit-profile';
 
 /**
- * The fields a subscriber chooses — keywords, excludes, minimum budget, mode — with one set of
+ * The fields a subscriber chooses — keywords, excludes, minimum budget, mode, about, fit
+ * threshold — with one set of
  * rules and messages for every form that sets them (signup, preferences). Lists arrive as the
  * text of a field (comma- or newline-separated) or as a JSON list, and leave normalised
  * (keyword-term.ts: the characters allowed, lowercased, whitespace-collapsed, NFC) and
  * de-duplicated: the shape matching reads.
  */
-export { MAX_KEYWORD_LENGTH };
+export { DEFAULT_FIT_THRESHOLD, MAX_ABOUT_LENGTH, MAX_KEYWORD_LENGTH };
 export const MAX_KEYWORDS = 25;
 export const MAX_EXCLUDES = 25;
 export const MAX_MIN_BUDGET = 10_000_000;
@@ -58,6 +60,9 @@ export const preferenceShape = {
   excludes: keywordListSchema({ min: 0, max: MAX_EXCLUDES, noun: 'exclude' }),
   minBudget: minBudgetSchema,
   mode: modeSchema,
+  /** Free text, trimmed and normalised; control and invisible characters refused; at most 500 characters. */
+  about: aboutSchema,
+  fitThreshold: fitThresholdSchema,
 };
 
 /** One message per field (the first zod reports), keyed by the field's name; others under `fallback`. */

@@ -8,14 +8,29 @@ import { firstErrorPerField, preferenceShape } from './preference-fields';
  * stores, so matching sees no difference between a keyword typed here and one imported.
  */
 
-export { MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_MIN_BUDGET } from './preference-fields';
+export {
+  DEFAULT_FIT_THRESHOLD,
+  MAX_ABOUT_LENGTH,
+  MAX_EXCLUDES,
+  MAX_KEYWORD_LENGTH,
+  MAX_KEYWORDS,
+  MAX_MIN_BUDGET,
+} from './preference-fields';
 
 /** The form's fields, in the order the page shows them (and the error summary lists them). */
-export const preferenceFields = ['keywords', 'excludes', 'minBudget', 'mode'] as const;
+export const preferenceFields = ['keywords', 'excludes', 'minBudget', 'about', 'fitThreshold', 'mode'] as const;
 export type PreferenceField = (typeof preferenceFields)[number];
 export type PreferenceFieldErrors = Partial<Record<PreferenceField, string>>;
 
-export const preferencesSchema = z.object(preferenceShape);
+/**
+ * About and the fit threshold may be absent (a page from before they existed; the threshold is
+ * only shown with the AI stage on): absent leaves the stored value as it is. An empty about clears it.
+ */
+export const preferencesSchema = z.object({
+  ...preferenceShape,
+  about: preferenceShape.about.optional(),
+  fitThreshold: preferenceShape.fitThreshold.optional(),
+});
 
 export type PreferencesInput = z.input<typeof preferencesSchema>;
 export type Preferences = z.output<typeof preferencesSchema>;

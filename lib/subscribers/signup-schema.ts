@@ -9,7 +9,7 @@ import { subscriberInputSchema } from './subscriber';
  * length and characters — keyword-term.ts —, budget range) are the ones enforced here.
  */
 
-export const signupFields = ['email', 'keywords', 'excludes', 'minBudget', 'mode'] as const;
+export const signupFields = ['email', 'keywords', 'excludes', 'minBudget', 'mode', 'about'] as const;
 export type SignupField = (typeof signupFields)[number];
 /** One message per field; `body` when the request had no fields to pin a message to (not an object, not JSON). */
 export type SignupFieldErrors = Partial<Record<SignupField | 'body', string>>;
@@ -28,8 +28,10 @@ export const signupSchema = z.object(
     // Required (DESIGN §5): the landing page preselects instant, so only a client that left mode
     // out meets this, and it is told rather than given a mode it never chose.
     mode: preferenceShape.mode,
+    // Optional: absent, null or blank is '' (nothing said). Up to 500 characters (fit-profile.ts).
+    about: preferenceShape.about,
   },
-  { error: 'the request body must be an object with email, keywords, excludes, minBudget and mode' },
+  { error: 'the request body must be an object with email, keywords, excludes, minBudget, mode and optionally about' },
 );
 
 export type SignupInput = z.output<typeof signupSchema>;

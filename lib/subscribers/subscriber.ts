@@ -3,6 +3,7 @@ import { FieldValue, type Firestore, type FirestoreDataConverter } from 'firebas
 import { z } from 'zod';
 import { addDays, toDate, toTimestamp } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
+import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;
@@ -16,6 +17,16 @@ export type Subscriber = {
   excludes: string[];
   minBudget: number | null;
   mode: DeliveryMode;
+  /** What they want, in their words (up to 500 characters, fit-profile.ts); '' when they said nothing. */
+  about: string;
+  /**
+   * Goes up by one whenever something a verdict depends on changes (keywords, excludes, minBudget,
+   * about: `verdictProfileChanged`); verdicts are stored with it, so a changed profile is scored
+   * again. New subscribers start at 1; a document written before the field reads as 0.
+   */
+  profileVersion: number;
+  /** Postings the model rates below this (0–100) are not sent. Stored always, used only with the AI stage on. */
+  fitThreshold: number;
   status: SubscriberStatus;
   timezone: string | null;
   createdAt: Date;
@@ -67,8 +78,22 @@ export const subscriberInputSchema = z.object({
   excludes: z.array(keywordTermSchema('exclude')).max(25, 'at most 25 excludes').default([]),
   minBudget: z.number().nonnegative().max(10_000_000).nullable().default(null),
   mode: z.enum(['instant', 'daily']).default('instant'),
+  // Absent: '' / DEFAULT_FIT_THRESHOLD for a new subscriber, and left as it is on an existing one
+  // (an import without an about column must not wipe what the subscriber wrote).
+  about: aboutSchema.optional(),
+  fitThreshold: fitThresholdSchema.optional(),
 });
 export type SubscriberInput = z.input<typeof subscriberInputSchema>;
+
+/** What a verdict depends on: a change to any of these bumps `profileVersion`. */
+export type VerdictProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'about'>;
+
+export const verdictProfileChanged = (a: VerdictProfile, b: VerdictProfile) =>
+  JSON.stringify([a.keywords, a.excludes, a.minBudget, a.about]) !== JSON.stringify([b.keywords, b.excludes, b.minBudget, b.about]);
+
+/** The version a new subscriber starts at; a stored document without one reads as 0. */
+export const FIRST_PROFILE_VERSION = 1;
+export const readProfileVersion = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
 
 export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   toFirestore: (s) => {
@@ -93,6 +118,9 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
       excludes: d.excludes ?? [],
       minBudget: d.minBudget ?? null,
       mode: d.mode === 'daily' ? 'daily' : 'instant',
+      about: typeof d.about === 'string' ? d.about : '',
+      profileVersion: readProfileVersion(d.profileVersion),
+      fitThreshold: readFitThreshold(d.fitThreshold),
       status: d.status,
       timezone: d.timezone ?? null,
       createdAt: toDate(d.createdAt) ?? new Date(0),

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { Config } from '../runtime/config';
+import { aiEnabled, type Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { pageHandler } from '../http/page-handler';
 import { readForm } from '../http/read-body';
@@ -19,7 +19,7 @@ import { subscribersCollection, type Subscriber } from '../subscribers/subscribe
 
 export type PreferencesDeps = {
   db: Firestore;
-  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC'>;
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC' | 'AI_BASE_URL' | 'AI_MODEL'>;
   now: Date;
   log?: Logger;
 };
@@ -106,13 +106,24 @@ async function save(
   log: Logger,
   input: { token: string; uid: string; current: Subscriber; fields: URLSearchParams },
 ): Promise<Response> {
-  const values: PreferenceFormValues = {
+  // About and the threshold are optional in the post (absent: kept as stored; the threshold is only
+  // on the page with the AI stage on); shown again as sent, or as stored when not sent.
+  const optional = (field: 'about' | 'fitThreshold') => input.fields.get(field) ?? undefined;
+  const posted = {
     keywords: input.fields.get('keywords') ?? '',
     excludes: input.fields.get('excludes') ?? '',
     minBudget: input.fields.get('minBudget') ?? '',
+    about: optional('about'),
+    fitThreshold: optional('fitThreshold'),
     mode: input.fields.get('mode') ?? '',
   };
-  const result = await updatePreferences(deps.db, { uid: input.uid, input: values, now: deps.now });
+  const stored = formValuesOf(input.current);
+  const values: PreferenceFormValues = {
+    ...posted,
+    about: posted.about ?? stored.about,
+    fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
+  };
+  const result = await updatePreferences(deps.db, { uid: input.uid, input: posted, now: deps.now });
   if (!result.ok) {
     log('preferences.refused', { action: 'save', reason: result.kind });
     if (result.kind === 'invalid') {
@@ -125,6 +136,7 @@ async function save(
   log('preferences.saved', {
     mode: result.subscriber.mode,
     keywords: result.subscriber.keywords.length,
+    profileVersion: result.subscriber.profileVersion,
     skippedDeliveries: result.skippedDeliveries,
   });
   const dropped =
@@ -166,6 +178,7 @@ function formPage(
       issuedAt: deps.now,
     }),
     digestHourUtc: deps.config.DIGEST_HOUR_UTC,
+    aiEnabled: aiEnabled(deps.config),
   });
 }
 

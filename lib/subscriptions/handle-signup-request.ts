@@ -125,6 +125,7 @@ function formValues(body: Record<string, string | string[]>): SignupFormValues {
     keywords: text(body.keywords),
     excludes: text(body.excludes),
     minBudget: text(body.minBudget, ''),
+    about: text(body.about, '\n'),
     mode: mode === 'instant' || mode === 'daily' ? mode : '',
   };
 }

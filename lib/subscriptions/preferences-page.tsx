@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { TokenCheck } from '../subscribers/link-token';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import {
+  MAX_ABOUT_LENGTH,
   MAX_EXCLUDES,
   MAX_KEYWORDS,
   MAX_KEYWORD_LENGTH,
@@ -19,11 +20,15 @@ import type { Subscriber, SubscriberStatus } from '../subscribers/subscriber';
 /** The form's fields as text, exactly as they are shown (and as a browser posts them back). */
 export type PreferenceFormValues = Record<PreferenceField, string>;
 
-export function formValuesOf(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>): PreferenceFormValues {
+export function formValuesOf(
+  subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold'>,
+): PreferenceFormValues {
   return {
     keywords: subscriber.keywords.join(', '),
     excludes: subscriber.excludes.join(', '),
     minBudget: subscriber.minBudget === null ? '' : String(subscriber.minBudget),
+    about: subscriber.about,
+    fitThreshold: String(subscriber.fitThreshold),
     mode: subscriber.mode,
   };
 }
@@ -39,12 +44,16 @@ export type PreferencesFormPage = {
   notice?: string;
   unsubscribeLink: string;
   digestHourUtc: number;
+  /** The AI verdict stage is configured: the fit threshold is shown (it is stored either way). */
+  aiEnabled: boolean;
 };
 
 const LABELS: Record<PreferenceField, string> = {
   keywords: 'Keywords',
   excludes: 'Exclude postings that mention',
   minBudget: 'Minimum budget (USD)',
+  about: 'About you',
+  fitThreshold: 'Fit threshold (0–100)',
   mode: 'How often to email you',
 };
 
@@ -53,6 +62,8 @@ const TARGETS: Record<PreferenceField, string> = {
   keywords: 'keywords',
   excludes: 'excludes',
   minBudget: 'minBudget',
+  about: 'about',
+  fitThreshold: 'fitThreshold',
   mode: 'mode-instant',
 };
 
@@ -134,6 +145,24 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           hint="Optional. Postings that state a lower fixed budget are skipped. Leave empty for no minimum."
           inputMode="decimal"
         />
+        <TextField
+          field="about"
+          value={page.values.about}
+          error={errors.about}
+          hint={`Optional. In a few sentences, what you are looking for and what you are not; up to ${MAX_ABOUT_LENGTH} characters.`}
+          multiline
+          maxLength={MAX_ABOUT_LENGTH}
+        />
+        {page.aiEnabled ? (
+          <TextField
+            field="fitThreshold"
+            value={page.values.fitThreshold}
+            error={errors.fitThreshold}
+            hint="Scout asks a model how well each matching posting fits you, from 0 to 100, and sends only those at or above this number."
+            inputMode="numeric"
+            required
+          />
+        ) : null}
         <ModeField value={page.values.mode} error={errors.mode} digestHour={digestHour} />
         <button type="submit">Save preferences</button>
       </form>
@@ -178,7 +207,8 @@ function TextField(input: {
   hint: string;
   multiline?: boolean;
   required?: boolean;
-  inputMode?: 'decimal' | 'text';
+  inputMode?: 'decimal' | 'numeric' | 'text';
+  maxLength?: number;
 }) {
   const { field } = input;
   const control = {
@@ -187,6 +217,7 @@ function TextField(input: {
     'aria-describedby': input.error ? `${field}-hint ${field}-error` : `${field}-hint`,
     'aria-invalid': input.error ? true : undefined,
     required: input.required || undefined,
+    maxLength: input.maxLength,
     defaultValue: input.value,
   };
   return (

@@ -3,11 +3,11 @@ import { guardedUpdate } from '../store/guarded-update';
 import { parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { subscribersCollection, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
+import { subscribersCollection, verdictProfileChanged, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
 
 /**
- * What a subscriber changes from their preferences link: keywords, excludes, budget and mode
- * (`updatePreferences`), pause and resume (`changeStatus`). Every write is an update guarded by
+ * What a subscriber changes from their preferences link: keywords, excludes, budget, mode, about
+ * and fit threshold (`updatePreferences`), pause and resume (`changeStatus`). Every write is an update guarded by
  * the `lastUpdateTime` of the version it was decided on; when someone else changed the document
  * in between (another tab, an unsubscribe, the CLI), the decision is taken again on the fresh
  * version — never check-then-act, never a lost update.
@@ -41,11 +41,26 @@ export async function updatePreferences(
   if (!parsed.ok) return { ok: false, kind: 'invalid', errors: parsed.errors };
   const { keywords, excludes, minBudget, mode } = parsed.preferences;
 
-  const outcome = await updateGuarded(db, params.uid, (current) =>
-    canEditPreferences(current.status)
-      ? write({ keywords, excludes, minBudget, mode, updatedAt: params.now })
-      : stop<UpdatePreferencesResult>({ ok: false, kind: 'not-editable', status: current.status }),
-  );
+  const outcome = await updateGuarded(db, params.uid, (current) => {
+    if (!canEditPreferences(current.status))
+      return stop<UpdatePreferencesResult>({ ok: false, kind: 'not-editable', status: current.status });
+    // Absent from the form: kept as stored (see preferencesSchema).
+    const about = parsed.preferences.about ?? current.about;
+    const fitThreshold = parsed.preferences.fitThreshold ?? current.fitThreshold;
+    // Decided on the version read and written under its guard: a concurrent save makes this one
+    // decide again on the fresh version, so each change that matters to a verdict counts once.
+    const profileChanged = verdictProfileChanged(current, { keywords, excludes, minBudget, about });
+    return write({
+      keywords,
+      excludes,
+      minBudget,
+      mode,
+      about,
+      fitThreshold,
+      ...(profileChanged ? { profileVersion: current.profileVersion + 1 } : {}),
+      updatedAt: params.now,
+    });
+  });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
   const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
@@ -82,7 +97,9 @@ async function closeQueuedItems(db: Firestore, subscriber: Subscriber): Promise<
   return reason ? skipQueuedDeliveries(db, { uid: subscriber.id, reason }) : 0;
 }
 
-type SubscriberUpdate = Partial<Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'status' | 'updatedAt'>>;
+type SubscriberUpdate = Partial<
+  Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'profileVersion' | 'status' | 'updatedAt'>
+>;
 type Plan<T> = { kind: 'write'; update: SubscriberUpdate } | { kind: 'keep' } | { kind: 'stop'; value: T };
 const write = (update: SubscriberUpdate) => ({ kind: 'write', update }) as const;
 const keep = { kind: 'keep' } as const;

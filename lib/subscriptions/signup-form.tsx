@@ -1,5 +1,6 @@
 import type { FormEventHandler, ReactNode, Ref } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
+import { MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 
 /**
  * The signup form's markup, the one copy of it: the landing page renders it (through the client
@@ -12,9 +13,16 @@ import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schem
  * The form's values as typed: lists stay text, so a page shown again shows exactly what was sent;
  * mode is '' when the post chose none, so the page shown with that error checks nothing either.
  */
-export type SignupFormValues = { email: string; keywords: string; excludes: string; minBudget: string; mode: 'instant' | 'daily' | '' };
+export type SignupFormValues = {
+  email: string;
+  keywords: string;
+  excludes: string;
+  minBudget: string;
+  about: string;
+  mode: 'instant' | 'daily' | '';
+};
 
-export const emptySignupValues: SignupFormValues = { email: '', keywords: '', excludes: '', minBudget: '', mode: 'instant' };
+export const emptySignupValues: SignupFormValues = { email: '', keywords: '', excludes: '', minBudget: '', about: '', mode: 'instant' };
 
 export type SignupFormViewProps = {
   values: SignupFormValues;
@@ -28,7 +36,7 @@ export type SignupFormViewProps = {
   formRef?: Ref<HTMLFormElement>;
 };
 
-const ORDER: SignupField[] = ['email', 'keywords', 'excludes', 'minBudget', 'mode'];
+const ORDER: SignupField[] = ['email', 'keywords', 'excludes', 'minBudget', 'about', 'mode'];
 const id = (field: string) => `signup-${field}`;
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
@@ -146,6 +154,24 @@ export function SignupFormView({
           {...described('minBudget', errors, { hint: true, autoFocus: focus('minBudget') })}
         />
         <FieldError field="minBudget" errors={errors} />
+      </div>
+
+      <div className="field">
+        <label htmlFor={id('about')}>
+          <Optional>About you</Optional>
+        </label>
+        <p id={`${id('about')}-hint`} className="hint">
+          In a few sentences, what you are looking for and what you are not; up to {MAX_ABOUT_LENGTH} characters.
+        </p>
+        <textarea
+          id={id('about')}
+          name="about"
+          rows={3}
+          maxLength={MAX_ABOUT_LENGTH}
+          defaultValue={values.about}
+          {...described('about', errors, { hint: true, autoFocus: focus('about') })}
+        />
+        <FieldError field="about" errors={errors} />
       </div>
 
       <fieldset className="field">

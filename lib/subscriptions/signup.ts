@@ -15,6 +15,7 @@ import { mailboxOf } from '../subscribers/mailbox';
 import { claimAddressEmail, countClientAttempt, type AddressClaim } from '../http/rate-limit';
 import type { SignupInput } from '../subscribers/signup-schema';
 import {
+  FIRST_PROFILE_VERSION,
   newSignupNonce,
   normaliseEmail,
   PENDING_SIGNUP_DAYS,
@@ -23,10 +24,12 @@ import {
   subscriberId,
   subscribersCollection,
   type Subscriber,
+  verdictProfileChanged,
 } from '../subscribers/subscriber';
+import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
 
 type AccountEmail = 'confirm' | 'manage';
-type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about'>;
 /**
  * The subscriber as signup reads it: the stored document plus the counters that name its account
  * emails, and whether it records an opt-out (it unsubscribed once).
@@ -46,7 +49,8 @@ export type SignupPlan = {
  * changes where that is harmless, and no email is planned. `nonce` is this signup's: every signup
  * that leaves the subscriber pending with something new stores it, so a confirmation link from an
  * earlier signup (with other preferences, maybe someone else's) confirms nothing.
- * - pending: never confirmed, so the form's preferences replace the old ones; a new confirmation.
+ * - pending: never confirmed, so the form's preferences (about included) replace the old ones; a new confirmation.
+ * Either way in, a change to what a verdict depends on bumps `profileVersion`.
  * - unsubscribed: back to pending with the new preferences; re-subscribing needs the opt-in again.
  * - active or paused: an anonymous form must not change their preferences; a manage link instead.
  */
@@ -57,6 +61,7 @@ export function planSignup(
 ): SignupPlan {
   const { mayEmail, now } = input;
   const pending = () => pendingFields({ nonce: input.nonce, now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
+  const profile = () => (verdictProfileChanged(existing, preferences) ? { profileVersion: existing.profileVersion + 1 } : {});
   switch (existing.status) {
     case 'pending': {
       const changed = !samePreferences(existing, preferences);
@@ -64,7 +69,7 @@ export function planSignup(
       if (!changed && !email) return { changes: null, email: null, subscriber: 'kept' };
       return {
         changes: {
-          ...(changed ? { ...preferences, updatedAt: now } : {}),
+          ...(changed ? { ...preferences, ...profile(), updatedAt: now } : {}),
           ...(email ? { confirmSeq: email.seq } : {}),
           ...pending(),
         },
@@ -77,6 +82,7 @@ export function planSignup(
       return {
         changes: {
           ...preferences,
+          ...profile(),
           status: 'pending',
           confirmedAt: null,
           updatedAt: now,
@@ -97,8 +103,7 @@ export function planSignup(
   }
 }
 
-const samePreferences = (a: Preferences, b: Preferences) =>
-  JSON.stringify([a.keywords, a.excludes, a.minBudget, a.mode]) === JSON.stringify([b.keywords, b.excludes, b.minBudget, b.mode]);
+const samePreferences = (a: Preferences, b: Preferences) => a.mode === b.mode && !verdictProfileChanged(a, b);
 
 export type SignupOutcome =
   | {
@@ -136,7 +141,13 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
 
   const email = normaliseEmail(input.email);
   const uid = subscriberId(email);
-  const preferences: Preferences = { keywords: input.keywords, excludes: input.excludes, minBudget: input.minBudget, mode: input.mode };
+  const preferences: Preferences = {
+    keywords: input.keywords,
+    excludes: input.excludes,
+    minBudget: input.minBudget,
+    mode: input.mode,
+    about: input.about,
+  };
   const addressLimit = await claimAddressEmail(db, {
     mailbox: mailboxOf(email),
     secret: config.LINK_SECRET,
@@ -228,6 +239,8 @@ async function writeSignup(
           id: uid,
           email: input.email,
           ...input.preferences,
+          profileVersion: FIRST_PROFILE_VERSION,
+          fitThreshold: DEFAULT_FIT_THRESHOLD,
           status: 'pending',
           timezone: null,
           createdAt: now,

@@ -8,7 +8,7 @@ import { expectPositionals, invalid, readArgv, splitList } from './cli-args';
 /** A subscriber as the schema leaves it: lowercased keywords, defaults filled in. */
 export type UsersAddArgs = { subscriber: z.output<typeof subscriberInputSchema> };
 
-const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-budget <amount>] [--mode instant|daily]
+const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-budget <amount>] [--mode instant|daily] [--about <text>]
 
 Adds a subscriber as active (confirmed), or updates the one with that email (in any case).
 Someone who unsubscribed stays unsubscribed: opt-outs win.
@@ -18,6 +18,7 @@ Options:
   --excludes <list>      postings mentioning any of these are never sent, e.g. "wordpress"
   --min-budget <amount>  skip fixed-price postings below this amount, e.g. 500
   --mode <mode>          instant (default): an email per cycle; daily: one digest a day
+  --about <text>         what they want, in their words (up to 500 characters); left as it is when not given
   -h, --help             show this help`;
 
 /** The argument each field of the subscriber schema comes from, for error messages. */
@@ -27,6 +28,7 @@ const argumentOf: Record<string, string> = {
   excludes: '--excludes',
   minBudget: '--min-budget',
   mode: '--mode',
+  about: '--about',
 };
 
 export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
@@ -40,6 +42,7 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
         excludes: { type: 'string' },
         'min-budget': { type: 'string' },
         mode: { type: 'string' },
+        about: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -67,6 +70,7 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
     excludes: splitList(values.excludes ?? ''),
     minBudget,
     mode,
+    ...(values.about !== undefined ? { about: values.about } : {}),
   });
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -89,6 +93,7 @@ export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs
     `keywords: ${subscriber.keywords.join(', ')}`,
     subscriber.excludes.length > 0 ? `excludes: ${subscriber.excludes.join(', ')}` : null,
     subscriber.minBudget !== null ? `min budget: ${subscriber.minBudget}` : null,
+    subscriber.about ? `about: ${[...subscriber.about].length} characters` : null,
   ];
   ctx.out(`${outcome} ${email} (${details.filter(Boolean).join('; ')})`);
   return EXIT.ok;

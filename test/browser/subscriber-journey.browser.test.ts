@@ -85,11 +85,13 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     await page.goto(appUrl);
     await page.fill('[name=email]', `  ${EMAIL.toUpperCase()} `);
     await page.fill('[name=keywords]', 'react, typescript');
+    await page.getByLabel('About you (optional)').fill('  Long-term product work, <b>no agencies</b>.  ');
     // Mode left as the form preselects it: a signup that never touches it still carries one.
     await page.click('button[type=submit]');
     await page.getByText('Check your inbox').waitFor();
     await shoot('03-signup-done');
     expect((await user.get()).get('status')).toBe('pending');
+    expect((await user.get()).data()).toMatchObject({ about: 'Long-term product work, <b>no agencies</b>.', profileVersion: 1 });
 
     const [confirmation] = await inbox();
     expect(confirmation.subject).toMatch(/confirm/i);
@@ -105,11 +107,18 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     const preferences = await page.locator('a[href*="/preferences?token="]').first().getAttribute('href');
     await page.goto(new URL(preferences!, appUrl).toString());
     await shoot('06-preferences');
+    // About comes back as text (escaped, never markup), ready to edit.
+    expect(await page.getByLabel('About you').inputValue()).toBe('Long-term product work, <b>no agencies</b>.');
     await page.fill('[name=keywords]', 'Svelte, TypeScript');
+    await page.getByLabel('About you').fill('Svelte front ends, remote.');
     await page.getByRole('button', { name: /save/i }).click();
     await page.getByText(/saved/i).first().waitFor();
     await shoot('07-preferences-saved');
-    expect((await user.get()).get('keywords')).toEqual(['svelte', 'typescript']);
+    expect((await user.get()).data()).toMatchObject({
+      keywords: ['svelte', 'typescript'],
+      about: 'Svelte front ends, remote.',
+      profileVersion: 2,
+    });
 
     const run = await fetch(`${appUrl}/api/cron?now=${NOW}`, { headers: { authorization: `Bearer ${BROWSER_CRON_SECRET}` } });
     expect(run.status).toBe(200);

@@ -41,6 +41,27 @@ describe('scout users add', () => {
     });
   });
 
+  it('--about sets what they want; an update without it keeps it, a changed one bumps the profile version', async () => {
+    const first = await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react', '--about', '  Long-term React work.  ']);
+    expect(first.out).toEqual(['created sam@example.com (instant; keywords: react; about: 21 characters)']);
+    expect((await fx.users())[0]).toMatchObject({ about: 'Long-term React work.', profileVersion: 1, fitThreshold: 60 });
+
+    await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react', '--mode', 'daily']);
+    expect((await fx.users())[0]).toMatchObject({ about: 'Long-term React work.', mode: 'daily', profileVersion: 1 });
+
+    await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react', '--about', 'Short gigs.']);
+    expect((await fx.users())[0]).toMatchObject({ about: 'Short gigs.', profileVersion: 2 });
+  });
+
+  it('--about over 500 characters or with a control character is a usage error naming it', async () => {
+    const long = await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react', '--about', 'a'.repeat(501)]);
+    expect(long.code).toBe(2);
+    expect(long.err.join('\n')).toContain('--about: must be at most 500 characters (it has 501)');
+    const control = await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react', '--about', 'a\u0007']);
+    expect(control.err.join('\n')).toContain('--about: may not contain U+0007, a control character');
+    expect(await fx.users()).toEqual([]);
+  });
+
   it('adding the same email twice in a different case updates the one subscriber', async () => {
     expect((await fx.cli(['users', 'add', 'sam@example.com', '--keywords', 'react'])).out[0]).toMatch(/^created sam@example\.com/);
     const second = await fx.cli(['users', 'add', '  SAM@Example.COM ', '--keywords', 'firebase; firestore', '--mode', 'daily']);

@@ -79,6 +79,26 @@ describe('scout users import', () => {
     });
   });
 
+  it('reads an optional about column (quoted when it holds commas); a row leaving it empty keeps what is stored', async () => {
+    const ctx = fx.ctx();
+    const file = await csvFile(
+      ['email,keywords,mode,about', 'ana@example.com,react,instant,"Senior, remote, no agencies"', 'ben@example.com,go,daily,'].join('\n'),
+    );
+    expect(await usersImport(ctx, { file })).toBe(0);
+    const byEmail = async () => Object.fromEntries((await fx.users()).map((u) => [u.email, u]));
+    expect((await byEmail())['ana@example.com']).toMatchObject({ about: 'Senior, remote, no agencies', profileVersion: 1 });
+    expect((await byEmail())['ben@example.com']).toMatchObject({ about: '', profileVersion: 1 });
+
+    const again = await csvFile(['email,keywords,mode', 'ana@example.com,react,daily'].join('\n'));
+    expect(await usersImport(fx.ctx(), { file: again })).toBe(0);
+    expect((await byEmail())['ana@example.com']).toMatchObject({ about: 'Senior, remote, no agencies', mode: 'daily', profileVersion: 1 });
+
+    const tooLong = await csvFile(['email,keywords,about', `cleo@example.com,figma,${'a'.repeat(501)}`].join('\n'));
+    const ctx3 = fx.ctx();
+    expect(await usersImport(ctx3, { file: tooLong })).toBe(1);
+    expect(ctx3.lines[0]).toBe('line 2: about: must be at most 500 characters (it has 501)');
+  });
+
   it('counts updates and kept-unsubscribed, and the last row for an email wins', async () => {
     await fx.cli(['users', 'add', 'old@example.com', '--keywords', 'php']);
     await fx.cli(['users', 'add', 'gone@example.com', '--keywords', 'php']);

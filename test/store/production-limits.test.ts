@@ -15,7 +15,7 @@ import { composeDailyDigest, composeInstantAlert, type MailSettings, type Scored
 import { composeWithinBudget } from '../../lib/mail/email-budget';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { alertEmailKey, digestEmailKey, manualDigestEmailKey, newOutboxRow, outboxRowConverter } from '../../lib/outbox/outbox-row';
-import { MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
+import { MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
 import { subscriberConverter, subscriberId, subscriberInputSchema, type Subscriber } from '../../lib/subscribers/subscriber';
 import { configSchema } from '../../lib/runtime/config';
 import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
@@ -56,10 +56,16 @@ const broadestPreferences = subscriberInputSchema.parse({
   excludes: Array.from({ length: MAX_EXCLUDES }, (_, i) => wide(1_000 + i, MAX_KEYWORD_LENGTH)),
   minBudget: 1,
   mode: 'daily',
+  // The longest "about" there is, in the widest characters (4 UTF-8 bytes each).
+  about: '\u{1F600}'.repeat(MAX_ABOUT_LENGTH),
+  fitThreshold: 100,
 });
 const broadestSubscriber: Subscriber = {
   id: longestUid,
   ...broadestPreferences,
+  about: broadestPreferences.about!,
+  fitThreshold: broadestPreferences.fitThreshold!,
+  profileVersion: Number.MAX_SAFE_INTEGER,
   status: 'active',
   timezone: null,
   createdAt: now,
@@ -377,6 +383,7 @@ describe('no document grows with the data', () => {
     ['runs', 'stats', 'the per-feed list grows with FEED_URLS, which has no cap'],
     ['jobs', 'description', 'feed text, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
+    ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],
   ])('%s.%s is exempt from single-field indexes: %s', (collection, fieldPath) => {
     expect(exempt(collection, fieldPath)).toBe(true);
   });

@@ -29,6 +29,7 @@ describe('parseSignup: what a valid signup becomes', () => {
       excludes: [],
       minBudget: 500,
       mode: 'daily',
+      about: '',
     };
     expect(fromJson).toEqual(expected);
     expect(fromForm).toEqual(expected);
@@ -41,8 +42,17 @@ describe('parseSignup: what a valid signup becomes', () => {
     });
   });
 
-  it('defaults: no excludes, no minimum budget', () => {
-    expect(inputOf(valid)).toEqual({ email: 'ada@example.com', keywords: ['react'], excludes: [], minBudget: null, mode: 'instant' });
+  it('defaults: no excludes, no minimum budget, nothing about them', () => {
+    expect(inputOf(valid)).toEqual({
+      email: 'ada@example.com',
+      keywords: ['react'],
+      excludes: [],
+      minBudget: null,
+      mode: 'instant',
+      about: '',
+    });
+    expect(inputOf({ ...valid, about: null }).about).toBe('');
+    expect(inputOf({ ...valid, about: ' \n\t ' }).about).toBe('');
     expect(inputOf({ ...valid, excludes: '', minBudget: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
     expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minBudget: null });
   });
