@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -61,4 +62,59 @@ export function parseJson(raw: Buffer): JsonResult {
   } catch {
     return { ok: false };
   }
+}
+
+export type LoopbackServer = { url: string; port: number; close: () => Promise<void> };
+
+/**
+ * Starts a local test server (the mail sink, the model fake) on `host:port` (0: any free port)
+ * around `route`. A request whose route throws gets `onFailure`'s answer, unless the server is
+ * shutting down or the client hung up; malformed HTTP gets a 400 instead of a hanging socket.
+ * `close()` aborts `shutdown` (so waits inside routes end) and is idempotent.
+ */
+export async function startLoopbackServer(input: {
+  name: string;
+  host: string;
+  port?: number;
+  shutdown: AbortController;
+  route: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+  onFailure: (res: ServerResponse) => void;
+}): Promise<LoopbackServer> {
+  const { shutdown, host } = input;
+  const server = createServer((req, res) => {
+    input.route(req, res).catch((error: unknown) => {
+      // Shutdown and clients hanging up are not the server's failures: nothing to report, nobody to tell.
+      if (shutdown.signal.aborted || req.socket.destroyed) return res.destroy();
+      // Never crash on bad input: whatever slipped through becomes a 500 for that request only.
+      console.error(`[${input.name}] request failed:`, error);
+      input.onFailure(res);
+    });
+  });
+  // Malformed HTTP never reaches route(); answer it rather than letting the socket hang.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(input.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        shutdown.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets (fetch pools them) would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
 }

@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admitApiCall } from './api-gate';
 import { createFaultBook } from './faults';
-import { methodNotAllowed, notFound, sendError, sendJson, sendText } from './http-io';
+import { methodNotAllowed, notFound, sendError, sendJson, sendText, startLoopbackServer } from './http-io';
 import { createIdempotencyStore } from './idempotency';
 import { createMessageStore, toResendEmail } from './message-store';
 import { createRateLimiter } from './rate-limit';
@@ -82,46 +81,21 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     sendJson(res, 200, toResendEmail(message), call.rateHeaders);
   }
 
-  const server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      // Shutdown and clients hanging up are not the sink's failures: nothing to report, nobody to tell.
-      if (shutdown.signal.aborted || req.socket.destroyed) return res.destroy();
-      // Never crash on bad input: whatever slipped through becomes a 500 for that request only.
-      console.error('[mail-sink] request failed:', error);
-      sendError(res, 500, 'internal_server_error', 'The mail sink failed to handle this request.');
-    });
+  const server = await startLoopbackServer({
+    name: 'mail-sink',
+    host,
+    port: options.port,
+    shutdown,
+    route,
+    onFailure: (res) => sendError(res, 500, 'internal_server_error', 'The mail sink failed to handle this request.'),
   });
-  // Malformed HTTP never reaches route(); answer it rather than letting the socket hang.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
 
   return {
-    url: `http://${urlHost}:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     messages: (filter) => store.list(filter),
     clear,
     setFaults: (apiKey, value) => faults.set(apiKey, value),
-    close: () => {
-      closing ??= new Promise<void>((resolve, reject) => {
-        shutdown.abort();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets (the SDK's fetch pools them) would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: server.close,
   };
 }

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { sendText } from '../mail-sink/http-io';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendText, startLoopbackServer } from '../mail-sink/http-io';
 import { handleFaults, handleRequests, type AdminContext } from './admin-routes';
 import { handleCompletions, handleModels, type CompletionsContext } from './completions-route';
 import { createFaultBook } from './faults';
@@ -47,48 +46,23 @@ export async function startModelFake(options: ModelFakeOptions = {}): Promise<Mo
     notFound(res);
   }
 
-  const server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      // Shutdown and clients hanging up are not the fake's failures: nothing to report, nobody to tell.
-      if (shutdown.signal.aborted || req.socket.destroyed) return res.destroy();
-      // Never crash on bad input: whatever slipped through becomes a 500 for that request only.
-      console.error('[model-fake] request failed:', error);
-      sendOpenAiError(res, 500, 'server_error', 'The model fake failed to handle this request.');
-    });
+  const server = await startLoopbackServer({
+    name: 'model-fake',
+    host,
+    port: options.port,
+    shutdown,
+    route,
+    onFailure: (res) => sendOpenAiError(res, 500, 'server_error', 'The model fake failed to handle this request.'),
   });
-  // Malformed HTTP never reaches route(); answer it rather than letting the socket hang.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
 
   return {
-    url,
-    baseUrl: `${url}/v1`,
-    port,
+    url: server.url,
+    baseUrl: `${server.url}/v1`,
+    port: server.port,
     models: [...models],
     setFaults: (apiKey, faults) => admin.faults.set(apiKey, faults),
     requests: (apiKey) => admin.log.list(apiKey),
     clearRequests: (apiKey) => admin.log.clear(apiKey),
-    close: () => {
-      closing ??= new Promise<void>((resolve, reject) => {
-        shutdown.abort();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets (fetch pools them) would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: server.close,
   };
 }
