@@ -118,3 +118,15 @@ export async function startLoopbackServer(input: {
     },
   };
 }
+
+/**
+ * A control route's JSON body (the fault admin routes of the sink and the fake), or undefined once
+ * a 413 (too large) or 400 (not JSON) has been answered.
+ */
+export async function readJsonRequest(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
+  const body = await readBody(req);
+  if (!body.ok) return void sendError(res, 413, 'validation_error', 'The request body is too large.');
+  const json = parseJson(body.raw);
+  if (!json.ok) return void sendError(res, 400, 'validation_error', 'The request body is not valid JSON.');
+  return { value: json.value };
+}

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultBook } from './faults';
 import { parseFaults } from './faults';
-import { methodNotAllowed, parseJson, readBody, sendError, sendJson, sendText } from './http-io';
+import { methodNotAllowed, readJsonRequest, sendError, sendJson, sendText } from './http-io';
 import { INBOX_PAGE_CSP, renderInboxPage } from './inbox-page';
 import type { MessageStore } from './message-store';
 import type { MessageFilter } from './types';
@@ -56,10 +56,8 @@ export async function handleFaults(ctx: SinkRouteContext, req: IncomingMessage, 
   }
   if (req.method !== 'POST') return methodNotAllowed(res);
 
-  const body = await readBody(req);
-  if (!body.ok) return sendError(res, 413, 'validation_error', 'The request body is too large.');
-  const json = parseJson(body.raw);
-  if (!json.ok) return sendError(res, 400, 'validation_error', 'The request body is not valid JSON.');
+  const json = await readJsonRequest(req, res);
+  if (!json) return;
   const value = json.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return sendError(res, 422, 'validation_error', 'Expected a JSON object {apiKey, ...faults}.');

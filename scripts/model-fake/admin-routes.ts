@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotAllowed, parseJson, readBody, sendError, sendJson } from '../mail-sink/http-io';
+import { methodNotAllowed, readJsonRequest, sendError, sendJson } from '../mail-sink/http-io';
 import { parseFaults, type FaultBook } from './faults';
 import type { RequestLog } from './request-log';
 
@@ -29,10 +29,8 @@ export async function handleFaults(ctx: AdminContext, req: IncomingMessage, res:
   }
   if (req.method !== 'POST') return methodNotAllowed(res);
 
-  const body = await readBody(req);
-  if (!body.ok) return sendError(res, 413, 'validation_error', 'The request body is too large.');
-  const json = parseJson(body.raw);
-  if (!json.ok) return sendError(res, 400, 'validation_error', 'The request body is not valid JSON.');
+  const json = await readJsonRequest(req, res);
+  if (!json) return;
   const { apiKey, faults } = (json.value ?? {}) as { apiKey?: unknown; faults?: unknown };
   if (typeof apiKey !== 'string' || apiKey.length === 0)
     return sendError(res, 422, 'validation_error', 'Expected {apiKey, faults: [...]}.');
