@@ -8,7 +8,8 @@ import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import type { Subscriber } from '../subscribers/subscriber';
 import { readMany } from '../store/create-documents';
-import { deliveryId, deliveryRef, readDeliveries, type Delivery } from '../ledger/delivery';
+import { deliveryId, deliveryRef, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { claimInRounds } from './claim-in-rounds';
 import { inSlices } from '../store/in-slices';
@@ -19,7 +20,8 @@ export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
 
-export type ClaimCandidate = Candidate<StoredPosting>;
+/** A keyword match, with the model's judgement once the verdict stage has judged it (instant subscribers, stage on). */
+export type ClaimCandidate = Candidate<StoredPosting> & { judgement?: Judgement };
 /** A queued delivery a claim planned with the commit off (the dry run): not written, so the flush is handed it. */
 export type PlannedDelivery = { delivery: Delivery; posting: StoredPosting };
 export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
@@ -36,6 +38,8 @@ export type ClaimStats = {
   alertEmails: number;
   queued: number;
   skipped: number;
+  /** Instant matches the model judged below the subscriber's threshold: closed `skipped` (not_a_fit), no email. */
+  notAFit: number;
   truncated: boolean;
   resumeAfter: string | null;
   gaveUp: number;
@@ -73,6 +77,7 @@ type ClaimContext = {
   db: Firestore;
   failpoint: Failpoint;
   composeAlert: ComposeAlert;
+  judge: Judge | null;
   runId: string;
   now: Date;
   expireAt: Date;
@@ -94,7 +99,14 @@ type ClaimContext = {
  * queued deliveries come back in `planned` for the flush to see.
  */
 export async function claimDeliveries(
-  deps: { db: Firestore; composeAlert: ComposeAlert; outOfTime: () => boolean; failpoint?: Failpoint },
+  deps: {
+    db: Firestore;
+    composeAlert: ComposeAlert;
+    outOfTime: () => boolean;
+    failpoint?: Failpoint;
+    /** The run's verdict stage, when it is on: instant subscribers' new matches are judged before the claim. */
+    judge?: Judge | null;
+  },
   input: {
     candidates: ClaimCandidate[];
     runId: string;
@@ -109,11 +121,12 @@ export async function claimDeliveries(
   },
 ): Promise<ClaimStats> {
   const stats: ClaimStats = {
-    matches: input.candidates.length,
+    matches: input.candidates.filter((c) => !c.nearMiss).length,
     instantDeliveries: 0,
     alertEmails: 0,
     queued: 0,
     skipped: 0,
+    notAFit: 0,
     truncated: false,
     resumeAfter: null,
     gaveUp: 0,
@@ -123,6 +136,7 @@ export async function claimDeliveries(
     db: deps.db,
     failpoint: deps.failpoint ?? (async () => {}),
     composeAlert: deps.composeAlert,
+    judge: deps.judge ?? null,
     runId: input.runId,
     now: input.now,
     expireAt: addDays(input.now, input.retentionDays),
@@ -175,18 +189,18 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
         digestHourUtc: ctx.digestHourUtc,
       }),
     ]);
+    const fresh = await Promise.all(
+      pending.map((items) =>
+        judgeInstant(
+          ctx,
+          items.filter((c) => !existing.get(idOf(c))?.exists),
+        ),
+      ),
+    );
     // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
     const render = pLimit(RENDER_CONCURRENCY);
     const plans = await Promise.all(
-      pending.map((items) =>
-        render(() =>
-          planSubscriber(
-            ctx,
-            items.filter((c) => !existing.get(idOf(c))?.exists),
-            digestClaimed.has(items[0].subscriber.id),
-          ),
-        ),
-      ),
+      fresh.map((items, i) => render(() => planSubscriber(ctx, items, digestClaimed.has(pending[i][0].subscriber.id)))),
     );
     const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
     const committed = ctx.commit
@@ -203,6 +217,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
       stats.alertEmails += plan.sending > 0 ? 1 : 0;
       stats.queued += plan.queued;
       stats.skipped += plan.skipped;
+      stats.notAFit += plan.notAFit;
       if (!ctx.commit) stats.planned.push(...plan.planned);
     });
     return lost;
@@ -216,7 +231,30 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
  * items over the alert cap), since a busy day can bring one subscriber more than a batch holds.
  * A subscriber any of whose groups lost a race is re-read and re-planned whole.
  */
-type SubscriberPlan = { writes: WriteGroup[]; sending: number; queued: number; skipped: number; planned: PlannedDelivery[] };
+type SubscriberPlan = {
+  writes: WriteGroup[];
+  sending: number;
+  queued: number;
+  /** Closed without an email: over the alert cap, or judged not a fit (counted in both). */
+  skipped: number;
+  notAFit: number;
+  planned: PlannedDelivery[];
+};
+
+/**
+ * An instant subscriber's new matches, each with the model's judgement when the stage is on:
+ * scored in the run that matches, before the claim (docs/verdicts.md). A pair is scored once
+ * (matches/{uid}_{jobId}), so a round re-planned after a lost race asks nothing again. Daily
+ * subscribers are judged at the flush, in one call over their queued items.
+ */
+async function judgeInstant(ctx: ClaimContext, fresh: ClaimCandidate[]): Promise<ClaimCandidate[]> {
+  if (!ctx.judge || fresh.length === 0 || fresh[0].subscriber.mode !== 'instant') return fresh;
+  const judged = await ctx.judge.judge(
+    fresh[0].subscriber,
+    fresh.map((c) => c.posting),
+  );
+  return fresh.map((c) => ({ ...c, judgement: judged.get(c.posting.id) }));
+}
 
 async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<boolean[]> {
   await ctx.failpoint('before-delivery-commit');
@@ -235,6 +273,10 @@ const CREATES_PER_GROUP = 100;
 export type ClaimDecision = {
   alert: ClaimCandidate[];
   capped: ClaimCandidate[];
+  /** Judged by the model below the subscriber's fit threshold. */
+  notAFit: ClaimCandidate[];
+  /** daily: keyword matches left out by an exclude or the budget floor, kept (skipped) for the digest's near-miss line. */
+  nearMisses: ClaimCandidate[];
   queued: ClaimCandidate[];
   digestDate: string | null;
 };
@@ -246,14 +288,32 @@ export function decideClaim(input: {
   todaysDigestClaimed: boolean;
 }): ClaimDecision {
   if (input.mode === 'daily') {
-    return { alert: [], capped: [], queued: input.fresh, digestDate: digestDayFor(input.now, input.todaysDigestClaimed) };
+    return {
+      alert: [],
+      capped: [],
+      notAFit: [],
+      queued: input.fresh.filter((c) => !c.nearMiss),
+      nearMisses: input.fresh.filter((c) => c.nearMiss),
+      digestDate: digestDayFor(input.now, input.todaysDigestClaimed),
+    };
   }
-  const ranked = [...input.fresh].sort((a, b) => b.score - a.score);
-  return { alert: ranked.slice(0, MAX_ALERT_ITEMS), capped: ranked.slice(MAX_ALERT_ITEMS), queued: [], digestDate: null };
+  const matched = input.fresh.filter((c) => !c.nearMiss);
+  const notAFit = matched.filter((c) => c.judgement && !c.judgement.fits);
+  const ranked = matched.filter((c) => !c.judgement || c.judgement.fits).sort((a, b) => candidateRank(b) - candidateRank(a));
+  return {
+    alert: ranked.slice(0, MAX_ALERT_ITEMS),
+    capped: ranked.slice(MAX_ALERT_ITEMS),
+    notAFit,
+    queued: [],
+    nearMisses: [],
+    digestDate: null,
+  };
 }
 
+const candidateRank = (c: ClaimCandidate) => rankOf({ score: c.score, fit: c.judgement?.fit });
+
 async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
-  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, planned: [] };
+  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
   const subscriber = fresh[0].subscriber;
   const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
   const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
@@ -262,6 +322,7 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     mode: subscriber.mode,
     score: c.score,
     reasons: c.reasons,
+    ...(c.judgement ? { fit: c.judgement.fit, fitReason: c.judgement.fitReason, aiFallback: c.judgement.fallback } : {}),
     runId: ctx.runId,
     createdAt: ctx.now,
     sentAt: null,
@@ -273,9 +334,23 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     const queued = decision.queued.map((c) =>
       delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
     );
+    const nearMisses = decision.nearMisses.map((c) =>
+      delivery(c, { status: 'skipped', emailKey: null, digestDate: decision.digestDate, reason: c.nearMiss! }),
+    );
     const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
-    return { writes: createsInChunks(ctx, queued), sending: 0, queued: queued.length, skipped: 0, planned };
+    return {
+      writes: createsInChunks(ctx, [...queued, ...nearMisses]),
+      sending: 0,
+      queued: queued.length,
+      skipped: 0,
+      notAFit: 0,
+      planned,
+    };
   }
+
+  const notAFit = decision.notAFit.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'not_a_fit' }));
+  if (decision.alert.length === 0)
+    return { writes: createsInChunks(ctx, notAFit), sending: 0, queued: 0, skipped: notAFit.length, notAFit: notAFit.length, planned: [] };
 
   // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
   const { payload, shown } = await composeWithinBudget(decision.alert, (items) => ctx.composeAlert(subscriber, items));
@@ -283,9 +358,12 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
   const ids = top.map((c) => deliveryId(subscriber.id, c.posting.id));
   const emailKey = alertEmailKey(subscriber.id, ids);
   const sending = top.map((c) => delivery(c, { status: 'sending', emailKey, digestDate: null, reason: null }));
-  const capped = [...decision.alert.slice(shown), ...decision.capped].map((c) =>
-    delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }),
-  );
+  const capped = [
+    ...[...decision.alert.slice(shown), ...decision.capped].map((c) =>
+      delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'alert_cap' }),
+    ),
+    ...notAFit,
+  ];
   const row = newOutboxRow({
     uid: subscriber.id,
     kind: 'alert',
@@ -303,7 +381,14 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
       batch.create(outboxCollection(ctx.db).doc(emailKey), row);
     },
   };
-  return { writes: [alert, ...createsInChunks(ctx, capped)], sending: top.length, queued: 0, skipped: capped.length, planned: [] };
+  return {
+    writes: [alert, ...createsInChunks(ctx, capped)],
+    sending: top.length,
+    queued: 0,
+    skipped: capped.length,
+    notAFit: notAFit.length,
+    planned: [],
+  };
 }
 
 /** Deliveries that stand alone (each create is its own check), a chunk per group. */

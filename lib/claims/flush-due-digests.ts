@@ -6,13 +6,15 @@ import { postingsCollection, type StoredPosting } from '../feeds/postings-collec
 import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
-import { deliveriesCollection, deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
+import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import type { Judge, Judgement } from '../verdicts/judge-postings';
+import type { NearMiss } from '../matching/score-posting';
 import { isLostRace } from '../store/firestore-errors';
 import { inSlices } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
 import { addDays, utcDay } from '../store/timestamps';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
-import type { ScoredPosting } from '../mail/compose-email';
+import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
@@ -23,6 +25,7 @@ export type ComposeDigest = (input: {
   items: ScoredPosting[];
   moreCount: number;
   day: string;
+  filteredOut: FilteredOut;
 }) => Promise<EmailPayload>;
 
 /**
@@ -35,6 +38,8 @@ export type FlushStats = {
   claimed: number;
   items: number;
   skippedSubscribers: number;
+  /** Due items the model judged below the subscriber's threshold: closed `skipped` (not_a_fit). */
+  notAFit: number;
   truncated: boolean;
   gaveUp: number;
 };
@@ -56,6 +61,7 @@ type FlushContext = {
   maxItems: number;
   expireAt: Date;
   commit: boolean;
+  judge: Judge | null;
   /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
   plannedPostings: Map<string, StoredPosting>;
 };
@@ -79,7 +85,14 @@ export type Due = { uid: string; items: DueItem[] };
  * them; they join the due items read from the ledger, as a run's own claims would.
  */
 export async function flushDueDigests(
-  deps: { db: Firestore; composeDigest: ComposeDigest; outOfTime: () => boolean; failpoint?: Failpoint },
+  deps: {
+    db: Firestore;
+    composeDigest: ComposeDigest;
+    outOfTime: () => boolean;
+    failpoint?: Failpoint;
+    /** The run's verdict stage, when it is on: each digest's queued items are judged before it is decided. */
+    judge?: Judge | null;
+  },
   input: {
     now: Date;
     runId: string;
@@ -95,7 +108,7 @@ export async function flushDueDigests(
     planned?: PlannedDelivery[];
   },
 ): Promise<FlushStats> {
-  const stats: FlushStats = { due: 0, claimed: 0, items: 0, skippedSubscribers: 0, truncated: false, gaveUp: 0 };
+  const stats: FlushStats = { due: 0, claimed: 0, items: 0, skippedSubscribers: 0, notAFit: 0, truncated: false, gaveUp: 0 };
   if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const ctx: FlushContext = {
     ...deps,
@@ -104,6 +117,7 @@ export async function flushDueDigests(
     day: utcDay(input.now),
     expireAt: addDays(input.now, input.retentionDays),
     commit: input.commit ?? true,
+    judge: deps.judge ?? null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
   };
   const pages = dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard });
@@ -119,6 +133,7 @@ export async function flushDueDigests(
       stats.claimed += flushed.claimed;
       stats.items += flushed.items;
       stats.skippedSubscribers += flushed.skippedSubscribers;
+      stats.notAFit += flushed.notAFit;
       stats.gaveUp += flushed.gaveUp;
     });
     if (stats.truncated) break;
@@ -186,11 +201,12 @@ export async function* dueSubscribers(db: Firestore, input: { day: string; pageS
 async function flushSlice(
   ctx: FlushContext,
   slice: Due[],
-): Promise<{ claimed: number; items: number; skippedSubscribers: number; gaveUp: number }> {
+): Promise<{ claimed: number; items: number; skippedSubscribers: number; notAFit: number; gaveUp: number }> {
   const { db } = ctx;
   let claimed = 0;
   let items = 0;
   let skippedSubscribers = 0;
+  let notAFit = 0;
   let firstRound = true;
   const { gaveUp } = await claimInRounds(slice, async (pending) => {
     // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
@@ -203,22 +219,30 @@ async function flushSlice(
         current.map((d) => subscribersCollection(db).doc(d.uid)),
       ),
     ]);
-    const plans: FlushPlan[] = [];
+    const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined }[] = [];
     const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
     for (const [i, due] of current.entries()) {
       const { free, listed } = notYetListed(due, rows);
       repairs.push(...listed);
       // Today's digest is already claimed: items it does not list wait for the next one.
       if (rows.get(digestEmailKey(due.uid, ctx.day)) || free.length === 0) continue;
-      const subscriber = subscribers[i].exists ? subscribers[i].data()! : undefined;
-      const versions = new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime]));
-      plans.push({
-        uid: due.uid,
-        subscriber,
-        versions,
-        ...decideDigest({ subscriber, due: free, uid: due.uid, day: ctx.day, maxItems: ctx.maxItems }),
-      });
+      toDecide.push({ due, free, subscriber: subscribers[i].exists ? subscribers[i].data()! : undefined });
     }
+    const judged = await judgeDigests(ctx, toDecide);
+    const plans: FlushPlan[] = toDecide.map(({ due, free, subscriber }) => ({
+      uid: due.uid,
+      subscriber,
+      versions: new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime])),
+      judged: ctx.judge !== null,
+      ...decideDigest({
+        subscriber,
+        due: free,
+        uid: due.uid,
+        day: ctx.day,
+        maxItems: ctx.maxItems,
+        judgements: judged.verdicts.get(due.uid),
+      }),
+    }));
     // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
     if (ctx.commit)
       await settleDigestItems(
@@ -227,9 +251,9 @@ async function flushSlice(
           settledAs(r.row.status) ? [{ emailKey: r.emailKey, row: r.row, deliveryIds: r.items.map((i) => i.id) }] : [],
         ),
       );
-    const postings = await readPostings(ctx, plans);
+    const [postings, nearMisses] = await Promise.all([readPostings(ctx, plans, judged.postings), countNearMisses(ctx, plans)]);
     const render = pLimit(RENDER_CONCURRENCY);
-    const composed = await Promise.all(plans.map((plan) => render(() => composeDigestRow(ctx, plan, postings))));
+    const composed = await Promise.all(plans.map((plan, i) => render(() => composeDigestRow(ctx, plan, postings, nearMisses[i]))));
     const groups = composed.flatMap(({ plan, row }, i) => flushWrites(ctx, plan, row).map((write) => ({ write, plan: i })));
     const committed = ctx.commit
       ? await commitFlush(
@@ -241,6 +265,7 @@ async function flushSlice(
     const lost = new Set<string>();
     composed.forEach(({ plan }, i) => {
       if (lostPlans.has(i)) return lost.add(plan.uid);
+      notAFit += plan.notAFit;
       if (plan.top.length > 0) {
         claimed += 1;
         items += plan.top.length;
@@ -249,7 +274,34 @@ async function flushSlice(
     // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
     return current.filter((d) => lost.has(d.uid));
   });
-  return { claimed, items, skippedSubscribers, gaveUp: gaveUp.length };
+  return { claimed, items, skippedSubscribers, notAFit, gaveUp: gaveUp.length };
+}
+
+/**
+ * Daily subscribers are scored once, at the flush, over their queued items (docs/verdicts.md):
+ * every active daily subscriber about to get a digest has its free items judged, in calls of up
+ * to AI_MAX_POSTINGS_PER_CALL. Their postings are read once here and reused to compose. A pair
+ * already scored (an earlier round, run or retry) is read from matches/, never asked again.
+ */
+async function judgeDigests(
+  ctx: FlushContext,
+  toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined }[],
+): Promise<{ verdicts: Map<string, Map<string, Judgement>>; postings: Map<string, StoredPosting> }> {
+  const judge = ctx.judge;
+  const verdicts = new Map<string, Map<string, Judgement>>();
+  if (!judge) return { verdicts, postings: new Map() };
+  const getsDigest = toDecide.filter(({ subscriber }) => subscriber?.status === 'active' && subscriber.mode === 'daily');
+  const postings = await readPostingsById(
+    ctx,
+    getsDigest.flatMap(({ free }) => free.map((d) => d.jobId)),
+  );
+  await Promise.all(
+    getsDigest.map(async ({ due, free, subscriber }) => {
+      const shortlisted = free.flatMap((d) => (postings.has(d.jobId) ? [postings.get(d.jobId)!] : []));
+      verdicts.set(due.uid, await judge.judge(subscriber!, shortlisted));
+    }),
+  );
+  return { verdicts, postings };
 }
 
 async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<boolean[]> {
@@ -329,6 +381,10 @@ type FlushPlan = {
   top: Delivery[];
   closed: Delivery[];
   moreCount: number;
+  /** Items the model judged below the threshold (among `closed`). */
+  notAFit: number;
+  /** The verdict stage judged these items: the listed ones get their fit written too. */
+  judged: boolean;
   /** Each item's version as read, by job id: what its close is guarded by. */
   versions: Map<string, Timestamp>;
 };
@@ -337,31 +393,62 @@ type FlushPlan = {
  * What a flush does with one subscriber's queued deliveries due by `day` (pure: the run and the
  * dry run both decide with it). Opt-outs win: an old queued item never revives.
  */
-export function decideDigest(input: { subscriber: Subscriber | undefined; due: Delivery[]; uid: string; day: string; maxItems: number }): {
+export function decideDigest(input: {
+  subscriber: Subscriber | undefined;
+  due: Delivery[];
+  uid: string;
+  day: string;
+  maxItems: number;
+  /** The model's judgement of each item by job id, when the verdict stage judged them. */
+  judgements?: Map<string, Judgement>;
+}): {
   top: Delivery[];
   closed: Delivery[];
   moreCount: number;
+  notAFit: number;
 } {
-  const { subscriber } = input;
-  const items = [...input.due].sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
+  const { subscriber, judgements } = input;
+  const withJudgement = (d: Delivery): Delivery => {
+    const j = judgements?.get(d.jobId);
+    return j ? { ...d, fit: j.fit, fitReason: j.fitReason, aiFallback: j.fallback } : d;
+  };
   const close = (list: Delivery[], reason: string) => list.map((d) => ({ ...d, status: 'skipped' as const, reason }));
+  const byScore = [...input.due].sort((a, b) => b.score - a.score || a.jobId.localeCompare(b.jobId));
   if (!subscriber || subscriber.status !== 'active') {
-    return { top: [], closed: close(items, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0 };
+    return { top: [], closed: close(byScore, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0, notAFit: 0 };
   }
   if (subscriber.mode !== 'daily') {
     // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
-    return { top: [], closed: close(items, 'mode_changed'), moreCount: 0 };
+    return { top: [], closed: close(byScore, 'mode_changed'), moreCount: 0, notAFit: 0 };
   }
-  const rest = items.slice(input.maxItems);
-  return { top: items.slice(0, input.maxItems), closed: close(rest, 'digest_cap'), moreCount: rest.length };
+  // Digests rank by the model's fit when it judged an item, else by its keyword score.
+  const items = input.due.map(withJudgement).sort((a, b) => rankOf(b) - rankOf(a) || a.jobId.localeCompare(b.jobId));
+  const notAFit = items.filter((d) => judgements?.get(d.jobId)?.fits === false);
+  const fits = items.filter((d) => judgements?.get(d.jobId)?.fits !== false);
+  const rest = fits.slice(input.maxItems);
+  return {
+    top: fits.slice(0, input.maxItems),
+    closed: [...close(notAFit, 'not_a_fit'), ...close(rest, 'digest_cap')],
+    moreCount: rest.length,
+    notAFit: notAFit.length,
+  };
 }
 
 /** A queued delivery that today's digest may carry. */
 export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
 
 /** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
-async function readPostings(ctx: FlushContext, plans: FlushPlan[]): Promise<Map<string, StoredPosting>> {
-  const jobIds = [...new Set(plans.flatMap((plan) => plan.top.map((d) => d.jobId)))].filter((id) => !ctx.plannedPostings.has(id));
+async function readPostings(ctx: FlushContext, plans: FlushPlan[], known: Map<string, StoredPosting>): Promise<Map<string, StoredPosting>> {
+  const read = await readPostingsById(
+    ctx,
+    plans.flatMap((plan) => plan.top.map((d) => d.jobId)).filter((id) => !known.has(id)),
+  );
+  return new Map([...known, ...read]);
+}
+
+/** Postings by id in one getAll sweep; a dry run's planned (unwritten) postings come from its plan. */
+async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<string, StoredPosting>> {
+  const jobIds = [...new Set(ids)].filter((id) => !ctx.plannedPostings.has(id));
   const snaps = await readMany(
     ctx.db,
     jobIds.map((id) => postingsCollection(ctx.db).doc(id)),
@@ -374,10 +461,35 @@ async function readPostings(ctx: FlushContext, plans: FlushPlan[]): Promise<Map<
  * The digest's row, composed from the plan's items that fit one email: a digest too heavy for its
  * row (postings at every length cap) lists the best that fit, and the rest join "N more" as capped.
  */
+/**
+ * The digest's near-miss line: how many of the day's keyword matches were left out, and why. The
+ * exclude and budget-floor ones were recorded `skipped` by the claim, with this digest's date (two
+ * count() queries per digest, each one read per 1,000 entries); the not-a-fit ones are this flush's.
+ */
+async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(Omit<FilteredOut, 'minBudget' | 'notAFit'> | null)[]> {
+  return Promise.all(
+    plans.map(async (plan) => {
+      if (plan.top.length === 0 || !plan.subscriber) return null;
+      const count = async (reason: NearMiss) =>
+        (
+          await deliveriesCollection(ctx.db)
+            .where('uid', '==', plan.uid)
+            .where('digestDate', '==', ctx.day)
+            .where('reason', '==', reason)
+            .count()
+            .get()
+        ).data().count;
+      const [excluded, underMinBudget] = await Promise.all([count('excluded'), count('under_min_budget')]);
+      return { excluded, underMinBudget };
+    }),
+  );
+}
+
 async function composeDigestRow(
   ctx: FlushContext,
   plan: FlushPlan,
   postings: Map<string, StoredPosting>,
+  nearMisses: Omit<FilteredOut, 'minBudget' | 'notAFit'> | null,
 ): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
   const { subscriber } = plan;
   if (plan.top.length === 0 || !subscriber) return { plan, row: null };
@@ -386,10 +498,27 @@ async function composeDigestRow(
       subscriber,
       items: top.flatMap((d) => {
         const posting = postings.get(d.jobId);
-        return posting ? [{ posting, score: d.score, reasons: d.reasons }] : [];
+        return posting
+          ? [
+              {
+                posting,
+                score: d.score,
+                reasons: d.reasons,
+                fit: d.fit ?? null,
+                fitReason: d.fitReason ?? null,
+                aiFallback: d.aiFallback ?? null,
+              },
+            ]
+          : [];
       }),
       moreCount: plan.moreCount + leftOut,
       day: ctx.day,
+      filteredOut: {
+        excluded: nearMisses?.excluded ?? 0,
+        underMinBudget: nearMisses?.underMinBudget ?? 0,
+        notAFit: plan.notAFit,
+        minBudget: subscriber.minBudget,
+      },
     }),
   );
   const overflow = plan.top.slice(shown).map((d) => ({ ...d, status: 'skipped' as const, reason: 'digest_cap' }));
@@ -418,24 +547,29 @@ async function composeDigestRow(
  */
 function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null): WriteGroup[] {
   const groups: WriteGroup[] = [];
+  // Judged items the digest lists carry their fit too (the delivery says why it was sent), written with the row.
+  const listed = row && plan.judged ? plan.top : [];
   for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_GROUP) {
     const closes = plan.closed.slice(i, i + CLOSES_PER_GROUP);
     const withRow = i === 0 ? row : null;
+    const fitted = i === 0 ? listed : [];
     if (!withRow && closes.length === 0) break;
     groups.push({
-      size: closes.length + (withRow ? 1 : 0),
-      bytes: closes.length * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
+      size: closes.length + fitted.length + (withRow ? 1 : 0),
+      bytes: (closes.length + fitted.length) * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
       apply(batch) {
         if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), withRow);
-        for (const d of closes) {
-          batch.update(
-            deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)),
-            { status: 'skipped', reason: d.reason },
-            { lastUpdateTime: plan.versions.get(d.jobId)! },
-          );
-        }
+        const guarded = (d: Delivery, fields: Partial<Delivery>) =>
+          batch.update(deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)), fields, {
+            lastUpdateTime: plan.versions.get(d.jobId)!,
+          });
+        for (const d of closes) guarded(d, { status: 'skipped', reason: d.reason, ...judgementFields(d, plan.judged) });
+        for (const d of fitted) guarded(d, judgementFields(d, true));
       },
     });
   }
   return groups;
 }
+
+const judgementFields = (d: Delivery, judged: boolean): Partial<Delivery> =>
+  judged ? { fit: d.fit ?? null, fitReason: d.fitReason ?? null, aiFallback: d.aiFallback ?? null } : {};

@@ -7,6 +7,7 @@ import type { CyclePhase } from '../ops/runs';
 import type { Failpoint } from '../runtime/failpoints';
 import type { Logger } from '../runtime/logger';
 import type { Shard } from '../runtime/shard';
+import type { VerdictClient } from '../verdicts/ask-verdicts';
 
 /** Everything the cycle touches, passed in: tests swap the failpoints and the clock, never the database. */
 export type CycleDeps = {
@@ -26,6 +27,11 @@ export type CycleDeps = {
    * exceeds SEND_RATE_PER_SEC. Instances do not share it; see the signup emails' global cap.
    */
   sendLimiter: SendLimiter;
+  /**
+   * The model server of the optional AI verdict stage (createVerdictClient), built once per
+   * instance; null or absent while the stage is off, and then no run asks anything.
+   */
+  verdictClient?: VerdictClient | null;
   /** Optional: wraps each phase of the cycle (the bench counts store operations per phase with it). */
   trace?: <T>(phase: CyclePhase, step: () => Promise<T>) => Promise<T>;
 };

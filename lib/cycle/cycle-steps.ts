@@ -89,7 +89,9 @@ export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): P
   const postings = loaded.slice(0, POSTINGS_PER_RUN);
   // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
   const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(ctx.shard, s.id)) : [];
-  return { postings, candidates: matchPostings(postings, subscribers), users: subscribers.length, more: loaded.length > POSTINGS_PER_RUN };
+  // Daily subscribers' near misses (a keyword matched, an exclude or the budget floor left it out) are kept for their digest's near-miss line.
+  const candidates = matchPostings(postings, subscribers, { keepNearMisses: (s) => s.mode === 'daily' });
+  return { postings, candidates, users: subscribers.length, more: loaded.length > POSTINGS_PER_RUN };
 }
 
 /** Claim deliveries/{uid}_{jobId} (instant: with the alert's outbox row; daily: queued), then close the postings reached. */
@@ -100,9 +102,23 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
   const claims = await claimDeliveries(
     {
       db,
-      composeAlert: (subscriber, items) => composeInstantAlert({ subscriber, items, settings: ctx.mail, now: startedAt }),
-      outOfTime: ctx.outOfTime,
+      composeAlert: (subscriber, items) =>
+        composeInstantAlert({
+          subscriber,
+          items: items.map(({ posting, score, reasons, judgement }) => ({
+            posting,
+            score,
+            reasons,
+            fit: judgement?.fit,
+            fitReason: judgement?.fitReason,
+            aiFallback: judgement?.fallback,
+          })),
+          settings: ctx.mail,
+          now: startedAt,
+        }),
+      outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
+      judge: ctx.judge,
     },
     {
       candidates: match.candidates,
@@ -129,6 +145,13 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
   return claims;
 }
 
+/**
+ * With the verdict stage on, a slice of claims (or digests) is started only if a model call still
+ * fits in the run's budget: rather than decide by keywords for want of time, the slice waits for
+ * the next run, which finds the pairs unclaimed.
+ */
+const modelReserveMs = (ctx: RunContext) => (ctx.judge ? ctx.deps.config.AI_TIMEOUT_MS : 0);
+
 /** Claim today's digests when due (≥ DIGEST_HOUR_UTC, not yet claimed today): one outbox row each. */
 export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
   const { deps, startedAt, runId } = ctx;
@@ -137,8 +160,9 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
     {
       db,
       composeDigest: (digest) => composeDailyDigest({ ...digest, settings: ctx.mail, now: startedAt }),
-      outOfTime: ctx.outOfTime,
+      outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
+      judge: ctx.judge,
     },
     {
       now: startedAt,

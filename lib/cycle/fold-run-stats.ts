@@ -45,6 +45,7 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
       (dispatch?.deferred ?? 0) > 0,
     ].some(Boolean),
     quota: dispatch?.quota ?? null,
+    model: ctx.judge?.stats() ?? null,
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
     feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, error }) => ({

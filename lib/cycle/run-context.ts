@@ -4,6 +4,7 @@ import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
 import { newRunId, type CyclePhase } from '../ops/runs';
 import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
 import { shardTag, type Shard } from '../runtime/shard';
+import { createJudge, type Judge } from '../verdicts/judge-postings';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
 
 /**
@@ -37,6 +38,11 @@ export type RunContext = {
    */
   limiter: SendLimiter;
   quota: QuotaPause;
+  /**
+   * The optional AI verdict stage for this run (its call cap, its counters), or null: the stage is
+   * off, or the commit is (a dry run asks no model, and decides by keywords alone).
+   */
+  judge: Judge | null;
   /** Wall time of each step, as the run record keeps it. */
   phases: Partial<Record<CyclePhase, number>>;
   /** Runs one step, timed into `phases` (and traced, when the caller traces). */
@@ -49,14 +55,17 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
   const startedAt = options.now ?? new Date(startedWall);
   const elapsedMs = () => deps.wallClock() - startedWall;
   const phases: RunContext['phases'] = {};
+  const outOfTime = (reserveMs = 0) => elapsedMs() + reserveMs > config.RUN_BUDGET_MS;
+  const runId = options.runId ?? newRunId(startedAt);
+  const clock = () => new Date(startedAt.getTime() + elapsedMs());
   return {
     deps,
-    runId: options.runId ?? newRunId(startedAt),
+    runId,
     trigger: options.trigger,
     startedAt,
-    clock: () => new Date(startedAt.getTime() + elapsedMs()),
+    clock,
     elapsedMs,
-    outOfTime: (reserveMs = 0) => elapsedMs() + reserveMs > config.RUN_BUDGET_MS,
+    outOfTime,
     shard: options.shard,
     shardTag: options.shard ? shardTag(options.shard) : null,
     sources: parseFeedUrls(config.FEED_URLS),
@@ -69,6 +78,21 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
       via: deps.sendLimiter,
     }),
     quota: createQuotaPause(),
+    judge:
+      deps.verdictClient && !options.dryRun
+        ? createJudge({
+            db: deps.db,
+            client: deps.verdictClient,
+            config,
+            clock,
+            log: deps.log,
+            runId,
+            // The run's budget includes model time: a call still in flight when it is spent is cut
+            // short (a `timeout`: keywords decide), and a 429 is waited out only if the wait fits.
+            signal: AbortSignal.timeout(Math.max(1, config.RUN_BUDGET_MS - elapsedMs())),
+            canWait: (ms) => !outOfTime(ms + deps.verdictClient!.timeoutMs),
+          })
+        : null,
     phases,
     phase: async (name, step) => {
       const started = deps.wallClock();

@@ -25,6 +25,15 @@ export type Delivery = {
   status: DeliveryStatus;
   score: number;
   reasons: string[];
+  /**
+   * The AI verdict stage (docs/verdicts.md), null while it is off: the model's fit (0–100) and its
+   * reason, or, when the stage is on and the model did not decide, why (`aiFallback`: a fault, the
+   * budget…), in which case keywords decided. Absent (never written) while the stage is off, so a
+   * keyword-only delivery is byte for byte what it was; read back as null.
+   */
+  fit?: number | null;
+  fitReason?: string | null;
+  aiFallback?: string | null;
   /** The email that carries (or carried) it: the alert's row from the claim, the digest's once settled. */
   emailKey: string | null;
   /** daily only: the UTC day whose digest this item is due in. */
@@ -35,6 +44,9 @@ export type Delivery = {
   sentAt: Date | null;
   expireAt: Date;
 };
+
+/** How a subscriber's items are ranked: by the model's fit when there is one, else by the keyword score (both 0–100). */
+export const rankOf = (item: { score: number; fit?: number | null }) => item.fit ?? item.score;
 
 /** The pair's id: also how outbox rows list the deliveries they carry. */
 export const deliveryId = (uid: string, jobId: string) => `${uid}_${jobId}`;
@@ -55,6 +67,9 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
       status: d.status,
       score: d.score,
       reasons: d.reasons ?? [],
+      fit: typeof d.fit === 'number' ? d.fit : null,
+      fitReason: typeof d.fitReason === 'string' ? d.fitReason : null,
+      aiFallback: typeof d.aiFallback === 'string' ? d.aiFallback : null,
       emailKey: d.emailKey ?? null,
       digestDate: d.digestDate ?? null,
       reason: d.reason ?? null,

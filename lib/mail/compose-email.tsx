@@ -8,7 +8,18 @@ import type { EmailItem } from './templates/email-item';
 import { InstantAlertEmail, instantAlertSubject } from './templates/instant-alert';
 
 export type MailSettings = { appUrl: string; from: string; linkSecret: string };
-export type ScoredPosting = { posting: Posting; score: number; reasons: string[] };
+import { rankOf } from '../ledger/delivery';
+
+/** One posting an email carries: its keyword score and reasons, and the AI verdict when the stage judged it. */
+export type ScoredPosting = {
+  posting: Posting;
+  score: number;
+  reasons: string[];
+  fit?: number | null;
+  fitReason?: string | null;
+  /** Why the model did not decide it (the stage is on): keywords did, and the email says so in one line. */
+  aiFallback?: string | null;
+};
 
 const EXCERPT_CHARS = 280;
 
@@ -40,7 +51,7 @@ function formatBudget(budget: Posting['budget']): string | null {
 
 const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);
 
-export function toEmailItem({ posting, score, reasons }: ScoredPosting): EmailItem {
+export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredPosting): EmailItem {
   const excerpt =
     posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
   return {
@@ -51,8 +62,44 @@ export function toEmailItem({ posting, score, reasons }: ScoredPosting): EmailIt
     excerpt,
     reasons,
     score,
+    ...(fit != null ? { fit, fitReason: fitReason ?? null } : {}),
   };
 }
+
+/**
+ * The one line an email carries when the verdict stage is on and keywords alone decided some of
+ * its items: the daily budget is spent, or the model did not answer. Null when the model decided
+ * every item, and always while the stage is off.
+ */
+export function keywordsOnlyNote(items: ScoredPosting[]): string | null {
+  const fallbacks = items.filter((item) => item.aiFallback);
+  if (fallbacks.length === 0) return null;
+  const which = fallbacks.length < items.length ? `${fallbacks.length} of these were` : items.length === 1 ? 'this was' : 'these were';
+  const why = fallbacks.some((item) => item.aiFallback === 'budget')
+    ? "Today's AI review budget is used up"
+    : 'Our AI review did not answer';
+  return `${why}, so ${which} matched on your keywords alone.`;
+}
+
+/** What a digest's keyword matches lost, and why: counted for its near-miss line. */
+export type FilteredOut = { underMinBudget: number; excluded: number; notAFit: number; minBudget: number | null };
+
+/**
+ * One line saying what the keywords matched that the digest leaves out, e.g. "7 more matched your
+ * keywords: 4 under your $500 minimum, 3 judged not a fit." Null when nothing was left out.
+ */
+export function nearMissLine(out: FilteredOut | undefined): string | null {
+  if (!out) return null;
+  const parts: string[] = [];
+  const minimum = out.minBudget === null ? 'minimum budget' : `${moneyFormat('USD', 0).format(out.minBudget)} minimum`;
+  if (out.underMinBudget > 0) parts.push(`${out.underMinBudget} under your ${minimum}`);
+  if (out.excluded > 0) parts.push(`${out.excluded} with a word you exclude`);
+  if (out.notAFit > 0) parts.push(`${out.notAFit} judged not a fit`);
+  const total = out.underMinBudget + out.excluded + out.notAFit;
+  return total === 0 ? null : `${total} more matched your keywords: ${parts.join(', ')}.`;
+}
+
+const byRank = (a: ScoredPosting, b: ScoredPosting) => rankOf(b) - rankOf(a);
 
 /** The plain-text part, written for people whose client shows no HTML. */
 function itemsAsText(items: EmailItem[]): string {
@@ -64,6 +111,7 @@ function itemsAsText(items: EmailItem[]): string {
         item.url ?? '',
         item.excerpt,
         `Why: ${item.reasons.join('; ')}`,
+        item.fit != null ? `AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}` : '',
       ]
         .filter(Boolean)
         .map((line, i) => (i === 0 ? line : `  ${line}`))
@@ -92,10 +140,11 @@ export async function composeInstantAlert(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort((a, b) => b.score - a.score).map(toEmailItem);
+  const items = [...input.items].sort(byRank).map(toEmailItem);
+  const note = keywordsOnlyNote(input.items);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
-  const html = await render(<InstantAlertEmail items={items} footer={footer} />);
-  const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${itemsAsText(items)}${textFooter(footer)}`;
+  const html = await render(<InstantAlertEmail items={items} note={note} footer={footer} />);
+  const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
@@ -111,17 +160,24 @@ export async function composeDailyDigest(input: {
   items: ScoredPosting[];
   moreCount: number;
   day: string;
+  /** The near-miss line's counts; absent, no line. */
+  filteredOut?: FilteredOut;
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort((a, b) => b.score - a.score).map(toEmailItem);
+  const items = [...input.items].sort(byRank).map(toEmailItem);
+  const note = keywordsOnlyNote(input.items);
   const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
     new Date(`${input.day}T12:00:00Z`),
   );
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
-  const html = await render(<DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} footer={footer} />);
+  const nearMiss = nearMissLine(input.filteredOut);
+  const html = await render(
+    <DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} note={note} nearMiss={nearMiss} footer={footer} />,
+  );
   const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
-  const text = `Your Scout digest for ${dayLabel}:\n\n${itemsAsText(items)}${more}${textFooter(footer)}`;
+  const missed = nearMiss ? `\n\n${nearMiss} Change what you get: ${footer.preferencesUrl}` : '';
+  const text = `Your Scout digest for ${dayLabel}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${more}${missed}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,

@@ -2,7 +2,14 @@ import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { keywordPattern } from './text';
 
-export type Verdict = { matched: true; score: number; reasons: string[] } | { matched: false; reason: string };
+/**
+ * Why a posting that matched the subscriber's keywords was still left out: an exclude term in it,
+ * or a fixed budget under their minimum. A daily digest counts these in its near-miss line.
+ */
+export type NearMiss = 'excluded' | 'under_min_budget';
+
+export type Verdict =
+  { matched: true; score: number; reasons: string[] } | { matched: false; reason: string; nearMiss?: NearMiss; reasons?: string[] };
 
 const WEIGHT = { title: 40, skills: 25, description: 15 } as const;
 const formatMoney = (amount: number, currency: string) =>
@@ -11,16 +18,11 @@ const formatMoney = (amount: number, currency: string) =>
 /**
  * Decides whether a posting fits a subscriber and how well (0–100), keeping the reasons a person
  * would want to read in the email. Pure: the same inputs give the same verdict on every run.
+ * A posting that has a keyword but is left out by an exclude or the budget floor says so
+ * (`nearMiss`), with the keywords it matched.
  */
 export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>, posting: Posting): Verdict {
   const fields = { title: posting.title, skills: posting.skills.join(' · '), description: posting.description };
-
-  for (const exclude of subscriber.excludes) {
-    const pattern = keywordPattern(exclude);
-    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) {
-      return { matched: false, reason: `excluded by “${exclude}”` };
-    }
-  }
 
   let score = 0;
   const reasons: string[] = [];
@@ -33,10 +35,18 @@ export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes
   }
   if (reasons.length === 0) return { matched: false, reason: 'no keyword' };
 
+  for (const exclude of subscriber.excludes) {
+    const pattern = keywordPattern(exclude);
+    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) {
+      return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
+    }
+  }
+
   const { minBudget } = subscriber;
   const budget = posting.budget;
   if (minBudget !== null && budget?.kind === 'fixed') {
-    if (budget.amount < minBudget) return { matched: false, reason: `budget ${budget.amount} below ${minBudget}` };
+    if (budget.amount < minBudget)
+      return { matched: false, reason: `budget ${budget.amount} below ${minBudget}`, nearMiss: 'under_min_budget', reasons };
     score += 15;
     reasons.push(`budget ${formatMoney(budget.amount, budget.currency)} meets your ${formatMoney(minBudget, budget.currency)} minimum`);
   } else if (budget) {

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import type { QuotaHit } from '../outbox/quota-pause';
 import { COLLECTIONS } from '../store/collections';
+import type { ModelStats } from '../verdicts/judge-postings';
 
 /** The cycle's steps, as the run record times them (DESIGN §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
-/** The two steps that claim in rounds (claimInRounds) and may give up: deliveries, and due digests. */
 /** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
 export type ClaimsGivenUp = { deliveries: number; digests: number };
 
@@ -37,6 +37,11 @@ export type RunStats = {
   partial: boolean;
   /** The provider refused a send for quota: when, until when (an estimate), and its error. The run sent nothing after it. */
   quota: QuotaHit | null;
+  /**
+   * The AI verdict stage's share of the run (null while it is off): model calls and tokens, pairs
+   * judged and judged not a fit, and pairs decided by keywords alone by why (faults, budget…).
+   */
+  model: ModelStats | null;
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
@@ -66,6 +71,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     claimsGivenUp: { deliveries: 0, digests: 0 },
     partial: false,
     quota: null,
+    model: null,
     durationMs: 0,
     phases: {},
     feeds: [],

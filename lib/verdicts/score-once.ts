@@ -80,7 +80,16 @@ export type ScoreOnceDeps = {
   /** How long to wait for a pair another run is scoring; the client's timeout and a margin by default. */
   waitMs?: number;
   pollMs?: number;
+  /**
+   * Whether the run can still afford to wait this long and then make one more call (the run's
+   * budget, model time included). A 429 with Retry-After is retried only when it says yes.
+   */
+  canWait?: (ms: number) => boolean;
 };
+
+/** A 429's Retry-After is honoured at most this often per batch, and only when at most this long. */
+export const RATE_LIMIT_RETRIES = 2;
+export const MAX_RETRY_AFTER_MS = 30_000;
 
 export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; postings: VerdictPosting[] };
 
@@ -109,7 +118,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
   const postings = [...new Map(input.postings.map((p) => [p.id, p])).values()];
   if (postings.length === 0) return outcomes;
 
-  const counts = { calls: 0, asked: 0, scored: 0, reused: 0, fallbacks: {} as Record<string, number> };
+  const counts = { calls: 0, retries: 0, asked: 0, scored: 0, reused: 0, fallbacks: {} as Record<string, number> };
   const useVerdict = (jobId: string, m: MatchVerdict) => {
     outcomes.set(jobId, { kind: 'verdict', fit: m.fit!, reason: m.reason!, model: m.model, stored: true });
     counts.reused += 1;
@@ -213,10 +222,30 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     }
     counts.calls += 1;
     counts.asked += claimed.length;
-    const result = await askVerdicts(client, { subscriber: wire, postings: claimed.map((c) => c.posting) }, { signal: deps.signal });
-    if (result.usage) {
-      usage.tokens += result.usage.promptTokens + result.usage.completionTokens;
-      await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usage: result.usage });
+    const ask = async () => {
+      const answer = await askVerdicts(client, { subscriber: wire, postings: claimed.map((c) => c.posting) }, { signal: deps.signal });
+      if (answer.usage) {
+        usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
+        await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usage: answer.usage });
+      }
+      return answer;
+    };
+    let result = await ask();
+    // A 429 that says when to come back is retried inside the run's budget, holding the same claims
+    // (their lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
+    for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
+      if (usage.calls >= config.AI_MAX_CALLS_PER_RUN || (await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET)
+        break;
+      usage.calls += 1;
+      try {
+        await sleep(result.kind === 'fallback' ? (result.retryAfterMs ?? 0) : 0, undefined, { signal: deps.signal });
+      } catch {
+        usage.calls -= 1;
+        break;
+      }
+      counts.calls += 1;
+      counts.retries += 1;
+      result = await ask();
     }
     if (result.kind === 'fallback') {
       await Promise.all(claimed.map(release));
@@ -262,12 +291,19 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     runId,
     postings: postings.length,
     calls: counts.calls,
+    retries: counts.retries,
     asked: counts.asked,
     scored: counts.scored,
     reused: counts.reused,
     fallbacks: counts.fallbacks,
   });
   return outcomes;
+}
+
+function isRetryable(result: Awaited<ReturnType<typeof askVerdicts>>, deps: ScoreOnceDeps): boolean {
+  if (result.kind !== 'fallback' || result.reason !== 'rate-limited' || result.retryAfterMs === undefined) return false;
+  if (result.retryAfterMs > MAX_RETRY_AFTER_MS || deps.signal?.aborted) return false;
+  return deps.canWait?.(result.retryAfterMs) ?? false;
 }
 
 /**

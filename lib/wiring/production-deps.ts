@@ -7,6 +7,7 @@ import { fetch as undiciFetch } from 'undici';
 import { createResendMailer } from '../mail/mailer';
 import { createSendLimiter } from '../mail/send-limiter';
 import { createAuthFailureLog } from '../ops/auth-failures';
+import { createVerdictClient } from '../verdicts/ask-verdicts';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -33,6 +34,7 @@ export function buildDeps(config: Config): AppDeps {
     sleep,
     sendLimiter: createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep }),
     authFailureLog: createAuthFailureLog(),
+    verdictClient: createVerdictClient(config),
   };
 }
 

@@ -62,7 +62,27 @@ describe('scorePosting', () => {
       subscriber({ keywords: ['react'], excludes: ['wordpress'] }),
       posting({ title: 'React', description: 'on WordPress' }),
     );
-    expect(verdict).toEqual({ matched: false, reason: 'excluded by “wordpress”' });
+    expect(verdict).toEqual({ matched: false, reason: 'excluded by “wordpress”', nearMiss: 'excluded', reasons: ['“react” in the title'] });
+  });
+
+  it('a near miss is only a posting that matched a keyword: an excluded or under-budget posting without one is just "no keyword"', () => {
+    const s = subscriber({ keywords: ['react'], excludes: ['wordpress'], minBudget: 1000 });
+    expect(scorePosting(s, posting({ title: 'Vue on WordPress' }))).toEqual({ matched: false, reason: 'no keyword' });
+    expect(scorePosting(s, posting({ title: 'Vue', budget: { amount: 5, currency: 'USD', kind: 'fixed' } }))).toEqual({
+      matched: false,
+      reason: 'no keyword',
+    });
+    expect(scorePosting(s, posting({ title: 'React', budget: { amount: 5, currency: 'USD', kind: 'fixed' } }))).toMatchObject({
+      matched: false,
+      nearMiss: 'under_min_budget',
+    });
+  });
+
+  it('matchPostings keeps near misses only for the subscribers it is told to', () => {
+    const daily = subscriber({ id: 'd', keywords: ['react'], excludes: ['wordpress'] });
+    const instant = subscriber({ id: 'i', keywords: ['react'], excludes: ['wordpress'] });
+    const found = matchPostings([posting({ title: 'React on WordPress' })], [daily, instant], { keepNearMisses: (s) => s.id === 'd' });
+    expect(found.map((c) => [c.subscriber.id, c.nearMiss])).toEqual([['d', 'excluded']]);
   });
 
   it('a stated fixed budget under the minimum rejects; an unstated budget passes; hourly rates are not compared', () => {

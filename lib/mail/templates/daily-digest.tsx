@@ -1,16 +1,25 @@
-import { Heading, Text } from '@react-email/components';
+import { Heading, Link, Text } from '@react-email/components';
 import type { EmailItem } from './email-item';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
 
-export type DailyDigestProps = { dayLabel: string; items: EmailItem[]; moreCount: number; footer: FooterLinks };
+export type DailyDigestProps = {
+  dayLabel: string;
+  items: EmailItem[];
+  moreCount: number;
+  footer: FooterLinks;
+  /** keywordsOnlyNote: keywords alone decided some items. */
+  note?: string | null;
+  /** nearMissLine: what the keywords matched that this digest leaves out, and why; links to the preferences page. */
+  nearMiss?: string | null;
+};
 
 export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
   const total = items.length + moreCount;
   return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
 }
 
-export function DailyDigestEmail({ dayLabel, items, moreCount, footer }: DailyDigestProps) {
+export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss }: DailyDigestProps) {
   return (
     <EmailLayout preview={dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
@@ -19,12 +28,23 @@ export function DailyDigestEmail({ dayLabel, items, moreCount, footer }: DailyDi
       <Text style={{ fontSize: 14, color: '#4b5563', margin: 0 }}>
         The {items.length} best fit{items.length === 1 ? '' : 's'} since your last digest, best first.
       </Text>
+      {note ? <Text style={{ fontSize: 13, color: '#92400e', margin: '6px 0 0' }}>{note}</Text> : null}
       {items.map((item, i) => (
         <PostingCard key={i} item={item} />
       ))}
       {moreCount > 0 ? (
         <Text style={{ fontSize: 13, color: '#4b5563' }}>
           {moreCount} more posting{moreCount === 1 ? '' : 's'} matched with a lower score. Narrow your keywords to see only the best.
+        </Text>
+      ) : null}
+      {nearMiss ? (
+        <Text style={{ fontSize: 13, color: '#4b5563' }}>
+          {nearMiss}{' '}
+          {footer.preferencesUrl ? (
+            <Link href={footer.preferencesUrl} style={{ color: '#2563eb' }}>
+              Change your preferences
+            </Link>
+          ) : null}
         </Text>
       ) : null}
     </EmailLayout>

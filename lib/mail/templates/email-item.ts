@@ -7,4 +7,7 @@ export type EmailItem = {
   excerpt: string;
   reasons: string[];
   score: number;
+  /** The AI verdict, when the model judged it: fit 0–100 and its reason (plain text, capped; React escapes it). */
+  fit?: number | null;
+  fitReason?: string | null;
 };

@@ -3,14 +3,18 @@ import type { EmailItem } from './email-item';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
 
-export type InstantAlertProps = { items: EmailItem[]; footer: FooterLinks };
+export type InstantAlertProps = {
+  items: EmailItem[];
+  footer: FooterLinks;
+  /** keywordsOnlyNote: keywords alone decided some items. */ note?: string | null;
+};
 
 export function instantAlertSubject(items: EmailItem[]): string {
   const first = items[0]?.title ?? 'a new posting';
   return items.length === 1 ? `New match: ${first}` : `${items.length} new matches: ${first} and more`;
 }
 
-export function InstantAlertEmail({ items, footer }: InstantAlertProps) {
+export function InstantAlertEmail({ items, footer, note }: InstantAlertProps) {
   const heading = items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`;
   return (
     <EmailLayout preview={instantAlertSubject(items)} footer={footer}>
@@ -18,6 +22,7 @@ export function InstantAlertEmail({ items, footer }: InstantAlertProps) {
         {heading}
       </Heading>
       <Text style={{ fontSize: 14, color: '#4b5563', margin: 0 }}>Best fit first.</Text>
+      {note ? <Text style={{ fontSize: 13, color: '#92400e', margin: '6px 0 0' }}>{note}</Text> : null}
       {items.map((item, i) => (
         <PostingCard key={i} item={item} />
       ))}

@@ -17,6 +17,11 @@ export function PostingCard({ item }: { item: EmailItem }) {
       {meta ? <Text style={{ fontSize: 13, color: '#374151', margin: '0 0 6px' }}>{meta}</Text> : null}
       {item.excerpt ? <Text style={{ fontSize: 14, color: '#374151', margin: '0 0 6px', lineHeight: '20px' }}>{item.excerpt}</Text> : null}
       <Text style={{ fontSize: 12, color: '#6b7280', margin: 0 }}>Why: {item.reasons.join('; ')}</Text>
+      {item.fit != null ? (
+        <Text style={{ fontSize: 12, color: '#374151', margin: '2px 0 0' }}>
+          AI fit {item.fit}/100{item.fitReason ? `: ${item.fitReason}` : ''}
+        </Text>
+      ) : null}
     </Section>
   );
 }

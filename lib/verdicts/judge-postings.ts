@@ -1,0 +1,112 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
+import type { Posting } from '../feeds/posting';
+import type { Config } from '../runtime/config';
+import type { Logger } from '../runtime/logger';
+import type { Subscriber } from '../subscribers/subscriber';
+import { newRunModelUsage } from './ai-usage';
+import type { VerdictClient } from './ask-verdicts';
+import { scoreOnce, type ScoreFallbackReason } from './score-once';
+
+/**
+ * The verdict stage as the cycle uses it (docs/verdicts.md "Deciding"): the keyword match is the
+ * shortlist, and for each shortlisted posting the model's fit decides whether it is sent.
+ *   a verdict  → sent when fit ≥ the subscriber's fitThreshold, else closed `skipped` (not_a_fit)
+ *   a fallback → decided by keywords alone (it matched them, so it is sent), and the reason kept,
+ *                so the email can say so in one line and the run can count it
+ * Built once per run (its call cap and counters are the run's); absent while the stage is off,
+ * and then nothing about a run changes.
+ */
+export type Judgement = {
+  /** The model's fit, 0–100; null when keywords decided. */
+  fit: number | null;
+  /** The model's reason as plain text; null when keywords decided. */
+  fitReason: string | null;
+  /** Why the model did not decide this one (the stage is on): a fault, the budget, … */
+  fallback: ScoreFallbackReason | null;
+  /** Whether it goes out: fit at or above the threshold, or keywords decided. */
+  fits: boolean;
+};
+
+export type Judge = {
+  /** One subscriber's shortlisted postings → a judgement for each, by posting id. Never throws for a model fault. */
+  judge(subscriber: Subscriber, postings: Posting[]): Promise<Map<string, Judgement>>;
+  /** What the run's model stage did so far: for the run record and the log. */
+  stats(): ModelStats;
+};
+
+export type ModelStats = {
+  calls: number;
+  tokens: number;
+  /** Pairs the model judged in this run, and pairs whose stored verdict was used. */
+  judged: number;
+  /** Judged below the subscriber's threshold: not sent. */
+  notAFit: number;
+  /** Pairs decided by keywords alone, by why (timeout, rate-limited, budget, …). */
+  fallbacks: Partial<Record<ScoreFallbackReason, number>>;
+};
+
+export type JudgeDeps = {
+  db: Firestore;
+  client: VerdictClient;
+  config: Pick<Config, 'AI_CONCURRENCY' | 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS'>;
+  clock: () => Date;
+  log: Logger;
+  runId: string;
+  /** Aborts model calls and waits when the run's budget is spent. */
+  signal?: AbortSignal;
+  /** Whether the run can still wait this long and make one more call (429 Retry-After). */
+  canWait?: (ms: number) => boolean;
+};
+
+export function createJudge(deps: JudgeDeps): Judge {
+  const usage = newRunModelUsage();
+  // AI_CONCURRENCY bounds the run's requests in flight: one subscriber's batches are already sequential.
+  const limit = pLimit(deps.config.AI_CONCURRENCY);
+  // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
+  const decided = new Map<string, Judgement>();
+
+  async function judge(subscriber: Subscriber, postings: Posting[]): Promise<Map<string, Judgement>> {
+    if (postings.length === 0) return new Map();
+    const outcomes = await limit(() =>
+      scoreOnce(
+        { ...deps, usage },
+        {
+          runId: deps.runId,
+          subscriber: {
+            id: subscriber.id,
+            keywords: subscriber.keywords,
+            excludes: subscriber.excludes,
+            minBudget: subscriber.minBudget,
+            about: subscriber.about,
+            profileVersion: subscriber.profileVersion,
+          },
+          postings: postings.map(({ id, title, description, budget, source }) => ({ id, title, description, budget, source })),
+        },
+      ),
+    );
+    const judged = new Map<string, Judgement>();
+    for (const posting of postings) {
+      const outcome = outcomes.get(posting.id) ?? { kind: 'fallback' as const, reason: 'no-verdict' as const };
+      const judgement: Judgement =
+        outcome.kind === 'verdict'
+          ? { fit: outcome.fit, fitReason: outcome.reason, fallback: null, fits: outcome.fit >= subscriber.fitThreshold }
+          : { fit: null, fitReason: null, fallback: outcome.reason, fits: true };
+      judged.set(posting.id, judgement);
+      decided.set(`${subscriber.id}_${posting.id}`, judgement);
+    }
+    return judged;
+  }
+
+  function stats(): ModelStats {
+    const out: ModelStats = { calls: usage.calls, tokens: usage.tokens, judged: 0, notAFit: 0, fallbacks: {} };
+    for (const judgement of decided.values()) {
+      if (judgement.fallback) out.fallbacks[judgement.fallback] = (out.fallbacks[judgement.fallback] ?? 0) + 1;
+      else out.judged += 1;
+      if (!judgement.fits) out.notAFit += 1;
+    }
+    return out;
+  }
+
+  return { judge, stats };
+}
