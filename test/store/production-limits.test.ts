@@ -97,7 +97,8 @@ function largestPosting(n: number): Posting {
 function scored(posting: Posting): ScoredPosting {
   const verdict = scorePosting(broadestSubscriber, posting);
   if (!verdict.matched) throw new Error(`fixture posting does not match: ${verdict.reason}`);
-  return { posting, score: verdict.score, reasons: verdict.reasons };
+  // With the verdict stage on, each item also shows the model's reason at its cap.
+  return { posting, score: verdict.score, reasons: verdict.reasons, fit: 100, fitReason: wide(11, MAX_REASON_LENGTH), aiFallback: null };
 }
 
 const postings = Array.from({ length: DIGEST_MAX_ITEMS }, (_, n) => largestPosting(n));
@@ -123,6 +124,10 @@ const largestDelivery: Delivery = {
   status: 'skipped',
   score: matches[0].score,
   reasons: matches[0].reasons,
+  // The verdict stage's fields at their caps: a reason of MAX_REASON_LENGTH three-byte characters.
+  fit: 100,
+  fitReason: wide(9, MAX_REASON_LENGTH),
+  aiFallback: 'server-error',
   emailKey: manualDigestEmailKey(longestUid, now),
   digestDate: day,
   reason: 'subscriber_unsubscribed',
@@ -137,7 +142,15 @@ const largestDelivery: Delivery = {
 // be ~1.9 MB. The claim and the flush compose through composeWithinBudget, as here, so the row
 // carries the best items that fit MAX_EMAIL_BYTES and lists only those.
 const digest = await composeWithinBudget(matches, (items, leftOut) =>
-  composeDailyDigest({ subscriber: broadestSubscriber, items, moreCount: 10_000 + leftOut, day, settings, now }),
+  composeDailyDigest({
+    subscriber: broadestSubscriber,
+    items,
+    moreCount: 10_000 + leftOut,
+    day,
+    filteredOut: { underMinBudget: 100_000, excluded: 100_000, notAFit: 100_000, minBudget: 10_000_000 },
+    settings,
+    now,
+  }),
 );
 const digestRow = newOutboxRow({
   uid: longestUid,
