@@ -9,6 +9,7 @@ import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '.
 import type { Subscriber } from '../subscribers/subscriber';
 import { readMany } from '../store/create-documents';
 import { deliveryId, deliveryRef, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import { nearMissesRef, nearMissesUpdate } from '../ledger/near-misses';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { claimInRounds } from './claim-in-rounds';
@@ -177,7 +178,8 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
   const { gaveUp } = await claimInRounds(groups, async (pending) => {
     const first = firstRound;
     firstRound = false;
-    const mayExist = (c: ClaimCandidate) => !first || c.posting.runId !== ctx.runId;
+    // A near miss is never a delivery: there is nothing to read for it.
+    const mayExist = (c: ClaimCandidate) => !c.nearMiss && (!first || c.posting.runId !== ctx.runId);
     const [existing, digestClaimed] = await Promise.all([
       readDeliveries(
         ctx.db,
@@ -275,7 +277,7 @@ export type ClaimDecision = {
   capped: ClaimCandidate[];
   /** Judged by the model below the subscriber's fit threshold. */
   notAFit: ClaimCandidate[];
-  /** daily: keyword matches left out by an exclude or the budget floor, kept (skipped) for the digest's near-miss line. */
+  /** daily: keyword matches left out by an exclude or the budget floor, counted for the digest's near-miss line (nearMisses/). */
   nearMisses: ClaimCandidate[];
   queued: ClaimCandidate[];
   digestDate: string | null;
@@ -334,12 +336,9 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     const queued = decision.queued.map((c) =>
       delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
     );
-    const nearMisses = decision.nearMisses.map((c) =>
-      delivery(c, { status: 'skipped', emailKey: null, digestDate: decision.digestDate, reason: c.nearMiss! }),
-    );
     const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
     return {
-      writes: createsInChunks(ctx, [...queued, ...nearMisses]),
+      writes: [...createsInChunks(ctx, queued), ...nearMissWrites(ctx, subscriber.id, decision)],
       sending: 0,
       queued: queued.length,
       skipped: 0,
@@ -389,6 +388,27 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     notAFit: notAFit.length,
     planned: [],
   };
+}
+
+/**
+ * A daily subscriber's near misses, merged into nearMisses/{uid}_{digestDate} (a set: counting
+ * them again on a retry or a re-planned round changes nothing). Not a delivery: nothing is sent.
+ */
+function nearMissWrites(ctx: ClaimContext, uid: string, decision: ClaimDecision): WriteGroup[] {
+  if (decision.nearMisses.length === 0 || !decision.digestDate) return [];
+  const update = nearMissesUpdate({
+    uid,
+    day: decision.digestDate,
+    jobs: decision.nearMisses.map((c) => ({ jobId: c.posting.id, kind: c.nearMiss! })),
+    expireAt: ctx.expireAt,
+  });
+  return [
+    {
+      size: 1,
+      bytes: 200 + decision.nearMisses.length * 20,
+      apply: (batch) => batch.set(nearMissesRef(ctx.db, uid, decision.digestDate!).withConverter(null), update, { merge: true }),
+    },
+  ];
 }
 
 /** Deliveries that stand alone (each create is its own check), a chunk per group. */

@@ -7,8 +7,8 @@ import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import { readNearMisses } from '../ledger/near-misses';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
-import type { NearMiss } from '../matching/score-posting';
 import { isLostRace } from '../store/firestore-errors';
 import { inSlices } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
@@ -462,27 +462,24 @@ async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<s
  * row (postings at every length cap) lists the best that fit, and the rest join "N more" as capped.
  */
 /**
- * The digest's near-miss line: how many of the day's keyword matches were left out, and why. The
- * exclude and budget-floor ones were recorded `skipped` by the claim, with this digest's date (two
- * count() queries per digest, each one read per 1,000 entries); the not-a-fit ones are this flush's.
+ * The digest's near-miss line: how many of its keyword matches were left out, and why. The claims
+ * counted the exclude and budget-floor ones in nearMisses/{uid}_{day} (one getAll for the slice's
+ * digests); the not-a-fit ones are this flush's own.
  */
 async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(Omit<FilteredOut, 'minBudget' | 'notAFit'> | null)[]> {
-  return Promise.all(
-    plans.map(async (plan) => {
-      if (plan.top.length === 0 || !plan.subscriber) return null;
-      const count = async (reason: NearMiss) =>
-        (
-          await deliveriesCollection(ctx.db)
-            .where('uid', '==', plan.uid)
-            .where('digestDate', '==', ctx.day)
-            .where('reason', '==', reason)
-            .count()
-            .get()
-        ).data().count;
-      const [excluded, underMinBudget] = await Promise.all([count('excluded'), count('under_min_budget')]);
-      return { excluded, underMinBudget };
-    }),
-  );
+  const sending = plans.filter((plan) => plan.top.length > 0 && plan.subscriber);
+  const docs =
+    sending.length > 0
+      ? await readNearMisses(
+          ctx.db,
+          sending.map((plan) => plan.uid),
+          ctx.day,
+        )
+      : new Map();
+  return plans.map((plan) => {
+    const doc = docs.get(plan.uid)?.data();
+    return doc ? { excluded: doc.excluded.length, underMinBudget: doc.underMinBudget.length } : null;
+  });
 }
 
 async function composeDigestRow(

@@ -25,6 +25,7 @@ const TARGETS: Target[] = [
   // A verdict past its retention is simply scored again if the pair comes back; a claim that old is long dead.
   { collection: COLLECTIONS.matches },
   { collection: COLLECTIONS.aiUsage },
+  { collection: COLLECTIONS.nearMisses },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

@@ -28,6 +28,8 @@ export const COLLECTIONS = {
   rateLimits: 'rateLimits',
   /** Open operator sessions (lib/admin/admin-sessions.ts). */
   adminSessions: 'adminSessions',
+  /** A daily subscriber's keyword matches left out of a digest, and why, for its near-miss line (lib/ledger/near-misses.ts). */
+  nearMisses: 'nearMisses',
   /** The model's verdict per subscriber and posting, scored once (lib/verdicts/match-verdict.ts). */
   matches: 'matches',
   /** Model tokens used per UTC day, against AI_DAILY_TOKEN_BUDGET (lib/verdicts/ai-usage.ts). */
