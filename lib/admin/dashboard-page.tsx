@@ -1,6 +1,7 @@
 import type { DoorView } from '../ops/auth-failures';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
+import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
 import { RunCharts } from './charts';
 import {
   ActionButton,
@@ -15,6 +16,7 @@ import {
   Pill,
   QuotaBanner,
   Table,
+  Tile,
   TopBar,
   When,
   adminPageResponse,
@@ -23,16 +25,7 @@ import {
   utc,
 } from './ops-view';
 
-/** The ops page at a glance: counts, charts, runs, failed emails, locks, feeds, the doors. */
-function Tile({ n, label, bad = false }: { n: number; label: string; bad?: boolean }) {
-  return (
-    <div className={`tile${bad && n > 0 ? ' bad' : ''}`}>
-      <span className="n">{n}</span>
-      <span className="l">{label}</span>
-    </div>
-  );
-}
-
+/** The ops page at a glance: counts, the AI verdict stage, charts, runs, failed emails, locks, feeds, the doors. */
 export function dashboardPage(input: { dashboard: Dashboard; flash?: string | null; cookies?: string[] }): Promise<Response> {
   const d = input.dashboard;
   return adminPageResponse(
@@ -56,6 +49,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
           <Tile n={d.claimsGivenUpRecent} label="claims given up in recent runs" bad />
         </div>
       </section>
+      <AiVerdictsPanel ai={d.ai} />
       <section aria-labelledby="door-title">
         <h2 id="door-title">
           Refused at the door{' '}
@@ -187,6 +181,7 @@ function RunsTable({ now, runs }: { now: Date; runs: RunSummary[] }) {
           <td>
             {r.partial ? <Pill word="partial" /> : '—'}
             {r.claimsGivenUp > 0 ? <span className="sub">{r.claimsGivenUp} claims given up</span> : null}
+            <ModelFallbackNote model={r.model} />
             {r.quota ? (
               <>
                 {' '}

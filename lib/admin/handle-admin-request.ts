@@ -1,5 +1,6 @@
 import type { AdminDeps } from './admin-deps';
 import { parseFeedUrls } from '../feeds/feed-source';
+import { aiSettingsOf } from '../ops/ai-verdicts-state';
 import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
 import { subscriberId } from '../subscribers/subscriber';
@@ -89,6 +90,7 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
     now: deps.now,
     configuredFeeds: configuredFeeds(deps),
     signupEmailsPerHour: deps.config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    ai: aiSettingsOf(deps.config),
   });
   return dashboardPage({ dashboard, flash: flash?.message, cookies });
 }

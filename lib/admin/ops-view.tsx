@@ -52,6 +52,9 @@ export const TONES: Record<string, string> = {
   running: 'warn',
   partial: 'warn',
   quota: 'bad',
+  on: 'ok',
+  off: 'quiet',
+  spent: 'bad',
   pending: 'warn',
   sending: 'warn',
   queued: 'warn',
@@ -73,6 +76,15 @@ export const When = ({ now, at }: { now: Date; at: Date | null }) => (
     <span className="sub">{ago(now, at)}</span>
   </td>
 );
+/** A count at a glance; `bad` colours it while it is above 0. */
+export function Tile({ n, label, bad = false }: { n: number; label: string; bad?: boolean }) {
+  return (
+    <div className={`tile${bad && n > 0 ? ' bad' : ''}`}>
+      <span className="n">{n.toLocaleString('en-US')}</span>
+      <span className="l">{label}</span>
+    </div>
+  );
+}
 export const Num = ({ n }: { n: number | string }) => <td className="num">{n}</td>;
 export const Dash = () => <span className="muted">—</span>;
 export const orDash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);

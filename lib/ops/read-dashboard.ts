@@ -15,6 +15,8 @@ import {
   type OutboxCounts,
 } from './read-status';
 import { COLLECTIONS } from '../store/collections';
+import type { ModelStats } from '../verdicts/judge-postings';
+import { aiVerdictsState, readAiUsageToday, readRunModel, type AiSettings, type AiVerdictsState } from './ai-verdicts-state';
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
@@ -38,6 +40,8 @@ export type Dashboard = {
    * that keeps growing means a writer is fighting the cycle.
    */
   claimsGivenUpRecent: number;
+  /** The AI verdict stage: off, or on with today's tokens against the budget and the recent runs' model stats summed. */
+  ai: AiVerdictsState;
   /** Newest first. */
   runs: RunSummary[];
   locks: LockView[];
@@ -64,6 +68,8 @@ export type RunSummary = {
   partial: boolean;
   /** The provider refused a send for quota in this run. */
   quota: QuotaHit | null;
+  /** The run's model stage (RunStats.model); null while the stage was off. */
+  model: ModelStats | null;
   errors: string[];
 };
 
@@ -96,6 +102,7 @@ const RUN_FIELDS = [
   'errors',
   ...RUN_STATS.map((s) => `stats.${s}`),
   'stats.claimsGivenUp',
+  'stats.model',
 ];
 
 /** RunStats.claimsGivenUp summed over its steps; whatever the record holds that is not a count reads as 0. */
@@ -106,10 +113,17 @@ function givenUp(value: unknown): number {
 
 export async function readDashboard(
   db: Firestore,
-  input: { now: Date; configuredFeeds?: { source: string; url: string }[]; signupEmailsPerHour?: number },
+  input: {
+    now: Date;
+    configuredFeeds?: { source: string; url: string }[];
+    signupEmailsPerHour?: number;
+    /** The verdict stage's settings (aiSettingsOf); null or absent while it is off, and then aiUsage is not read. */
+    ai?: AiSettings | null;
+  },
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
-  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door] = await Promise.all([
+  const ai = input.ai ?? null;
+  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday] = await Promise.all([
     countOutbox(db),
     countDigestItemsDue(db, day),
     countDigestsSent(db, day),
@@ -124,6 +138,7 @@ export async function readDashboard(
     db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
     feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
     readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
+    ai ? readAiUsageToday(db, day) : null,
   ]);
 
   const stored = new Map(feeds.docs.map((d) => [d.id, d]));
@@ -170,6 +185,7 @@ export async function readDashboard(
       claimsGivenUp: givenUp(d.get('stats.claimsGivenUp')),
       partial: d.get('partial') === true,
       quota: readRunQuota(d.get('quota')),
+      model: readRunModel(d.get('stats.model')),
       errors: d.get('errors') ?? [],
     };
   });
@@ -184,6 +200,7 @@ export async function readDashboard(
     quota: providerQuotaNotice(runViews),
     failures,
     claimsGivenUpRecent: runViews.reduce((sum, run) => sum + run.claimsGivenUp, 0),
+    ai: aiVerdictsState({ settings: ai, today: aiToday, runModels: runViews.map((run) => run.model) }),
     runs: runViews,
     locks: locks.docs.map((d) => {
       const expiresAt = toDate(d.get('expiresAt'));

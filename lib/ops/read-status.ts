@@ -6,6 +6,7 @@ import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import { COLLECTIONS } from '../store/collections';
+import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -40,6 +41,12 @@ export type OpsStatus = {
     emails: number;
     errors: string[];
   }[];
+  /**
+   * What the AI verdict stage recorded: today's tokens and calls (aiUsage/{day}) and the model
+   * stats of every run read, summed. The CLI reads no app configuration, so it cannot say whether
+   * the stage is on now nor what its limits are: only what was used.
+   */
+  ai: { today: AiUsageToday; recent: RecentModelStats };
   /** `scan`, and one per shard (`scan-k-of-n`), by name. */
   locks: { name: string; owner: string; expiresAt: Date | null; held: boolean }[];
 };
@@ -57,13 +64,14 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks] = await Promise.all([
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday] = await Promise.all([
     countOutbox(db),
     countDigestItemsDue(db, day),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
     db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
+    readAiUsageToday(db, day),
   ]);
   return {
     day,
@@ -74,6 +82,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
       runs.docs.map((d) => ({ runId: d.id, quota: readRunQuota(d.get('quota')), emailsSent: d.get('stats.emailsSent') ?? 0 })),
     ),
     failures,
+    ai: { today: aiToday, recent: sumRunModels(runs.docs.map((d) => readRunModel(d.get('stats.model')))) },
     runs: runs.docs.slice(0, limit).map((d) => ({
       runId: d.id,
       status: d.get('status') ?? 'unknown',

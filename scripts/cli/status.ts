@@ -1,5 +1,6 @@
+import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
-import { readOpsStatus } from '../../lib/ops/read-status';
+import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseLimitArgs } from './cli-args';
 import { formatTable } from './format-table';
@@ -10,9 +11,10 @@ const usage = `Usage: scout status [--limit N]
 
 What is due, what failed, what ran: the outbox by state, queued deliveries due in
 today's digest, postings still unmatched an hour after they were stored, whether the mail
-provider's quota stops sending (and when it resumes), the newest failed or dead emails with
-their last error, the newest runs, and who holds the scan locks (one per shard). Exit 1 when
-any email is failed or dead, so a script can alert on it.
+provider's quota stops sending (and when it resumes), what the AI verdict stage used today and
+in the latest runs (and whether its budget made keywords decide), the newest failed or dead
+emails with their last error, the newest runs, and who holds the scan locks (one per shard).
+Exit 1 when any email is failed or dead, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -35,6 +37,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
       ? `${quotaNoticeText(s.quota)} (${s.quota.period} quota, reached ${s.quota.reachedAt.toISOString()} by run ${s.quota.runId}; emails wait as pending, no attempt used)`
       : 'provider: no quota reached in the latest runs',
   );
+  aiLines(s.ai).forEach((line) => ctx.out(line));
   if (s.locks.length === 0) ctx.out('locks: none taken');
   for (const lock of s.locks)
     ctx.out(
@@ -64,6 +67,35 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
       ]),
     ).forEach((line) => ctx.out(line));
   return failed + dead > 0 ? EXIT.problems : EXIT.ok;
+}
+
+/**
+ * What the AI verdict stage used, from the store alone: the CLI reads no app configuration, so it
+ * names the limits (AI_DAILY_TOKEN_BUDGET, AI_MAX_CALLS_PER_RUN) instead of their values.
+ */
+export function aiLines({ today, recent }: OpsStatus['ai']): string[] {
+  const runs = `the latest ${recent.runs} run${recent.runs === 1 ? '' : 's'}`;
+  const howToTurnOn = 'it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md';
+  if (today.calls === 0 && recent.runsWithModel === 0)
+    return [
+      recent.runs === 0
+        ? `ai: no model calls today (${howToTurnOn})`
+        : `ai: no model calls today, and the verdict stage was off in ${runs} (${howToTurnOn})`,
+    ];
+  const fallbacks = fallbacksByReason(recent.fallbacks);
+  const lines = [
+    `ai: ${today.tokens} tokens in ${today.calls} answered model call${today.calls === 1 ? '' : 's'} today (${today.day} UTC), against the app's AI_DAILY_TOKEN_BUDGET`,
+    `ai: ${runs} (${recent.runsWithModel} with the model on): ${recent.calls} calls, ${recent.tokens} tokens, ${recent.judged} judged, ${recent.notAFit} not a fit; ${
+      fallbacks.length === 0
+        ? 'none decided by keywords alone'
+        : `by keywords alone: ${fallbacks.map(([reason, n]) => `${reason} ${n}`).join(', ')}`
+    }`,
+  ];
+  if (recent.runsOverBudget > 0)
+    lines.push(
+      `ai: budget reached in ${recent.runsOverBudget} of ${runs}: keywords alone decided the rest (AI_MAX_CALLS_PER_RUN for a run, or AI_DAILY_TOKEN_BUDGET until 00:00 UTC)`,
+    );
+  return lines;
 }
 
 export const statusCommand = defineCommand({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordFeedFailure } from '../../lib/feeds/feed-state';
 import { DASHBOARD_LIMITS } from '../../lib/ops/read-dashboard';
@@ -5,7 +6,8 @@ import { subscriberId } from '../../lib/subscribers/subscriber';
 import { providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { createHarness, type Harness } from '../support/harness';
-import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+import { postingsAbout, type TestItem } from '../../scripts/sample-feed/rss-feed';
+import { startModelFake, type ModelFake } from '../../scripts/model-fake/server';
 import { adminClient, asCookie, type AdminClient } from './admin-fixture';
 
 /**
@@ -319,5 +321,152 @@ describe("the provider's quota on the ops page", () => {
     const cleared = (await admin.get({ cookie: await admin.session() })).body;
     expect(cleared).not.toContain('provider quota reached');
     expect(cleared).toMatch(/<span class="pill bad">quota<\/span>/); // the refused run keeps its pill in the list
+  });
+});
+
+describe('the AI verdicts panel: off, on with the recent runs summed, and the daily token budget spent', () => {
+  const HOSTILE_MODEL = 'fake<img/src=x/onerror=alert(1)>';
+  const API_KEY = `sk-ops-panel-${randomBytes(6).toString('hex')}`;
+  let fake: ModelFake;
+  let h: Harness;
+  beforeAll(async () => {
+    fake = await startModelFake({ port: 0, models: ['scout-fake-1', HOSTILE_MODEL] });
+  });
+  afterAll(async () => fake.close());
+  afterEach(async () => h?.close());
+
+  const withModel = (overrides: Record<string, string> = {}) =>
+    createHarness({ AI_BASE_URL: fake.baseUrl, AI_API_KEY: API_KEY, AI_MODEL: 'scout-fake-1', AI_TIMEOUT_MS: '2000', ...overrides });
+  const aiPanel = (body: string) => body.slice(body.indexOf('id="ai-verdicts"'), body.indexOf('id="door-title"'));
+  const tile = (panel: string, label: string) =>
+    new RegExp(`<span class="n">([\\d,]+)</span><span class="l">${label}</span>`).exec(panel)?.[1];
+  const aiSubscriber = (email: string) => ({ email, keywords: ['react'], mode: 'instant' as const, about: 'dashboard' });
+  /** Keywords ['react'], about "dashboard": the fake judges the first and third 100, the second 50 (under the default 60). */
+  const items = (at: string, prefix: string): TestItem[] =>
+    ['React dashboard for a logistics team', 'React landing page', 'Admin dashboard in React'].map((title, i) => ({
+      guid: `${prefix}-${i}`,
+      title,
+      description: 'Remote.',
+      pubDate: new Date(at).toUTCString(),
+    }));
+
+  it('off: says keywords alone decide and how to turn it on, and names no limit', async () => {
+    h = await createHarness();
+    const admin = adminClient(h, NOW);
+    const panel = aiPanel((await admin.get({ cookie: await admin.session() })).body);
+    expect(panel).toContain('AI verdicts <span class="count">· off: keywords alone decide</span>');
+    expect(panel).toContain('<span class="pill quiet">off</span>');
+    expect(panel).toContain('set <code>AI_BASE_URL</code> and <code>AI_MODEL</code>');
+    expect(panel).toContain('<code>docs/verdicts.md</code>');
+    expect(panel).not.toContain('AI_DAILY_TOKEN_BUDGET');
+  });
+
+  it('on: the model (escaped), today’s tokens against the budget, the call cap a run reached, the runs’ figures summed, a note on each run that fell back; never the key or the server', async () => {
+    h = await withModel({ AI_MODEL: HOSTILE_MODEL, AI_MAX_CALLS_PER_RUN: '1', AI_CONCURRENCY: '1' });
+    await h.subscribe(aiSubscriber('ada@example.com'));
+    await h.subscribe(aiSubscriber('bob@example.com'));
+    // 06:00 one call (Ada's three), then the cap: Bob's three by keywords for the budget.
+    h.serveFeed(items('2026-11-30T06:00:00Z', 'a'));
+    const capped = await h.cron({ now: '2026-11-30T06:00:00Z' });
+    expect(capped.body.model).toMatchObject({ calls: 1, judged: 3, notAFit: 1, fallbacks: { budget: 3 } });
+    // 06:15 the server errs on the one call it gets: three more by keywords, a server-error each.
+    fake.setFaults(API_KEY, [{ mode: '500', count: 1 }]);
+    h.serveFeed(items('2026-11-30T06:15:00Z', 'b'));
+    const faulted = await h.cron({ now: '2026-11-30T06:15:00Z' });
+    expect(faulted.body.model).toMatchObject({ calls: 1, fallbacks: { 'server-error': 3, budget: 3 } });
+    fake.setFaults(API_KEY, []);
+    const usage = (await h.db.collection('aiUsage').doc('2026-11-30').get()).data()!;
+    expect(usage.calls).toBe(1); // the 500 reported no usage: a call against the cap, not a token
+
+    const admin = adminClient(h, NOW);
+    const body = (await admin.get({ cookie: await admin.session() })).body;
+    const panel = aiPanel(body);
+    expect(panel).toContain('on: a model judges the keyword matches');
+    expect(panel).toContain('<code>fake&lt;img/src=x/onerror=alert(1)&gt;</code> <span class="pill ok">on</span>');
+    expect(panel).toContain(
+      `${usage.tokens.toLocaleString('en-US')} of 1,000,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), ${Math.floor(usage.tokens / 10_000)}% · 1 answered call`,
+    );
+    expect(panel).toContain('at most 1 (<code>AI_MAX_CALLS_PER_RUN</code>) · <span class="err">reached in 2 runs of the last 2</span>');
+    expect(panel).not.toContain('budget spent');
+    expect(panel).toContain('the last 2 runs, 2 with the model on');
+    expect(tile(panel, 'model calls')).toBe('2');
+    expect(tile(panel, 'tokens')).toBe(usage.tokens.toLocaleString('en-US'));
+    expect(tile(panel, 'matches judged')).toBe(String(capped.body.model.judged + faulted.body.model.judged));
+    expect(tile(panel, 'judged not a fit \\(not sent\\)')).toBe(String(capped.body.model.notAFit + faulted.body.model.notAFit));
+    expect(tile(panel, 'decided by keywords alone')).toBe('9');
+    expect(panel).toContain('Decided by keywords alone, by why: budget 6, server-error 3.');
+
+    // Each run's row says how many of its matches keywords decided, and why.
+    const runsTable = body.slice(body.indexOf('id="runs-title"'), body.indexOf('id="locks-title"'));
+    expect(runsTable).toContain('<span class="sub">3 model fallbacks (budget 3)</span>');
+    expect(runsTable).toContain('<span class="sub">6 model fallbacks (budget 3, server-error 3)</span>');
+
+    expect(body).not.toContain(API_KEY);
+    expect(body).not.toContain(fake.baseUrl);
+    expect(body).not.toContain('<img');
+    expect(body).not.toMatch(/<script/i);
+  });
+
+  it('on: the panel costs one document read (today’s aiUsage) and one round trip, whatever the runs hold', async () => {
+    h = await withModel();
+    await h.subscribe(aiSubscriber('ada@example.com'));
+    h.serveFeed(items('2026-11-30T06:00:00Z', 'a'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    const on = adminClient(h, NOW);
+    const off = adminClient({ ...h, deps: { ...h.deps, config: { ...h.config, AI_BASE_URL: undefined, AI_MODEL: undefined } } }, NOW);
+    const cost = async (admin: AdminClient) => {
+      const cookie = await admin.session();
+      const counter = instrumentFirestore();
+      try {
+        expect((await admin.get({ cookie })).status).toBe(200);
+        return counter.snapshot();
+      } finally {
+        counter.restore();
+      }
+    };
+    const [withPanel, without] = [await cost(on), await cost(off)];
+    expect(withPanel.reads).toBe(without.reads + 1);
+    expect(withPanel.roundTrips).toBe(without.roundTrips + 1);
+  });
+
+  it('budget spent: one token short says nothing; at AI_DAILY_TOKEN_BUDGET the panel says keywords alone decide until 00:00 UTC', async () => {
+    h = await withModel({ AI_DAILY_TOKEN_BUDGET: '5000' });
+    await h.subscribe(aiSubscriber('ada@example.com'));
+    const admin = adminClient(h, NOW);
+    const page = async () => (await admin.get({ cookie: await admin.session() })).body;
+    const usage = h.db.collection('aiUsage').doc('2026-11-30');
+
+    await usage.set({ day: '2026-11-30', tokens: 4_999, calls: 3 });
+    const short = aiPanel(await page());
+    expect(short).toContain('4,999 of 5,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), 99% · 3 answered calls');
+    expect(short).not.toContain('budget spent');
+    expect(short).not.toContain('pill bad">spent');
+    expect(short).toContain('no recent run hit a limit');
+
+    // The day's budget is used up: the next run asks nothing, and every match goes out on its keywords.
+    await usage.set({ day: '2026-11-30', tokens: 5_000, calls: 4 });
+    const asked = (await fake.requests(API_KEY)).length;
+    h.serveFeed(items('2026-11-30T08:30:00Z', 'c'));
+    const run = await h.cron({ now: '2026-11-30T08:30:00Z' });
+    expect(run.body.model).toMatchObject({ calls: 0, fallbacks: { budget: 3 } });
+    expect(await fake.requests(API_KEY)).toHaveLength(asked);
+
+    const body = await page();
+    const spent = aiPanel(body);
+    expect(spent).toContain(
+      '<strong>Daily token budget spent — keywords alone decide until 00:00 UTC</strong> (2026-12-01 00:00:00 UTC): 5,000 of 5,000 tokens used today.',
+    );
+    expect(spent).toContain(
+      '5,000 of 5,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), 100% · 4 answered calls <span class="pill bad">spent</span>',
+    );
+    // The run made no call, so it was the day's tokens, not the per-run cap, that stopped it.
+    expect(spent).toContain('<span class="err">1 run stopped by the daily token budget</span>');
+    expect(body).toContain('<span class="sub">3 model fallbacks (budget 3)</span>');
+
+    // The next UTC day starts a new aiUsage document: the panel no longer says spent.
+    const tomorrow = adminClient(h, new Date('2026-12-01T00:00:05Z'));
+    const fresh = aiPanel((await tomorrow.get({ cookie: await tomorrow.session() })).body);
+    expect(fresh).toContain('0 of 5,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), 0% · 0 answered calls');
+    expect(fresh).not.toContain('budget spent');
   });
 });

@@ -26,6 +26,7 @@ describe('scout status', () => {
       'digests: 0 queued items due by 2026-11-30',
       'matching: no posting waits over an hour',
       'provider: no quota reached in the latest runs',
+      'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
       'locks: none taken',
       '',
       'no failed or dead emails',
@@ -79,11 +80,12 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 6)).toEqual([
+    expect(run.out.slice(0, 7)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 queued item due by 2026-11-30',
       'matching: 1 posting stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)',
       'provider: no quota reached in the latest runs',
+      'ai: no model calls today, and the verdict stage was off in the latest 1 run (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
       'lock scan: held by run-2 until 2026-11-30T09:05:00.000Z',
       'lock scan-1-of-2: expired, last held by run-0 until 2026-11-30T08:50:00.000Z',
     ]);
@@ -116,6 +118,31 @@ describe('scout status', () => {
 
     await runs.doc('run-4').set({ status: 'done', startedAt: new Date('2026-11-30T08:30:00Z'), stats: { emailsSent: 5 }, errors: [] });
     expect((await fx.cli(['status'])).out).toContain('provider: no quota reached in the latest runs');
+  });
+
+  it('says what the AI verdict stage used today and in the latest runs, and when its budget made keywords decide', async () => {
+    const runs = fx.db.collection('runs');
+    const run = (startedAt: string, model: unknown) => ({
+      status: 'done',
+      startedAt: new Date(startedAt),
+      stats: { emailsSent: 1, model },
+      errors: [],
+    });
+    await runs.doc('run-1').set(run('2026-11-30T07:45:00Z', null)); // before the stage was turned on
+    await runs.doc('run-2').set(run('2026-11-30T08:00:00Z', { calls: 3, tokens: 2_400, judged: 7, notAFit: 2, fallbacks: { timeout: 1 } }));
+    await runs
+      .doc('run-3')
+      .set(run('2026-11-30T08:15:00Z', { calls: 50, tokens: 40_000, judged: 120, notAFit: 30, fallbacks: { budget: 12, timeout: 2 } }));
+    await fx.db.collection('aiUsage').doc('2026-11-30').set({ day: '2026-11-30', tokens: 42_400, calls: 53 });
+    // Yesterday's usage is not today's.
+    await fx.db.collection('aiUsage').doc('2026-11-29').set({ day: '2026-11-29', tokens: 999_999, calls: 999 });
+
+    const out = (await fx.cli(['status'])).out;
+    expect(out.filter((line) => line.startsWith('ai: '))).toEqual([
+      "ai: 42400 tokens in 53 answered model calls today (2026-11-30 UTC), against the app's AI_DAILY_TOKEN_BUDGET",
+      'ai: the latest 3 runs (2 with the model on): 53 calls, 42400 tokens, 127 judged, 32 not a fit; by keywords alone: budget 12, timeout 3',
+      'ai: budget reached in 1 of the latest 3 runs: keywords alone decided the rest (AI_MAX_CALLS_PER_RUN for a run, or AI_DAILY_TOKEN_BUDGET until 00:00 UTC)',
+    ]);
   });
 
   it('rejects a bad --limit without opening the store, exit 2', async () => {
