@@ -25,6 +25,8 @@ const TARGETS: Target[] = [
   // A verdict past its retention is simply scored again if the pair comes back; a claim that old is long dead.
   { collection: COLLECTIONS.matches },
   { collection: COLLECTIONS.aiUsage },
+  // Feedback past its retention is no longer the subscriber's recent taste: nothing reads it for long.
+  { collection: COLLECTIONS.feedback },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

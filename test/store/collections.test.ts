@@ -18,6 +18,7 @@ describe('COLLECTIONS', () => {
       adminSessions: 'adminSessions',
       matches: 'matches',
       aiUsage: 'aiUsage',
+      feedback: 'feedback',
     });
   });
 
