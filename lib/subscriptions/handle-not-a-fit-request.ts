@@ -53,7 +53,7 @@ async function show(request: Request, deps: NotAFitDeps): Promise<Response> {
   const link = openLink(request, deps);
   if (!link.ok) return notAFitLinkFailedPage(link.reason);
   const decision = decideNotAFit(await readNotAFit(deps.db, link));
-  if (decision.kind === 'ask') return askNotAFitPage({ token: link.token, title: decision.posting.title, source: decision.posting.source });
+  if (decision.kind === 'ask') return askNotAFitPage({ token: link.token, title: decision.posting.title });
   if (decision.kind === 'already') return noted(deps, { uid: link.uid, title: decision.feedback.title, alreadyRecorded: true });
   return refusal(deps, link.uid, decision, 200);
 }

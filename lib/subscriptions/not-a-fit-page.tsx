@@ -14,26 +14,24 @@ const CONFIRM_FIELD = 'feedback';
 const CONFIRM_VALUE = 'not-a-fit';
 
 /** The question, with the one button. */
-export function AskNotAFitView({ token, title, source }: { token: string; title: string; source: string }) {
+export function AskNotAFitView({ token, title }: { token: string; title: string }) {
   return (
     <Page title="Not a fit?">
       <h1>Not a fit for you?</h1>
       <p>Tell Scout that this posting is not what you are looking for:</p>
       <p>
         <strong>{title || 'Untitled posting'}</strong>
-        {source ? <span className="fine"> · {source}</span> : null}
       </p>
       <form method="post" action={`?token=${encodeURIComponent(token)}`}>
         <input type="hidden" name={CONFIRM_FIELD} value={CONFIRM_VALUE} />
         <button type="submit">Not a fit</button>
       </form>
-      <p className="fine">Nothing is recorded until you press the button. Scout uses it to send you fewer postings like this one.</p>
+      <p className="fine">Nothing is recorded until you press the button.</p>
     </Page>
   );
 }
 
-export const askNotAFitPage = (input: { token: string; title: string; source: string }) =>
-  pageResponse(<AskNotAFitView {...input} />, { status: 200 });
+export const askNotAFitPage = (input: { token: string; title: string }) => pageResponse(<AskNotAFitView {...input} />, { status: 200 });
 
 /** After the POST: recorded (or found recorded), and where to go to change more. */
 export function NotedView(input: { title: string; alreadyRecorded: boolean; preferencesLink: string; aiEnabled: boolean }) {
