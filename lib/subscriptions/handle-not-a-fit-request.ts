@@ -73,7 +73,7 @@ async function record(request: Request, deps: NotAFitDeps, log: Logger): Promise
     return notAFitLinkFailedPage(link.reason);
   }
   const form = await readForm(request, MAX_NOT_A_FIT_BODY_BYTES);
-  if (!form.ok) return notAFitRefusedPage(form.reason === 'unsupported-type' ? 415 : 413);
+  if (!form.ok) return notAFitRefusedPage(form.reason === 'too-large' ? 413 : 415);
 
   const result = await recordNotAFit(deps.db, {
     uid: link.uid,
