@@ -12,6 +12,7 @@ const LAYERS = [
   'ledger', // deliveries
   'mail',
   'matching',
+  'feedback', // "not a fit" from the email: feedback/ documents, counter-examples, the exclude suggestion
   'verdicts', // the optional AI verdict stage: config-built client, wire contract, answer checks
   'outbox', // rows, lease, dispatch, send rules
   'claims', // claim deliveries, flush due digests

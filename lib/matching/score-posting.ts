@@ -15,6 +15,29 @@ const WEIGHT = { title: 40, skills: 25, description: 15 } as const;
 const formatMoney = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
 
+/** The parts of a posting that keywords and excludes are looked for in. */
+export type MatchedText = Pick<Posting, 'title' | 'skills' | 'description'>;
+
+const matchedFields = (posting: MatchedText) => ({
+  title: posting.title,
+  skills: posting.skills.join(' · '),
+  description: posting.description,
+});
+
+/**
+ * The first of `excludes` that removes this posting (it appears in the title, the skills or the
+ * description), or null. The one exclude rule: matching applies it, and the preferences page's
+ * exclude suggestion measures its effect with it (lib/feedback/suggest-exclude.ts).
+ */
+export function excludedBy(excludes: readonly string[], posting: MatchedText): string | null {
+  const fields = matchedFields(posting);
+  for (const exclude of excludes) {
+    const pattern = keywordPattern(exclude);
+    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) return exclude;
+  }
+  return null;
+}
+
 /**
  * Decides whether a posting fits a subscriber and how well (0–100), keeping the reasons a person
  * would want to read in the email. Pure: the same inputs give the same verdict on every run.
@@ -22,7 +45,7 @@ const formatMoney = (amount: number, currency: string) =>
  * (`nearMiss`), with the keywords it matched.
  */
 export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>, posting: Posting): Verdict {
-  const fields = { title: posting.title, skills: posting.skills.join(' · '), description: posting.description };
+  const fields = matchedFields(posting);
 
   let score = 0;
   const reasons: string[] = [];
@@ -35,12 +58,8 @@ export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes
   }
   if (reasons.length === 0) return { matched: false, reason: 'no keyword' };
 
-  for (const exclude of subscriber.excludes) {
-    const pattern = keywordPattern(exclude);
-    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) {
-      return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
-    }
-  }
+  const exclude = excludedBy(subscriber.excludes, posting);
+  if (exclude !== null) return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
 
   const { minBudget } = subscriber;
   const budget = posting.budget;

@@ -26,6 +26,8 @@ const TARGETS: Target[] = [
   { collection: COLLECTIONS.matches },
   { collection: COLLECTIONS.aiUsage },
   { collection: COLLECTIONS.nearMisses },
+  // Feedback past its retention is no longer the subscriber's recent taste: nothing reads it for long.
+  { collection: COLLECTIONS.feedback },
 ];
 
 export async function pruneLedger(db: Firestore, input: { now: Date; limit: number }): Promise<PruneReport> {

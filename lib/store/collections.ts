@@ -34,6 +34,8 @@ export const COLLECTIONS = {
   matches: 'matches',
   /** Model tokens used per UTC day, against AI_DAILY_TOKEN_BUDGET (lib/verdicts/ai-usage.ts). */
   aiUsage: 'aiUsage',
+  /** "Not a fit" from the email, per subscriber and posting, with a snapshot of the posting (lib/feedback/feedback.ts). */
+  feedback: 'feedback',
 } as const;
 
 export type CollectionKey = keyof typeof COLLECTIONS;

@@ -5,16 +5,26 @@ import { z } from 'zod';
  * Signed links are the subscriber's only credential: HMAC(LINK_SECRET) over the subscriber id,
  * what the link is for, and when it stops working. A token for one purpose opens nothing else.
  * A confirmation link also carries the nonce of the signup it confirms (`signupNonce` on the
- * subscriber), so it cannot confirm a later signup of the same address.
+ * subscriber), so it cannot confirm a later signup of the same address. A "not a fit" link also
+ * carries the posting it is about (`job`, a jobs/ id): that id is signed too, so a link for one
+ * posting cannot be edited into feedback on another.
  */
-export type LinkPurpose = 'unsubscribe' | 'preferences' | 'confirm';
+export const LINK_PURPOSES = ['unsubscribe', 'preferences', 'confirm', 'not-a-fit'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
-const claimsSchema = z.object({
-  uid: z.string().min(1),
-  purpose: z.enum(['unsubscribe', 'preferences', 'confirm']),
-  exp: z.number().int(),
-  nonce: z.string().min(1).max(100).optional(),
-});
+/** Longest posting id a link carries: jobs/ ids are `{source ≤ 64}_{20}`, so this is room, not a cut. */
+export const MAX_LINK_JOB_LENGTH = 300;
+
+const claimsSchema = z
+  .object({
+    uid: z.string().min(1),
+    purpose: z.enum(LINK_PURPOSES),
+    exp: z.number().int(),
+    nonce: z.string().min(1).max(100).optional(),
+    job: z.string().min(1).max(MAX_LINK_JOB_LENGTH).optional(),
+  })
+  // A posting id belongs to a "not a fit" link and to no other: one without it, or another link with one, was not made by Scout.
+  .refine((claims) => (claims.purpose === 'not-a-fit') === (claims.job !== undefined), { message: 'job goes with not-a-fit only' });
 export type LinkClaims = z.infer<typeof claimsSchema>;
 
 export type TokenCheck =
@@ -48,12 +58,18 @@ export function verifyLinkToken(token: string | null | undefined, input: { secre
 /**
  * How long each kind of link works. Unsubscribe links must keep working in old emails (RFC 8058
  * mail clients cache them); preference links live as long, since they sit in the same footers;
- * a confirmation link is short-lived, as a fresh one is one signup away.
+ * a confirmation link is short-lived, as a fresh one is one signup away. A "not a fit" link sits
+ * beside each posting of an email, read whenever the subscriber gets round to it: as long as the footers.
  */
-export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = { unsubscribe: 400, preferences: 400, confirm: 2 };
+export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = { unsubscribe: 400, preferences: 400, confirm: 2, 'not-a-fit': 400 };
 export const UNSUBSCRIBE_LINK_DAYS = LINK_LIFETIME_DAYS.unsubscribe;
 
-const LINK_PATHS: Record<LinkPurpose, string> = { unsubscribe: '/unsubscribe', preferences: '/preferences', confirm: '/confirm' };
+const LINK_PATHS: Record<LinkPurpose, string> = {
+  unsubscribe: '/unsubscribe',
+  preferences: '/preferences',
+  confirm: '/confirm',
+  'not-a-fit': '/not-a-fit',
+};
 
 /**
  * A signed link to one of the subscriber's pages. Long-lived links expire at a whole UTC day, so
@@ -66,10 +82,17 @@ export function signedLinkUrl(input: {
   secret: string;
   issuedAt: Date;
   nonce?: string;
+  job?: string;
 }): string {
   const exp = Math.floor(input.issuedAt.getTime() / 1000) + LINK_LIFETIME_DAYS[input.purpose] * 86_400;
   const rounded = input.purpose === 'confirm' ? exp : exp - (exp % 86_400);
-  const claims: LinkClaims = { uid: input.uid, purpose: input.purpose, exp: rounded, ...(input.nonce ? { nonce: input.nonce } : {}) };
+  const claims: LinkClaims = {
+    uid: input.uid,
+    purpose: input.purpose,
+    exp: rounded,
+    ...(input.nonce ? { nonce: input.nonce } : {}),
+    ...(input.job ? { job: input.job } : {}),
+  };
   const token = signLinkToken(claims, input.secret);
   return `${input.appUrl}${LINK_PATHS[input.purpose]}?token=${token}`;
 }
@@ -81,3 +104,13 @@ export const preferencesUrl = (input: { appUrl: string; uid: string; secret: str
 /** The link in a confirmation email: it names the signup (its nonce) it confirms. */
 export const confirmUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date; nonce: string }) =>
   signedLinkUrl({ ...input, purpose: 'confirm' });
+/** The "Not a fit" link beside one posting of an email: it names the posting (signed), and GET only asks. */
+export const notAFitUrl = (input: { appUrl: string; uid: string; jobId: string; secret: string; issuedAt: Date }) =>
+  signedLinkUrl({
+    appUrl: input.appUrl,
+    uid: input.uid,
+    secret: input.secret,
+    issuedAt: input.issuedAt,
+    purpose: 'not-a-fit',
+    job: input.jobId,
+  });

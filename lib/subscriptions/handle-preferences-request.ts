@@ -4,7 +4,9 @@ import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { pageHandler } from '../http/page-handler';
 import { readForm } from '../http/read-body';
 import { unsubscribeUrl, verifyLinkToken } from '../subscribers/link-token';
-import { canEditPreferences, changeStatus, updatePreferences } from './preferences';
+import { addExclude, canEditPreferences, changeStatus, updatePreferences } from './preferences';
+import { readExcludeSuggestion } from '../feedback/read-exclude-suggestion';
+import { normaliseKeyword } from '../subscribers/keyword-term';
 import {
   formValuesOf,
   preferencesBadRequestPage,
@@ -27,13 +29,15 @@ export type PreferencesDeps = {
 /** The form is a few short fields; anything bigger is not our form. */
 export const MAX_PREFERENCES_BODY_BYTES = 16 * 1024;
 
-const ACTIONS = ['save', 'pause', 'resume'] as const;
+const ACTIONS = ['save', 'exclude', 'pause', 'resume'] as const;
 type FormAction = (typeof ACTIONS)[number];
 
 /**
  * GET|POST /preferences?token=. The signed token in the URL is the whole credential (purpose
  * `preferences`). GET only reads and shows the form — mail scanners open every link. POST
- * (form-encoded, `action=save|pause|resume`) changes the subscriber through lib/subscribers/preferences.
+ * (form-encoded, `action=save|exclude|pause|resume`) changes the subscriber through ./preferences.
+ * The page also proposes one exclude from the subscriber's "not a fit" feedback, with its measured
+ * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it.
  */
 export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
   name: 'preferences',
@@ -81,6 +85,7 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   if (!canEditPreferences(current.status)) return preferencesUnavailablePage({ status: current.status, httpStatus: 409 });
 
   if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
+  if (action === 'exclude') return exclude(deps, log, { token: link.token, uid: link.uid, current, term: form.fields.get('term') ?? '' });
 
   const result = await changeStatus(deps.db, { uid: link.uid, action, now: deps.now });
   if (!result.ok) {
@@ -152,7 +157,35 @@ async function save(
   });
 }
 
-function formPage(
+async function exclude(deps: PreferencesDeps, log: Logger, input: { token: string; uid: string; current: Subscriber; term: string }) {
+  const result = await addExclude(deps.db, { uid: input.uid, term: input.term, now: deps.now });
+  if (!result.ok) {
+    log('preferences.refused', { action: 'exclude', reason: result.kind });
+    if (result.kind === 'invalid') {
+      const values = formValuesOf(input.current);
+      return formPage(deps, { status: 400, token: input.token, subscriber: input.current, values, errors: result.errors });
+    }
+    return result.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: result.status, httpStatus: 409 });
+  }
+  const term = normaliseKeyword(input.term);
+  log('preferences.saved', {
+    action: 'exclude',
+    excludes: result.subscriber.excludes.length,
+    profileVersion: result.subscriber.profileVersion,
+    skippedDeliveries: result.skippedDeliveries,
+  });
+  return formPage(deps, {
+    status: 200,
+    token: input.token,
+    subscriber: result.subscriber,
+    values: formValuesOf(result.subscriber),
+    notice: `Added “${term}” to your excludes. New postings that mention it are skipped from now on.`,
+  });
+}
+
+async function formPage(
   deps: PreferencesDeps,
   input: {
     status: number;
@@ -163,6 +196,8 @@ function formPage(
     notice?: string;
   },
 ): Promise<Response> {
+  // Measured on the stored subscriber (not on values a refused save sent back): the figure is about what they have now.
+  const suggestion = await readExcludeSuggestion(deps.db, input.subscriber);
   return preferencesFormPage({
     status: input.status,
     token: input.token,
@@ -179,6 +214,7 @@ function formPage(
     }),
     digestHourUtc: deps.config.DIGEST_HOUR_UTC,
     aiEnabled: aiEnabled(deps.config),
+    excludeSuggestion: suggestion ? { term: suggestion.term, removed: suggestion.removed, of: suggestion.of } : null,
   });
 }
 

@@ -46,6 +46,8 @@ export type PreferencesFormPage = {
   digestHourUtc: number;
   /** The AI verdict stage is configured: the fit threshold is shown (it is stored either way). */
   aiEnabled: boolean;
+  /** One exclude proposed from their "not a fit" feedback: N (`removed`) of their last M (`of`) matches it would have removed. */
+  excludeSuggestion?: { term: string; removed: number; of: number } | null;
 };
 
 const LABELS: Record<PreferenceField, string> = {
@@ -121,6 +123,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           </ul>
         </div>
       ) : null}
+      {page.excludeSuggestion ? <ExcludeSuggestionForm action={action} {...page.excludeSuggestion} /> : null}
       <form method="post" action={action} className="preferences">
         <input type="hidden" name="action" value="save" />
         <TextField
@@ -185,6 +188,25 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
         <a href={page.unsubscribeLink}>Unsubscribe from Scout</a>
       </p>
     </Page>
+  );
+}
+
+/** The suggestion and its one button: a form of its own, posting back to the same link like the others. */
+function ExcludeSuggestionForm(input: { action: string; term: string; removed: number; of: number }) {
+  return (
+    <form method="post" action={input.action} className="suggestion-form">
+      <input type="hidden" name="action" value="exclude" />
+      <input type="hidden" name="term" value={input.term} />
+      <p>
+        <strong>
+          Exclude &apos;{input.term}&apos;? It would have removed {input.removed} of your last {input.of} matches.
+        </strong>
+      </p>
+      <p className="hint">Postings you marked “not a fit” have it in common. Nothing changes until you press the button.</p>
+      <button type="submit" className="secondary">
+        Exclude &apos;{input.term}&apos;
+      </button>
+    </form>
   );
 }
 

@@ -1,13 +1,14 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { guardedUpdate } from '../store/guarded-update';
-import { parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
+import { keywordTermSchema } from '../subscribers/keyword-term';
+import { MAX_EXCLUDES, parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
 import { subscribersCollection, verdictProfileChanged, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
 
 /**
  * What a subscriber changes from their preferences link: keywords, excludes, budget, mode, about
- * and fit threshold (`updatePreferences`), pause and resume (`changeStatus`). Every write is an update guarded by
+ * and fit threshold (`updatePreferences`), a suggested exclude (`addExclude`), pause and resume (`changeStatus`). Every write is an update guarded by
  * the `lastUpdateTime` of the version it was decided on; when someone else changed the document
  * in between (another tab, an unsubscribe, the CLI), the decision is taken again on the fresh
  * version — never check-then-act, never a lost update.
@@ -47,24 +48,59 @@ export async function updatePreferences(
     // Absent from the form: kept as stored (see preferencesSchema).
     const about = parsed.preferences.about ?? current.about;
     const fitThreshold = parsed.preferences.fitThreshold ?? current.fitThreshold;
-    // Decided on the version read and written under its guard: a concurrent save makes this one
-    // decide again on the fresh version, so each change that matters to a verdict counts once.
-    const profileChanged = verdictProfileChanged(current, { keywords, excludes, minBudget, about });
-    return write({
-      keywords,
-      excludes,
-      minBudget,
-      mode,
-      about,
-      fitThreshold,
-      ...(profileChanged ? { profileVersion: current.profileVersion + 1 } : {}),
-      updatedAt: params.now,
-    });
+    return write(preferencesUpdate(current, { keywords, excludes, minBudget, mode, about, fitThreshold }, params.now));
   });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
   const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
   return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
+}
+
+/**
+ * The one exclude the preferences page suggests from "not a fit" feedback, added in one click
+ * through the same guarded update as a save (so profileVersion goes up, and queued items are
+ * swept the same way). Decided on the version read: the term joins the excludes stored then, never
+ * a list the page showed earlier, so a concurrent save is not undone. Adding one already there
+ * changes nothing.
+ */
+export async function addExclude(db: Firestore, params: { uid: string; term: unknown; now: Date }): Promise<UpdatePreferencesResult> {
+  const parsed = keywordTermSchema('exclude').safeParse(params.term);
+  if (!parsed.success) return { ok: false, kind: 'invalid', errors: { excludes: parsed.error.issues[0].message } };
+  const term = parsed.data;
+  const outcome = await updateGuarded(db, params.uid, (current) => {
+    if (!canEditPreferences(current.status))
+      return stop<UpdatePreferencesResult>({ ok: false, kind: 'not-editable', status: current.status });
+    if (current.excludes.includes(term)) return keep;
+    if (current.excludes.length >= MAX_EXCLUDES)
+      return stop<UpdatePreferencesResult>({ ok: false, kind: 'invalid', errors: { excludes: `enter at most ${MAX_EXCLUDES} excludes` } });
+    return write(preferencesUpdate(current, { ...current, excludes: [...current.excludes, term] }, params.now));
+  });
+  if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
+  if (outcome.kind === 'stopped') return outcome.value;
+  const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
+  return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
+}
+
+type PreferenceValues = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold'>;
+
+/**
+ * What a change of preferences writes. Decided on the version read and written under its guard: a
+ * concurrent save makes this one decide again on the fresh version, so each change that matters to
+ * a verdict bumps profileVersion once.
+ */
+function preferencesUpdate(current: Subscriber, next: PreferenceValues, now: Date): SubscriberUpdate {
+  const { keywords, excludes, minBudget, mode, about, fitThreshold } = next;
+  const profileChanged = verdictProfileChanged(current, { keywords, excludes, minBudget, about });
+  return {
+    keywords,
+    excludes,
+    minBudget,
+    mode,
+    about,
+    fitThreshold,
+    ...(profileChanged ? { profileVersion: current.profileVersion + 1 } : {}),
+    updatedAt: now,
+  };
 }
 
 export type ChangeStatusResult =

@@ -2,7 +2,15 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { Config } from '../runtime/config';
 import { aiEnabled } from '../runtime/config';
 import { parseRetryAfter } from './retry-after';
-import { answerJsonSchema, readAnswer, requestObject, SYSTEM_MESSAGE, type Verdict, type VerdictRequest } from './wire';
+import {
+  answerJsonSchema,
+  counterExampleObject,
+  readAnswer,
+  requestObject,
+  SYSTEM_MESSAGE,
+  type Verdict,
+  type VerdictRequest,
+} from './wire';
 
 /** A configured model server; createVerdictClient gives none while the stage is off. */
 export type VerdictClient = {
@@ -94,6 +102,9 @@ export async function askVerdicts(client: VerdictClient, input: VerdictRequest, 
     return { kind: 'ok', verdicts: new Map(), usage: { promptTokens: 0, completionTokens: 0, estimated: false }, ignored: 0 };
 
   const userMessage = JSON.stringify(requestObject(input));
+  const counterExamples = counterExampleObject(input.counterExamples);
+  // Before the last user message, never in it: the last one is exactly {subscriber, postings} (docs/verdicts.md).
+  const counterExampleMessage = counterExamples ? JSON.stringify(counterExamples) : null;
   const askedIds = new Set(input.postings.map((posting) => posting.id));
   // One deadline for the whole exchange, body included (the SDK's own timeout stops at the headers).
   const timeoutMs = options.timeoutMs ?? client.timeoutMs;
@@ -107,6 +118,7 @@ export async function askVerdicts(client: VerdictClient, input: VerdictRequest, 
         model: client.model,
         messages: [
           { role: 'system', content: SYSTEM_MESSAGE },
+          ...(counterExampleMessage ? [{ role: 'user' as const, content: counterExampleMessage }] : []),
           { role: 'user', content: userMessage },
         ],
         response_format: { type: 'json_schema', json_schema: { name: 'verdicts', strict: true, schema: answerJsonSchema() } },
@@ -117,7 +129,7 @@ export async function askVerdicts(client: VerdictClient, input: VerdictRequest, 
   } catch (error) {
     return { kind: 'fallback', ...faultOf(error, signal) };
   }
-  return readResponse(response, askedIds, SYSTEM_MESSAGE.length + userMessage.length);
+  return readResponse(response, askedIds, SYSTEM_MESSAGE.length + (counterExampleMessage?.length ?? 0) + userMessage.length);
 }
 
 function faultOf(error: unknown, signal: AbortSignal): { reason: FallbackReason; retryAfterMs?: number; status?: number } {

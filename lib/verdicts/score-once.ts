@@ -8,7 +8,7 @@ import { addDays } from '../store/timestamps';
 import { readTokensUsedToday, recordModelUsage, type RunModelUsage } from './ai-usage';
 import { askVerdicts, type FallbackReason, type VerdictClient } from './ask-verdicts';
 import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
-import { PROMPT_VERSION, type VerdictPosting } from './wire';
+import { PROMPT_VERSION, type VerdictCounterExample, type VerdictPosting } from './wire';
 
 /**
  * Scored once: each (subscriber, posting) pair costs at most one model request, across runs,
@@ -44,6 +44,12 @@ export type ScoreSubscriber = {
   minBudget: number | null;
   about?: string;
   profileVersion: number;
+  /**
+   * Postings they marked "not a fit", newest first (lib/feedback readCounterExamples): sent as
+   * counter-examples with every request. Not part of the profile version: a verdict already made
+   * stands, new postings are judged with them.
+   */
+  counterExamples?: VerdictCounterExample[];
 };
 
 export type ScoreFallbackReason =
@@ -223,7 +229,11 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     counts.calls += 1;
     counts.asked += claimed.length;
     const ask = async () => {
-      const answer = await askVerdicts(client, { subscriber: wire, postings: claimed.map((c) => c.posting) }, { signal: deps.signal });
+      const answer = await askVerdicts(
+        client,
+        { subscriber: wire, postings: claimed.map((c) => c.posting), counterExamples: subscriber.counterExamples },
+        { signal: deps.signal },
+      );
       if (answer.usage) {
         usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
         await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usage: answer.usage });

@@ -5,15 +5,16 @@ import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
-import { BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import { BROWSER_CRON_SECRET, BROWSER_LINK_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import { notAFitUrl } from '../../lib/subscribers/link-token';
 import type { NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 /**
  * A person's whole way through Scout, in Debian's Chromium driven by playwright-core, against the
  * real app (`next start`), the emulator and the mail sink: the landing page and its validation,
- * signup, the confirmation email, the confirm page, preferences, a first alert, one-click
- * unsubscribe. Each page is saved to docs/screenshots/ for the README.
+ * signup, the confirmation email, the confirm page, preferences, a first alert, "not a fit" on
+ * one of its postings, one-click unsubscribe. Each page is saved to docs/screenshots/ for the README.
  */
 const EMAIL = 'ada.lovelace@example.com';
 const NOW = '2026-11-30T06:00:00Z';
@@ -126,6 +127,18 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     expect(alert).toBeDefined();
     await page.setContent(alert!.html!);
     await shoot('08-alert-email');
+
+    // "Not a fit" on the first posting of the alert: the page asks, and only its button records.
+    const [delivery] = (await db.collection('deliveries').where('uid', '==', user.id).get()).docs;
+    const notAFit = notAFitUrl({ appUrl, uid: user.id, jobId: delivery.get('jobId'), secret: BROWSER_LINK_SECRET, issuedAt: new Date() });
+    await page.goto(notAFit);
+    await page.getByRole('button', { name: 'Not a fit' }).waitFor();
+    await shoot('14-not-a-fit');
+    expect((await db.collection('feedback').get()).size).toBe(0);
+    await page.getByRole('button', { name: 'Not a fit' }).click();
+    await page.getByText(/Noted/).first().waitFor();
+    expect((await db.collection('feedback').get()).docs.map((d) => d.id)).toEqual([`${user.id}_${delivery.get('jobId')}`]);
+    expect(cspViolations).toEqual([]);
 
     await page.goto(linkIn(alert!, '/unsubscribe'));
     await shoot('09-unsubscribe');

@@ -27,6 +27,8 @@ const PAGE_ROUTES: [method: string, path: string][] = [
   ['POST', '/preferences?token=t'],
   ['GET', '/unsubscribe?token=t'],
   ['POST', '/unsubscribe?token=t'],
+  ['GET', '/not-a-fit?token=t'],
+  ['POST', '/not-a-fit?token=t'],
 ];
 
 let server: NextProcess;

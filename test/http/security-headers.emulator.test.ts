@@ -17,6 +17,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string }[] = [
   { method: 'GET', path: '/confirm?token=not-a-token' },
   { method: 'GET', path: '/preferences?token=not-a-token' },
   { method: 'GET', path: '/unsubscribe?token=not-a-token' },
+  { method: 'GET', path: '/not-a-fit?token=not-a-token' },
   { method: 'GET', path: '/admin' },
   { method: 'GET', path: '/api/cron' },
   { method: 'POST', path: '/api/signup' },

@@ -19,6 +19,7 @@ describe('COLLECTIONS', () => {
       matches: 'matches',
       aiUsage: 'aiUsage',
       nearMisses: 'nearMisses',
+      feedback: 'feedback',
     });
   });
 

@@ -20,6 +20,7 @@ import { subscriberConverter, subscriberId, subscriberInputSchema, type Subscrib
 import { configSchema } from '../../lib/runtime/config';
 import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
+import { feedbackConverter, feedbackId, notAFitFeedback } from '../../lib/feedback/feedback';
 
 /**
  * DESIGN §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
@@ -219,6 +220,9 @@ const largestMatch: MatchVerdict = {
   expireAt,
 };
 
+/** "Not a fit" on the largest posting there is: the snapshot's caps, not the posting's, decide its size. */
+const largestFeedback = notAFitFeedback({ uid: longestUid, posting: postings[0], now, retentionDays: 30 });
+
 const FEEDS_IN_A_RUN = 500;
 const feedResult = (i: number) => ({ source: `${'f'.repeat(60)}${String(i).padStart(4, '0')}`, status: 'error', error: 'e'.repeat(500) });
 /** runs/{runId} as recordRunStart and recordRunEnd (runs.ts) leave it between them. */
@@ -336,6 +340,12 @@ const specimens: Specimen[] = [
     data: matchVerdictConverter.toFirestore(largestMatch) as Record<string, unknown>,
   },
   {
+    collection: 'feedback',
+    what: `"not a fit" on a posting at every cap, ${largestFeedback.skills.length} skills`,
+    id: feedbackId(largestFeedback.uid, largestFeedback.jobId),
+    data: feedbackConverter.toFirestore(largestFeedback) as Record<string, unknown>,
+  },
+  {
     collection: 'aiUsage',
     what: "a day's token count",
     id: day,
@@ -378,6 +388,7 @@ describe("no document any code path writes can exceed Firestore's 40,000 index e
       'adminSessions',
       'matches',
       'aiUsage',
+      'feedback',
     ];
     expect([...new Set(specimens.map((s) => s.collection))].sort()).toEqual(written.sort());
   });
@@ -397,6 +408,9 @@ describe('no document grows with the data', () => {
     ['jobs', 'description', 'feed text, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
     ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],
+    ['feedback', 'title', "a posting's title kept past its expiry, read by no query"],
+    ['feedback', 'description', "a posting's excerpt kept past its expiry, read by no query"],
+    ['feedback', 'skills', "a posting's skills kept past its expiry, read by no query"],
   ])('%s.%s is exempt from single-field indexes: %s', (collection, fieldPath) => {
     expect(exempt(collection, fieldPath)).toBe(true);
   });

@@ -1,6 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signLinkToken, UNSUBSCRIBE_LINK_DAYS, unsubscribeUrl, verifyLinkToken, type LinkClaims } from '../../lib/subscribers/link-token';
+import {
+  LINK_LIFETIME_DAYS,
+  MAX_LINK_JOB_LENGTH,
+  notAFitUrl,
+  preferencesUrl,
+  signLinkToken,
+  UNSUBSCRIBE_LINK_DAYS,
+  unsubscribeUrl,
+  verifyLinkToken,
+  type LinkClaims,
+  type LinkPurpose,
+} from '../../lib/subscribers/link-token';
+import { subscriberId } from '../../lib/subscribers/subscriber';
 
 const SECRET = 'test-link-secret-0123456789';
 const NOW = new Date('2026-11-30T06:00:00Z');
@@ -83,5 +95,77 @@ describe('signLinkToken / verifyLinkToken', () => {
       ok: false,
       reason: 'expired',
     });
+  });
+});
+
+describe('not-a-fit links', () => {
+  const APP = 'https://scout.example.com';
+  const JOB = 'remoteok_AbCdEfGhIjKlMnOpQrSt';
+  const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+  const notAFit = (jobId = JOB, issuedAt = NOW) => notAFitUrl({ appUrl: APP, uid: claims.uid, jobId, secret: SECRET, issuedAt });
+  /** A body signed with the real secret: only the schema stands between it and the handler. */
+  const signedRaw = (raw: unknown) => {
+    const b = Buffer.from(JSON.stringify(raw)).toString('base64url');
+    return `${b}.${createHmac('sha256', SECRET).update(b).digest('base64url')}`;
+  };
+
+  it('notAFitUrl names the posting, lasts as long as the footers, and is stable for the UTC day', () => {
+    const url = new URL(notAFit());
+    expect(url.origin + url.pathname).toBe(`${APP}/not-a-fit`);
+    expect(notAFit(JOB, new Date('2026-11-30T23:59:00Z'))).toBe(url.toString());
+    const check = verify(url.searchParams.get('token'), { purpose: 'not-a-fit' });
+    expect(check).toMatchObject({ ok: true, claims: { uid: claims.uid, purpose: 'not-a-fit', job: JOB } });
+    const exp = check.ok ? check.claims.exp : 0;
+    expect(exp % 86_400).toBe(0);
+    expect(LINK_LIFETIME_DAYS['not-a-fit']).toBe(400);
+    const days = (exp * 1000 - NOW.getTime()) / 86_400_000;
+    expect(days).toBeGreaterThan(399);
+    expect(days).toBeLessThanOrEqual(400);
+  });
+
+  it('a not-a-fit token opens nothing else, and no other token opens a not-a-fit page', () => {
+    const token = tokenOf(notAFit());
+    for (const purpose of ['unsubscribe', 'preferences', 'confirm'] satisfies LinkPurpose[])
+      expect(verify(token, { purpose }), purpose).toEqual({ ok: false, reason: 'wrong-purpose' });
+    const others = [
+      tokenOf(unsubscribeUrl({ appUrl: APP, uid: claims.uid, secret: SECRET, issuedAt: NOW })),
+      tokenOf(preferencesUrl({ appUrl: APP, uid: claims.uid, secret: SECRET, issuedAt: NOW })),
+    ];
+    for (const other of others) expect(verify(other, { purpose: 'not-a-fit' })).toEqual({ ok: false, reason: 'wrong-purpose' });
+  });
+
+  it('a tampered posting id fails: the id is signed with the rest', () => {
+    const [body, signature] = tokenOf(notAFit()).split('.');
+    const decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LinkClaims;
+    const otherBody = Buffer.from(JSON.stringify({ ...decoded, job: 'remoteok_SomeOtherPosting1234' })).toString('base64url');
+    expect(verify(`${otherBody}.${signature}`, { purpose: 'not-a-fit' })).toEqual({ ok: false, reason: 'bad-signature' });
+    // The same body under the signature of another posting's link is refused too.
+    const [, otherSignature] = tokenOf(notAFit('remoteok_SomeOtherPosting1234')).split('.');
+    expect(verify(`${body}.${otherSignature}`, { purpose: 'not-a-fit' })).toEqual({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('a posting id goes with not-a-fit links only, and is never empty or over MAX_LINK_JOB_LENGTH', () => {
+    const exp = inAnHour;
+    expect(verify(signedRaw({ uid: claims.uid, purpose: 'not-a-fit', exp }), { purpose: 'not-a-fit' })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    for (const job of ['', 'j'.repeat(MAX_LINK_JOB_LENGTH + 1), 42])
+      expect(verify(signedRaw({ uid: claims.uid, purpose: 'not-a-fit', exp, job }), { purpose: 'not-a-fit' }), String(job)).toEqual({
+        ok: false,
+        reason: 'malformed',
+      });
+    expect(verify(signedRaw({ ...claims, job: JOB }))).toEqual({ ok: false, reason: 'malformed' });
+    expect(
+      verify(signedRaw({ uid: claims.uid, purpose: 'not-a-fit', exp, job: 'j'.repeat(MAX_LINK_JOB_LENGTH) }), { purpose: 'not-a-fit' }).ok,
+    ).toBe(true);
+  });
+
+  it('the longest uid with the longest posting id still makes a token the verifier accepts (under its 1,000 characters)', () => {
+    const longestUid = subscriberId(`${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`);
+    const url = notAFitUrl({ appUrl: APP, uid: longestUid, jobId: 'j'.repeat(MAX_LINK_JOB_LENGTH), secret: SECRET, issuedAt: NOW });
+    const token = tokenOf(url);
+    expect(token.length).toBeLessThanOrEqual(1_000);
+    expect(verify(token, { purpose: 'not-a-fit' })).toMatchObject({ ok: true, claims: { uid: longestUid } });
   });
 });

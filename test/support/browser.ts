@@ -13,6 +13,8 @@ const SHOTS = `${process.env.SCOUT_SCREENSHOT_DIR ?? join(tmpdir(), 'scout-scree
 
 export const BROWSER_CRON_SECRET = 'browser-cron-secret-0123456789';
 export const BROWSER_ADMIN_SECRET = 'browser-admin-secret-0123456789';
+/** The app's LINK_SECRET, for a test that builds a signed link no email carries yet. */
+export const BROWSER_LINK_SECRET = 'browser-link-secret-0123456789';
 
 /**
  * The real app (`next start` of the run's shared test build) against the run's emulator and mail
@@ -33,7 +35,7 @@ export async function startBrowserApp(input: {
     port,
     env: {
       CRON_SECRET: BROWSER_CRON_SECRET,
-      LINK_SECRET: 'browser-link-secret-0123456789',
+      LINK_SECRET: BROWSER_LINK_SECRET,
       ADMIN_SECRET: BROWSER_ADMIN_SECRET,
       APP_URL: appUrl,
       MAIL_FROM: 'Scout <alerts@scout.test>',
