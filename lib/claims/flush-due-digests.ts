@@ -467,7 +467,10 @@ async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<s
  * digests); the not-a-fit ones are this flush's own.
  */
 async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(Omit<FilteredOut, 'minBudget' | 'notAFit'> | null)[]> {
-  const sending = plans.filter((plan) => plan.top.length > 0 && plan.subscriber);
+  // Without an exclude or a budget floor there is nothing to have missed: no read for them.
+  const sending = plans.filter(
+    (plan) => plan.top.length > 0 && plan.subscriber && (plan.subscriber.excludes.length > 0 || plan.subscriber.minBudget !== null),
+  );
   const docs =
     sending.length > 0
       ? await readNearMisses(

@@ -1,6 +1,6 @@
 import { render } from '@react-email/render';
 import type { Posting } from '../feeds/posting';
-import { preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
+import { notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import { DailyDigestEmail, dailyDigestSubject } from './templates/daily-digest';
@@ -51,7 +51,7 @@ function formatBudget(budget: Posting['budget']): string | null {
 
 const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);
 
-export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredPosting): EmailItem {
+export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredPosting, notAFit: string | null = null): EmailItem {
   const excerpt =
     posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
   return {
@@ -63,8 +63,13 @@ export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredP
     reasons,
     score,
     ...(fit != null ? { fit, fitReason: fitReason ?? null } : {}),
+    notAFitUrl: notAFit,
   };
 }
+
+/** Each item's signed "Not a fit" link (a GET shows a page with one button; only its POST records). */
+const notAFitLinks = (settings: MailSettings, uid: string, now: Date) => (item: ScoredPosting) =>
+  toEmailItem(item, notAFitUrl({ appUrl: settings.appUrl, uid, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }));
 
 /**
  * The one line an email carries when the verdict stage is on and keywords alone decided some of
@@ -112,6 +117,7 @@ function itemsAsText(items: EmailItem[]): string {
         item.excerpt,
         `Why: ${item.reasons.join('; ')}`,
         item.fit != null ? `AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}` : '',
+        item.notAFitUrl ? `Not a fit? ${item.notAFitUrl}` : '',
       ]
         .filter(Boolean)
         .map((line, i) => (i === 0 ? line : `  ${line}`))
@@ -140,7 +146,7 @@ export async function composeInstantAlert(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(toEmailItem);
+  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
   const note = keywordsOnlyNote(input.items);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
   const html = await render(<InstantAlertEmail items={items} note={note} footer={footer} />);
@@ -165,7 +171,7 @@ export async function composeDailyDigest(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(toEmailItem);
+  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
   const note = keywordsOnlyNote(input.items);
   const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
     new Date(`${input.day}T12:00:00Z`),

@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Posting } from '../feeds/posting';
+import { readCounterExamples } from '../feedback/counter-examples';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -80,6 +81,8 @@ export function createJudge(deps: JudgeDeps): Judge {
             minBudget: subscriber.minBudget,
             about: subscriber.about,
             profileVersion: subscriber.profileVersion,
+            // Their latest "not a fit" postings, as counter-examples: read only when a request is made.
+            loadCounterExamples: () => readCounterExamples(deps.db, subscriber.id),
           },
           postings: postings.map(({ id, title, description, budget, source }) => ({ id, title, description, budget, source })),
         },

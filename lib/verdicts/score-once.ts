@@ -50,6 +50,11 @@ export type ScoreSubscriber = {
    * stands, new postings are judged with them.
    */
   counterExamples?: VerdictCounterExample[];
+  /**
+   * Or, read only if a call is made (most runs answer from stored verdicts and need none): loaded
+   * once, right before the first request, instead of `counterExamples`.
+   */
+  loadCounterExamples?: () => Promise<VerdictCounterExample[]>;
 };
 
 export type ScoreFallbackReason =
@@ -206,6 +211,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     }
   }
 
+  let counterExamples = subscriber.counterExamples;
   const about = subscriber.about ?? '';
   const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minBudget: subscriber.minBudget, about };
   for (let start = 0; start < toAsk.length; start += client.maxPostingsPerCall) {
@@ -228,10 +234,11 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     }
     counts.calls += 1;
     counts.asked += claimed.length;
+    counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
     const ask = async () => {
       const answer = await askVerdicts(
         client,
-        { subscriber: wire, postings: claimed.map((c) => c.posting), counterExamples: subscriber.counterExamples },
+        { subscriber: wire, postings: claimed.map((c) => c.posting), counterExamples },
         { signal: deps.signal },
       );
       if (answer.usage) {

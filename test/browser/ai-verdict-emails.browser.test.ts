@@ -88,7 +88,7 @@ describe('AI verdict emails', () => {
     // The posting that told the model to rate everything 100 was judged on its own text, below the threshold.
     expect(alert.text).not.toContain('TypeScript migration');
     await page.setContent(alert.html!);
-    await screenshot(page, '14-alert-with-reasons');
+    await screenshot(page, '15-alert-with-reasons');
   });
 
   it('a digest says in one line what it left out and why, linking to the preferences page', async () => {
@@ -99,6 +99,6 @@ describe('AI verdict emails', () => {
     );
     await page.setContent(digest.html!);
     expect(await page.getByRole('link', { name: 'Change your preferences' }).count()).toBe(1);
-    await screenshot(page, '15-digest-near-miss');
+    await screenshot(page, '16-digest-near-miss');
   });
 });

@@ -10,4 +10,6 @@ export type EmailItem = {
   /** The AI verdict, when the model judged it: fit 0–100 and its reason (plain text, capped; React escapes it). */
   fit?: number | null;
   fitReason?: string | null;
+  /** The signed "Not a fit" link for this posting (absent in previews). */
+  notAFitUrl?: string | null;
 };

@@ -22,6 +22,13 @@ export function PostingCard({ item }: { item: EmailItem }) {
           AI fit {item.fit}/100{item.fitReason ? `: ${item.fitReason}` : ''}
         </Text>
       ) : null}
+      {item.notAFitUrl ? (
+        <Text style={{ fontSize: 12, margin: '4px 0 0' }}>
+          <Link href={item.notAFitUrl} style={{ color: '#6b7280' }}>
+            Not a fit
+          </Link>
+        </Text>
+      ) : null}
     </Section>
   );
 }
