@@ -4,6 +4,7 @@ import { startModelFake, type ModelFake, type ModelFault, type RecordedRequest }
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import { deliveriesCollection, type Delivery } from '../../lib/ledger/delivery';
 import { matchesCollection } from '../../lib/verdicts/match-verdict';
+import { feedbackCollection, feedbackId } from '../../lib/feedback/feedback';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
@@ -232,7 +233,7 @@ describe('the digest says in one line what the keywords matched and it leaves ou
       await h.cron({ now: '2026-11-30T08:05:00Z' });
       const [digest] = await h.inbox();
       expect(digest.text).toContain('1 more matched your keywords: 1 under your $500 minimum.');
-      expect(digest.text).not.toContain('AI');
+      expect(digest.text).not.toMatch(/AI fit|AI review/);
     } finally {
       await h.close();
     }
@@ -324,6 +325,54 @@ describe('budget: the per-run call cap is a hard limit, and past it keywords dec
       expect(await h.requests()).toHaveLength(0);
       expect(run.body.model).toMatchObject({ calls: 0, fallbacks: { budget: 3 } });
       expect(run.body).toMatchObject({ instantDeliveries: 3 });
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('"not a fit" feedback reaches the model as counter-examples', () => {
+  it('the subscriber’s latest not-a-fit postings go in a message of their own before the last, which stays {subscriber, postings}', async () => {
+    const h = await world();
+    try {
+      const uid = await h.subscribe(subscriber('ada@example.com', 'instant'));
+      await feedbackCollection(h.db)
+        .doc(feedbackId(uid, 'old_1'))
+        .set({
+          uid,
+          jobId: 'old_1',
+          title: 'React WordPress theme',
+          description: 'Theme tweaks for a blog.',
+          skills: [],
+          source: 'old',
+          createdAt: new Date('2026-11-29T00:00:00Z'),
+          expireAt: new Date('2026-12-29T00:00:00Z'),
+        });
+      h.serveFeed(ITEMS);
+      await h.cron({ now: EARLY });
+      const [request] = await h.requests();
+      const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+      expect(JSON.parse(messages[1].content)).toEqual({
+        notAFit: [{ title: 'React WordPress theme', description: 'Theme tweaks for a blog.' }],
+      });
+      expect(Object.keys(JSON.parse(messages[2].content))).toEqual(['subscriber', 'postings']);
+      expect(JSON.stringify(request.body)).not.toContain(uid);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('every item of an email carries its own signed Not-a-fit link', async () => {
+    const h = await world();
+    try {
+      await h.subscribe(subscriber('ada@example.com', 'instant'));
+      h.serveFeed(ITEMS);
+      await h.cron({ now: EARLY });
+      const [mail] = await h.inbox();
+      const links = mail.text!.match(/Not a fit\? http:\/\/localhost:3000\/not-a-fit\?token=[\w.-]+/g) ?? [];
+      expect(links).toHaveLength(2);
+      expect(new Set(links).size).toBe(2);
     } finally {
       await h.close();
     }
