@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it, beforeAll } from 'vitest';
 import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { addDays, utcDay } from '../../lib/store/timestamps';
-import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
 import { matchRef } from '../../lib/verdicts/match-verdict';
 import { PROMPT_VERSION } from '../../lib/verdicts/wire';
 import { startModelFake, type ModelFake, type ModelFault } from '../../scripts/model-fake/server';
@@ -58,6 +58,7 @@ type ModelWorld = { fake: ModelFake; apiKey: string };
 type World = {
   random: Random;
   h: Harness;
+  subscribers: { uid: string; keywords: string[] }[];
   feed: TestItem[];
   postingSeq: number;
   model: ModelWorld | null;
@@ -90,17 +91,20 @@ async function createWorld(random: Random, model: ModelWorld | null): Promise<Wo
       AI_MAX_CALLS_PER_RUN: '8',
     }),
   });
-  const subscribers = random.int(6, 12);
+  const count = random.int(6, 12);
   const profiles = new Set<string>();
-  for (let i = 0; i < subscribers; i++) {
-    if (model) {
-      await h.subscribe(modelSubscriber(random, `ai.sub${i}@example.com`, profiles));
-      continue;
-    }
-    const keywords = [random.pick(KEYWORDS), random.pick(KEYWORDS)];
-    await h.subscribe({ email: `sub${i}@example.com`, keywords: [...new Set(keywords)], mode: random.chance(0.5) ? 'instant' : 'daily' });
+  const subscribers: World['subscribers'] = [];
+  for (let i = 0; i < count; i++) {
+    const input: SubscriberInput = model
+      ? modelSubscriber(random, `ai.sub${i}@example.com`, profiles)
+      : {
+          email: `sub${i}@example.com`,
+          keywords: [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])],
+          mode: random.chance(0.5) ? 'instant' : 'daily',
+        };
+    subscribers.push({ uid: await h.subscribe(input), keywords: input.keywords });
   }
-  return { random, h, feed: [], postingSeq: 0, model, points: model ? MODEL_POINTS : POINTS };
+  return { random, h, subscribers, feed: [], postingSeq: 0, model, points: model ? MODEL_POINTS : POINTS };
 }
 
 /** Up to two of the FLAVOURS words. */
@@ -267,6 +271,15 @@ async function soak(world: World) {
   return { tick, injected, settleDay, lastRun: settleRuns.at(-1)! };
 }
 
+/** Every pair the keywords match, by delivery id: a posting's keyword is its title's first word. */
+async function keywordMatches(world: World): Promise<string[]> {
+  const jobs = await world.h.db.collection('jobs').get();
+  return jobs.docs.flatMap((job) => {
+    const keyword = String(job.get('title')).split(' ')[0];
+    return world.subscribers.filter((s) => s.keywords.includes(keyword)).map((s) => deliveryId(s.uid, job.id));
+  });
+}
+
 /** What every run recorded of its model stage (runs/{runId}.stats.model), crashed runs included: its calls, and the pairs keywords decided, by why. */
 async function runModelStats(h: Harness) {
   const total = { calls: 0, fallbacks: {} as Record<string, number> };
@@ -320,13 +333,13 @@ describe(`randomized faults (seed ${seed})`, () => {
         const received = await world.h.inbox();
         const report = await checkDeliveries(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
         const requests = fake.requests(model.apiKey);
-        const verdicts = await checkVerdicts(world.h.db, { requests, received, now: lastRun });
+        const verdicts = await checkVerdicts(world.h.db, { requests, received, now: lastRun, keywordMatches: await keywordMatches(world) });
         const stats = await runModelStats(world.h);
         console.log(
           `chaos seed ${seed} (AI stage on): ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes, ${injected.providerFaults} provider-fault and ${injected.modelFaultWindows} model-fault windows, ${injected.deadClaims} dead runs' claims injected\n` +
             `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}\n` +
             `  model:  ${verdicts.requests} requests, by fault met ${JSON.stringify(verdicts.byFault)} (injected for ${JSON.stringify(injected.modelFaults)}); ` +
-            `${verdicts.verdictsStored} verdicts stored for ${verdicts.pairsAnswered} pairs answered, ${verdicts.notAFit} not_a_fit, ${verdicts.expiredClaims.length} dead claims left; ` +
+            `${verdicts.verdictsStored} verdicts stored for ${verdicts.pairsAnswered} pairs answered, ${verdicts.notAFit} not_a_fit, ${verdicts.expiredClaims.length} expired claims left; ` +
             `keyword fallbacks ${JSON.stringify(stats.fallbacks)}`,
         );
         expect(report.stuck).toEqual([]);
@@ -334,24 +347,28 @@ describe(`randomized faults (seed ${seed})`, () => {
         expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
         expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
 
+        // Soft, so a broken run lists every rule it broke. Privacy first: nothing names the person.
+        expect.soft(verdicts.identitiesSent).toEqual([]);
+        expect.soft(verdicts.unknownProfiles).toEqual([]);
         // Scored once: no pair answered twice, every answer kept, nothing kept that was not answered.
-        expect(verdicts.answeredTwice).toEqual([]);
-        expect(verdicts.answeredNotStored).toEqual([]);
-        expect(verdicts.storedNotAnswered).toEqual([]);
-        expect(verdicts.badVerdicts).toEqual([]);
-        expect(verdicts.fitMismatch).toEqual([]);
+        expect.soft(verdicts.answeredTwice).toEqual([]);
+        expect.soft(verdicts.answeredNotStored).toEqual([]);
+        expect.soft(verdicts.storedNotAnswered).toEqual([]);
+        expect.soft(verdicts.badVerdicts).toEqual([]);
+        expect.soft(verdicts.fitMismatch).toEqual([]);
         // Every claim a run took was answered or given up before the run ended: after the quiet runs no lease is
         // live, and the only expired claims are the dead runs' this suite planted on pairs no later run judged.
-        expect(verdicts.liveClaims).toEqual([]);
-        for (const claim of verdicts.expiredClaims) expect(claim).toMatch(/\(run dead-run-/);
+        expect.soft(verdicts.liveClaims).toEqual([]);
+        expect.soft(verdicts.expiredClaims.filter((claim) => !claim.includes('(run dead-run-'))).toEqual([]);
         // Below the threshold: closed not_a_fit, in no email; and not_a_fit only below it.
-        expect(verdicts.belowThresholdNotClosed).toEqual([]);
-        expect(verdicts.notAFitWithoutLowFit).toEqual([]);
-        expect(verdicts.belowThresholdMailed).toEqual([]);
-        expect(verdicts.identitiesSent).toEqual([]);
+        expect.soft(verdicts.belowThresholdNotClosed).toEqual([]);
+        expect.soft(verdicts.notAFitWithoutLowFit).toEqual([]);
+        expect.soft(verdicts.belowThresholdMailed).toEqual([]);
+        // Faults never cost a delivery: every keyword match was sent, or closed as not_a_fit or by a cap.
+        expect.soft(verdicts.undecidedMatches).toEqual([]);
         // Every request the model got is a call some run counted (crashed runs record theirs too).
-        expect(stats.calls).toBe(verdicts.requests);
-        expect(verdicts.verdictsStored).toBeGreaterThan(0);
+        expect.soft(stats.calls).toBe(verdicts.requests);
+        expect.soft(verdicts.verdictsStored).toBeGreaterThan(0);
       } finally {
         await world.h.close();
         await fake.close();

@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import type { RecordedRequest } from '../../scripts/model-fake/types';
 import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
+import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 import { matchesCollection } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
@@ -45,6 +46,10 @@ export type VerdictReport = {
   belowThresholdMailed: string[];
   /** Subscriber addresses or uids found in any recorded request. */
   identitiesSent: string[];
+  /** Keyword matches with no delivery, or one neither sent nor closed as not_a_fit or by a cap: a fault must never cost one. */
+  undecidedMatches: string[];
+  /** Answered requests whose subscriber object is no subscriber's profile (something else was sent, or a pair cannot be named). */
+  unknownProfiles: string[];
 };
 
 type WireRequest = {
@@ -60,9 +65,19 @@ const wireOf = (request: RecordedRequest): WireRequest => {
   return JSON.parse(messages.at(-1)!.content) as WireRequest;
 };
 
+/** How a keyword match may end: sent, or closed because the model judged it below the threshold, or by a cap. */
+const DECIDED = new Set(['sent', 'skipped:not_a_fit', 'skipped:alert_cap', 'skipped:digest_cap']);
+
 export async function checkVerdicts(
   db: Firestore,
-  input: { requests: RecordedRequest[]; received: SinkMessage[]; now: Date },
+  input: {
+    requests: RecordedRequest[];
+    received: SinkMessage[];
+    /** The last run's clock: a `scoring` claim whose lease ends after it is live. */
+    now: Date;
+    /** Every pair the subscribers' keywords match (`{uid}_{jobId}`), as the test's world defines them. */
+    keywordMatches: string[];
+  },
 ): Promise<VerdictReport> {
   const [users, matches, deliveries, jobs] = await Promise.all([
     subscribersCollection(db).get(),
@@ -95,6 +110,8 @@ export async function checkVerdicts(
     notAFitWithoutLowFit: [],
     belowThresholdMailed: [],
     identitiesSent: [],
+    unknownProfiles: [],
+    undecidedMatches: [],
   };
 
   // Privacy: nothing that names the person leaves for the model, in any request, faulty or not.
@@ -111,7 +128,10 @@ export async function checkVerdicts(
     if (request.fault !== null) continue;
     const asked = wireOf(request);
     const uid = uidByProfile.get(profileKey(asked.subscriber));
-    if (!uid) throw new Error(`a request for a profile no subscriber has: ${profileKey(asked.subscriber)}`);
+    if (!uid) {
+      report.unknownProfiles.push(profileKey(asked.subscriber));
+      continue;
+    }
     for (const posting of asked.postings) {
       const pair = deliveryId(uid, posting.id);
       answers.set(pair, (answers.get(pair) ?? 0) + 1);
@@ -163,6 +183,19 @@ export async function checkVerdicts(
       report.belowThresholdNotClosed.push(`${snap.id}: fit ${fit} < ${threshold.get(d.uid)}, ${d.status}/${d.reason}`);
     if (d.reason === 'not_a_fit' && !low) report.notAFitWithoutLowFit.push(`${snap.id}: fit ${fit}, threshold ${threshold.get(d.uid)}`);
     if (low && mailed.has(`${emailOf.get(d.uid)}|${titles.get(d.jobId)}`)) report.belowThresholdMailed.push(`${snap.id}: fit ${fit}`);
+  }
+  const outcomes = new Map(
+    (
+      await readDeliveryOutcomes(
+        db,
+        deliveries.docs.map((d) => d.data()),
+      )
+    ).map((o) => [deliveryId(o.uid, o.jobId), o]),
+  );
+  for (const pair of input.keywordMatches) {
+    const o = outcomes.get(pair);
+    const state = o ? (o.status === 'skipped' ? `skipped:${o.reason}` : o.status) : 'no delivery';
+    if (!DECIDED.has(state)) report.undecidedMatches.push(`${pair}: ${state}`);
   }
   return report;
 }
