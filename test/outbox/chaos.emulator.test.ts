@@ -5,6 +5,7 @@ import { addDays, utcDay } from '../../lib/store/timestamps';
 import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
 import { matchRef } from '../../lib/verdicts/match-verdict';
 import { PROMPT_VERSION } from '../../lib/verdicts/wire';
+import { isAlreadyExists } from '../../lib/store/firestore-errors';
 import { startModelFake, type ModelFake, type ModelFault } from '../../scripts/model-fake/server';
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
@@ -116,7 +117,7 @@ function modelSubscriber(random: Random, email: string, profiles: Set<string>): 
     const keywords = [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])];
     const about = flavours(random).join(' ');
     const mode = random.chance(0.5) ? 'instant' : 'daily';
-    const fitThreshold = random.pick([40, 50, 60, 75]);
+    const fitThreshold = random.pick([25, 40, 50, 60]);
     const profile = JSON.stringify([keywords, about]);
     if (profiles.has(profile)) continue;
     profiles.add(profile);
@@ -195,8 +196,9 @@ async function plantDeadClaim(world: World, now: Date): Promise<boolean> {
       expireAt: addDays(now, 30),
     });
     return true;
-  } catch {
-    return false; // already judged: a verdict is there
+  } catch (error) {
+    if (isAlreadyExists(error)) return false; // judged already: a verdict (or a live claim) is there
+    throw error;
   }
 }
 
