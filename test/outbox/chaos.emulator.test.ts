@@ -1,9 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, it, beforeAll } from 'vitest';
 import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
-import { utcDay } from '../../lib/store/timestamps';
+import { addDays, utcDay } from '../../lib/store/timestamps';
+import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
+import { matchRef } from '../../lib/verdicts/match-verdict';
+import { PROMPT_VERSION } from '../../lib/verdicts/wire';
+import { isAlreadyExists } from '../../lib/store/firestore-errors';
+import { startModelFake, type ModelFake, type ModelFault } from '../../scripts/model-fake/server';
+import type { TestItem } from '../../scripts/sample-feed/rss-feed';
+import type { SubscriberInput } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 import { checkDeliveries } from '../support/queue-checker';
-import type { TestItem } from '../../scripts/sample-feed/rss-feed';
+import { checkVerdicts } from '../support/verdict-checker';
 import { seededRandom } from '../support/seeded-random';
 
 /**
@@ -12,6 +20,12 @@ import { seededRandom } from '../support/seeded-random';
  * (some through the lock, some with it defeated), then clean settle runs. What the mail sink
  * received is then checked like a queue: no duplicate, nothing lost without a visible state.
  *
+ * Two worlds soak side by side from the same seed: keywords alone (the default), and one with the
+ * AI verdict stage on (issue 15), where the model fake also fails at random every tick — slow past
+ * AI_TIMEOUT_MS, 500, 429 with a short or a long Retry-After, malformed JSON, a refusal, a dropped
+ * connection — and where runs also crash between a stored verdict and the claim it decided. That
+ * world is checked twice: like a queue, and for the verdicts (test/support/verdict-checker.ts).
+ *
  *   SCOUT_CHAOS_SEED=1234 npm test -- chaos    replay one seed
  *   npm run test:chaos                         the long soak: 60 ticks, and more until 300 invocations
  */
@@ -19,7 +33,6 @@ const seed = Number(process.env.SCOUT_CHAOS_SEED ?? Math.floor(Math.random() * 2
 const ticks = Number(process.env.SCOUT_CHAOS_TICKS ?? 10);
 /** The soak keeps ticking past `ticks` until this many invocations have run (each tick runs 1–8). */
 const minInvocations = Number(process.env.SCOUT_CHAOS_MIN_INVOCATIONS ?? 0);
-const random = seededRandom(seed);
 
 const KEYWORDS = ['react', 'python', 'firestore', 'django', 'figma', 'rust'] as const;
 const POINTS: FailpointName[] = [
@@ -31,48 +44,162 @@ const POINTS: FailpointName[] = [
   'before-record',
   'before-digest-marks',
 ];
+/** With a model, also between the verdicts and the claim they decided: the next run must reuse them, never ask again. */
+const MODEL_POINTS: FailpointName[] = [...POINTS, 'before-delivery-commit', 'before-digest-commit'];
+/** Words the model world's postings and "about" texts share, so the fake's fits spread from 0 to 100. */
+const FLAVOURS = ['remote', 'contract', 'senior', 'startup'] as const;
+/**
+ * Far above a loopback answer, so a fault-free answer is never cut short (the verdict checker
+ * counts every fault-free request as an answer); `slow` faults always outlast it.
+ */
+const AI_TIMEOUT_MS = 2_000;
 
-let h: Harness;
-const feed: TestItem[] = [];
-let postingSeq = 0;
+type Random = ReturnType<typeof seededRandom>;
+type ModelWorld = { fake: ModelFake; apiKey: string };
+type World = {
+  random: Random;
+  h: Harness;
+  subscribers: { uid: string; keywords: string[] }[];
+  feed: TestItem[];
+  postingSeq: number;
+  model: ModelWorld | null;
+  points: FailpointName[];
+};
 
-beforeAll(async () => {
+beforeAll(() => {
   console.log(
     `chaos seed ${seed}, ${ticks} ticks (replay: SCOUT_CHAOS_SEED=${seed} SCOUT_CHAOS_TICKS=${ticks} SCOUT_CHAOS_MIN_INVOCATIONS=${minInvocations})`,
   );
-  h = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
-  const subscribers = random.int(6, 12);
-  for (let i = 0; i < subscribers; i++) {
-    const keywords = [random.pick(KEYWORDS), random.pick(KEYWORDS)];
-    await h.subscribe({ email: `sub${i}@example.com`, keywords: [...new Set(keywords)], mode: random.chance(0.5) ? 'instant' : 'daily' });
-  }
 });
-afterAll(async () => h?.close());
 
-function addPostings(now: Date) {
+/**
+ * A world's subscribers. The keyword world draws exactly what it always drew, so an old seed
+ * replays; the model world (its own stream) adds an "about" and a fit threshold, and keeps every
+ * profile distinct, since a model request names its subscriber by profile alone.
+ */
+async function createWorld(random: Random, model: ModelWorld | null): Promise<World> {
+  const h = await createHarness({
+    SEND_MAX_ATTEMPTS: '8',
+    LOCK_TTL_MS: String(10 * 60_000),
+    SEND_RATE_PER_SEC: '100',
+    ...(model && {
+      AI_BASE_URL: model.fake.baseUrl,
+      AI_API_KEY: model.apiKey,
+      AI_MODEL: 'scout-fake-1',
+      AI_TIMEOUT_MS: String(AI_TIMEOUT_MS),
+      // Small batches and a low per-run cap: a digest flush takes several calls, and the cap trips mid-run.
+      AI_MAX_POSTINGS_PER_CALL: '3',
+      AI_MAX_CALLS_PER_RUN: '8',
+    }),
+  });
+  const count = random.int(6, 12);
+  const profiles = new Set<string>();
+  const subscribers: World['subscribers'] = [];
+  for (let i = 0; i < count; i++) {
+    const input: SubscriberInput = model
+      ? modelSubscriber(random, `ai.sub${i}@example.com`, profiles)
+      : {
+          email: `sub${i}@example.com`,
+          keywords: [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])],
+          mode: random.chance(0.5) ? 'instant' : 'daily',
+        };
+    subscribers.push({ uid: await h.subscribe(input), keywords: input.keywords });
+  }
+  return { random, h, subscribers, feed: [], postingSeq: 0, model, points: model ? MODEL_POINTS : POINTS };
+}
+
+/** Up to two of the FLAVOURS words. */
+const flavours = (random: Random) => [...new Set([random.pick(FLAVOURS), random.pick(FLAVOURS)])].slice(0, random.int(0, 2));
+
+/** A model world's subscriber: keywords, an "about" and a threshold, drawn again until the profile is new. */
+function modelSubscriber(random: Random, email: string, profiles: Set<string>): SubscriberInput {
+  for (;;) {
+    const keywords = [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])];
+    const about = flavours(random).join(' ');
+    const mode = random.chance(0.5) ? 'instant' : 'daily';
+    const fitThreshold = random.pick([25, 40, 50, 60]);
+    const profile = JSON.stringify([keywords, about]);
+    if (profiles.has(profile)) continue;
+    profiles.add(profile);
+    return { email, keywords, mode, about, fitThreshold };
+  }
+}
+
+function addPostings(world: World, now: Date) {
+  const { random } = world;
   const count = random.int(0, 4);
   for (let i = 0; i < count; i++) {
     const keyword = random.pick(KEYWORDS);
-    postingSeq += 1;
-    feed.push({
-      guid: `chaos-${postingSeq}`,
-      title: `${keyword} role ${postingSeq}`,
-      link: `https://jobs.example.com/chaos/${postingSeq}`,
-      description: `Work with ${keyword}.`,
+    world.postingSeq += 1;
+    const n = world.postingSeq;
+    const flavour = world.model ? ` ${flavours(random).join(', ')}` : '';
+    world.feed.push({
+      guid: `chaos-${n}`,
+      title: `${keyword} role ${n}`,
+      link: `https://jobs.example.com/chaos/${n}`,
+      description: `Work with ${keyword}.${flavour}`,
       pubDate: new Date(now.getTime() - 60_000).toUTCString(),
     });
   }
   // Feeds also repeat and reorder items; the ledger must not care.
-  h.serveFeed(random.chance(0.3) ? [...feed].reverse() : feed);
+  world.h.serveFeed(random.chance(0.3) ? [...world.feed].reverse() : world.feed);
 }
 
-function randomFaults() {
+function randomFaults(random: Random) {
   const roll = random.next();
   if (roll < 0.35) return {};
   if (roll < 0.55) return { failNext: { count: random.int(1, 3), status: random.pick([500, 502, 503]) } };
   if (roll < 0.7) return { failNext: { count: random.int(1, 2), status: 429, name: 'rate_limit_exceeded' } };
   if (roll < 0.85) return { dropAfterAccept: random.int(1, 2) };
   return { latencyMs: random.int(20, 200) };
+}
+
+/**
+ * The model's faults for one tick, replacing the last tick's: one or two of the six modes, each for
+ * the next 1–3 requests. A 429's Retry-After is short (waited out and retried within the run) or
+ * past the 30 s the stage ever waits (keywords decide at once).
+ */
+function randomModelFaults(random: Random): ModelFault[] {
+  if (random.chance(0.4)) return [];
+  return Array.from({ length: random.int(1, 2) }, (): ModelFault => {
+    const count = random.int(1, 3);
+    const mode = random.pick(['slow', '500', '429', 'malformed', 'refusal', 'drop'] as const);
+    if (mode === 'slow') return { mode, ms: AI_TIMEOUT_MS + random.int(200, 800), count };
+    if (mode === '429') return { mode, retryAfterSeconds: random.chance(0.5) ? random.int(0, 1) : random.int(31, 300), count };
+    return { mode, count };
+  });
+}
+
+/**
+ * A claim a run left behind when it died between taking a pair and hearing the model: written on a
+ * random queued pair (a daily digest's item, judged at the flush), its lease long run out. The
+ * flush that judges the pair takes it over; one whose pair no run judges again stays, expired.
+ */
+async function plantDeadClaim(world: World, now: Date): Promise<boolean> {
+  const queued = (await deliveriesCollection(world.h.db).where('status', '==', 'queued').get()).docs.map((d) => d.data());
+  if (queued.length === 0) return false;
+  const { uid, jobId } = world.random.pick(queued.sort((a, b) => `${a.uid}${a.jobId}`.localeCompare(`${b.uid}${b.jobId}`)));
+  try {
+    await matchRef(world.h.db, uid, jobId).create({
+      uid,
+      jobId,
+      state: 'scoring',
+      fit: null,
+      reason: null,
+      model: 'scout-fake-1',
+      promptVersion: PROMPT_VERSION,
+      profileVersion: 1,
+      leaseUntil: new Date(now.getTime() - 60_000),
+      runId: `dead-run-${now.toISOString()}`,
+      createdAt: new Date(now.getTime() - 120_000),
+      scoredAt: null,
+      expireAt: addDays(now, 30),
+    });
+    return true;
+  } catch (error) {
+    if (isAlreadyExists(error)) return false; // judged already: a verdict (or a live claim) is there
+    throw error;
+  }
 }
 
 function crashOnceAt(point: FailpointName, counter: { crashes: number }): Failpoint {
@@ -85,60 +212,169 @@ function crashOnceAt(point: FailpointName, counter: { crashes: number }): Failpo
   };
 }
 
-describe(`randomized faults (seed ${seed})`, () => {
-  it('no duplicate, nothing lost silently, nothing stuck — counted like a queue checker', { timeout: 600_000 }, async () => {
-    let now = new Date('2026-11-30T06:00:00Z');
-    const injected = { crashes: 0, providerFaults: 0, invocations: 0 };
-    let tick = 0;
-    for (; tick < ticks || injected.invocations < minInvocations; tick++) {
-      addPostings(now);
-      const faults = randomFaults();
-      if (Object.keys(faults).length > 0) injected.providerFaults += 1;
-      await h.setFaults(faults);
-      const concurrency = random.int(1, 8);
-      const defeatLock = random.chance(0.4);
-      const runs = Array.from({ length: concurrency }, (_, i) => {
-        const failpoint = random.chance(0.35) ? crashOnceAt(random.pick(POINTS), injected) : undefined;
-        // Sharded and unsharded callers mixed, with shard counts that disagree: the ledger alone keeps them apart.
-        const count = random.chance(0.4) ? random.pick([2, 3]) : 0;
-        const shard = count > 0 ? { index: random.int(0, count - 1), count } : undefined;
-        return h
-          .run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint, shard })
-          .catch((error: unknown) => {
-            if (!(error instanceof InjectedCrash)) throw error;
-          });
-      });
-      injected.invocations += concurrency;
-      await Promise.all(runs);
-      now = new Date(now.getTime() + random.int(15, 180) * 60_000);
+/** Ticks of random faults and overlapping runs, then clean settle runs; returns what was injected and when the last run ran. */
+async function soak(world: World) {
+  const { random, h, model } = world;
+  let now = new Date('2026-11-30T06:00:00Z');
+  const injected = {
+    crashes: 0,
+    providerFaults: 0,
+    invocations: 0,
+    modelFaultWindows: 0,
+    /** Requests each model fault mode was set to meet (some go unmet: a tick's faults are replaced by the next's). */
+    modelFaults: {} as Record<string, number>,
+    deadClaims: 0,
+  };
+  let tick = 0;
+  for (; tick < ticks || injected.invocations < minInvocations; tick++) {
+    addPostings(world, now);
+    const faults = randomFaults(random);
+    if (Object.keys(faults).length > 0) injected.providerFaults += 1;
+    await h.setFaults(faults);
+    if (model) {
+      const modelFaults = randomModelFaults(random);
+      if (modelFaults.length > 0) injected.modelFaultWindows += 1;
+      for (const f of modelFaults) injected.modelFaults[f.mode] = (injected.modelFaults[f.mode] ?? 0) + (f.count ?? 1);
+      model.fake.setFaults(model.apiKey, modelFaults);
+      if (random.chance(0.25) && (await plantDeadClaim(world, now))) injected.deadClaims += 1;
     }
+    const concurrency = random.int(1, 8);
+    const defeatLock = random.chance(0.4);
+    const runs = Array.from({ length: concurrency }, (_, i) => {
+      const failpoint = random.chance(0.35) ? crashOnceAt(random.pick(world.points), injected) : undefined;
+      // Sharded and unsharded callers mixed, with shard counts that disagree: the ledger alone keeps them apart.
+      const count = random.chance(0.4) ? random.pick([2, 3]) : 0;
+      const shard = count > 0 ? { index: random.int(0, count - 1), count } : undefined;
+      return h
+        .run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-${i}` : undefined, failpoint, shard })
+        .catch((error: unknown) => {
+          if (!(error instanceof InjectedCrash)) throw error;
+        });
+    });
+    injected.invocations += concurrency;
+    await Promise.all(runs);
+    now = new Date(now.getTime() + random.int(15, 180) * 60_000);
+  }
 
-    // Settle: no faults, leases and locks long expired, every pending digest day reached.
-    await h.setFaults({});
-    const settleDay = new Date(`${utcDay(new Date(now.getTime() + 86_400_000))}T08:30:00Z`);
-    for (const at of [
-      new Date(now.getTime() + 30 * 60_000),
-      new Date(now.getTime() + 3 * 3_600_000),
-      settleDay,
-      new Date(settleDay.getTime() + 3_600_000),
-    ]) {
-      const result = await h.run({ now: at.toISOString() });
-      expect(result.kind).toBe('ran');
-    }
+  // Settle: no faults, leases and locks long expired, every pending digest day reached.
+  await h.setFaults({});
+  model?.fake.setFaults(model.apiKey, []);
+  const settleDay = new Date(`${utcDay(new Date(now.getTime() + 86_400_000))}T08:30:00Z`);
+  const settleRuns = [
+    new Date(now.getTime() + 30 * 60_000),
+    new Date(now.getTime() + 3 * 3_600_000),
+    settleDay,
+    new Date(settleDay.getTime() + 3_600_000),
+  ];
+  for (const at of settleRuns) {
+    const result = await h.run({ now: at.toISOString() });
+    if (result.kind !== 'ran') throw new Error(`settle run at ${at.toISOString()} did not run: ${JSON.stringify(result)}`);
+  }
+  return { tick, injected, settleDay, lastRun: settleRuns.at(-1)! };
+}
 
-    const report = await checkDeliveries(h.db, await h.inbox(), { lastDigestDay: utcDay(settleDay) });
-    console.log(
-      `chaos seed ${seed}: ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected\n` +
-        `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}`,
-    );
-    expect(report.stuck).toEqual([]);
-    expect(report.duplicatePostings).toEqual([]);
-    expect(report.alert.duplicated).toBe(0);
-    expect(report.alert.unexpected).toBe(0);
-    expect(report.alert.lost).toBe(0);
-    expect(report.digest.duplicated).toBe(0);
-    expect(report.digest.unexpected).toBe(0);
-    expect(report.digest.lost).toBe(0);
-    expect(report.digest.visibleFailures).toBe(0);
+/** Every pair the keywords match, by delivery id: a posting's keyword is its title's first word. */
+async function keywordMatches(world: World): Promise<string[]> {
+  const jobs = await world.h.db.collection('jobs').get();
+  return jobs.docs.flatMap((job) => {
+    const keyword = String(job.get('title')).split(' ')[0];
+    return world.subscribers.filter((s) => s.keywords.includes(keyword)).map((s) => deliveryId(s.uid, job.id));
   });
+}
+
+/** What every run recorded of its model stage (runs/{runId}.stats.model), crashed runs included: its calls, and the pairs keywords decided, by why. */
+async function runModelStats(h: Harness) {
+  const total = { calls: 0, fallbacks: {} as Record<string, number> };
+  for (const doc of (await h.db.collection('runs').get()).docs) {
+    const model = doc.get('stats.model') as { calls: number; fallbacks: Record<string, number> } | null;
+    if (!model) continue;
+    total.calls += model.calls;
+    for (const [reason, n] of Object.entries(model.fallbacks)) total.fallbacks[reason] = (total.fallbacks[reason] ?? 0) + n;
+  }
+  return total;
+}
+
+describe(`randomized faults (seed ${seed})`, () => {
+  it.concurrent(
+    'no duplicate, nothing lost silently, nothing stuck — counted like a queue checker',
+    { timeout: 600_000 },
+    async ({ expect }) => {
+      const world = await createWorld(seededRandom(seed), null);
+      try {
+        const { tick, injected, settleDay } = await soak(world);
+        const report = await checkDeliveries(world.h.db, await world.h.inbox(), { lastDigestDay: utcDay(settleDay) });
+        console.log(
+          `chaos seed ${seed}: ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected\n` +
+            `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}`,
+        );
+        expect(report.stuck).toEqual([]);
+        expect(report.duplicatePostings).toEqual([]);
+        expect(report.alert.duplicated).toBe(0);
+        expect(report.alert.unexpected).toBe(0);
+        expect(report.alert.lost).toBe(0);
+        expect(report.digest.duplicated).toBe(0);
+        expect(report.digest.unexpected).toBe(0);
+        expect(report.digest.lost).toBe(0);
+        expect(report.digest.visibleFailures).toBe(0);
+      } finally {
+        await world.h.close();
+      }
+    },
+  );
+
+  it.concurrent(
+    'with the AI stage and model faults: each pair answered once, fits 0–100, no claim left, nothing under the threshold mailed, no address sent — and still no duplicate, nothing lost',
+    { timeout: 600_000 },
+    async ({ expect }) => {
+      const fake = await startModelFake({ port: 0 });
+      const model = { fake, apiKey: `sk-chaos-${randomBytes(6).toString('hex')}` };
+      // Its own stream from the same seed: the keyword world's draws stay as they were.
+      const world = await createWorld(seededRandom(seed ^ 0x5eed), model);
+      try {
+        const { tick, injected, settleDay, lastRun } = await soak(world);
+        const received = await world.h.inbox();
+        const report = await checkDeliveries(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
+        const requests = fake.requests(model.apiKey);
+        const verdicts = await checkVerdicts(world.h.db, { requests, received, now: lastRun, keywordMatches: await keywordMatches(world) });
+        const stats = await runModelStats(world.h);
+        console.log(
+          `chaos seed ${seed} (AI stage on): ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes, ${injected.providerFaults} provider-fault and ${injected.modelFaultWindows} model-fault windows, ${injected.deadClaims} dead runs' claims injected\n` +
+            `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}\n` +
+            `  model:  ${verdicts.requests} requests, by fault met ${JSON.stringify(verdicts.byFault)} (injected for ${JSON.stringify(injected.modelFaults)}); ` +
+            `${verdicts.verdictsStored} verdicts stored for ${verdicts.pairsAnswered} pairs answered, ${verdicts.notAFit} not_a_fit, ${verdicts.expiredClaims.length} expired claims left; ` +
+            `keyword fallbacks ${JSON.stringify(stats.fallbacks)}`,
+        );
+        expect(report.stuck).toEqual([]);
+        expect(report.duplicatePostings).toEqual([]);
+        expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
+        expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
+
+        // Soft, so a broken run lists every rule it broke. Privacy first: nothing names the person.
+        expect.soft(verdicts.identitiesSent).toEqual([]);
+        expect.soft(verdicts.unknownProfiles).toEqual([]);
+        // Scored once: no pair answered twice, every answer kept, nothing kept that was not answered.
+        expect.soft(verdicts.answeredTwice).toEqual([]);
+        expect.soft(verdicts.answeredNotStored).toEqual([]);
+        expect.soft(verdicts.storedNotAnswered).toEqual([]);
+        expect.soft(verdicts.badVerdicts).toEqual([]);
+        expect.soft(verdicts.fitMismatch).toEqual([]);
+        // Every claim a run took was answered or given up before the run ended: after the quiet runs no lease is
+        // live, and the only expired claims are the dead runs' this suite planted on pairs no later run judged.
+        expect.soft(verdicts.liveClaims).toEqual([]);
+        expect.soft(verdicts.expiredClaims.filter((claim) => !claim.includes('(run dead-run-'))).toEqual([]);
+        // Below the threshold: closed not_a_fit, in no email; and not_a_fit only below it.
+        expect.soft(verdicts.belowThresholdNotClosed).toEqual([]);
+        expect.soft(verdicts.notAFitWithoutLowFit).toEqual([]);
+        expect.soft(verdicts.belowThresholdMailed).toEqual([]);
+        // Faults never cost a delivery: every keyword match was sent, or closed as not_a_fit or by a cap.
+        expect.soft(verdicts.undecidedMatches).toEqual([]);
+        // Every request the model got is a call some run counted (crashed runs record theirs too).
+        expect.soft(stats.calls).toBe(verdicts.requests);
+        expect.soft(verdicts.verdictsStored).toBeGreaterThan(0);
+      } finally {
+        await world.h.close();
+        await fake.close();
+      }
+    },
+  );
 });
