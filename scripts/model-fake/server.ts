@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText, startLoopbackServer } from '../mail-sink/http-io';
 import { handleFaults, handleRequests, type AdminContext } from './admin-routes';
 import { handleCompletions, handleModels, type CompletionsContext } from './completions-route';
-import { createFaultBook } from './faults';
+import { createFaultBook, MAX_DELAY_MS } from './faults';
 import { methodNotAllowed, notFound, sendOpenAiError } from './openai-errors';
 import { createRequestLog } from './request-log';
 import type { ModelFake, ModelFakeOptions } from './types';
@@ -27,9 +27,13 @@ function requestUrl(raw = '/'): URL | null {
 export async function startModelFake(options: ModelFakeOptions = {}): Promise<ModelFake> {
   const host = options.host ?? '127.0.0.1';
   const models = options.models ?? DEFAULT_MODELS;
+  const delayMs = options.delayMs ?? 0;
+  // The same bound as a slow fault's: a typo here would otherwise stall every request of a run.
+  if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > MAX_DELAY_MS)
+    throw new TypeError(`model-fake: delayMs must be a whole number of ms from 0 to ${MAX_DELAY_MS}, got ${delayMs}`);
   const shutdown = new AbortController();
   const admin: AdminContext = { faults: createFaultBook(), log: createRequestLog() };
-  const completions: CompletionsContext = { ...admin, models, now: options.now ?? Date.now, signal: shutdown.signal };
+  const completions: CompletionsContext = { ...admin, models, now: options.now ?? Date.now, signal: shutdown.signal, delayMs };
 
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = requestUrl(req.url);
@@ -60,6 +64,7 @@ export async function startModelFake(options: ModelFakeOptions = {}): Promise<Mo
     baseUrl: `${server.url}/v1`,
     port: server.port,
     models: [...models],
+    delayMs,
     setFaults: (apiKey, faults) => admin.faults.set(apiKey, faults),
     requests: (apiKey) => admin.log.list(apiKey),
     clearRequests: (apiKey) => admin.log.clear(apiKey),
