@@ -10,7 +10,7 @@ import { DEFAULT_MODELS, startModelFake } from './server';
  *
  * Faults for one key, e.g. two 429s then answers:
  *   curl -X POST localhost:3040/__faults -d '{"apiKey":"k","faults":[{"mode":"429","retryAfterSeconds":2,"count":2}]}'
- * What key k sent: curl 'localhost:3040/__requests?apiKey=k'
+ * What key k sent: curl 'localhost:3040/__requests?apiKey=k'; how many requests: /__requests/count?apiKey=k
  */
 async function main() {
   const { values } = parseArgs({

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText, startLoopbackServer } from '../mail-sink/http-io';
-import { handleFaults, handleRequests, type AdminContext } from './admin-routes';
+import { handleFaults, handleRequestCount, handleRequests, type AdminContext } from './admin-routes';
 import { handleCompletions, handleModels, type CompletionsContext } from './completions-route';
 import { createFaultBook, MAX_DELAY_MS } from './faults';
 import { methodNotAllowed, notFound, sendOpenAiError } from './openai-errors';
@@ -45,6 +45,7 @@ export async function startModelFake(options: ModelFakeOptions = {}): Promise<Mo
       return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
     if (path === '/__faults') return handleFaults(admin, req, res, url.searchParams);
     if (path === '/__requests') return handleRequests(admin, req, res, url.searchParams);
+    if (path === '/__requests/count') return handleRequestCount(admin, req, res, url.searchParams);
     if (path === '/v1/models') return method === 'GET' ? handleModels(models, req, res) : methodNotAllowed(res);
     if (path === '/v1/chat/completions') return method === 'POST' ? handleCompletions(completions, req, res) : methodNotAllowed(res);
     notFound(res);
