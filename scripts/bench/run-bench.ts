@@ -268,7 +268,7 @@ async function benchScout(input: {
         tokens: await sumModelTokens(deps.db),
       }
     : null;
-  return { seedMs, cycle, cyclePhases, flush, flushPhases, received, config: deps.config, modelUsage };
+  return { projectId, seedMs, cycle, cyclePhases, flush, flushPhases, received, config: deps.config, modelUsage };
 }
 
 /**
@@ -310,10 +310,11 @@ async function benchModelOffAndOn(input: {
         `  run ${runs.length} of ${2 * REPEATS}, model ${withModel ? 'on ' : 'off'}: 06:00 cycle ${(ms.cycle / 1000).toFixed(1)} s + 08:05 flush ${(ms.flush / 1000).toFixed(1)} s = ${(ms.both / 1000).toFixed(1)} s${requests}`,
       );
       if (withModel) last = r;
+      // Kept, every run's documents would stay in the one emulator and slow each later run a little more.
+      await clearEmulatorProject(input.emulatorHost, r.projectId);
     }
   }
-  console.log(`
-with the model on (the last of ${REPEATS} run${REPEATS === 1 ? '' : 's'}):`);
+  console.log(`\nwith the model on (the last of ${REPEATS} run${REPEATS === 1 ? '' : 's'}):`);
   printScout(last!);
   const peakRssMb = input.peak.stop() / 1024 / 1024;
   console.log(
