@@ -12,6 +12,8 @@ export type ModelFakeProcess = {
   model: string;
   delayMs: number;
   requestCount(apiKey: string): Promise<number>;
+  /** Forgets the key's recorded requests: the fake keeps every body, thousands per run. */
+  clearRequests(apiKey: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -30,6 +32,10 @@ export async function startModelFakeProcess(input: { delayMs: number }): Promise
       const res = await fetch(`${url}/__requests/count?${new URLSearchParams({ apiKey })}`);
       if (!res.ok) throw new Error(`model fake request count: ${res.status}`);
       return ((await res.json()) as { count: number }).count;
+    },
+    async clearRequests(apiKey) {
+      const res = await fetch(`${url}/__requests?${new URLSearchParams({ apiKey })}`, { method: 'DELETE' });
+      if (!res.ok) throw new Error(`model fake clear requests: ${res.status}`);
     },
     close,
   };

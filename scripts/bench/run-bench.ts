@@ -268,6 +268,7 @@ async function benchScout(input: {
         tokens: await sumModelTokens(deps.db),
       }
     : null;
+  if (model) await model.fake.clearRequests(model.apiKey);
   return { projectId, seedMs, cycle, cyclePhases, flush, flushPhases, received, config: deps.config, modelUsage };
 }
 

@@ -16,6 +16,8 @@ describe('bench --ai: the model fake in its own process', () => {
     }
     expect(await fake.requestCount('sk-bench-run-1')).toBe(2);
     expect(await fake.requestCount('sk-bench-run-2')).toBe(0);
+    await fake.clearRequests('sk-bench-run-1');
+    expect(await fake.requestCount('sk-bench-run-1')).toBe(0);
   });
 
   it('close() stops it: nothing answers afterwards', async () => {
