@@ -89,12 +89,7 @@ async function main() {
       afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!',
     );
     const requestsAfterSecond = modelRequests();
-    if (ai)
-      console.log(
-        requestsAfterSecond === requestsAfterFirst
-          ? `  ✔ Nor did it ask the model again: ${requestsAfterFirst} model request${requestsAfterFirst === 1 ? '' : 's'} after run 1, none since (each subscriber and posting is scored once).`
-          : `  ✘ The second run asked the model again: ${requestsAfterFirst} model requests after run 1, ${requestsAfterSecond} after run 2!`,
-      );
+    if (ai) console.log(scoredOnceLine(requestsAfterFirst, requestsAfterSecond));
 
     heading(`Run 3 — GET /api/cron at ${DIGEST_TIME} (the daily digest hour has passed)`);
     console.log(`  ${summary(await cron(DIGEST_TIME))}`);
@@ -127,9 +122,18 @@ async function showVerdicts(db: Firestore, emails: string[], modelRequests: numb
   );
   for (const line of await verdictLines(db, emails)) console.log(line);
   if (modelRequests === 0) console.log('  The cycle asked the model nothing, so there are no verdicts to show.');
-  console.log(
-    `  Emails carry the reasons: every alert and digest item shows its fit and the reason above; a pair below the subscriber's fit threshold (${DEFAULT_FIT_THRESHOLD} by default) is skipped and sent to nobody.`,
-  );
+  else
+    console.log(
+      `  Emails carry the reasons: every alert and digest item shows its fit and the reason above; a pair below the subscriber's fit threshold (${DEFAULT_FIT_THRESHOLD} by default) is skipped and sent to nobody.`,
+    );
+}
+
+/** --ai, after run 2: the repeat must not pay the model again; a check that held only because nothing was asked says so. */
+function scoredOnceLine(afterFirst: number, afterSecond: number): string {
+  if (afterSecond !== afterFirst)
+    return `  ✘ The second run asked the model again: ${afterFirst} model requests after run 1, ${afterSecond} after run 2!`;
+  if (afterFirst === 0) return '  The model was asked nothing in either run.';
+  return `  ✔ Nor did it ask the model again: ${afterFirst} model request${afterFirst === 1 ? '' : 's'} in run 1, none since (each subscriber and posting is scored once).`;
 }
 
 main().catch((error) => {
