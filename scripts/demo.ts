@@ -6,19 +6,26 @@
  *
  *   npm run demo            run the story and stop everything
  *   npm run demo -- --keep  leave the stack running afterwards to browse the inbox page
+ *   npm run demo -- --ai    the same story with the AI verdict stage on: the model fake joins the
+ *                           stack, the subscribers describe what they want (demo-subscribers-ai.csv),
+ *                           and each one's verdicts (fit, reason, model) are shown from matches/
  */
 import { readFile } from 'node:fs/promises';
+import type { Firestore } from 'firebase-admin/firestore';
 import { clearEmulatorProject } from './stack/firestore-emulator';
 import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startNextServer } from './stack/next-server';
 import { startLocalStack } from './stack/start-stack';
 
 const keep = process.argv.includes('--keep');
+const ai = process.argv.includes('--ai');
 // The sample feed's postings are from 30 Nov 2026; the demo replays that day with ?now=.
 const EARLY = '2026-11-30T06:00:00Z';
 const DIGEST_TIME = '2026-11-30T08:05:00Z';
 
-const ports = { ...DEFAULT_PORTS, firestore: 8089, mailSink: 3125, feed: 3130, app: 3100 };
+const ports = { ...DEFAULT_PORTS, firestore: 8089, mailSink: 3125, feed: 3130, app: 3100, ...(ai ? { modelFake: 3140 } : {}) };
+// The same four subscribers; with --ai each also says, in `about`, what they want: the model's main input.
+const csv = ai ? 'demo-subscribers-ai.csv' : 'demo-subscribers.csv';
 const env = localEnv(ports);
 Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: env.FIRESTORE_EMULATOR_HOST, METADATA_SERVER_DETECTION: 'none' });
 
@@ -31,18 +38,19 @@ async function main() {
   console.log(`• Scout (next dev) on http://127.0.0.1:${ports.app} — compiling, this takes a moment…`);
   const app = await startNextServer({ mode: 'dev', port: ports.app, env, quiet: true });
   try {
-    heading('Adding the demo subscribers (scripts/demo/demo-subscribers.csv)');
+    heading(`Adding the demo subscribers (scripts/demo/${csv})`);
     const { createFirestore } = await import('../lib/store/firestore');
     const { parseSubscribersCsv } = await import('../lib/subscribers/import-csv');
     const { addActiveSubscriber } = await import('../lib/subscribers/add-subscriber');
     const db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID });
-    const rows = parseSubscribersCsv(await readFile(new URL('./demo/demo-subscribers.csv', import.meta.url), 'utf8'));
+    const rows = parseSubscribersCsv(await readFile(new URL(`./demo/${csv}`, import.meta.url), 'utf8'));
     for (const row of rows) {
       if (!row.input) throw new Error(`demo CSV line ${row.line}: ${row.error}`);
       await addActiveSubscriber(db, row.input, new Date(EARLY));
       console.log(
         `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`,
       );
+      if (row.input.about) console.log(`           about: ${row.input.about}`);
     }
 
     const cron = async (now: string) => {
@@ -70,6 +78,9 @@ async function main() {
     console.log(`  ${summary(await cron(EARLY))}`);
     const afterFirst = received('Inboxes after run 1 (instant subscribers got one alert each; daily ones wait for 08:00)');
 
+    const modelRequests = () => (stack.modelFake ? stack.modelFake.requests(env.AI_API_KEY).length : 0);
+    const requestsAfterFirst = modelRequests();
+
     heading(`Run 2 — the same call again, as a retrying scheduler would`);
     const second = await cron(EARLY);
     console.log(`  ${summary(second)}`);
@@ -77,6 +88,8 @@ async function main() {
     console.log(
       afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!',
     );
+    const requestsAfterSecond = modelRequests();
+    if (ai) console.log(scoredOnceLine(requestsAfterFirst, requestsAfterSecond));
 
     heading(`Run 3 — GET /api/cron at ${DIGEST_TIME} (the daily digest hour has passed)`);
     console.log(`  ${summary(await cron(DIGEST_TIME))}`);
@@ -85,8 +98,11 @@ async function main() {
     console.log(`  ${summary(fourth)}`);
     console.log(fourth.emailsSent === 0 ? '  ✔ One digest per subscriber per day: the repeat sent nothing.' : '  ✘ The repeat sent email!');
     received('Final inboxes');
+    const emails = rows.map((row) => row.input!.email);
+    if (ai) await showVerdicts(db, emails, modelRequests());
     console.log(`\nOpen the inbox page: ${stack.mailSink.url}/  (run with --keep to leave it up)`);
-    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0) process.exitCode = 1;
+    const askedTwice = requestsAfterSecond !== requestsAfterFirst;
+    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0 || askedTwice) process.exitCode = 1;
   } finally {
     if (keep) {
       console.log(`\nStack left running — Scout ${app.url}, inbox ${stack.mailSink.url}. Ctrl-C to stop.`);
@@ -95,6 +111,29 @@ async function main() {
     await app.stop();
     await stack.stop();
   }
+}
+
+/** --ai: what the model said, read back from matches/, and where the emails show it. */
+async function showVerdicts(db: Firestore, emails: string[], modelRequests: number) {
+  const { verdictLines } = await import('./demo/verdicts-table');
+  const { DEFAULT_FIT_THRESHOLD } = await import('../lib/subscribers/fit-profile');
+  heading(
+    `Verdicts in matches/ — ${modelRequests} model request${modelRequests === 1 ? '' : 's'} in all (${env.AI_MODEL} at ${env.AI_BASE_URL})`,
+  );
+  for (const line of await verdictLines(db, emails)) console.log(line);
+  if (modelRequests === 0) console.log('  The cycle asked the model nothing, so there are no verdicts to show.');
+  else
+    console.log(
+      `  Emails carry the reasons: every alert and digest item shows its fit and the reason above; a pair below the subscriber's fit threshold (${DEFAULT_FIT_THRESHOLD} by default) is skipped and sent to nobody.`,
+    );
+}
+
+/** --ai, after run 2: the repeat must not pay the model again; a check that held only because nothing was asked says so. */
+function scoredOnceLine(afterFirst: number, afterSecond: number): string {
+  if (afterSecond !== afterFirst)
+    return `  ✘ The second run asked the model again: ${afterFirst} model requests after run 1, ${afterSecond} after run 2!`;
+  if (afterFirst === 0) return '  The model was asked nothing in either run.';
+  return `  ✔ Nor did it ask the model again: ${afterFirst} model request${afterFirst === 1 ? '' : 's'} in run 1, none since (each subscriber and posting is scored once).`;
 }
 
 main().catch((error) => {

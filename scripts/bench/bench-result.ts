@@ -29,6 +29,38 @@ export type BenchNaive = {
   roundTripRatio: number;
 } & BenchCounts;
 
+/** Wall time of one Scout run pair, ms: the 06:00 cycle, the 08:05 flush, and both. */
+export type BenchRunTimes = { cycle: number; flush: number; both: number };
+
+/**
+ * `--ai`: the same workload run with the model off and on (the model fake, every answer
+ * `delayMs` late), `repeats` times each, alternating. Counts are the median over the model-on
+ * runs (they are the same in every run unless something went wrong: min and max say).
+ */
+export type BenchAi = {
+  model: string;
+  /** The fake's delay on every request. */
+  delayMs: number;
+  /** The app config the model-on runs had. */
+  config: { AI_CONCURRENCY: number; AI_MAX_CALLS_PER_RUN: number; AI_DAILY_TOKEN_BUDGET: number; AI_MAX_POSTINGS_PER_CALL: number };
+  repeats: number;
+  /** Each run's wall times, in the order they ran. */
+  runs: { model: 'off' | 'on'; ms: BenchRunTimes }[];
+  medianMs: { off: BenchRunTimes; on: BenchRunTimes };
+  /** on − off, of the medians. */
+  addedMs: BenchRunTimes;
+  /** on / off, of the medians. */
+  ratio: BenchRunTimes;
+  /** Counted by the fake (every request it received, retries included), per run. */
+  modelRequests: { cycle: number; flush: number; total: number; min: number; max: number };
+  /** Summed over the run's aiUsage/{day} documents: the usage the fake reported, as Scout counted it against AI_DAILY_TOKEN_BUDGET. */
+  tokens: { total: number; prompt: number; completion: number; calls: number; source: 'aiUsage' };
+  /** Deliveries claimed (instant + queued) with the model on: the denominator of the two figures below. */
+  deliveriesClaimed: number;
+  callsPerDelivery: number;
+  tokensPerDelivery: number;
+};
+
 export type BenchResult = {
   version: 1;
   finishedAt: string;
@@ -54,6 +86,8 @@ export type BenchResult = {
   failures: number;
   /** Peak RSS of the bench process during Scout's runs (seeding included; the sink and the emulator run apart). */
   peakRssMb: number;
-  /** Null with --no-naive. */
+  /** Null with --no-naive (and with --ai, which runs no naive baseline). */
   naive: BenchNaive | null;
+  /** With --ai only; the figures above are then the last model-on run's. */
+  ai?: BenchAi;
 };

@@ -9,10 +9,18 @@
  *   npm run bench                                   U=10,000  J=500
  *   npm run bench -- --subscribers 1000 --postings 100 --no-naive
  *   npm run bench -- --json out.json --emulator-port 8290
+ *   npm run bench -- --ai                           the same workload with the model off and on
  *
  * --json <path> also writes the figures as JSON (shape: BenchResult in bench-result.ts);
  * --emulator-port <n> (default 8190; 0 = a free one) keeps two benches off one emulator: an
  * emulator already answering on the port is shared, and its other load skews the timings.
+ *
+ * --ai starts the model fake (its own process, every answer --ai-delay-ms late, default 50) and
+ * runs the workload --repeats times (default 3) with the model off and as often with it on
+ * (AI_BASE_URL at the fake, caps high enough not to bite: --ai-max-calls, --ai-token-budget;
+ * --ai-concurrency sets AI_CONCURRENCY, else its default), alternating. It prints the last
+ * model-on run's table as above, then the medians' added wall time, model requests (counted by
+ * the fake), and calls and tokens (from aiUsage) per delivery. No naive baseline with --ai.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -31,6 +39,9 @@ import { rssFeed } from '../sample-feed/rss-feed';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
 import { startSinkProcess, type SinkProcess } from './sink-process';
+import { startModelFakeProcess, type ModelFakeProcess } from './model-fake-process';
+import { modelFigureLines, summarizeModelRuns, type ModelRun } from './model-figures';
+import { sumModelTokens, type ModelUsage } from './model-usage';
 import { benchPostings, expectedMatches, seedSubscribers, type BenchShape } from './bench-world';
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
@@ -48,6 +59,12 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'emulator-port': { type: 'string', default: '8190' },
     shards: { type: 'string', default: '1' },
+    ai: { type: 'boolean', default: false },
+    repeats: { type: 'string', default: '3' },
+    'ai-delay-ms': { type: 'string', default: '50' },
+    'ai-concurrency': { type: 'string' },
+    'ai-max-calls': { type: 'string', default: '10000' },
+    'ai-token-budget': { type: 'string', default: '1000000000' },
   },
 });
 
@@ -63,6 +80,12 @@ if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--s
 const RUN_AT = '2026-11-30T06:00:00Z';
 const FLUSH_AT = '2026-11-30T08:05:00Z';
 const SECRET = 'bench-cron-secret-0123456789';
+
+/** --ai: runs with the model off and as many with it on, alternating; their medians are compared. */
+const REPEATS = Number(values.repeats);
+if (!Number.isInteger(REPEATS) || REPEATS < 1 || REPEATS > 20) throw new Error('--repeats must be a whole number from 1 to 20');
+const MODEL_DELAY_MS = Number(values['ai-delay-ms']);
+if (!Number.isInteger(MODEL_DELAY_MS) || MODEL_DELAY_MS < 0) throw new Error('--ai-delay-ms must be a whole number of ms');
 
 const EMULATOR_PORT = Number(values['emulator-port']);
 if (!Number.isInteger(EMULATOR_PORT) || EMULATOR_PORT < 0 || EMULATOR_PORT > 65535) {
@@ -91,10 +114,12 @@ async function main() {
   process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
   const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
+  const modelFake = values.ai ? await startModelFakeProcess({ delayMs: MODEL_DELAY_MS }) : null;
   const counter = instrumentFirestore();
   const peak = trackPeakMemory();
   const cleanup = async () => {
     counter.restore();
+    await modelFake?.close();
     await feeds.close();
     await sink.close();
     await emulator.stop();
@@ -115,6 +140,10 @@ async function main() {
     console.log(
       `Scout bench: U=${shape.subscribers.toLocaleString('en-US')} subscribers × J=${shape.postings} postings, match rate ${shape.matchRate} (expected ${expectedMatches(shape).toLocaleString('en-US')} matches), provider ${RATE} requests/s`,
     );
+    if (modelFake) {
+      await benchModelOffAndOn({ sink, feeds, counter, emulatorHost: emulator.host, modelFake, peak, emulatorPort: port, emulatorShared });
+      return;
+    }
 
     const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
     printScout(scout);
@@ -139,7 +168,10 @@ async function main() {
   }
 }
 
-function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string }): AppDeps {
+/** With the model on: the fake, and the API key that names this run's requests there. */
+type ModelSetup = { fake: ModelFakeProcess; apiKey: string };
+
+function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string; model?: ModelSetup }): AppDeps {
   const config = loadConfig({
     CRON_SECRET: SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
@@ -158,15 +190,35 @@ function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: strin
     SEND_RATE_PER_SEC: String(RATE),
     SEND_CONCURRENCY: '2',
     RUN_BUDGET_MS: '280000',
+    ...(input.model ? modelConfig(input.model) : {}),
   });
   return { ...buildDeps(config), log: silentLogger, failpoint: noFailpoints };
 }
 
-async function benchScout(input: { sink: SinkProcess; feeds: FeedServer; counter: FirestoreCounter; emulatorHost: string }) {
+/** The AI stage pointed at the fake, with caps high enough that they do not bite unless asked to. */
+function modelConfig(model: ModelSetup): Record<string, string | undefined> {
+  return {
+    AI_BASE_URL: model.fake.baseUrl,
+    AI_MODEL: model.fake.model,
+    AI_API_KEY: model.apiKey,
+    AI_MAX_CALLS_PER_RUN: values['ai-max-calls'],
+    AI_DAILY_TOKEN_BUDGET: values['ai-token-budget'],
+    AI_CONCURRENCY: values['ai-concurrency'],
+  };
+}
+
+async function benchScout(input: {
+  sink: SinkProcess;
+  feeds: FeedServer;
+  counter: FirestoreCounter;
+  emulatorHost: string;
+  modelFake?: ModelFakeProcess;
+}) {
   const projectId = `bench-scout-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_scout_${projectId}`;
-  const deps = depsFor({ ...input, projectId, apiKey });
+  const model = input.modelFake ? { fake: input.modelFake, apiKey: `sk-bench-${projectId}` } : undefined;
+  const deps = depsFor({ ...input, projectId, apiKey, model });
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
   await seedSubscribers(deps.db, shape, new Date(RUN_AT));
@@ -205,10 +257,91 @@ async function benchScout(input: { sink: SinkProcess; feeds: FeedServer; counter
   input.counter.reset();
   const cycle = await call(RUN_AT);
   const cyclePhases = phases.splice(0);
+  // Read between the runs, outside both runs' counts and times.
+  const cycleRequests = model ? await model.fake.requestCount(model.apiKey) : 0;
   const flush = await call(FLUSH_AT);
   const flushPhases = phases.splice(0);
   const received = await input.sink.count(apiKey);
-  return { seedMs, cycle, cyclePhases, flush, flushPhases, received };
+  const modelUsage: ModelUsage | null = model
+    ? {
+        requests: { cycle: cycleRequests, flush: (await model.fake.requestCount(model.apiKey)) - cycleRequests },
+        tokens: await sumModelTokens(deps.db),
+      }
+    : null;
+  if (model) await model.fake.clearRequests(model.apiKey);
+  return { projectId, seedMs, cycle, cyclePhases, flush, flushPhases, received, config: deps.config, modelUsage };
+}
+
+/**
+ * --ai: the same workload REPEATS times with the model off and as often with it on, each run on
+ * a fresh project, alternating which goes first so a drift over the session (a warming JIT, a
+ * fuller emulator) lands on both sides. Prints the last model-on run as the plain bench does,
+ * then what the model added.
+ */
+async function benchModelOffAndOn(input: {
+  sink: SinkProcess;
+  feeds: FeedServer;
+  counter: FirestoreCounter;
+  emulatorHost: string;
+  modelFake: ModelFakeProcess;
+  peak: ReturnType<typeof trackPeakMemory>;
+  emulatorPort: number;
+  emulatorShared: boolean;
+}) {
+  const { modelFake } = input;
+  console.log(
+    `model: the fake at ${modelFake.baseUrl} (${modelFake.model}), every answer ${modelFake.delayMs} ms late; ${REPEATS} run${REPEATS === 1 ? '' : 's'} each with the model off and on, alternating; no naive baseline`,
+  );
+  const runs: ModelRun[] = [];
+  let last: ScoutResult | undefined;
+  for (let i = 0; i < REPEATS; i++) {
+    for (const withModel of i % 2 === 0 ? [false, true] : [true, false]) {
+      const r = await benchScout({ ...input, modelFake: withModel ? modelFake : undefined });
+      const ms = { cycle: r.cycle.ms, flush: r.flush.ms, both: r.cycle.ms + r.flush.ms };
+      runs.push({
+        model: withModel ? 'on' : 'off',
+        ms,
+        deliveriesClaimed: r.cycle.body.instantDeliveries + r.cycle.body.queued,
+        usage: r.modelUsage,
+      });
+      const requests = r.modelUsage
+        ? `, ${(r.modelUsage.requests.cycle + r.modelUsage.requests.flush).toLocaleString('en-US')} model requests`
+        : '';
+      console.log(
+        `  run ${runs.length} of ${2 * REPEATS}, model ${withModel ? 'on ' : 'off'}: 06:00 cycle ${(ms.cycle / 1000).toFixed(1)} s + 08:05 flush ${(ms.flush / 1000).toFixed(1)} s = ${(ms.both / 1000).toFixed(1)} s${requests}`,
+      );
+      if (withModel) last = r;
+      // Kept, every run's documents would stay in the one emulator and slow each later run a little more.
+      await clearEmulatorProject(input.emulatorHost, r.projectId);
+    }
+  }
+  console.log(`\nwith the model on (the last of ${REPEATS} run${REPEATS === 1 ? '' : 's'}):`);
+  printScout(last!);
+  const peakRssMb = input.peak.stop() / 1024 / 1024;
+  console.log(
+    `peak RSS of the bench process during Scout's runs (the sink, the model fake and the emulator run apart): ${peakRssMb.toFixed(0)} MB`,
+  );
+  const ai = summarizeModelRuns({
+    runs,
+    model: modelFake.model,
+    delayMs: modelFake.delayMs,
+    repeats: REPEATS,
+    config: {
+      AI_CONCURRENCY: last!.config.AI_CONCURRENCY,
+      AI_MAX_CALLS_PER_RUN: last!.config.AI_MAX_CALLS_PER_RUN,
+      AI_DAILY_TOKEN_BUDGET: last!.config.AI_DAILY_TOKEN_BUDGET,
+      AI_MAX_POSTINGS_PER_CALL: last!.config.AI_MAX_POSTINGS_PER_CALL,
+    },
+  });
+  for (const line of modelFigureLines(ai)) console.log(line);
+  if (values.json) {
+    const result = {
+      ...benchResult({ scout: last!, peakRssMb, naive: null, emulatorPort: input.emulatorPort, emulatorShared: input.emulatorShared }),
+      ai,
+    };
+    await mkdir(dirname(values.json), { recursive: true });
+    await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);
+  }
 }
 
 type ScoutResult = Awaited<ReturnType<typeof benchScout>>;

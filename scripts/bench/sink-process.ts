@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { startScriptProcess } from './script-process';
 
 /**
  * The mail sink in a process of its own, so the bench's peak memory is Scout's alone (the sink
@@ -13,15 +12,7 @@ export type SinkProcess = {
 };
 
 export async function startSinkProcess(): Promise<SinkProcess> {
-  const main = fileURLToPath(new URL('../mail-sink/main.ts', import.meta.url));
-  const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-  // A heap cap given to the bench (NODE_OPTIONS=--max-old-space-size=…) is for Scout, not for the sink that keeps every message.
-  const env = { ...process.env, NODE_OPTIONS: '' };
-  const child = spawn(tsx, [main, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`mail sink exited (${code})`)));
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0].trim()));
-  });
+  const { url, close } = await startScriptProcess(new URL('../mail-sink/main.ts', import.meta.url), ['--port', '0']);
   return {
     url,
     async setFaults(apiKey, faults) {
@@ -36,11 +27,6 @@ export async function startSinkProcess(): Promise<SinkProcess> {
       const res = await fetch(`${url}/sink/messages/count?${new URLSearchParams({ apiKey })}`);
       return ((await res.json()) as { count: number }).count;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    close,
   };
 }

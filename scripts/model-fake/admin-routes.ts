@@ -54,3 +54,10 @@ export function handleRequests(ctx: AdminContext, req: IncomingMessage, res: Ser
   }
   methodNotAllowed(res);
 }
+
+/** GET ?apiKey: how many chat-completions requests the key made, without their bodies (a bench's thousands stay in the fake). */
+export function handleRequestCount(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (req.method !== 'GET') return methodNotAllowed(res);
+  const apiKey = keyParam(res, query);
+  if (apiKey) sendJson(res, 200, { apiKey, count: ctx.log.count(apiKey) });
+}

@@ -8,7 +8,15 @@ import { invalidRequest, sendOpenAiError } from './openai-errors';
 import type { RequestLog } from './request-log';
 import { chatRequestSchema, readVerdictInput } from './verdict-request';
 
-export type CompletionsContext = { faults: FaultBook; log: RequestLog; models: string[]; now: () => number; signal: AbortSignal };
+export type CompletionsContext = {
+  faults: FaultBook;
+  log: RequestLog;
+  models: string[];
+  now: () => number;
+  signal: AbortSignal;
+  /** The fake's fixed latency (ModelFakeOptions.delayMs), on top of any slow fault. */
+  delayMs: number;
+};
 
 /**
  * POST /v1/chat/completions. Faults are taken for every authenticated request, before the body is
@@ -25,7 +33,7 @@ export async function handleCompletions(ctx: CompletionsContext, req: IncomingMe
 
   const plan = ctx.faults.take(apiKey);
   ctx.log.record(apiKey, { receivedAt: new Date(ctx.now()).toISOString(), body: json.ok ? json.value : raw, fault: modeOf(plan) });
-  await delay(plan.delayMs, ctx.signal);
+  await delay(ctx.delayMs + plan.delayMs, ctx.signal);
   const failure = plan.failure;
   if (failure?.mode === 'drop') return req.socket.destroy();
   if (failure?.mode === '500') return sendOpenAiError(res, 500, 'server_error', 'The server had an error while processing your request.');

@@ -4,8 +4,11 @@ import type { FaultMode, ModelFault } from './types';
 
 const count = z.number().int().positive().optional();
 
+/** The longest a request may be held: a slow fault, or the fake's fixed delay (ModelFakeOptions.delayMs). */
+export const MAX_DELAY_MS = 600_000;
+
 const faultSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('slow'), ms: z.number().int().nonnegative().max(600_000), count }),
+  z.strictObject({ mode: z.literal('slow'), ms: z.number().int().nonnegative().max(MAX_DELAY_MS), count }),
   z.strictObject({ mode: z.literal('500'), count }),
   z.strictObject({ mode: z.literal('429'), retryAfterSeconds: z.number().int().nonnegative().max(86_400), count }),
   z.strictObject({ mode: z.literal('malformed'), count }),

@@ -10,6 +10,7 @@ export function createRequestLog() {
       byKey.set(apiKey, list);
     },
     list: (apiKey: string): RecordedRequest[] => structuredClone(byKey.get(apiKey) ?? []),
+    count: (apiKey: string): number => byKey.get(apiKey)?.length ?? 0,
     clear: (apiKey?: string) => (apiKey === undefined ? byKey.clear() : byKey.delete(apiKey)),
   };
 }

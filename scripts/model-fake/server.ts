@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText, startLoopbackServer } from '../mail-sink/http-io';
-import { handleFaults, handleRequests, type AdminContext } from './admin-routes';
+import { handleFaults, handleRequestCount, handleRequests, type AdminContext } from './admin-routes';
 import { handleCompletions, handleModels, type CompletionsContext } from './completions-route';
-import { createFaultBook } from './faults';
+import { createFaultBook, MAX_DELAY_MS } from './faults';
 import { methodNotAllowed, notFound, sendOpenAiError } from './openai-errors';
 import { createRequestLog } from './request-log';
 import type { ModelFake, ModelFakeOptions } from './types';
@@ -27,9 +27,13 @@ function requestUrl(raw = '/'): URL | null {
 export async function startModelFake(options: ModelFakeOptions = {}): Promise<ModelFake> {
   const host = options.host ?? '127.0.0.1';
   const models = options.models ?? DEFAULT_MODELS;
+  const delayMs = options.delayMs ?? 0;
+  // The same bound as a slow fault's: a typo here would otherwise stall every request of a run.
+  if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > MAX_DELAY_MS)
+    throw new TypeError(`model-fake: delayMs must be a whole number of ms from 0 to ${MAX_DELAY_MS}, got ${delayMs}`);
   const shutdown = new AbortController();
   const admin: AdminContext = { faults: createFaultBook(), log: createRequestLog() };
-  const completions: CompletionsContext = { ...admin, models, now: options.now ?? Date.now, signal: shutdown.signal };
+  const completions: CompletionsContext = { ...admin, models, now: options.now ?? Date.now, signal: shutdown.signal, delayMs };
 
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = requestUrl(req.url);
@@ -41,6 +45,7 @@ export async function startModelFake(options: ModelFakeOptions = {}): Promise<Mo
       return method === 'GET' || method === 'HEAD' ? sendText(res, 200, 'text/plain; charset=utf-8', 'ok') : methodNotAllowed(res);
     if (path === '/__faults') return handleFaults(admin, req, res, url.searchParams);
     if (path === '/__requests') return handleRequests(admin, req, res, url.searchParams);
+    if (path === '/__requests/count') return handleRequestCount(admin, req, res, url.searchParams);
     if (path === '/v1/models') return method === 'GET' ? handleModels(models, req, res) : methodNotAllowed(res);
     if (path === '/v1/chat/completions') return method === 'POST' ? handleCompletions(completions, req, res) : methodNotAllowed(res);
     notFound(res);
@@ -60,6 +65,7 @@ export async function startModelFake(options: ModelFakeOptions = {}): Promise<Mo
     baseUrl: `${server.url}/v1`,
     port: server.port,
     models: [...models],
+    delayMs,
     setFaults: (apiKey, faults) => admin.faults.set(apiKey, faults),
     requests: (apiKey) => admin.log.list(apiKey),
     clearRequests: (apiKey) => admin.log.clear(apiKey),

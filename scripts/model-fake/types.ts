@@ -25,6 +25,12 @@ export type ModelFakeOptions = {
   models?: string[];
   /** The fake's clock (ms since epoch): `created` and `receivedAt`. */
   now?: () => number;
+  /**
+   * Latency added to every chat-completions request, for every key, before any fault: a model's
+   * answer time, so a bench can measure what waiting on a model costs. Not a fault: requests it
+   * delays are recorded with `fault: null`. 0 by default.
+   */
+  delayMs?: number;
 };
 
 export type ModelFake = {
@@ -33,6 +39,8 @@ export type ModelFake = {
   baseUrl: string;
   port: number;
   models: string[];
+  /** The latency every chat-completions request gets (ModelFakeOptions.delayMs). */
+  delayMs: number;
   close(): Promise<void>;
   setFaults(apiKey: string, faults: ModelFault[]): void;
   requests(apiKey: string): RecordedRequest[];

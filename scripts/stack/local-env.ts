@@ -3,6 +3,7 @@
  * .env says otherwise. Everything points at loopback; nothing here is a real secret.
  */
 import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
+import { DEFAULT_MODELS } from '../model-fake/server';
 
 /** `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model. */
 export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number; modelFake?: number };
@@ -25,6 +26,10 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: '10',
+    // The AI verdict stage, only with the model fake on the stack: any key works, it only names the fake's log.
+    ...(ports.modelFake !== undefined
+      ? { AI_BASE_URL: `http://127.0.0.1:${ports.modelFake}/v1`, AI_MODEL: DEFAULT_MODELS[0], AI_API_KEY: 'sk-local-model-fake' }
+      : {}),
   };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined && value !== '') env[key] = value;
   return env;

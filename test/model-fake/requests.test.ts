@@ -50,4 +50,18 @@ describe('model fake: recorded requests', () => {
     expect((await fetch(`${fake.url}/__requests`)).status).toBe(422);
     expect((await fetch(`${fake.url}/__requests`, { method: 'POST' })).status).toBe(405);
   });
+
+  it("counts a key's requests without sending their bodies, and needs a key", async () => {
+    const fake = await openFake();
+    fake.setFaults('sk-count', [{ mode: '500', count: 1 }]);
+    await chat(fake.baseUrl, 'sk-count', request);
+    await chat(fake.baseUrl, 'sk-count', request);
+    await chat(fake.baseUrl, 'sk-other', request);
+    const count = async (query: string) => (await fetch(`${fake.url}/__requests/count${query}`)).json();
+    // A failed answer is still a request made: the count is what the server was asked, not what it answered.
+    expect(await count('?apiKey=sk-count')).toEqual({ apiKey: 'sk-count', count: 2 });
+    expect(await count('?apiKey=sk-nobody')).toEqual({ apiKey: 'sk-nobody', count: 0 });
+    expect((await fetch(`${fake.url}/__requests/count`)).status).toBe(422);
+    expect((await fetch(`${fake.url}/__requests/count?apiKey=sk-count`, { method: 'DELETE' })).status).toBe(405);
+  });
 });

@@ -1,0 +1,31 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createFirestore } from '../../lib/store/firestore';
+import { recordModelUsage } from '../../lib/verdicts/ai-usage';
+import { sumModelTokens } from '../../scripts/bench/model-usage';
+
+let n = 0;
+const freshDb = (): Firestore => createFirestore({ projectId: `bench-model-usage-${Date.now()}-${process.pid}-${++n}` });
+
+beforeAll(() => {
+  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
+  process.env.METADATA_SERVER_DETECTION = 'none';
+});
+
+describe('bench --ai: tokens from aiUsage', () => {
+  it('adds up every day document exactly as recordModelUsage wrote them', async () => {
+    const db = freshDb();
+    const usage = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens, estimated: false });
+    // Two days: the bench's runs are on ?now= days, and a cycle may name the day by the wall clock instead.
+    await recordModelUsage(db, { now: new Date('2026-11-30T06:00:00Z'), retentionDays: 30, usage: usage(100, 20) });
+    await recordModelUsage(db, { now: new Date('2026-11-30T08:05:00Z'), retentionDays: 30, usage: usage(300, 40) });
+    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usage: usage(7, 3) });
+    // A call with no usage reported still counts as a call.
+    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usage: undefined });
+    expect(await sumModelTokens(db)).toEqual({ total: 470, prompt: 407, completion: 63, calls: 4 });
+  });
+
+  it('reads zero for a run that asked the model nothing', async () => {
+    expect(await sumModelTokens(freshDb())).toEqual({ total: 0, prompt: 0, completion: 0, calls: 0 });
+  });
+});
