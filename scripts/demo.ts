@@ -69,7 +69,11 @@ async function main() {
       for (const row of rows) {
         const mine = messages.filter((m) => m.to.includes(row.input!.email));
         console.log(`  ${row.input!.email}: ${mine.length} email${mine.length === 1 ? '' : 's'}`);
-        for (const m of mine) console.log(`    ✉ ${m.subject}`);
+        for (const m of mine) {
+          console.log(`    ✉ ${m.subject}`);
+          // What the subscriber reads under each item: why it is there (keywords and where), and the model's reason.
+          for (const line of (m.text ?? '').split('\n').filter((l) => /^\s+(Why: |AI fit \d)/.test(l))) console.log(`      ${line.trim()}`);
+        }
       }
       return messages.length;
     };
