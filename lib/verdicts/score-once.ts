@@ -212,6 +212,65 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
   }
 
   let counterExamples = subscriber.counterExamples;
+  /**
+   * Every pair of a batch claimed in one commit: in the common case (none claimed elsewhere since
+   * the read) that is one round trip instead of one per pair. The commit is all or nothing, so if
+   * any pair moved since it was read, nothing is written and each pair is claimed on its own.
+   */
+  async function claimAll(batch: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]): Promise<Claimed[]> {
+    const now = deps.clock();
+    if (batch.length > 1 && batch.every((item) => decide(item.snap, subscriber, now) === 'claim')) {
+      const write = db.batch();
+      for (const { posting, snap } of batch) {
+        const raw = matchRef(db, uid, posting.id).withConverter(null);
+        const fields = claimFields(posting.id, now);
+        if (snap.exists) write.update(raw, fields, { lastUpdateTime: snap.updateTime! });
+        else write.create(raw, fields);
+      }
+      try {
+        const results = await write.commit();
+        return batch.map((item, i) => ({ posting: item.posting, version: results[i].writeTime }));
+      } catch (error) {
+        if (!isLostRace(error)) throw error;
+      }
+    }
+    return (await Promise.all(batch.map((item) => claim(item.posting, item.snap)))).filter((c): c is Claimed => c !== null);
+  }
+
+  /**
+   * The answers written over their claims in one commit, each guarded by its claim's version. If
+   * any claim was taken over (its lease ran out), nothing is written and each is written on its
+   * own, so the others still land.
+   */
+  async function storeAll(answers: { claimed: Claimed; fields: Record<string, unknown> }[]): Promise<void> {
+    const guarded = (a: (typeof answers)[number]) =>
+      [matchRef(db, uid, a.claimed.posting.id).withConverter(null), a.fields, a.claimed.version] as const;
+    if (answers.length > 1) {
+      const write = db.batch();
+      for (const a of answers) {
+        const [ref, fields, version] = guarded(a);
+        write.update(ref, fields, { lastUpdateTime: version });
+      }
+      try {
+        await write.commit();
+        return;
+      } catch (error) {
+        if (!isLostRace(error)) throw error;
+      }
+    }
+    await Promise.all(
+      answers.map(async (a) => {
+        const [ref, fields, version] = guarded(a);
+        try {
+          await ref.update(fields, { lastUpdateTime: version });
+        } catch (error) {
+          // Our lease ran out and another run took the pair over: its verdict stands, ours is not written.
+          if (!isLostRace(error)) throw error;
+        }
+      }),
+    );
+  }
+
   const about = subscriber.about ?? '';
   const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minBudget: subscriber.minBudget, about };
   for (let start = 0; start < toAsk.length; start += client.maxPostingsPerCall) {
@@ -227,7 +286,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
       for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
       break;
     }
-    const claimed = (await Promise.all(batch.map((item) => claim(item.posting, item.snap)))).filter((c): c is Claimed => c !== null);
+    const claimed = await claimAll(batch);
     if (claimed.length === 0) {
       usage.calls -= 1;
       continue;
@@ -270,36 +329,30 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
       continue;
     }
     const now = deps.clock();
-    await Promise.all(
-      claimed.map(async (c) => {
-        const verdict = result.verdicts.get(c.posting.id);
-        if (!verdict) {
-          await release(c);
-          return fallBack(c.posting.id, 'no-verdict');
-        }
-        try {
-          await matchRef(db, uid, c.posting.id)
-            .withConverter(null)
-            .update(
-              {
-                state: 'scored',
-                fit: verdict.fit,
-                reason: verdict.reason,
-                leaseUntil: null,
-                scoredAt: now,
-                expireAt: addDays(now, config.RETENTION_DAYS),
-              },
-              { lastUpdateTime: c.version },
-            );
-        } catch (error) {
-          // Our lease ran out and another run took the pair over: its verdict stands, ours is not written.
-          if (!isLostRace(error)) throw error;
-        }
-        // Paid for either way: this run uses the answer it got.
-        counts.scored += 1;
-        outcomes.set(c.posting.id, { kind: 'verdict', fit: verdict.fit, reason: verdict.reason, model: client.model, stored: false });
+    const answered = claimed.filter((c) => result.verdicts.has(c.posting.id));
+    const unanswered = claimed.filter((c) => !result.verdicts.has(c.posting.id));
+    await Promise.all(unanswered.map(release));
+    for (const c of unanswered) fallBack(c.posting.id, 'no-verdict');
+    await storeAll(
+      answered.map((c) => {
+        const verdict = result.verdicts.get(c.posting.id)!;
+        const fields = {
+          state: 'scored',
+          fit: verdict.fit,
+          reason: verdict.reason,
+          leaseUntil: null,
+          scoredAt: now,
+          expireAt: addDays(now, config.RETENTION_DAYS),
+        };
+        return { claimed: c, fields };
       }),
     );
+    for (const c of answered) {
+      const verdict = result.verdicts.get(c.posting.id)!;
+      // Paid for either way: this run uses the answer it got, stored or not.
+      counts.scored += 1;
+      outcomes.set(c.posting.id, { kind: 'verdict', fit: verdict.fit, reason: verdict.reason, model: client.model, stored: false });
+    }
   }
 
   if (waiting.size > 0) await awaitOthers(deps, subscriber, waiting, useVerdict, fallBack);
