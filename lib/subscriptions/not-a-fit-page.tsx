@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
-import type { TokenCheck } from '../subscribers/link-token';
+import { linkFailedPage, type LinkFailure, type LinkFailureCopy } from './link-failed-page';
 import type { SubscriberStatus } from '../subscribers/subscriber';
 
 /**
@@ -107,9 +107,7 @@ export function notSubscribedPage(input: { status: SubscriberStatus | 'unknown';
   );
 }
 
-type LinkFailure = Extract<TokenCheck, { ok: false }>['reason'];
-
-const LINK_FAILURES: Record<LinkFailure, { title: string; message: string }> = {
+const LINK_FAILURES: LinkFailureCopy = {
   expired: {
     title: 'This link has expired',
     message:
@@ -132,15 +130,7 @@ const LINK_FAILURES: Record<LinkFailure, { title: string; message: string }> = {
 };
 
 /** The token did not open anything: 400, no button. */
-export function notAFitLinkFailedPage(reason: LinkFailure): Promise<Response> {
-  const failure = LINK_FAILURES[reason];
-  return pageResponse(
-    <ErrorPage title={failure.title}>
-      <p>{failure.message}</p>
-    </ErrorPage>,
-    { status: 400 },
-  );
-}
+export const notAFitLinkFailedPage = (reason: LinkFailure) => linkFailedPage(LINK_FAILURES, reason);
 
 /** A request the page's button could not have sent: from another site (403), too big (413), not a form (415). */
 export function notAFitRefusedPage(status: 403 | 413 | 415): Promise<Response> {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { TokenCheck } from '../subscribers/link-token';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
+import { linkFailedPage, type LinkFailure, type LinkFailureCopy } from './link-failed-page';
 import {
   MAX_ABOUT_LENGTH,
   MAX_EXCLUDES,
@@ -341,9 +341,7 @@ export function preferencesUnavailablePage(input: { status: SubscriberStatus | '
   }
 }
 
-type LinkFailure = Extract<TokenCheck, { ok: false }>['reason'];
-
-const LINK_FAILURES: Record<LinkFailure, { title: string; message: string }> = {
+const LINK_FAILURES: LinkFailureCopy = {
   expired: {
     title: 'This link has expired',
     message: 'Preference links stop working after a while. Use the preferences link in a more recent Scout email. Nothing was changed.',
@@ -365,15 +363,7 @@ const LINK_FAILURES: Record<LinkFailure, { title: string; message: string }> = {
 };
 
 /** The token did not open anything: 400, no form. */
-export function preferencesLinkFailedPage(reason: LinkFailure): Promise<Response> {
-  const failure = LINK_FAILURES[reason];
-  return pageResponse(
-    <ErrorPage title={failure.title}>
-      <p>{failure.message}</p>
-    </ErrorPage>,
-    { status: 400 },
-  );
-}
+export const preferencesLinkFailedPage = (reason: LinkFailure) => linkFailedPage(LINK_FAILURES, reason);
 
 /** A request the form could not have sent (too big, not form-encoded, unknown action). Nothing was changed. */
 export function preferencesBadRequestPage(input: { status: 400 | 413 | 415; message: string }): Promise<Response> {
