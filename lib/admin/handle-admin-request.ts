@@ -1,5 +1,6 @@
 import type { AdminDeps } from './admin-deps';
-import { parseFeedUrls } from '../feeds/feed-source';
+import { configuredSources } from '../feeds/source-list';
+import { adapterFor } from '../feeds/source-kinds';
 import { aiSettingsOf } from '../ops/ai-verdicts-state';
 import { readDashboard } from '../ops/read-dashboard';
 import { readSubscriberHistory } from '../ops/read-subscriber-history';
@@ -97,7 +98,10 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
 
 function configuredFeeds(deps: AdminDeps) {
   try {
-    return parseFeedUrls(deps.config.FEED_URLS);
+    return configuredSources(deps.config).map((source) => ({
+      source: source.id,
+      url: typeof source.params.url === 'string' ? source.params.url : adapterFor(source.kind).label(source),
+    }));
   } catch {
     return [];
   }

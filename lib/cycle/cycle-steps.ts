@@ -37,12 +37,7 @@ export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
     sources: ctx.sources,
     now: startedAt,
     runId,
-    retentionDays: config.RETENTION_DAYS,
-    timeoutMs: config.FEED_TIMEOUT_MS,
-    maxBytes: config.FEED_MAX_BYTES,
-    allowPrivateAddresses: config.FEED_ALLOW_PRIVATE_ADDRESSES,
-    maxNewPerSource: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
-    appUrl: config.APP_URL,
+    config,
     dryRun: !ctx.commit,
   });
   for (const feed of feeds.feeds.filter((f) => f.status === 'error'))

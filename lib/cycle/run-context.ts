@@ -1,4 +1,5 @@
-import { parseFeedUrls, type FeedSource } from '../feeds/feed-source';
+import type { ConfiguredSource } from '../feeds/source-adapter';
+import { configuredSources } from '../feeds/source-list';
 import type { MailSettings } from '../mail/compose-email';
 import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
 import { newRunId, type CyclePhase } from '../ops/runs';
@@ -28,7 +29,7 @@ export type RunContext = {
   shard: Shard | undefined;
   /** `k-of-n` for a shard's run, null for a run over every subscriber. */
   shardTag: string | null;
-  sources: FeedSource[];
+  sources: ConfiguredSource[];
   mail: MailSettings;
   /** Off for the dry run: no claim, no mark, no cursor, no send — the planners still run. */
   commit: boolean;
@@ -68,7 +69,7 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     outOfTime,
     shard: options.shard,
     shardTag: options.shard ? shardTag(options.shard) : null,
-    sources: parseFeedUrls(config.FEED_URLS),
+    sources: configuredSources(config),
     mail: { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET },
     commit: !options.dryRun,
     limiter: createSendLimiter({

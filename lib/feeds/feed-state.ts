@@ -1,14 +1,19 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { toDate } from '../store/timestamps';
 import { COLLECTIONS } from '../store/collections';
+import type { Validators } from './source-adapter';
 
-/** feeds/{source}: the validators for the next conditional GET and the health an operator reads. */
+/** feeds/{source}: the validators for the next conditional request and the health an operator reads. */
 export type FeedState = {
-  url: string;
+  kind: string;
+  label: string | null;
+  url: string | null;
   etag: string | null;
   lastModified: string | null;
   lastFetchedAt: Date | null;
   lastError: string | null;
+  /** From a 429/503's Retry-After: the source is not asked before this. */
+  retryAfter: Date | null;
 };
 
 export const feedStatesCollection = (db: Firestore) => db.collection(COLLECTIONS.feedStates);
@@ -16,39 +21,61 @@ export const feedStatesCollection = (db: Firestore) => db.collection(COLLECTIONS
 export function readFeedState(data: FirebaseFirestore.DocumentData | undefined): FeedState | null {
   if (!data) return null;
   return {
-    url: data.url,
+    kind: data.kind ?? 'feed',
+    label: data.label ?? null,
+    url: data.url ?? null,
     etag: data.etag ?? null,
     lastModified: data.lastModified ?? null,
     lastFetchedAt: toDate(data.lastFetchedAt),
     lastError: data.lastError ?? null,
+    retryAfter: toDate(data.retryAfter),
   };
+}
+
+type SourceDescription = { source: string; kind?: string; label?: string; url: string | null; now: Date };
+
+function described(input: SourceDescription) {
+  return { kind: input.kind ?? 'feed', ...(input.label ? { label: input.label } : {}), url: input.url };
 }
 
 export async function recordFeedSuccess(
   db: Firestore,
-  input: { source: string; url: string; etag?: string | null; lastModified?: string | null; now: Date; postings: number | null },
+  input: SourceDescription & { validators?: Validators | null; postings: number | null; created?: number },
 ) {
   await feedStatesCollection(db)
     .doc(input.source)
     .set(
       {
-        url: input.url,
-        ...(input.etag !== undefined ? { etag: input.etag, lastModified: input.lastModified ?? null } : {}),
+        ...described(input),
+        ...(input.validators !== undefined
+          ? { etag: input.validators?.etag ?? null, lastModified: input.validators?.lastModified ?? null }
+          : {}),
         lastFetchedAt: input.now,
+        lastSuccessAt: input.now,
         lastStatus: input.postings === null ? 'not-modified' : 'ok',
         ...(input.postings !== null ? { lastItemCount: input.postings } : {}),
+        ...(input.created ? { lastNewPostingAt: input.now } : {}),
         lastError: null,
+        retryAfter: null,
         consecutiveFailures: 0,
       },
       { merge: true },
     );
 }
 
-export async function recordFeedFailure(db: Firestore, input: { source: string; url: string; error: string; now: Date }) {
+export async function recordFeedFailure(db: Firestore, input: SourceDescription & { error: string; retryAfterSeconds?: number }) {
   await feedStatesCollection(db)
     .doc(input.source)
     .set(
-      { url: input.url, lastStatus: 'error', lastError: input.error, lastErrorAt: input.now, consecutiveFailures: FieldValue.increment(1) },
+      {
+        ...described(input),
+        lastFetchedAt: input.now,
+        lastStatus: 'error',
+        lastError: input.error,
+        lastErrorAt: input.now,
+        retryAfter: input.retryAfterSeconds ? new Date(input.now.getTime() + input.retryAfterSeconds * 1000) : null,
+        consecutiveFailures: FieldValue.increment(1),
+      },
       { merge: true },
     );
 }

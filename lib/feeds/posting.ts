@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 
-export type Budget = { amount: number; currency: string; kind: 'fixed' | 'hourly' };
+/**
+ * What a job pays: a fixed price, an hourly rate or a yearly salary, in `currency` (ISO 4217, or
+ * USD where a source states none). `amount` is the lower bound; `maxAmount` the top of a range.
+ */
+export type Budget = { amount: number; currency: string; kind: 'fixed' | 'hourly' | 'yearly'; maxAmount?: number };
 
 export type Posting = {
   /** Firestore doc id for jobs/: `${source}_${hash}`. */
@@ -15,8 +19,15 @@ export type Posting = {
   /** Plain text, at most 2,000 chars. */
   description: string;
   budget: Budget | null;
+  /** Tags: the source's categories and skills, lowercased, deduplicated. */
   skills: string[];
   publishedAt: Date | null;
+  /** Plain text, at most 200 chars; from the boards that name the employer. */
+  company?: string | null;
+  /** Plain text, at most 200 chars: "Berlin, Germany", "Remote (EU)". */
+  location?: string | null;
+  /** True when the source says the job is remote; null when it does not say. */
+  remote?: boolean | null;
 };
 
 // 20 base64url chars = 120 bits: collisions are out of reach, ids stay short.

@@ -1,14 +1,19 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
-import { feedStatesCollection, readFeedState, recordFeedFailure, recordFeedSuccess } from './feed-state';
-import type { FeedSource } from './feed-source';
-import { fetchFeed, scoutUserAgent, type FeedFetch } from './fetch-feed';
+import type { Config } from '../runtime/config';
+import { FeedFetchError } from './feed-errors';
+import { feedStatesCollection, readFeedState, recordFeedFailure, recordFeedSuccess, type FeedState } from './feed-state';
 import type { Posting } from './posting';
+import type { ConfiguredSource } from './source-adapter';
+import { createSourceHttp, scoutUserAgent, type FeedFetch } from './source-http';
+import { adapterFor } from './source-kinds';
 import { storeNewPostings } from './store-postings';
 
 export type FeedReport = {
   source: string;
-  status: 'ok' | 'not-modified' | 'error';
+  kind: string;
+  /** `skipped`: not due (its minimum interval, a Retry-After) — not asked this run. */
+  status: 'ok' | 'not-modified' | 'error' | 'skipped';
   postings?: number;
   new?: number;
   /** New postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
@@ -16,78 +21,79 @@ export type FeedReport = {
   error?: string;
 };
 
-const FEED_CONCURRENCY = 4;
+const SOURCE_CONCURRENCY = 4;
 
 /**
- * fetch feeds → store new postings. Each feed is fetched conditionally with the validators of its
- * last success; its new validators are saved only after its postings are stored, so a crash in
- * between re-fetches instead of skipping them — and never when postings were held back for the
- * next run, whose fetch must see them again rather than a 304. One broken feed is recorded on
- * feeds/{source} and never stops the others.
+ * read sources → store new postings. Each source is read by its kind's adapter, conditionally
+ * with the validators of its last success; its new validators are saved only after its postings
+ * are stored, so a crash in between re-fetches instead of skipping them — and never when postings
+ * were held back for the next run, whose fetch must see them again rather than a 304. One broken
+ * source is recorded on feeds/{source} and never stops the others.
  */
 export async function refreshFeeds(
   deps: { db: Firestore; fetch: FeedFetch },
-  input: {
-    sources: FeedSource[];
-    now: Date;
-    runId: string;
-    retentionDays: number;
-    timeoutMs: number;
-    maxBytes: number;
-    allowPrivateAddresses: boolean;
-    maxNewPerSource: number;
-    appUrl: string;
-    dryRun: boolean;
-  },
+  input: { sources: ConfiguredSource[]; now: Date; runId: string; config: Config; dryRun: boolean; signal?: AbortSignal },
 ): Promise<{ fetched: number; new: number; held: number; feeds: FeedReport[]; preview: Posting[] }> {
   const { db } = deps;
-  const states = input.sources.length > 0 ? await db.getAll(...input.sources.map((s) => feedStatesCollection(db).doc(s.source))) : [];
-  const limit = pLimit(FEED_CONCURRENCY);
+  const { config } = input;
+  const states = input.sources.length > 0 ? await db.getAll(...input.sources.map((s) => feedStatesCollection(db).doc(s.id))) : [];
+  const limit = pLimit(SOURCE_CONCURRENCY);
   const preview: Posting[] = [];
   const feeds = await Promise.all(
     input.sources.map((source, i) =>
       limit(async (): Promise<FeedReport> => {
+        const adapter = adapterFor(source.kind);
         const state = readFeedState(states[i].data());
+        const report = { source: source.id, kind: source.kind };
+        // A dry run wants to see what is there, whatever the schedule.
+        if (!input.dryRun && !isDue(source, state, input.now)) return { ...report, status: 'skipped' };
+        const described = { source: source.id, kind: source.kind, label: adapter.label(source), url: sourceUrl(source), now: input.now };
         try {
-          const result = await fetchFeed({
+          const result = await adapter.read({
             source,
+            http: createSourceHttp({
+              source: source.id,
+              fetch: deps.fetch,
+              timeoutMs: source.timeoutMs,
+              maxBytes: source.maxBytes,
+              allowPrivateAddresses: config.FEED_ALLOW_PRIVATE_ADDRESSES,
+              redirects: adapter.redirects,
+              userAgent: scoutUserAgent(config.APP_URL),
+              signal: input.signal,
+            }),
             // A dry run wants to see what is there, not what changed.
-            etag: input.dryRun ? null : state?.etag,
-            lastModified: input.dryRun ? null : state?.lastModified,
-            fetch: deps.fetch,
-            timeoutMs: input.timeoutMs,
-            maxBytes: input.maxBytes,
-            allowPrivateAddresses: input.allowPrivateAddresses,
-            userAgent: scoutUserAgent(input.appUrl),
+            validators: input.dryRun || !state ? null : { etag: state.etag, lastModified: state.lastModified },
+            now: input.now,
+            db,
+            config,
           });
           if (input.dryRun) {
             if (result.status === 'ok') preview.push(...result.postings);
-            return { source: source.source, status: result.status, postings: result.status === 'ok' ? result.postings.length : 0 };
+            return { ...report, status: result.status, postings: result.status === 'ok' ? result.postings.length : 0 };
           }
           if (result.status === 'not-modified') {
-            await recordFeedSuccess(db, { source: source.source, url: source.url, now: input.now, postings: null });
-            return { source: source.source, status: 'not-modified', postings: 0, new: 0 };
+            await recordFeedSuccess(db, { ...described, postings: null });
+            return { ...report, status: 'not-modified', postings: 0, new: 0 };
           }
           const { created, held } = await storeNewPostings(db, {
             postings: result.postings,
             now: input.now,
             runId: input.runId,
-            retentionDays: input.retentionDays,
-            maxNew: input.maxNewPerSource,
+            retentionDays: config.RETENTION_DAYS,
+            maxNew: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
           });
           await recordFeedSuccess(db, {
-            source: source.source,
-            url: source.url,
-            etag: held > 0 ? null : result.etag,
-            lastModified: held > 0 ? null : result.lastModified,
-            now: input.now,
+            ...described,
+            validators: held > 0 ? { etag: null, lastModified: null } : result.validators,
             postings: result.postings.length,
+            created,
           });
-          return { source: source.source, status: 'ok', postings: result.postings.length, new: created, held };
+          return { ...report, status: 'ok', postings: result.postings.length, new: created, held };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          if (!input.dryRun) await recordFeedFailure(db, { source: source.source, url: source.url, error: message, now: input.now });
-          return { source: source.source, status: 'error', error: message };
+          const retryAfterSeconds = error instanceof FeedFetchError ? error.retryAfterSeconds : undefined;
+          if (!input.dryRun) await recordFeedFailure(db, { ...described, error: message, retryAfterSeconds });
+          return { ...report, status: 'error', error: message };
         }
       }),
     ),
@@ -99,4 +105,20 @@ export async function refreshFeeds(
     feeds,
     preview,
   };
+}
+
+/** Not before its minimum interval since the last fetch, nor before a Retry-After it was given. */
+function isDue(source: ConfiguredSource, state: FeedState | null, now: Date): boolean {
+  if (!state) return true;
+  if (state.retryAfter && state.retryAfter > now) return false;
+  if (source.minIntervalMinutes > 0 && state.lastFetchedAt) {
+    // A minute's slack: a scheduler calling every 15 minutes is not kept out by a few ms of jitter.
+    const next = state.lastFetchedAt.getTime() + (source.minIntervalMinutes - 1) * 60_000;
+    if (next > now.getTime()) return false;
+  }
+  return true;
+}
+
+function sourceUrl(source: ConfiguredSource): string | null {
+  return typeof source.params.url === 'string' ? source.params.url : null;
 }

@@ -45,8 +45,13 @@ const publishedFormat = new Intl.DateTimeFormat('en-GB', {
 
 function formatBudget(budget: Posting['budget']): string | null {
   if (!budget) return null;
-  const money = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0).format(budget.amount);
-  return budget.kind === 'hourly' ? `${money}/hour` : `${money} fixed`;
+  const format = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0);
+  const money =
+    budget.maxAmount && budget.maxAmount > budget.amount
+      ? `${format.format(budget.amount)}–${format.format(budget.maxAmount)}`
+      : format.format(budget.amount);
+  if (budget.kind === 'hourly') return `${money}/hour`;
+  return budget.kind === 'yearly' ? `${money}/year` : `${money} fixed`;
 }
 
 const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);

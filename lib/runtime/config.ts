@@ -52,7 +52,10 @@ export const configSchema = z.object({
     .optional(),
   /** Where the platform itself provides Google credentials (Cloud Run, App Engine, GCE): an explicit opt-in, never a silent fallback. */
   FIREBASE_USE_DEFAULT_CREDENTIALS: flag(false),
-  FEED_URLS: z.string({ error: 'is required' }).min(1, 'is required'),
+  /** Plain feeds, `name=URL` separated by commas or spaces; each becomes a `feed` source. */
+  FEED_URLS: z.string().optional(),
+  /** Every kind of source as a JSON array (README "Sources"); checked entry by entry by lib/feeds/source-list.ts. */
+  SOURCES: z.string().optional(),
   DIGEST_HOUR_UTC: int(8, 0, 23),
   DIGEST_MAX_ITEMS: int(20, 1, 100),
   LOCK_TTL_MS: int(600_000, 1_000, 3_600_000),
@@ -178,6 +181,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const credentials = credentialsProblem(cleaned);
   if (credentials) problems.push(credentials);
   problems.push(...aiProblems(cleaned));
+  if (cleaned.FEED_URLS === undefined && cleaned.SOURCES === undefined)
+    problems.push('FEED_URLS is required (or SOURCES): the job sources Scout reads');
   if (result.success) problems.push(...productionProblems(result.data, cleaned.NODE_ENV));
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return result.data;

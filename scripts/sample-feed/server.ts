@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SAMPLE_KINDS } from './sample-sources';
 
 export type ServedFeed = {
   body: string;
@@ -64,6 +65,7 @@ export async function startFeedServer(
     });
   };
   setFeed(SAMPLE_FEED_PATH, { body: await readSampleFeed(), contentType: SAMPLE_FEED_CONTENT_TYPE });
+  for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served())) setFeed(path, feed);
   for (const [path, feed] of Object.entries(options.feeds ?? {})) setFeed(path, feed);
 
   const server = createServer((request, response) => {

@@ -4,6 +4,7 @@
  */
 import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 import { DEFAULT_MODELS } from '../model-fake/server';
+import { sampleSourceEntries } from '../sample-feed/sample-sources';
 
 /** `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model. */
 export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number; modelFake?: number };
@@ -22,6 +23,8 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
     FIRESTORE_EMULATOR_HOST: `127.0.0.1:${ports.firestore}`,
     METADATA_SERVER_DETECTION: 'none',
     FEED_URLS: `sample=http://127.0.0.1:${ports.feed}/sample.xml`,
+    // Every other kind of source, from the same sample server (README "Sources").
+    ...sampleSources(ports.feed, overrides),
     // The sample feed server is on loopback; production refuses this setting.
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',
@@ -33,4 +36,11 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
   };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined && value !== '') env[key] = value;
   return env;
+}
+
+/** A caller that names its own feeds (FEED_URLS, without SOURCES) gets only those. */
+function sampleSources(port: number, overrides: Record<string, string | undefined>): { SOURCES?: string } {
+  if (overrides.FEED_URLS && !overrides.SOURCES) return {};
+  const entries = sampleSourceEntries(`http://127.0.0.1:${port}`);
+  return entries.length > 0 ? { SOURCES: JSON.stringify(entries) } : {};
 }

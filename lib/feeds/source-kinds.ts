@@ -1,0 +1,16 @@
+import { feedAdapter } from './adapters/feed-adapter';
+import type { AnySourceAdapter } from './source-adapter';
+
+/**
+ * Every kind a SOURCES entry may name, and the adapter that reads it. README "Sources" lists each
+ * with its parameters and the documentation it follows.
+ */
+export const SOURCE_ADAPTERS: Record<string, AnySourceAdapter> = Object.fromEntries(
+  [feedAdapter].map((adapter) => [adapter.kind, adapter]),
+);
+
+export function adapterFor(kind: string): AnySourceAdapter {
+  const adapter = SOURCE_ADAPTERS[kind];
+  if (!adapter) throw new Error(`unknown source kind "${kind}"`);
+  return adapter;
+}

@@ -1,0 +1,22 @@
+import type { ServedFeed } from '../server';
+
+/** One SOURCES entry as the operator writes it (README "Sources"). */
+export type SourceEntry = {
+  kind: string;
+  id: string;
+  params: Record<string, unknown>;
+  timeoutMs?: number;
+  maxBytes?: number;
+  minIntervalMinutes?: number;
+};
+
+/**
+ * One kind of source on the local stack: the paths the sample source server answers (built from
+ * the kind's fixtures, at the provider's own paths) and the SOURCES entry that reads them from
+ * the server's origin.
+ */
+export type SampleKind = {
+  kind: string;
+  served(): Promise<Record<string, ServedFeed>>;
+  entry(origin: string): SourceEntry;
+};
