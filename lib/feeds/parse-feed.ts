@@ -1,4 +1,5 @@
 import { parseFeed as parseAnyFeed, type AnyFeed } from 'feedsmith';
+import { z } from 'zod';
 import { FeedParseError } from './feed-errors';
 import { readFeedItems } from './feed-items';
 import type { Posting } from './posting';
@@ -35,6 +36,7 @@ function detectFeed(body: string, source: string): { parsed: AnyFeed; rawJson: u
   const text = body.replace(/^\uFEFF/, '').trim();
   if (!text) throw new FeedParseError(source, 'empty feed body');
   const rawJson = text.startsWith('{') ? parseJson(text, source) : null;
+  if (rawJson !== null) assertJsonFeedShape(rawJson, source);
   let parsed: AnyFeed;
   try {
     parsed = parseAnyFeed(rawJson ?? text);
@@ -70,4 +72,22 @@ const TAIL_LENGTH = 4_096;
 
 function assertRootClosed(text: string, source: string): void {
   if (!ROOT_END.test(text.slice(-TAIL_LENGTH))) throw new FeedParseError(source, 'malformed XML: document is incomplete');
+}
+
+// JSON Feed 1.1 §3: `items` is an array, and every item MUST have an id (a string; 1.0 allowed a
+// number). feedsmith is lenient with both; an answer that breaks them is not half-used.
+const jsonFeedShape = z.object({
+  version: z.string().startsWith('https://jsonfeed.org/version/'),
+  items: z.array(z.object({ id: z.union([z.string().min(1), z.number()]) }).loose()),
+});
+
+function assertJsonFeedShape(value: unknown, source: string): void {
+  const result = jsonFeedShape.safeParse(value);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'feed';
+  throw new FeedParseError(
+    source,
+    `not a JSON Feed: ${where} ${issue.code === 'invalid_type' ? 'has the wrong type or is missing' : 'is invalid'}`,
+  );
 }

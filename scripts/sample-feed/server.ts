@@ -13,6 +13,10 @@ export type ServedFeed = {
   delayMs?: number;
   /** Sent as the Location header, with a 3xx `status` (redirect tests). */
   location?: string;
+  /** Extra response headers (Retry-After on a 429…). */
+  headers?: Record<string, string>;
+  /** Send the 200 body 16 bytes at a time, one chunk every this many ms (slow-drip tests). */
+  dripMs?: number;
 };
 
 export type FeedServerRequest = {
@@ -124,7 +128,7 @@ function respond(request: IncomingMessage, response: ServerResponse, feed: Store
   }
   if (feed.status !== undefined && feed.status !== 200) {
     response
-      .writeHead(feed.status, { 'content-type': feed.contentType, ...(feed.location ? { location: feed.location } : {}) })
+      .writeHead(feed.status, { 'content-type': feed.contentType, ...(feed.location ? { location: feed.location } : {}), ...feed.headers })
       .end(feed.body);
     return;
   }
@@ -134,8 +138,23 @@ function respond(request: IncomingMessage, response: ServerResponse, feed: Store
     return;
   }
   const body = Buffer.from(feed.body, 'utf8');
-  response.writeHead(200, { ...validators, 'content-type': feed.contentType, 'content-length': body.byteLength });
+  response.writeHead(200, { ...validators, 'content-type': feed.contentType, 'content-length': body.byteLength, ...feed.headers });
+  if (feed.dripMs && request.method !== 'HEAD') return drip(response, body, feed.dripMs);
   response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+function drip(response: ServerResponse, body: Buffer, everyMs: number): void {
+  let offset = 0;
+  const timer = setInterval(() => {
+    if (response.destroyed || offset >= body.byteLength) {
+      clearInterval(timer);
+      if (!response.destroyed) response.end();
+      return;
+    }
+    response.write(body.subarray(offset, offset + 16));
+    offset += 16;
+  }, everyMs);
+  response.once('close', () => clearInterval(timer));
 }
 
 // RFC 9110 §13.1.2: If-None-Match uses weak comparison and, when present,
