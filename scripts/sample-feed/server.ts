@@ -4,20 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { SAMPLE_KINDS } from './sample-sources';
 
-export type ServedFeed = {
-  body: string;
-  contentType: string;
-  /** Answer with this status instead of 200 (fault tests: 500, 429…); no validators then. */
-  status?: number;
-  /** Wait this long before answering (timeout tests). */
-  delayMs?: number;
-  /** Sent as the Location header, with a 3xx `status` (redirect tests). */
-  location?: string;
-  /** Extra response headers (Retry-After on a 429…). */
-  headers?: Record<string, string>;
-  /** Send the 200 body 16 bytes at a time, one chunk every this many ms (slow-drip tests). */
-  dripMs?: number;
-};
+export type { ServedFeed } from './served-feed';
+import type { ServedFeed } from './served-feed';
 
 export type FeedServerRequest = {
   path: string;

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseSourceList, SourceListError } from '../../lib/feeds/source-list';
 
-const base = { FEED_TIMEOUT_MS: 10_000, FEED_MAX_BYTES: 5_000_000, FEED_URLS: undefined, SOURCES: undefined };
-const problemsOf = (config: Partial<typeof base> & { FEED_URLS?: string; SOURCES?: string }) => {
+const base: { FEED_TIMEOUT_MS: number; FEED_MAX_BYTES: number; FEED_URLS?: string; SOURCES?: string } = {
+  FEED_TIMEOUT_MS: 10_000,
+  FEED_MAX_BYTES: 5_000_000,
+};
+const problemsOf = (config: { FEED_URLS?: string; SOURCES?: string }) => {
   try {
     parseSourceList({ ...base, ...config });
   } catch (error) {

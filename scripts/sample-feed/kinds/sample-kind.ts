@@ -1,4 +1,4 @@
-import type { ServedFeed } from '../server';
+import type { ServedFeed } from '../served-feed';
 
 /** One SOURCES entry as the operator writes it (README "Sources"). */
 export type SourceEntry = {
