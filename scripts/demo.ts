@@ -80,6 +80,9 @@ async function main() {
 
     heading(`Run 1 — GET /api/cron at ${EARLY}`);
     console.log(`  ${summary(await cron(EARLY))}`);
+    heading('What run 1 read, by source (the sample source server serves every kind)');
+    const { sourceLines } = await import('./demo/sources-table');
+    for (const line of await sourceLines(db, env)) console.log(line);
     const afterFirst = received('Inboxes after run 1 (instant subscribers got one alert each; daily ones wait for 08:00)');
 
     const modelRequests = () => (stack.modelFake ? stack.modelFake.requests(env.AI_API_KEY).length : 0);
