@@ -26,7 +26,7 @@ const answerSchema = z.object({ jobs: z.array(z.unknown()) });
 // Fields of the "Ashby Job Postings API" example (developers.ashbyhq.com/docs/public-job-posting-api).
 const jobSchema = z.object({
   // Not in the docs' example but on every live answer; when absent, jobUrl's last segment is the same id.
-  id: z.string().min(1).optional(),
+  id: z.string().min(1).nullish(),
   title: z.string(),
   location: lenient(z.string()),
   secondaryLocations: lenient(z.array(z.unknown())),
@@ -142,11 +142,11 @@ function remoteOf(job: AshbyJob): boolean | null {
 }
 
 /** Intervals seen: `1 YEAR` (documented), `1 HOUR` (in live answers); a month is × 12. Others are left to the text. */
-const INTERVALS: Record<string, { kind: 'hourly' | 'yearly'; times: number }> = {
-  '1 YEAR': { kind: 'yearly', times: 1 },
-  '1 MONTH': { kind: 'yearly', times: 12 },
-  '1 HOUR': { kind: 'hourly', times: 1 },
-};
+const INTERVALS = new Map<string, { kind: 'hourly' | 'yearly'; times: number }>([
+  ['1 YEAR', { kind: 'yearly', times: 1 }],
+  ['1 MONTH', { kind: 'yearly', times: 12 }],
+  ['1 HOUR', { kind: 'hourly', times: 1 }],
+]);
 
 /**
  * The salary component of the posting's one pay tier. Several tiers are several ranges (one per
@@ -157,7 +157,7 @@ function salaryOf(compensation: AshbyJob['compensation']): Budget | null {
   if (tiers.length > 1) return null;
   const components = tiers.length === 1 ? (tiers[0].components ?? []) : (compensation?.summaryComponents ?? []);
   for (const component of components) {
-    const interval = component.interval ? INTERVALS[component.interval.trim().toUpperCase()] : undefined;
+    const interval = component.interval ? INTERVALS.get(component.interval.trim().toUpperCase()) : undefined;
     if (component.compensationType !== 'Salary' || !interval) continue;
     const salary = statedSalary({ min: component.minValue, max: component.maxValue, currency: component.currencyCode, ...interval });
     if (salary) return salary;

@@ -133,15 +133,15 @@ function describe(job: LeverJob): RawJob['description'] {
  * (yearly), `per-hour-wage` (hourly), `per-month-salary` (× 12, yearly), `per-week-salary` (× 52,
  * yearly). `per-day-wage` and anything else has no honest conversion and is left to the text.
  */
-const INTERVALS: Record<string, { kind: 'hourly' | 'yearly'; times: number }> = {
-  'per-year-salary': { kind: 'yearly', times: 1 },
-  'per-hour-wage': { kind: 'hourly', times: 1 },
-  'per-month-salary': { kind: 'yearly', times: 12 },
-  'per-week-salary': { kind: 'yearly', times: 52 },
-};
+const INTERVALS = new Map<string, { kind: 'hourly' | 'yearly'; times: number }>([
+  ['per-year-salary', { kind: 'yearly', times: 1 }],
+  ['per-hour-wage', { kind: 'hourly', times: 1 }],
+  ['per-month-salary', { kind: 'yearly', times: 12 }],
+  ['per-week-salary', { kind: 'yearly', times: 52 }],
+]);
 
 function salaryOf(range: LeverJob['salaryRange']): Budget | null {
-  const interval = range?.interval ? INTERVALS[range.interval] : undefined;
+  const interval = range?.interval ? INTERVALS.get(range.interval) : undefined;
   if (!range || !interval) return null;
   return statedSalary({ min: range.min, max: range.max, currency: range.currency, ...interval });
 }

@@ -129,6 +129,7 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
   it('a salary Scout cannot state honestly is left to the text: a daily wage, an unknown interval, no currency', () => {
     expect(salary({ currency: 'USD', interval: 'per-day-wage', min: 400, max: 500 })).toBeNull();
     expect(salary({ currency: 'USD', interval: 'per-fortnight', min: 400, max: 500 })).toBeNull();
+    expect(salary({ currency: 'USD', interval: 'constructor', min: 400, max: 500 })).toBeNull();
     expect(salary({ interval: 'per-year-salary', min: 60_000, max: 80_000 })).toBeNull();
     expect(salary({ currency: 'dollars', interval: 'per-year-salary', min: 60_000, max: 80_000 })).toBeNull();
     expect(salary({ currency: 'USD', interval: 'per-year-salary', min: 0, max: -1 })).toBeNull();
