@@ -1,4 +1,5 @@
 import { feedAdapter } from './adapters/feed-adapter';
+import { upworkAdapter } from './adapters/upwork-adapter';
 import type { AnySourceAdapter } from './source-adapter';
 
 /**
@@ -6,7 +7,7 @@ import type { AnySourceAdapter } from './source-adapter';
  * with its parameters and the documentation it follows.
  */
 export const SOURCE_ADAPTERS: Record<string, AnySourceAdapter> = Object.fromEntries(
-  [feedAdapter].map((adapter) => [adapter.kind, adapter]),
+  [feedAdapter, upworkAdapter].map((adapter) => [adapter.kind, adapter]),
 );
 
 export function adapterFor(kind: string): AnySourceAdapter {
