@@ -27,6 +27,8 @@ export type SourceAnswer =
   | {
       status: 'ok';
       text: string;
+      /** 2xx, or one of the request's `readErrorBodyOf` statuses. */
+      httpStatus: number;
       contentType: string | null;
       url: string;
       etag: string | null;
@@ -41,6 +43,11 @@ export type SourceRequestInit = {
   /** Send If-None-Match / If-Modified-Since with these (the validators of the source's last success). */
   etag?: string | null;
   lastModified?: string | null;
+  /**
+   * Error statuses whose body the adapter reads itself instead of a FeedFetchError: an OAuth2
+   * token endpoint names its error (`invalid_grant`…) only in a 400's body (RFC 6749 §5.2).
+   */
+  readErrorBodyOf?: number[];
 };
 
 /**
@@ -136,7 +143,8 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
         await response.body?.cancel().catch(() => undefined);
         return { status: 'not-modified' };
       }
-      if (!response.ok) {
+      const readsErrorBody = init.readErrorBodyOf?.includes(response.status) ?? false;
+      if (!response.ok && !readsErrorBody) {
         await response.body?.cancel().catch(() => undefined);
         const retryAfterSeconds =
           response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
@@ -156,6 +164,7 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
       return {
         status: 'ok',
         text: decodeBody(bytes, contentType),
+        httpStatus: response.status,
         contentType,
         url: url.href,
         etag: response.headers.get('etag'),

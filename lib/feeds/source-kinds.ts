@@ -2,6 +2,7 @@ import { ashbyAdapter } from './adapters/ashby-adapter';
 import { feedAdapter } from './adapters/feed-adapter';
 import { greenhouseAdapter } from './adapters/greenhouse-adapter';
 import { leverAdapter } from './adapters/lever-adapter';
+import { upworkAdapter } from './adapters/upwork-adapter';
 import type { AnySourceAdapter } from './source-adapter';
 
 /**
@@ -9,7 +10,7 @@ import type { AnySourceAdapter } from './source-adapter';
  * with its parameters and the documentation it follows.
  */
 export const SOURCE_ADAPTERS: Record<string, AnySourceAdapter> = Object.fromEntries(
-  [feedAdapter, greenhouseAdapter, leverAdapter, ashbyAdapter].map((adapter) => [adapter.kind, adapter]),
+  [feedAdapter, greenhouseAdapter, leverAdapter, ashbyAdapter, upworkAdapter].map((adapter) => [adapter.kind, adapter]),
 );
 
 export function adapterFor(kind: string): AnySourceAdapter {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssues, type Config } from '../runtime/config';
+import { missingUpworkCredentials, upworkAdapter } from './adapters/upwork-adapter';
 import { parseFeedUrls } from './feed-source';
 import type { ConfiguredSource } from './source-adapter';
 import { SOURCE_ADAPTERS } from './source-kinds';
@@ -45,7 +46,10 @@ export function configuredSources(config: Config): ConfiguredSource[] {
   return sources;
 }
 
-export function parseSourceList(config: Pick<Config, 'FEED_URLS' | 'SOURCES' | 'FEED_TIMEOUT_MS' | 'FEED_MAX_BYTES'>): ConfiguredSource[] {
+export function parseSourceList(
+  config: Pick<Config, 'FEED_URLS' | 'SOURCES' | 'FEED_TIMEOUT_MS' | 'FEED_MAX_BYTES'> &
+    Partial<Pick<Config, 'UPWORK_CLIENT_ID' | 'UPWORK_CLIENT_SECRET' | 'UPWORK_REFRESH_TOKEN'>>,
+): ConfiguredSource[] {
   const problems: string[] = [];
   const sources: ConfiguredSource[] = [];
   const defaults = (entry: { timeoutMs?: number; maxBytes?: number; minIntervalMinutes?: number }, minInterval: number) => ({
@@ -77,6 +81,12 @@ export function parseSourceList(config: Pick<Config, 'FEED_URLS' | 'SOURCES' | '
     const params = adapter.params.safeParse(entry.data.params);
     if (!params.success) {
       problems.push(...describeIssues(params.error.issues).map((issue) => `${where} params.${issue}`));
+      continue;
+    }
+    // Without its app's OAuth2 credentials an upwork source could not even ask for a token.
+    const missingCredentials = adapter.kind === upworkAdapter.kind ? missingUpworkCredentials(config) : [];
+    if (missingCredentials.length > 0) {
+      problems.push(`${where} needs ${missingCredentials.join(', ')} (Upwork's OAuth2 credentials, README "Sources")`);
       continue;
     }
     sources.push({

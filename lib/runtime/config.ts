@@ -107,6 +107,15 @@ export const configSchema = z.object({
   AI_DAILY_TOKEN_BUDGET: int(1_000_000, 1_000, 1_000_000_000),
   /** Postings in one request (one subscriber's batch). */
   AI_MAX_POSTINGS_PER_CALL: int(20, 1, 100),
+  /**
+   * Upwork's OAuth2 app, for `upwork` sources (README "Sources"): all three, or no `upwork` source
+   * (lib/feeds/source-list.ts names the missing ones). The refresh token only seeds the first
+   * token: Upwork rotates it, and the newest is kept encrypted in sourceTokens/ (lib/feeds/upwork-token.ts).
+   * The secret is never logged or stored; it is the key the stored tokens are encrypted under.
+   */
+  UPWORK_CLIENT_ID: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
+  UPWORK_CLIENT_SECRET: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
+  UPWORK_REFRESH_TOKEN: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
 });
 
 export type Config = z.output<typeof configSchema>;

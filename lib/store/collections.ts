@@ -36,6 +36,8 @@ export const COLLECTIONS = {
   aiUsage: 'aiUsage',
   /** "Not a fit" from the email, per subscriber and posting, with a snapshot of the posting (lib/feedback/feedback.ts). */
   feedback: 'feedback',
+  /** A source's OAuth2 token, sealed, and the lease of its refresh (lib/feeds/upwork-token.ts). */
+  sourceTokens: 'sourceTokens',
 } as const;
 
 export type CollectionKey = keyof typeof COLLECTIONS;

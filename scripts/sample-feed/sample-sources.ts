@@ -2,12 +2,13 @@ import { ashbySample } from './kinds/ashby';
 import { greenhouseSample } from './kinds/greenhouse';
 import { leverSample } from './kinds/lever';
 import type { SampleKind, SourceEntry } from './kinds/sample-kind';
+import { upworkSampleKind } from './kinds/upwork';
 
 /**
  * Every kind the local stack serves besides the bundled RSS sample (which FEED_URLS names):
  * `npm run demo`, `npm run dev` and the tests read them all from the sample source server.
  */
-export const SAMPLE_KINDS: SampleKind[] = [greenhouseSample, leverSample, ashbySample];
+export const SAMPLE_KINDS: SampleKind[] = [greenhouseSample, leverSample, ashbySample, upworkSampleKind];
 
 /** The SOURCES value that reads every sample kind from a server at `origin`. */
 export function sampleSourceEntries(origin: string): SourceEntry[] {

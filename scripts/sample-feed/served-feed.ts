@@ -1,4 +1,6 @@
-/** One answer the sample source server gives at a path. */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** One answer of the sample source server at one path (scripts/sample-feed/server.ts). */
 export type ServedFeed = {
   body: string;
   contentType: string;
@@ -13,3 +15,9 @@ export type ServedFeed = {
   /** Send the 200 body 16 bytes at a time, one chunk every this many ms (slow-drip tests). */
   dripMs?: number;
 };
+
+/** A request as a handler sees it, its body read whole (up to 1 MB). */
+export type HandledRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: string };
+
+/** Answers a path by code: for APIs with state, like an OAuth2 token endpoint that rotates its tokens. */
+export type FeedHandler = (request: HandledRequest) => ServedFeed | Promise<ServedFeed>;

@@ -17,7 +17,18 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
  */
 
 /** Every collection the code uses (each `collection('…')` in lib/), plus the signup rate-limit counters. */
-const COLLECTIONS = ['users', 'jobs', 'deliveries', 'emails', 'locks', 'runs', 'feeds', 'rateLimits', 'adminSessions'] as const;
+const COLLECTIONS = [
+  'users',
+  'jobs',
+  'deliveries',
+  'emails',
+  'locks',
+  'runs',
+  'feeds',
+  'rateLimits',
+  'adminSessions',
+  'sourceTokens',
+] as const;
 const SEED_ID = 'seeded';
 
 let testEnv: RulesTestEnvironment;

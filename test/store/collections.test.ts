@@ -20,6 +20,7 @@ describe('COLLECTIONS', () => {
       aiUsage: 'aiUsage',
       nearMisses: 'nearMisses',
       feedback: 'feedback',
+      sourceTokens: 'sourceTokens',
     });
   });
 

@@ -18,6 +18,8 @@ export type HostileSubject = {
   contentType?: string;
   /** Requests the adapter makes before `path`, answered well. */
   serveValid?(server: FeedServer): void;
+  /** Settings the kind needs besides SOURCES (its credentials). */
+  env?: Record<string, string>;
   bodies: {
     /** A good answer with at least one job. */
     valid: string;
@@ -47,7 +49,7 @@ export function describeHostileAnswers(subject: HostileSubject): void {
   describe(`${subject.kind}: hostile answers`, () => {
     let h: Harness;
     beforeAll(async () => {
-      h = await createHarness();
+      h = await createHarness(subject.env);
     });
     afterAll(async () => h.close());
 

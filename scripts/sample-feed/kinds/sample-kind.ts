@@ -1,4 +1,4 @@
-import type { ServedFeed } from '../served-feed';
+import type { FeedHandler, ServedFeed } from '../served-feed';
 
 /** One SOURCES entry as the operator writes it (README "Sources"). */
 export type SourceEntry = {
@@ -18,5 +18,7 @@ export type SourceEntry = {
 export type SampleKind = {
   kind: string;
   served(): Promise<Record<string, ServedFeed>>;
+  /** Paths answered by code rather than a fixed body (a token endpoint that rotates its tokens), fresh per server. */
+  routes?(): Promise<Record<string, FeedHandler>>;
   entry(origin: string): SourceEntry;
 };
