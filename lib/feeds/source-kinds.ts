@@ -1,4 +1,7 @@
 import { feedAdapter } from './adapters/feed-adapter';
+import { hnWhoIsHiringAdapter } from './adapters/hn-whoishiring-adapter';
+import { remoteOkAdapter } from './adapters/remoteok-adapter';
+import { remotiveAdapter } from './adapters/remotive-adapter';
 import type { AnySourceAdapter } from './source-adapter';
 
 /**
@@ -6,7 +9,7 @@ import type { AnySourceAdapter } from './source-adapter';
  * with its parameters and the documentation it follows.
  */
 export const SOURCE_ADAPTERS: Record<string, AnySourceAdapter> = Object.fromEntries(
-  [feedAdapter].map((adapter) => [adapter.kind, adapter]),
+  [feedAdapter, remotiveAdapter, remoteOkAdapter, hnWhoIsHiringAdapter].map((adapter) => [adapter.kind, adapter]),
 );
 
 export function adapterFor(kind: string): AnySourceAdapter {

@@ -1,10 +1,13 @@
+import { hnWhoIsHiringSample } from './kinds/hn-whoishiring';
+import { remoteOkSample } from './kinds/remoteok';
+import { remotiveSample } from './kinds/remotive';
 import type { SampleKind, SourceEntry } from './kinds/sample-kind';
 
 /**
  * Every kind the local stack serves besides the bundled RSS sample (which FEED_URLS names):
  * `npm run demo`, `npm run dev` and the tests read them all from the sample source server.
  */
-export const SAMPLE_KINDS: SampleKind[] = [];
+export const SAMPLE_KINDS: SampleKind[] = [remotiveSample, remoteOkSample, hnWhoIsHiringSample];
 
 /** The SOURCES value that reads every sample kind from a server at `origin`. */
 export function sampleSourceEntries(origin: string): SourceEntry[] {
