@@ -17,6 +17,7 @@ export type HiringLine = {
 // spaced em or en dashes instead. A dash written without spaces is a range ("€85k–€105k"), never a separator.
 const SEPARATORS = [/\s*\|\s*/, /\s+—\s+/, /\s+–\s+/, /\s+\/\s+/];
 const MAX_COMPANY = 80;
+const MAX_COMPANY_WORDS = 6;
 const MAX_FIELD = 160;
 const MAX_LINE = 400;
 
@@ -52,7 +53,8 @@ export function parseHiringLine(line: string): HiringLine | null {
   const batch = YC_BATCH.exec(first);
   if (batch) tags.push(batch[1].replace(/\s+/g, ' ').toUpperCase());
   const company = first.replace(YC_BATCH, ' ').trim();
-  if (!company || company.length > MAX_COMPANY || /[.!?]$/.test(company)) return null;
+  // A sentence is not a company name: "We are hiring engineers in Berlin".
+  if (!company || company.length > MAX_COMPANY || company.split(' ').length > MAX_COMPANY_WORDS || /[.!?]$/.test(company)) return null;
 
   let remote: boolean | null = null;
   let budget: Budget | null = null;
@@ -98,7 +100,8 @@ function splitFields(text: string): string[] | null {
       .split(separator)
       .map((field) => field.trim())
       .filter(Boolean);
-    if (fields.length >= 2) return fields.every((field) => field.length <= MAX_LINE) ? fields : null;
+    // A pipe is never prose; a dash or slash is, unless it separates at least three fields.
+    if (fields.length >= (separator === SEPARATORS[0] ? 2 : 3)) return fields.every((field) => field.length <= MAX_LINE) ? fields : null;
   }
   return null;
 }
