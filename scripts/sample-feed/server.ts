@@ -2,22 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServedFeed } from './kinds/sample-kind';
 import { SAMPLE_KINDS } from './sample-sources';
 
-export type ServedFeed = {
-  body: string;
-  contentType: string;
-  /** Answer with this status instead of 200 (fault tests: 500, 429…); no validators then. */
-  status?: number;
-  /** Wait this long before answering (timeout tests). */
-  delayMs?: number;
-  /** Sent as the Location header, with a 3xx `status` (redirect tests). */
-  location?: string;
-  /** Extra response headers (Retry-After on a 429…). */
-  headers?: Record<string, string>;
-  /** Send the 200 body 16 bytes at a time, one chunk every this many ms (slow-drip tests). */
-  dripMs?: number;
-};
+// Declared beside SampleKind, which serves them, so the kinds need not import the server that imports them.
+export type { ServedFeed };
 
 export type FeedServerRequest = {
   path: string;
