@@ -58,7 +58,7 @@ export async function startFeedServer(
     });
   };
   setFeed(SAMPLE_FEED_PATH, { body: await readSampleFeed(), contentType: SAMPLE_FEED_CONTENT_TYPE });
-  for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served())) setFeed(path, feed);
+  for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served(now()))) setFeed(path, feed);
   for (const [path, feed] of Object.entries(options.feeds ?? {})) setFeed(path, feed);
 
   const server = createServer((request, response) => {

@@ -15,11 +15,11 @@ const MONTH_IN_TITLE = /\((\w+) (\d{4})\)$/;
  */
 export const hnWhoIsHiringSample: SampleKind = {
   kind: 'hn-whoishiring',
-  async served() {
+  async served(now = new Date()) {
     const search = (await readFixtureJson('hn-whoishiring', 'search-by-date.json')) as { hits: Hit[] };
     const thread = (await readFixtureJson('hn-whoishiring', 'item-49811201.json')) as Item;
     const times = (item: Item): number[] => [item.created_at_i ?? 0, ...(item.children ?? []).flatMap(times)];
-    const offsetSeconds = Math.round(offsetToNow(new Date(Math.max(...times(thread)) * 1000)) / 1000);
+    const offsetSeconds = Math.round(offsetToNow(new Date(Math.max(...times(thread)) * 1000), now) / 1000);
     const threadMonth = monthOf(new Date((thread.created_at_i! + offsetSeconds) * 1000));
     const fixtureMonth = monthIndex(thread.title!);
     const retitle = (title: string) => {

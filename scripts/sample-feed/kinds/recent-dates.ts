@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
  * every date of its fixture by the one offset this returns, so its newest date lands an hour
  * before `now` and the gaps between postings stay as documented.
  */
-export function offsetToNow(newestInFixture: Date, now = new Date()): number {
+export function offsetToNow(newestInFixture: Date, now: Date): number {
   return now.getTime() - 3_600_000 - newestInFixture.getTime();
 }
 

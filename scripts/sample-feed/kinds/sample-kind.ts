@@ -31,6 +31,7 @@ export type SourceEntry = {
  */
 export type SampleKind = {
   kind: string;
-  served(): Promise<Record<string, ServedFeed>>;
+  /** `now`: the sample server's clock, for kinds that date their fixtures relative to it (default: the real one). */
+  served(now?: Date): Promise<Record<string, ServedFeed>>;
   entry(origin: string): SourceEntry;
 };

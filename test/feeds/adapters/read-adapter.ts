@@ -13,14 +13,14 @@ export function readKindFixture(kind: string, file: string): string {
 
 /**
  * One `read` of an adapter over loopback, through the same guarded http the runner builds, against
- * a sample server answering `served` at the provider's paths. For adapters that keep no state of
- * their own: no store, no config.
+ * a sample server answering `served` at the provider's paths (besides the sample kinds, dated to
+ * `serverNow`). For adapters that keep no state of their own: no store, no config.
  */
 export async function readOnce(
   adapter: AnySourceAdapter,
-  input: { params: Record<string, unknown>; served: Record<string, ServedFeed>; now: Date; id?: string },
+  input: { params: Record<string, unknown>; served?: Record<string, ServedFeed>; now: Date; id?: string; serverNow?: Date },
 ): Promise<SourceRead & { requests: string[] }> {
-  const server = await startFeedServer({ feeds: input.served });
+  const server = await startFeedServer({ feeds: input.served, ...(input.serverNow ? { now: () => input.serverNow! } : {}) });
   try {
     const id = input.id ?? `${adapter.kind}-test`;
     const params = adapter.params.parse({ baseUrl: server.url, ...input.params });
