@@ -54,6 +54,7 @@ const SALARY = new RegExp(
 );
 
 const MAX_AMOUNT = 10_000_000;
+const MAX_INPUT = 500;
 
 export type SalaryTextOptions = {
   /** The currency the provider implies when the text names none; without it such text is no salary. */
@@ -67,7 +68,8 @@ export type SalaryTextOptions = {
  * a bare "30-40", "Competitive") is null rather than a guess. The first span that reads as money wins.
  */
 export function parseSalaryText(text: string, options: SalaryTextOptions = {}): Budget | null {
-  for (const match of text.matchAll(SALARY)) {
+  // A salary is a short phrase: a field a megabyte long is read no further than its start.
+  for (const match of text.slice(0, MAX_INPUT).matchAll(SALARY)) {
     const groups = match.groups!;
     const currency = currencyOf(groups.c1 ?? groups.d1 ?? groups.c2 ?? groups.d2) ?? options.defaultCurrency ?? null;
     if (!currency) continue;

@@ -38,3 +38,12 @@ describe('parseSalaryText', () => {
     expect(parseSalaryText('40,000 - 50,000')).toBeNull();
   });
 });
+
+describe('parseSalaryText on hostile input', () => {
+  it('reads only the start of a huge field, quickly', () => {
+    const started = Date.now();
+    expect(parseSalaryText(`$90k ${'1,'.repeat(500_000)}`)).toEqual({ amount: 90_000, currency: 'USD', kind: 'yearly' });
+    expect(parseSalaryText('9'.repeat(1_000_000), { defaultCurrency: 'USD' })).toBeNull();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
