@@ -33,7 +33,8 @@ const heading = (text: string) => console.log(`\n\x1b[1m${text}\x1b[0m`);
 
 async function main() {
   heading('Starting the local stack');
-  const stack = await startLocalStack(ports);
+  // The sample kinds date their postings by the sample server's clock: the replayed morning, not today.
+  const stack = await startLocalStack(ports, console.log, () => new Date(EARLY));
   await clearEmulatorProject(stack.firestoreHost, env.FIREBASE_PROJECT_ID);
   console.log(`• Scout (next dev) on http://127.0.0.1:${ports.app} — compiling, this takes a moment…`);
   const app = await startNextServer({ mode: 'dev', port: ports.app, env, quiet: true });

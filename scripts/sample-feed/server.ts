@@ -70,7 +70,7 @@ export async function startFeedServer(
     feeds.delete(normalizePath(path));
     handlers.set(normalizePath(path), handler);
   };
-  for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served())) setFeed(path, feed);
+  for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served(now()))) setFeed(path, feed);
   for (const kind of SAMPLE_KINDS) for (const [path, handler] of Object.entries((await kind.routes?.()) ?? {})) setHandler(path, handler);
   for (const [path, feed] of Object.entries(options.feeds ?? {})) setFeed(path, feed);
 

@@ -6,14 +6,21 @@ import type { StackPorts } from './local-env';
 
 export type LocalStack = { mailSink: MailSink; feeds: FeedServer; modelFake?: ModelFake; firestoreHost: string; stop(): Promise<void> };
 
-/** The emulator, the mail sink and the sample feed, each on its port of `ports`; the model fake too when `ports.modelFake` is set. */
-export async function startLocalStack(ports: StackPorts, log: (line: string) => void = console.log): Promise<LocalStack> {
+/**
+ * The emulator, the mail sink and the sample feed, each on its port of `ports`; the model fake too when `ports.modelFake` is set.
+ * `sampleClock`: the sample feed's clock, which the sample kinds date their fixtures by — a replay of one day passes that day's.
+ */
+export async function startLocalStack(
+  ports: StackPorts,
+  log: (line: string) => void = console.log,
+  sampleClock?: () => Date,
+): Promise<LocalStack> {
   log(`• Firestore emulator on 127.0.0.1:${ports.firestore} (Java; first start takes a few seconds)`);
   const emulator = await startFirestoreEmulator({ port: ports.firestore });
   log(`• Mail sink on http://127.0.0.1:${ports.mailSink} (inbox page at /)`);
   const mailSink = await startMailSink({ port: ports.mailSink });
   log(`• Sample feed on http://127.0.0.1:${ports.feed}/sample.xml`);
-  const feeds = await startFeedServer({ port: ports.feed });
+  const feeds = await startFeedServer({ port: ports.feed, ...(sampleClock ? { now: sampleClock } : {}) });
   let modelFake: ModelFake | undefined;
   if (ports.modelFake !== undefined) {
     modelFake = await startModelFake({ port: ports.modelFake });

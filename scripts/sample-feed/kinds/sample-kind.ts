@@ -17,7 +17,8 @@ export type SourceEntry = {
  */
 export type SampleKind = {
   kind: string;
-  served(): Promise<Record<string, ServedFeed>>;
+  /** `now`: the sample server's clock, for kinds that date their fixtures relative to it (default: the real one). */
+  served(now?: Date): Promise<Record<string, ServedFeed>>;
   /** Paths answered by code rather than a fixed body (a token endpoint that rotates its tokens), fresh per server. */
   routes?(): Promise<Record<string, FeedHandler>>;
   entry(origin: string): SourceEntry;
