@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import type { DoorView } from '../ops/auth-failures';
-import { spanInWords } from '../ops/source-health-view';
+import { sourceName, spanInWords } from '../ops/source-health-view';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
@@ -238,10 +238,7 @@ function SourcesTable({ now, feeds }: { now: Date; feeds: FeedView[] }) {
           <tr className={f.whatToDo ? 'has-todo' : undefined}>
             <td>
               <strong>{f.source}</strong>
-              <span className="sub">
-                {f.kind}
-                {f.label ? ` · ${f.label}` : ''}
-              </span>
+              <span className="sub">{sourceName(f)}</span>
               {f.url ? (
                 <span className="sub">
                   <code>{f.url}</code>

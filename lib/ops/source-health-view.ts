@@ -104,6 +104,12 @@ export function sortForTheOperator<V extends SourceHealthView>(views: V[]): V[] 
   return [...views].sort((a, b) => URGENCY[a.state] - URGENCY[b.state] || a.source.localeCompare(b.source));
 }
 
+/** "Greenhouse · acme" (its label already names its kind), "feed · example.com", or the kind alone. */
+export function sourceName(v: Pick<SourceHealthView, 'kind' | 'label'>): string {
+  if (!v.label) return v.kind;
+  return v.label.toLowerCase().startsWith(v.kind.toLowerCase()) ? v.label : `${v.kind} · ${v.label}`;
+}
+
 /** "2026-11-30 06:15 UTC": minutes are enough to find the run in the log. */
 export const minuteUtc = (d: Date) => `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
 

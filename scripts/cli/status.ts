@@ -1,7 +1,7 @@
 import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
-import { minuteUtc, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
+import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseLimitArgs } from './cli-args';
 import { formatTable } from './format-table';
@@ -76,7 +76,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
 
 /**
  * One source in one line: its state, the numbers behind it, and what to do when it is not ok, e.g.
- * `source acme [disabled] greenhouse · acme: last success 2026-11-27 06:00 UTC, 12 failures in a
+ * `source acme [disabled] Greenhouse · acme: last success 2026-11-27 06:00 UTC, 12 failures in a
  * row, last error "HTTP 404", 3.2 postings/day, last new posting 5 days ago — disabled: …`.
  */
 export function sourceLine(v: SourceHealthView): string {
@@ -87,8 +87,7 @@ export function sourceLine(v: SourceHealthView): string {
     `${v.postingsPerDay === null ? '-' : v.postingsPerDay.toFixed(1)} postings/day`,
     `last new posting ${v.sinceLastNewMs === null ? 'never' : `${spanInWords(v.sinceLastNewMs)} ago`}`,
   ];
-  const name = `${v.kind}${v.label ? ` · ${v.label}` : ''}`;
-  return `source ${v.source} [${v.state}] ${name}: ${facts.join(', ')}${v.whatToDo ? ` — ${v.whatToDo}` : ''}`;
+  return `source ${v.source} [${v.state}] ${sourceName(v)}: ${facts.join(', ')}${v.whatToDo ? ` — ${v.whatToDo}` : ''}`;
 }
 
 /**

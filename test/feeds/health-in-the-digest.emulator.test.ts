@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import { readSourceCoverage } from '../../lib/feeds/source-coverage';
-import { rssFeed, type TestItem } from '../../scripts/sample-feed/rss-feed';
+import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import { CRON_SECRET, createHarness, type Harness } from '../support/harness';
 import { recordSourcesInFourStates } from '../support/sources-in-four-states';
 

@@ -71,7 +71,7 @@ describe('source health where the operator looks', () => {
     const sources = lines.filter((line) => line.startsWith('source '));
     expect(sources).toHaveLength(4);
     expect(sources[0]).toBe(
-      'source acme [disabled] greenhouse · Greenhouse · acme: last success 2026-11-29 08:00 UTC, 4 failures in a row, last error "HTTP 404", ' +
+      'source acme [disabled] Greenhouse · acme: last success 2026-11-29 08:00 UTC, 4 failures in a row, last error "HTTP 404", ' +
         `${s.sources[0].postingsPerDay!.toFixed(1)} postings/day, last new posting 3 days ago — ${s.sources[0].whatToDo}`,
     );
     expect(sources[2]).toMatch(
