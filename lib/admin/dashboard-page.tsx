@@ -1,4 +1,6 @@
+import { Fragment } from 'react';
 import type { DoorView } from '../ops/auth-failures';
+import { sourceName, spanInWords } from '../ops/source-health-view';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
@@ -14,6 +16,7 @@ import {
   Num,
   OpsPage,
   Pill,
+  TONES,
   QuotaBanner,
   Table,
   Tile,
@@ -25,7 +28,7 @@ import {
   utc,
 } from './ops-view';
 
-/** The ops page at a glance: counts, the AI verdict stage, charts, runs, failed emails, locks, feeds, the doors. */
+/** The ops page at a glance: counts, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
 export function dashboardPage(input: { dashboard: Dashboard; flash?: string | null; cookies?: string[] }): Promise<Response> {
   const d = input.dashboard;
   return adminPageResponse(
@@ -80,9 +83,11 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
         <h2 id="locks-title">Locks</h2>
         <LocksTable now={d.now} locks={d.locks} />
       </section>
-      <section aria-labelledby="feeds-title">
-        <h2 id="feeds-title">Feeds</h2>
-        <FeedsTable now={d.now} feeds={d.feeds} />
+      <section aria-labelledby="sources-title">
+        <h2 id="sources-title">
+          Sources <span className="count">· health of every feed and board, the ones to act on first</span>
+        </h2>
+        <SourcesTable now={d.now} feeds={d.feeds} />
       </section>
     </OpsPage>,
     { status: 200, cookies: input.cookies },
@@ -221,40 +226,63 @@ function LocksTable({ now, locks }: { now: Date; locks: LockView[] }) {
   );
 }
 
-function FeedsTable({ now, feeds }: { now: Date; feeds: FeedView[] }) {
+const SOURCE_COLUMNS = 8;
+
+/** One row per source, and under a source that needs the operator the one line saying what to do. */
+function SourcesTable({ now, feeds }: { now: Date; feeds: FeedView[] }) {
   return (
     <Table
-      headers={['Feed', 'Status', 'Last fetch', N('Items'), 'Last error']}
-      rows={feeds.map((f, i) => (
-        <tr key={i}>
-          <td>
-            <strong>{f.source}</strong>
-            <span className="sub">
-              <code>{orDash(f.url)}</code>
-            </span>
-          </td>
-          <td>
-            <Pill word={f.status} />
-          </td>
-          <When now={now} at={f.lastFetchedAt} />
-          <Num n={f.lastItemCount ?? '—'} />
-          <td className="err">
-            {f.lastError ? (
-              <>
-                {f.lastError}
+      headers={['Source', 'State', 'Last success', 'Last fetch', N('Failures'), 'Last error', N('Postings/day'), 'Last new posting']}
+      rows={feeds.map((f) => (
+        <Fragment key={f.source}>
+          <tr className={f.whatToDo ? 'has-todo' : undefined}>
+            <td>
+              <strong>{f.source}</strong>
+              <span className="sub">{sourceName(f)}</span>
+              {f.url ? (
                 <span className="sub">
-                  {utc(f.lastErrorAt)} · {f.consecutiveFailures} failure{f.consecutiveFailures === 1 ? '' : 's'} in a row
+                  <code>{f.url}</code>
                 </span>
-              </>
-            ) : (
-              <Dash />
-            )}
-          </td>
-        </tr>
+              ) : null}
+            </td>
+            <td>
+              <Pill word={f.state} />
+              <span className="sub">
+                last fetch {f.status}
+                {f.lastItemCount !== null ? `, ${f.lastItemCount} listed` : ''}
+              </span>
+            </td>
+            <When now={now} at={f.lastSuccessAt} />
+            <When now={now} at={f.lastFetchedAt} />
+            <Num n={f.consecutiveFailures} />
+            <td className="err">
+              {f.lastError ? (
+                <>
+                  {f.lastError}
+                  <span className="sub">{utc(f.lastErrorAt)}</span>
+                </>
+              ) : (
+                <Dash />
+              )}
+            </td>
+            <Num n={f.postingsPerDay === null ? '—' : perDay(f.postingsPerDay)} />
+            <td className="when">
+              {f.sinceLastNewMs === null ? <Dash /> : `${spanInWords(f.sinceLastNewMs)} ago`}
+              {f.usualGapMs !== null ? <span className="sub">usual gap {spanInWords(f.usualGapMs)}</span> : null}
+            </td>
+          </tr>
+          {f.whatToDo ? (
+            <tr className={`todo ${TONES[f.state] ?? 'quiet'}`}>
+              <td colSpan={SOURCE_COLUMNS}>{f.whatToDo}</td>
+            </tr>
+          ) : null}
+        </Fragment>
       ))}
-      empty="No feeds configured or fetched yet."
+      empty="No sources configured or fetched yet."
     />
   );
 }
+
+const perDay = (n: number) => (n >= 10 ? Math.round(n).toString() : n.toFixed(1));
 
 // ---------- one subscriber ----------

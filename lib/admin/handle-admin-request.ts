@@ -101,6 +101,8 @@ function configuredFeeds(deps: AdminDeps) {
     return configuredSources(deps.config).map((source) => ({
       source: source.id,
       url: typeof source.params.url === 'string' ? source.params.url : adapterFor(source.kind).label(source),
+      kind: source.kind,
+      label: adapterFor(source.kind).label(source),
     }));
   } catch {
     return [];

@@ -67,6 +67,10 @@ export const TONES: Record<string, string> = {
   skipped: 'quiet',
   expired: 'quiet',
   never: 'quiet',
+  // Source health (lib/feeds/source-health.ts).
+  failing: 'warn',
+  silent: 'warn',
+  disabled: 'bad',
 };
 
 export const Pill = ({ word }: { word: string }) => <span className={`pill ${TONES[word] ?? 'quiet'}`}>{word}</span>;

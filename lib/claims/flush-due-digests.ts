@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
 import { ownsSubscriber, type Shard } from '../runtime/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
+import { readSourceCoverage, type SourceCoverage } from '../feeds/source-coverage';
 import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
@@ -26,6 +27,8 @@ export type ComposeDigest = (input: {
   moreCount: number;
   day: string;
   filteredOut: FilteredOut;
+  /** What the sources covered, for the footer: read once per flush, the same for every digest of it. */
+  coverage: SourceCoverage | null;
 }) => Promise<EmailPayload>;
 
 /**
@@ -64,6 +67,11 @@ type FlushContext = {
   judge: Judge | null;
   /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
   plannedPostings: Map<string, StoredPosting>;
+  /**
+   * feeds/ read once, when the first digest is composed: a flush with nothing due reads nothing. A
+   * failed read leaves the footer line out rather than the digest unsent.
+   */
+  coverage: () => Promise<SourceCoverage | null>;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -119,6 +127,7 @@ export async function flushDueDigests(
     commit: input.commit ?? true,
     judge: deps.judge ?? null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
+    coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
   };
   const pages = dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard });
   for await (const due of withPlanned(pages, input.planned ?? [], ctx.day, input.now)) {
@@ -434,6 +443,12 @@ export function decideDigest(input: {
   };
 }
 
+/** The first call's promise, shared by every later call. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => (pending ??= read());
+}
+
 /** A queued delivery that today's digest may carry. */
 export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
 
@@ -493,6 +508,7 @@ async function composeDigestRow(
 ): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
   const { subscriber } = plan;
   if (plan.top.length === 0 || !subscriber) return { plan, row: null };
+  const coverage = await ctx.coverage();
   const { payload, shown } = await composeWithinBudget(plan.top, (top, leftOut) =>
     ctx.composeDigest({
       subscriber,
@@ -519,6 +535,7 @@ async function composeDigestRow(
         notAFit: plan.notAFit,
         minBudget: subscriber.minBudget,
       },
+      coverage,
     }),
   );
   const overflow = plan.top.slice(shown).map((d) => ({ ...d, status: 'skipped' as const, reason: 'digest_cap' }));

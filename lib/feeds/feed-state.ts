@@ -1,7 +1,9 @@
-import { FieldValue, type Firestore } from 'firebase-admin/firestore';
+import type { DocumentData, Firestore } from 'firebase-admin/firestore';
 import { toDate } from '../store/timestamps';
 import { COLLECTIONS } from '../store/collections';
+import { guardedUpdate } from '../store/guarded-update';
 import type { Validators } from './source-adapter';
+import { nextHealth, UNTRACKED, type FailureKind, type HealthState, type SourceHealth, type SourceOutcome } from './source-health';
 
 /** feeds/{source}: the validators for the next conditional request and the health an operator reads. */
 export type FeedState = {
@@ -14,11 +16,16 @@ export type FeedState = {
   lastError: string | null;
   /** From a 429/503's Retry-After: the source is not asked before this. */
   retryAfter: Date | null;
+  /** Postings the source listed at its last full read (a 304 keeps the count of the listing it confirmed). */
+  lastItemCount: number | null;
+  health: SourceHealth;
 };
 
 export const feedStatesCollection = (db: Firestore) => db.collection(COLLECTIONS.feedStates);
 
-export function readFeedState(data: FirebaseFirestore.DocumentData | undefined): FeedState | null {
+const HEALTH_STATES: readonly HealthState[] = ['ok', 'failing', 'disabled', 'silent'];
+
+export function readFeedState(data: DocumentData | undefined): FeedState | null {
   if (!data) return null;
   return {
     kind: data.kind ?? 'feed',
@@ -29,7 +36,46 @@ export function readFeedState(data: FirebaseFirestore.DocumentData | undefined):
     lastFetchedAt: toDate(data.lastFetchedAt),
     lastError: data.lastError ?? null,
     retryAfter: toDate(data.retryAfter),
+    lastItemCount: typeof data.lastItemCount === 'number' ? data.lastItemCount : null,
+    health: readHealth(data),
   };
+}
+
+/**
+ * The health fields of a feeds/ document. A document written before health was recorded reads as
+ * what it can tell: its failures so far (failing) or ok, with no history.
+ */
+export function readHealth(data: DocumentData): SourceHealth {
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const consecutiveFailures = count(data.consecutiveFailures);
+  const state = HEALTH_STATES.includes(data.health) ? (data.health as HealthState) : consecutiveFailures > 0 ? 'failing' : 'ok';
+  return {
+    state,
+    trackedSince: toDate(data.trackedSince),
+    lastSuccessAt: toDate(data.lastSuccessAt),
+    consecutiveFailures,
+    goneStreak: count(data.goneStreak),
+    parseStreak: count(data.parseStreak),
+    lastError: data.lastError ?? null,
+    lastErrorAt: toDate(data.lastErrorAt),
+    lastErrorStatus: typeof data.lastErrorStatus === 'number' ? data.lastErrorStatus : null,
+    failingSince: toDate(data.failingSince) ?? (consecutiveFailures > 0 ? toDate(data.lastErrorAt) : null),
+    disabledAt: toDate(data.disabledAt),
+    disabledReason: data.disabledReason ?? null,
+    nextProbeAt: toDate(data.nextProbeAt),
+    lastNewPostingAt: toDate(data.lastNewPostingAt),
+    newPostingGapsMinutes: Array.isArray(data.newPostingGapsMinutes) ? data.newPostingGapsMinutes.filter((n) => typeof n === 'number') : [],
+    newPostingsByDay:
+      data.newPostingsByDay && typeof data.newPostingsByDay === 'object'
+        ? (Object.fromEntries(Object.entries(data.newPostingsByDay).filter(([, n]) => typeof n === 'number')) as Record<string, number>)
+        : {},
+  };
+}
+
+/** The health as stored: every field whole (a map is replaced, never merged, so old days drop out). */
+function healthFields(health: SourceHealth): DocumentData {
+  const { state, ...rest } = health;
+  return { health: state, ...rest };
 }
 
 type SourceDescription = { source: string; kind?: string; label?: string; url: string | null; now: Date };
@@ -38,44 +84,50 @@ function described(input: SourceDescription) {
   return { kind: input.kind ?? 'feed', ...(input.label ? { label: input.label } : {}), url: input.url };
 }
 
+/**
+ * One fetch's outcome on feeds/{source}: read, compute the next health, write guarded by the
+ * version read. Two overlapping runs recording the same source both land, one after the other,
+ * and neither loses the other's count (a lost guard re-reads and decides again).
+ */
+async function recordOutcome(db: Firestore, input: SourceDescription, outcome: SourceOutcome, fields: DocumentData): Promise<SourceHealth> {
+  return guardedUpdate(
+    feedStatesCollection(db).doc(input.source),
+    (snap) => {
+      const before = snap.exists ? readHealth(snap.data()!) : UNTRACKED;
+      const health = nextHealth(before, outcome, input.now);
+      const doc = { ...described(input), lastFetchedAt: input.now, ...fields, ...healthFields(health) };
+      return snap.exists ? { update: doc, result: health } : { create: doc, result: health };
+    },
+    { action: `recording a fetch of ${input.source}` },
+  );
+}
+
 export async function recordFeedSuccess(
   db: Firestore,
   input: SourceDescription & { validators?: Validators | null; postings: number | null; created?: number },
-) {
-  await feedStatesCollection(db)
-    .doc(input.source)
-    .set(
-      {
-        ...described(input),
-        ...(input.validators !== undefined
-          ? { etag: input.validators?.etag ?? null, lastModified: input.validators?.lastModified ?? null }
-          : {}),
-        lastFetchedAt: input.now,
-        lastSuccessAt: input.now,
-        lastStatus: input.postings === null ? 'not-modified' : 'ok',
-        ...(input.postings !== null ? { lastItemCount: input.postings } : {}),
-        ...(input.created ? { lastNewPostingAt: input.now } : {}),
-        lastError: null,
-        retryAfter: null,
-        consecutiveFailures: 0,
-      },
-      { merge: true },
-    );
+): Promise<SourceHealth> {
+  return recordOutcome(db, input, input.postings === null ? { kind: 'not-modified' } : { kind: 'ok', created: input.created ?? 0 }, {
+    ...(input.validators !== undefined
+      ? { etag: input.validators?.etag ?? null, lastModified: input.validators?.lastModified ?? null }
+      : {}),
+    lastStatus: input.postings === null ? 'not-modified' : 'ok',
+    ...(input.postings !== null ? { lastItemCount: input.postings } : {}),
+    retryAfter: null,
+  });
 }
 
-export async function recordFeedFailure(db: Firestore, input: SourceDescription & { error: string; retryAfterSeconds?: number }) {
-  await feedStatesCollection(db)
-    .doc(input.source)
-    .set(
-      {
-        ...described(input),
-        lastFetchedAt: input.now,
-        lastStatus: 'error',
-        lastError: input.error,
-        lastErrorAt: input.now,
-        retryAfter: input.retryAfterSeconds ? new Date(input.now.getTime() + input.retryAfterSeconds * 1000) : null,
-        consecutiveFailures: FieldValue.increment(1),
-      },
-      { merge: true },
-    );
+export async function recordFeedFailure(
+  db: Firestore,
+  input: SourceDescription & { error: string; retryAfterSeconds?: number; failure?: FailureKind; status?: number | null },
+): Promise<SourceHealth> {
+  const outcome: SourceOutcome = {
+    kind: 'error',
+    failure: input.failure ?? 'transient',
+    status: input.status ?? null,
+    message: input.error,
+  };
+  return recordOutcome(db, input, outcome, {
+    lastStatus: 'error',
+    retryAfter: input.retryAfterSeconds ? new Date(input.now.getTime() + input.retryAfterSeconds * 1000) : null,
+  });
 }

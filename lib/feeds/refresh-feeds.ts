@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import type { Config } from '../runtime/config';
 import { FeedFetchError } from './feed-errors';
 import { feedStatesCollection, readFeedState, recordFeedFailure, recordFeedSuccess, type FeedState } from './feed-state';
+import { failureOf, isProbeDue } from './source-health';
 import type { Posting } from './posting';
 import type { ConfiguredSource } from './source-adapter';
 import { createSourceHttp, scoutUserAgent, type FeedFetch } from './source-http';
@@ -12,8 +13,10 @@ import { storeNewPostings } from './store-postings';
 export type FeedReport = {
   source: string;
   kind: string;
-  /** `skipped`: not due (its minimum interval, a Retry-After) — not asked this run. */
+  /** `skipped`: not due (its minimum interval, a Retry-After, a disabled source's daily probe) — not asked this run. */
   status: 'ok' | 'not-modified' | 'error' | 'skipped';
+  /** Why it was skipped. */
+  reason?: string;
   postings?: number;
   new?: number;
   /** New postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
@@ -46,7 +49,8 @@ export async function refreshFeeds(
         const state = readFeedState(states[i].data());
         const report = { source: source.id, kind: source.kind };
         // A dry run wants to see what is there, whatever the schedule.
-        if (!input.dryRun && !isDue(source, state, input.now)) return { ...report, status: 'skipped' };
+        const notDue = input.dryRun ? null : whyNotDue(source, state, input.now);
+        if (notDue) return { ...report, status: 'skipped', reason: notDue };
         const described = { source: source.id, kind: source.kind, label: adapter.label(source), url: sourceUrl(source), now: input.now };
         try {
           const result = await adapter.read({
@@ -92,7 +96,7 @@ export async function refreshFeeds(
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           const retryAfterSeconds = error instanceof FeedFetchError ? error.retryAfterSeconds : undefined;
-          if (!input.dryRun) await recordFeedFailure(db, { ...described, error: message, retryAfterSeconds });
+          if (!input.dryRun) await recordFeedFailure(db, { ...described, error: message, retryAfterSeconds, ...failureOf(error) });
           return { ...report, status: 'error', error: message };
         }
       }),
@@ -107,16 +111,20 @@ export async function refreshFeeds(
   };
 }
 
-/** Not before its minimum interval since the last fetch, nor before a Retry-After it was given. */
-function isDue(source: ConfiguredSource, state: FeedState | null, now: Date): boolean {
-  if (!state) return true;
-  if (state.retryAfter && state.retryAfter > now) return false;
+/**
+ * Null when the source is due; otherwise why not: a disabled source waits for its daily probe, and
+ * none is asked before a Retry-After it was given nor before its minimum interval since the last fetch.
+ */
+function whyNotDue(source: ConfiguredSource, state: FeedState | null, now: Date): string | null {
+  if (!state) return null;
+  if (!isProbeDue(state.health, now)) return `disabled; next probe at ${state.health.nextProbeAt!.toISOString()}`;
+  if (state.retryAfter && state.retryAfter > now) return `Retry-After until ${state.retryAfter.toISOString()}`;
   if (source.minIntervalMinutes > 0 && state.lastFetchedAt) {
     // A minute's slack: a scheduler calling every 15 minutes is not kept out by a few ms of jitter.
     const next = state.lastFetchedAt.getTime() + (source.minIntervalMinutes - 1) * 60_000;
-    if (next > now.getTime()) return false;
+    if (next > now.getTime()) return `minimum interval of ${source.minIntervalMinutes} min`;
   }
-  return true;
+  return null;
 }
 
 function sourceUrl(source: ConfiguredSource): string | null {

@@ -3,6 +3,8 @@ import type { Posting } from '../feeds/posting';
 import { notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
+import type { SourceCoverage } from '../feeds/source-coverage';
+import { sourcesCheckedLine } from './sources-checked';
 import { DailyDigestEmail, dailyDigestSubject } from './templates/daily-digest';
 import type { EmailItem } from './templates/email-item';
 import { InstantAlertEmail, instantAlertSubject } from './templates/instant-alert';
@@ -173,6 +175,8 @@ export async function composeDailyDigest(input: {
   day: string;
   /** The near-miss line's counts; absent, no line. */
   filteredOut?: FilteredOut;
+  /** What the sources covered, read once per flush; absent, no footer line. */
+  coverage?: SourceCoverage | null;
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
@@ -183,12 +187,22 @@ export async function composeDailyDigest(input: {
   );
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
   const nearMiss = nearMissLine(input.filteredOut);
+  const sourcesLine = sourcesCheckedLine(input.coverage, input.now);
   const html = await render(
-    <DailyDigestEmail dayLabel={dayLabel} items={items} moreCount={input.moreCount} note={note} nearMiss={nearMiss} footer={footer} />,
+    <DailyDigestEmail
+      dayLabel={dayLabel}
+      items={items}
+      moreCount={input.moreCount}
+      note={note}
+      nearMiss={nearMiss}
+      sourcesLine={sourcesLine}
+      footer={footer}
+    />,
   );
   const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
   const missed = nearMiss ? `\n\n${nearMiss} Change what you get: ${footer.preferencesUrl}` : '';
-  const text = `Your Scout digest for ${dayLabel}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${more}${missed}${textFooter(footer)}`;
+  const checked = sourcesLine ? `\n\n${sourcesLine}` : '';
+  const text = `Your Scout digest for ${dayLabel}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${more}${missed}${checked}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,

@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { runsCollection } from './runs';
 import { feedStatesCollection } from '../feeds/feed-state';
+import { neverFetchedView, sortForTheOperator, sourceHealthView, SOURCES_LISTED, type SourceHealthView } from './source-health-view';
 import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
 import type { QuotaHit } from '../outbox/quota-pause';
@@ -75,19 +76,15 @@ export type RunSummary = {
 
 export type LockView = { name: string; owner: string | null; acquiredAt: Date | null; expiresAt: Date | null; held: boolean };
 
-export type FeedView = {
-  source: string;
-  url: string | null;
-  /** ok, not-modified, error; `never` for a configured feed no run has fetched yet. */
+/** A source's health (state, last success, failures, rate, time since its last new posting, what to do) and its last fetch. */
+export type FeedView = SourceHealthView & {
+  /** The last fetch: ok, not-modified, error; `never` for a configured source no run has fetched yet. */
   status: string;
-  lastFetchedAt: Date | null;
-  lastError: string | null;
-  lastErrorAt: Date | null;
-  consecutiveFailures: number;
+  /** Postings it listed at its last full read. */
   lastItemCount: number | null;
 };
 
-export const DASHBOARD_LIMITS = { runs: 50, failures: 20, locks: 50, feeds: 100 } as const;
+export const DASHBOARD_LIMITS = { runs: 50, failures: 20, locks: 50, feeds: SOURCES_LISTED } as const;
 
 /** A run's record also holds per-feed and per-phase detail; the page reads only what it shows. */
 const RUN_STATS = ['jobsFetched', 'jobsNew', 'matches', 'emailsSent', 'failures'] as const;
@@ -115,7 +112,7 @@ export async function readDashboard(
   db: Firestore,
   input: {
     now: Date;
-    configuredFeeds?: { source: string; url: string }[];
+    configuredFeeds?: { source: string; url: string; kind?: string; label?: string }[];
     signupEmailsPerHour?: number;
     /** The verdict stage's settings (aiSettingsOf); null or absent while it is off, and then aiUsage is not read. */
     ai?: AiSettings | null;
@@ -141,32 +138,15 @@ export async function readDashboard(
     ai ? readAiUsageToday(db, day) : null,
   ]);
 
-  const stored = new Map(feeds.docs.map((d) => [d.id, d]));
+  const stored = new Set(feeds.docs.map((d) => d.id));
   const feedViews: FeedView[] = feeds.docs.map((d) => ({
-    source: d.id,
-    url: d.get('url') ?? null,
+    ...sourceHealthView(d.id, d.data(), input.now),
     status: d.get('lastStatus') ?? (d.get('lastError') ? 'error' : 'ok'),
-    lastFetchedAt: toDate(d.get('lastFetchedAt')),
-    lastError: d.get('lastError') ?? null,
-    lastErrorAt: toDate(d.get('lastErrorAt')),
-    consecutiveFailures: d.get('consecutiveFailures') ?? 0,
     lastItemCount: d.get('lastItemCount') ?? null,
   }));
   for (const feed of input.configuredFeeds ?? []) {
-    if (!stored.has(feed.source))
-      feedViews.push({
-        source: feed.source,
-        url: feed.url,
-        status: 'never',
-        lastFetchedAt: null,
-        lastError: null,
-        lastErrorAt: null,
-        consecutiveFailures: 0,
-        lastItemCount: null,
-      });
+    if (!stored.has(feed.source)) feedViews.push({ ...neverFetchedView(feed), status: 'never', lastItemCount: null });
   }
-  // Broken feeds first: they are what the operator came for.
-  feedViews.sort((a, b) => Number(b.status === 'error') - Number(a.status === 'error') || a.source.localeCompare(b.source));
 
   const runViews: RunSummary[] = runs.docs.map((d) => {
     const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
@@ -212,7 +192,8 @@ export async function readDashboard(
         held: (expiresAt?.getTime() ?? 0) > input.now.getTime(),
       };
     }),
-    feeds: feedViews,
+    // Disabled, failing and silent sources first: they are what the operator came for.
+    feeds: sortForTheOperator(feedViews),
     door,
   };
 }

@@ -6,6 +6,7 @@ import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import { COLLECTIONS } from '../store/collections';
+import { readSourceHealth, type SourceHealthView } from './source-health-view';
 import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
@@ -47,6 +48,8 @@ export type OpsStatus = {
    * the stage is on now nor what its limits are: only what was used.
    */
   ai: { today: AiUsageToday; recent: RecentModelStats };
+  /** Every source feeds/ records, disabled, failing and silent first, each with what to do. */
+  sources: SourceHealthView[];
   /** `scan`, and one per shard (`scan-k-of-n`), by name. */
   locks: { name: string; owner: string; expiresAt: Date | null; held: boolean }[];
 };
@@ -64,7 +67,7 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday] = await Promise.all([
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources] = await Promise.all([
     countOutbox(db),
     countDigestItemsDue(db, day),
     countPostingsWaiting(db, input.now),
@@ -72,6 +75,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
     db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
     readAiUsageToday(db, day),
+    readSourceHealth(db, input.now),
   ]);
   return {
     day,
@@ -93,6 +97,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
       emails: d.get('stats.emailsSent') ?? 0,
       errors: d.get('errors') ?? [],
     })),
+    sources,
     locks: locks.docs.map((lock) => ({
       name: lock.id,
       owner: lock.get('owner'),

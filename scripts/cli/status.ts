@@ -1,6 +1,7 @@
 import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
+import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseLimitArgs } from './cli-args';
 import { formatTable } from './format-table';
@@ -13,8 +14,9 @@ What is due, what failed, what ran: the outbox by state, queued deliveries due i
 today's digest, postings still unmatched an hour after they were stored, whether the mail
 provider's quota stops sending (and when it resumes), what the AI verdict stage used today and
 in the latest runs (and whether its budget made keywords decide), the newest failed or dead
-emails with their last error, the newest runs, and who holds the scan locks (one per shard).
-Exit 1 when any email is failed or dead, so a script can alert on it.
+emails with their last error, the newest runs, who holds the scan locks (one per shard), and
+each source's health in one line (ok, failing, disabled, silent) with what to do about it.
+Exit 1 when any email is failed or dead or any source is disabled, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -43,6 +45,8 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
     ctx.out(
       `lock ${lock.name}: ${lock.held ? 'held' : 'expired, last held'} by ${lock.owner} until ${lock.expiresAt?.toISOString() ?? '?'}`,
     );
+  if (s.sources.length === 0) ctx.out('sources: none fetched yet');
+  s.sources.forEach((source) => ctx.out(sourceLine(source)));
   ctx.out('');
   if (s.failures.length === 0) ctx.out('no failed or dead emails');
   else
@@ -66,7 +70,24 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
         r.errors.join('; ') || '-',
       ]),
     ).forEach((line) => ctx.out(line));
-  return failed + dead > 0 ? EXIT.problems : EXIT.ok;
+  const disabled = s.sources.some((source) => source.state === 'disabled');
+  return failed + dead > 0 || disabled ? EXIT.problems : EXIT.ok;
+}
+
+/**
+ * One source in one line: its state, the numbers behind it, and what to do when it is not ok, e.g.
+ * `source acme [disabled] Greenhouse · acme: last success 2026-11-27 06:00 UTC, 12 failures in a
+ * row, last error "HTTP 404", 3.2 postings/day, last new posting 5 days ago — disabled: …`.
+ */
+export function sourceLine(v: SourceHealthView): string {
+  const facts = [
+    `last success ${v.lastSuccessAt ? minuteUtc(v.lastSuccessAt) : 'never'}`,
+    `${v.consecutiveFailures} failure${v.consecutiveFailures === 1 ? '' : 's'} in a row`,
+    ...(v.lastError ? [`last error "${v.lastError}"`] : []),
+    `${v.postingsPerDay === null ? '-' : v.postingsPerDay.toFixed(1)} postings/day`,
+    `last new posting ${v.sinceLastNewMs === null ? 'never' : `${spanInWords(v.sinceLastNewMs)} ago`}`,
+  ];
+  return `source ${v.source} [${v.state}] ${sourceName(v)}: ${facts.join(', ')}${v.whatToDo ? ` — ${v.whatToDo}` : ''}`;
 }
 
 /**

@@ -28,6 +28,7 @@ describe('scout status', () => {
       'provider: no quota reached in the latest runs',
       'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
       'locks: none taken',
+      'sources: none fetched yet',
       '',
       'no failed or dead emails',
       '',

@@ -11,6 +11,7 @@ import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
 import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/delivery';
 import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/store/firestore-limits';
 import { addDays, utcDay } from '../../lib/store/timestamps';
+import { HEALTH_RULES } from '../../lib/feeds/source-health';
 import { composeDailyDigest, composeInstantAlert, type MailSettings, type ScoredPosting } from '../../lib/mail/compose-email';
 import { composeWithinBudget } from '../../lib/mail/email-budget';
 import { scorePosting } from '../../lib/matching/score-posting';
@@ -300,7 +301,7 @@ const specimens: Specimen[] = [
   },
   {
     collection: 'feeds',
-    what: 'a failing feed with its validators',
+    what: 'a disabled feed with its validators and its health at every cap',
     id: longestSource,
     data: {
       url: `https://example.com/${'u'.repeat(8_000)}`,
@@ -312,6 +313,22 @@ const specimens: Specimen[] = [
       lastError: 'e'.repeat(2_000),
       lastErrorAt: now,
       consecutiveFailures: 1_000_000,
+      // Its health (lib/feeds/source-health.ts) at every cap: 20 gaps, 14 days of counts.
+      health: 'disabled',
+      trackedSince: now,
+      lastSuccessAt: now,
+      goneStreak: 1_000_000,
+      parseStreak: 0,
+      lastErrorStatus: 410,
+      failingSince: now,
+      disabledAt: now,
+      disabledReason: `answered 410 1000000 times in a row`,
+      nextProbeAt: now,
+      lastNewPostingAt: now,
+      newPostingGapsMinutes: Array.from({ length: HEALTH_RULES.gapHistory }, () => 10_000_000),
+      newPostingsByDay: Object.fromEntries(
+        Array.from({ length: HEALTH_RULES.rateWindowDays }, (_, i) => [utcDay(addDays(now, -i)), 1_000_000]),
+      ),
     },
   },
   {

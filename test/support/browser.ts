@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from './next-process';
 
@@ -75,3 +75,6 @@ export async function launchChromium(): Promise<Browser> {
 
 /** A full-page screenshot named for the README (`01-landing`, `12-admin`, …). */
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+
+/** One part of a page (a panel, a table) saved under the README's name, e.g. `17-source-health`. */
+export const screenshotOf = (locator: Locator, name: string) => locator.screenshot({ path: `${SHOTS}${name}.png` });

@@ -12,6 +12,8 @@ export type DailyDigestProps = {
   note?: string | null;
   /** nearMissLine: what the keywords matched that this digest leaves out, and why; links to the preferences page. */
   nearMiss?: string | null;
+  /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
+  sourcesLine?: string | null;
 };
 
 export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
@@ -19,9 +21,9 @@ export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDig
   return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
 }
 
-export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss }: DailyDigestProps) {
+export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine }: DailyDigestProps) {
   return (
-    <EmailLayout preview={dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer}>
+    <EmailLayout preview={dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer} footerNote={sourcesLine}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         Your digest for {dayLabel}
       </Heading>
@@ -65,5 +67,6 @@ DailyDigestEmail.PreviewProps = {
     },
   ],
   moreCount: 0,
+  sourcesLine: 'Checked 412 postings from 6 sources; 1 source unreachable since Tuesday.',
   footer: { unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview' },
 } satisfies DailyDigestProps;

@@ -14,11 +14,14 @@ export function EmailLayout({
   children,
   footer,
   reason = SUBSCRIBED_REASON,
+  footerNote = null,
 }: {
   preview: string;
   children: ReactNode;
   footer: FooterLinks | null;
   reason?: string;
+  /** A line above the links, e.g. the digest's "Checked 412 postings from 6 sources". */
+  footerNote?: string | null;
 }) {
   return (
     <Html lang="en">
@@ -30,6 +33,9 @@ export function EmailLayout({
           {children}
           <Hr style={{ borderColor: '#e5e7eb', margin: '24px 0 12px' }} />
           <Section>
+            {footerNote ? (
+              <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: '0 0 6px' }}>{footerNote}</Text>
+            ) : null}
             <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: 0 }}>
               {reason}
               {footer ? ' ' : null}
