@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { FeedParseError } from '../feed-errors';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { baseUrlParam, boardName, companyParam, lenient, originOf, readAnswer, readJobs, statedSalary } from './board-jobs';
+import { baseUrlParam, boardName, companyParam, originOf, statedSalary } from './board-jobs';
+import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
 /**
@@ -83,8 +84,8 @@ export const ashbyAdapter: SourceAdapter<AshbyParams> = {
 
 /** The listed jobs of one job-board answer; throws FeedParseError for an answer not of the documented shape. */
 export function parseAshbyJobs(source: string, text: string, options: { company: string | null }): Posting[] {
-  const answer = readAnswer(source, parseJsonBody(source, text), answerSchema, 'an object with a jobs array');
-  const jobs = readJobs(source, answer.jobs, jobSchema, 'jobs');
+  const answer = parseAnswer(source, parseJsonBody(source, text), answerSchema, 'Ashby answer');
+  const jobs = parseJobs(source, answer.jobs, jobSchema, 'job');
   const listed = jobs.flatMap((job, index) => (job.isListed === false ? [] : [toRawJob(source, job, index, options.company)]));
   return buildPostings(source, listed);
 }

@@ -1,40 +1,5 @@
 import { z } from 'zod';
-import { FeedParseError } from '../feed-errors';
 import type { Budget } from '../posting';
-
-/**
- * The company boards (Greenhouse, Lever, Ashby) share one rule for what a bad answer is: the
- * top-level shape wrong, or any job without a usable id or title, refuses the whole answer — a
- * board that sends a job without its id is not sending what its docs describe, and half an answer
- * would look like jobs closing. A field the docs leave optional, or that a board may leave out,
- * is null when it has the wrong type: one odd field never costs a job.
- */
-export function lenient<T extends z.ZodType>(schema: T) {
-  return schema.nullish().catch(null);
-}
-
-/**
- * Each job checked against `schema`; the first that fails throws FeedParseError naming the job's
- * index and the field (never a value from the body: the message ends up on the ops page).
- */
-export function readJobs<T extends z.ZodType>(source: string, jobs: unknown[], schema: T, where: string): z.output<T>[] {
-  return jobs.map((job, index) => {
-    const parsed = schema.safeParse(job);
-    if (parsed.success) return parsed.data;
-    const field = parsed.error.issues[0]?.path.map(String).join('.');
-    throw new FeedParseError(
-      source,
-      field ? `${where}[${index}].${field} is missing or of the wrong type` : `${where}[${index}] is not an object`,
-    );
-  });
-}
-
-/** The top level of an answer: its shape wrong is a FeedParseError naming what was expected. */
-export function readAnswer<T extends z.ZodType>(source: string, body: unknown, schema: T, expected: string): z.output<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new FeedParseError(source, `answer is not ${expected}`);
-  return parsed.data;
-}
 
 /** The string `key` of each object in a list the docs describe as objects; anything else is skipped. */
 export function namesOf(list: unknown[] | null | undefined, key: string): string[] {

@@ -3,7 +3,8 @@ import { FeedFetchError, FeedParseError } from '../feed-errors';
 import type { Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
 import type { SourceHttp } from '../source-http';
-import { baseUrlParam, boardName, companyParam, lenient, namesOf, originOf, readAnswer, readJobs } from './board-jobs';
+import { baseUrlParam, boardName, companyParam, namesOf, originOf } from './board-jobs';
+import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
 /**
@@ -66,8 +67,8 @@ export const greenhouseAdapter: SourceAdapter<GreenhouseParams> = {
 
 /** The jobs of one "List jobs" answer as Postings; throws FeedParseError for an answer not of the documented shape. */
 export function parseGreenhouseJobs(source: string, text: string, options: { company: string | null }): Posting[] {
-  const answer = readAnswer(source, parseJsonBody(source, text), answerSchema, 'an object with a jobs array');
-  const jobs = readJobs(source, answer.jobs, jobSchema, 'jobs');
+  const answer = parseAnswer(source, parseJsonBody(source, text), answerSchema, 'Greenhouse answer');
+  const jobs = parseJobs(source, answer.jobs, jobSchema, 'job');
   return buildPostings(
     source,
     jobs.map((job) => toRawJob(job, options.company)),
@@ -113,7 +114,7 @@ async function boardCompanyName(source: string, http: SourceHttp, boardPath: str
   try {
     const answer = await http.request(boardPath);
     if (answer.status !== 'ok') return null;
-    return readAnswer(source, parseJsonBody(source, answer.text), boardSchema, 'a board').name.trim() || null;
+    return parseAnswer(source, parseJsonBody(source, answer.text), boardSchema, 'Greenhouse board').name.trim() || null;
   } catch (error) {
     if (error instanceof FeedFetchError || error instanceof FeedParseError) return null;
     throw error;

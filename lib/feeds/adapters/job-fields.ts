@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { FeedParseError } from '../feed-errors';
 
-// The lenient half of a job's validation: a field the provider may leave out, or send with the
-// wrong type, reads as null (or empty) and the job is kept. The strict half (id, title) is each
+// One rule for what a bad answer is, for every API kind: the top-level shape wrong, or any job
+// without a usable id or title, refuses the whole answer — a source that sends a job without its
+// id is not sending what its docs describe, and half an answer would look like jobs closing. A
+// field the docs leave optional, or that a provider may leave out, reads as null (or empty) when
+// it has the wrong type: one odd field never costs a job. The strict half (id, title) is each
 // adapter's own schema.
+
+/** Any optional field: null when absent or of the wrong type. */
+export function lenient<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(null);
+}
 export const optionalText = z.string().nullish().catch(null);
 export const optionalNumber = z.number().finite().nullish().catch(null);
 /** A list of strings; anything in it that is not a string is dropped, a list that is not one reads as empty. */
@@ -31,8 +39,8 @@ export function parseAnswer<T>(source: string, answer: unknown, schema: z.ZodTyp
   const parsed = schema.safeParse(answer);
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
-  const field = issue.path.length > 0 ? `${issue.path.join('.')} ` : '';
-  throw new FeedParseError(source, `${what}: ${field}${describeIssue(issue)}`);
+  const where = issue.path.length > 0 ? `${what}: ${issue.path.join('.')}` : what;
+  throw new FeedParseError(source, `${where} ${describeIssue(issue)}`);
 }
 
 const EXPECTED: Record<string, string> = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { baseUrlParam, boardName, companyParam, lenient, originOf, readAnswer, readJobs, statedSalary, stringsOf } from './board-jobs';
+import { baseUrlParam, boardName, companyParam, originOf, statedSalary, stringsOf } from './board-jobs';
+import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
 /**
@@ -80,8 +81,8 @@ export function leverPostingsUrl(params: Pick<LeverParams, 'site' | 'region' | '
 
 /** The postings of one JSON-mode answer; throws FeedParseError for an answer not of the documented shape. */
 export function parseLeverPostings(source: string, text: string, options: { company: string | null }): Posting[] {
-  const answer = readAnswer(source, parseJsonBody(source, text), answerSchema, 'an array of postings');
-  const jobs = readJobs(source, answer, jobSchema, 'postings');
+  const answer = parseAnswer(source, parseJsonBody(source, text), answerSchema, 'Lever answer');
+  const jobs = parseJobs(source, answer, jobSchema, 'posting');
   return buildPostings(
     source,
     jobs.map((job) => toRawJob(job, options.company)),

@@ -174,12 +174,12 @@ describe('ashby: the documented job board answer becomes Postings', () => {
   it('a job with neither id nor jobUrl, or an id or title of the wrong type, refuses the whole answer', () => {
     const { id: _id, jobUrl: _url, ...anonymous } = job();
     expect(parseError(board(job(), anonymous)).message).toBe('jobs[1].id is missing and jobUrl names no job');
-    expect(parseError(board(job({ id: 12 }))).message).toBe('jobs[0].id is missing or of the wrong type');
-    expect(parseError(board(job({ title: ['Engineer'] }))).message).toBe('jobs[0].title is missing or of the wrong type');
+    expect(parseError(board(job({ id: 12 }))).message).toMatch(/^job 0: id is missing or not/);
+    expect(parseError(board(job({ title: ['Engineer'] }))).message).toMatch(/^job 0: title is missing or not/);
   });
 
   it('an answer without a jobs array is refused', () => {
-    expect(parseError(JSON.stringify({ apiVersion: '1', results: [] })).message).toBe('answer is not an object with a jobs array');
+    expect(parseError(JSON.stringify({ apiVersion: '1', results: [] })).message).toBe('Ashby answer: jobs is missing or not an array');
   });
 });
 

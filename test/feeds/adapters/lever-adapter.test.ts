@@ -175,14 +175,14 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
 
   it('a posting without its id, or with a text of the wrong type, refuses the whole answer, naming the posting and field', () => {
     const { id: _id, ...withoutId } = posting();
-    expect(parseError(postings(posting(), withoutId)).message).toBe('postings[1].id is missing or of the wrong type');
-    expect(parseError(postings(posting({ id: 42 }))).message).toBe('postings[0].id is missing or of the wrong type');
-    expect(parseError(postings(posting({ text: null }))).message).toBe('postings[0].text is missing or of the wrong type');
-    expect(parseError(postings('not a posting')).message).toBe('postings[0] is not an object');
+    expect(parseError(postings(posting(), withoutId)).message).toMatch(/^posting 1: id is missing or not/);
+    expect(parseError(postings(posting({ id: 42 }))).message).toMatch(/^posting 0: id is missing or not/);
+    expect(parseError(postings(posting({ text: null }))).message).toMatch(/^posting 0: text is missing or not/);
+    expect(parseError(postings('not a posting')).message).toBe('posting 0: the entry is missing or not an object');
   });
 
   it('an answer that is not an array is refused', () => {
-    expect(parseError(JSON.stringify({ postings: [] })).message).toBe('answer is not an array of postings');
+    expect(parseError(JSON.stringify({ postings: [] })).message).toBe('Lever answer is missing or not an array');
   });
 });
 
