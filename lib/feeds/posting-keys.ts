@@ -1,0 +1,59 @@
+import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { COLLECTIONS } from '../store/collections';
+import { addDays, toDate, toTimestamp } from '../store/timestamps';
+import { canonicalUrl, jobFingerprint } from './job-identity';
+import { hashKey, type Posting } from './posting';
+
+/**
+ * postingKeys/{kind}_{hash}: which stored posting is the canonical one for a job, by one of the
+ * signs that it is the same job (job-identity.ts): `url` (its canonical URL) or `fp` (its
+ * fingerprint). The key's id is the data's own hash, so two runs storing two copies of one job
+ * compute the same key and the store's transaction decides which copy became the canonical.
+ *
+ * A key holds for DUPLICATE_WINDOW_DAYS from the first sighting (`expireAt`, which the TTL policy
+ * and `scout prune` also honour); a key read past its `expireAt` counts as absent, so a copy seen
+ * after the window is a new job with a key of its own — the TTL may be a day late, the code never is.
+ */
+export type PostingKeyKind = 'url' | 'fp';
+export type PostingKey = { canonicalId: string; firstSeenAt: Date; expireAt: Date };
+
+/** How long copies of one job collapse into one card. */
+export const DUPLICATE_WINDOW_DAYS = 30;
+
+/** Never longer than the postings are kept: a key must not outlive the canonical posting it names. */
+export const keyWindowDays = (retentionDays: number) => Math.min(DUPLICATE_WINDOW_DAYS, retentionDays);
+
+export const postingKeyId = (kind: PostingKeyKind, value: string) => `${kind}_${hashKey(value)}`;
+
+/**
+ * The keys of a posting, the URL's first: the same address is stronger evidence than similar
+ * text, so when the two name different canonical postings the URL's wins.
+ */
+export function postingKeyIds(posting: Pick<Posting, 'url' | 'title' | 'description' | 'company'>): string[] {
+  const url = canonicalUrl(posting.url);
+  const fingerprint = jobFingerprint(posting);
+  return [...(url ? [postingKeyId('url', url)] : []), ...(fingerprint ? [`fp_${fingerprint}`] : [])];
+}
+
+/** A key that still holds at `now`. */
+export const isLiveKey = (key: PostingKey | undefined, now: Date): key is PostingKey => !!key && key.expireAt > now;
+
+export const newPostingKey = (canonicalId: string, now: Date, retentionDays: number): PostingKey => ({
+  canonicalId,
+  firstSeenAt: now,
+  expireAt: addDays(now, keyWindowDays(retentionDays)),
+});
+
+const postingKeyConverter: FirestoreDataConverter<PostingKey> = {
+  toFirestore: (key) => ({
+    canonicalId: key.canonicalId,
+    firstSeenAt: toTimestamp(key.firstSeenAt as Date),
+    expireAt: toTimestamp(key.expireAt as Date),
+  }),
+  fromFirestore: (snap) => {
+    const d = snap.data();
+    return { canonicalId: d.canonicalId, firstSeenAt: toDate(d.firstSeenAt)!, expireAt: toDate(d.expireAt)! };
+  },
+};
+
+export const postingKeysCollection = (db: Firestore) => db.collection(COLLECTIONS.postingKeys).withConverter(postingKeyConverter);
