@@ -24,6 +24,8 @@ export const STORE_CONCURRENCY = 16;
 export const MAX_SIGHTINGS = 10;
 /** A copy seen this long after the job was first seen is a repost, not another board's listing of the same post. */
 export const REPOST_AFTER_DAYS = 3;
+/** A source's name on a card is the operator's or the adapter's, not the data's; capped all the same, since sightings live on one document. */
+const MAX_LABEL_CHARS = 100;
 /** Attempts of one posting's transaction before the source's read fails (and is retried whole next run). */
 const STORE_MAX_ATTEMPTS = 10;
 
@@ -107,7 +109,7 @@ export async function storePosting(db: Firestore, posting: Posting, ctx: StoreCo
         const data = key.data();
         if (!isLiveKey(data, ctx.now) || !existing.has(data.canonicalId)) tx.set(key.ref, newPostingKey(id, ctx.now, ctx.retentionDays));
       }
-      const sighting: Sighting = { source: posting.source, label: ctx.label, url: posting.url, seenAt: ctx.now };
+      const sighting: Sighting = { source: posting.source, label: ctx.label.slice(0, MAX_LABEL_CHARS), url: posting.url, seenAt: ctx.now };
       const stored = { ...posting, runId: ctx.runId, fetchedAt: ctx.now, expireAt: ctx.expireAt, canonicalId: id };
       if (!canonical) {
         tx.create(jobs.doc(posting.id), { ...stored, matchState: 'pending', revision: 0, firstSeenAt: ctx.now, sightings: [sighting] });
