@@ -44,12 +44,15 @@ export const newPostingKey = (canonicalId: string, now: Date, retentionDays: num
   expireAt: addDays(now, keyWindowDays(retentionDays)),
 });
 
+/** A key as stored: for an update, which does not go through the converter. */
+export const postingKeyFields = (key: PostingKey) => ({
+  canonicalId: key.canonicalId,
+  firstSeenAt: toTimestamp(key.firstSeenAt),
+  expireAt: toTimestamp(key.expireAt),
+});
+
 const postingKeyConverter: FirestoreDataConverter<PostingKey> = {
-  toFirestore: (key) => ({
-    canonicalId: key.canonicalId,
-    firstSeenAt: toTimestamp(key.firstSeenAt as Date),
-    expireAt: toTimestamp(key.expireAt as Date),
-  }),
+  toFirestore: (key) => postingKeyFields(key as PostingKey),
   fromFirestore: (snap) => {
     const d = snap.data();
     return { canonicalId: d.canonicalId, firstSeenAt: toDate(d.firstSeenAt)!, expireAt: toDate(d.expireAt)! };

@@ -10,15 +10,15 @@ import {
 } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import { allShardTags, shardTag, type Shard } from '../runtime/shard';
-import { MAX_BATCH_WRITES, readMany } from '../store/create-documents';
-import { isLostRace } from '../store/firestore-errors';
+import { COMMIT_CONCURRENCY, MAX_BATCH_WRITES, readMany } from '../store/create-documents';
+import { isAlreadyExists, isLostRace } from '../store/firestore-errors';
 import { guardedUpdate } from '../store/guarded-update';
 import { addDays, DAY_MS } from '../store/timestamps';
 import type { Budget, Posting } from './posting';
-import { isLiveKey, newPostingKey, postingKeyIds, postingKeysCollection, type PostingKey } from './posting-keys';
+import { isLiveKey, newPostingKey, postingKeyFields, postingKeyIds, postingKeysCollection, type PostingKey } from './posting-keys';
 import { postingsCollection, sightingToFirestore, type Sighting, type StoredPosting } from './postings-collection';
 
-/** Unseen postings stored at once, each in its own transaction: enough to hide round trips, few enough not to contend with ourselves. */
+/** Postings stored one by one (a copy, a key to replace) at once: enough to hide round trips, few enough not to contend with ourselves. */
 export const STORE_CONCURRENCY = 16;
 /** Sources a canonical posting lists at most: the card names them all, and the document must not grow with the data. */
 export const MAX_SIGHTINGS = 10;
@@ -26,7 +26,7 @@ export const MAX_SIGHTINGS = 10;
 export const REPOST_AFTER_DAYS = 3;
 /** A source's name on a card is the operator's or the adapter's, not the data's; capped all the same, since sightings live on one document. */
 const MAX_LABEL_CHARS = 100;
-/** Attempts of one posting's transaction before the source's read fails (and is retried whole next run). */
+/** Reads of one posting's store before the source's read fails (and is retried whole next run): each lost race is another writer's success. */
 const STORE_MAX_ATTEMPTS = 10;
 
 export type StoreOutcome = 'new' | 'duplicate' | 'known';
@@ -42,8 +42,11 @@ type StoreContext = { now: Date; runId: string; retentionDays: number; label: st
  * for the next run, in feed order (feeds list their newest first): one source cannot flood a run,
  * and nothing is dropped for it.
  *
- * Each unseen posting is stored in one transaction with its postingKeys/ and, for a copy, its
- * canonical posting (storePosting): one card per real job, whichever run or source got there first.
+ * One card per real job, whichever run or source got there first: a posting none of whose
+ * postingKeys/ exists yet (a new job, the common case) is created with its keys in one batch of
+ * create()s — the create is the check: a key or posting someone else created since the read fails
+ * the batch, nothing of it lands, and its postings take the other way. Every other posting (a key
+ * exists: a copy, or a key to replace) is stored on its own, its writes guarded (storePosting).
  */
 export async function storeNewPostings(
   db: Firestore,
@@ -58,69 +61,175 @@ export async function storeNewPostings(
   const expireAt = addDays(input.now, input.retentionDays);
   await keepListedPostings(db, { snaps, now: input.now, expireAt, retentionDays: input.retentionDays });
   const ctx: StoreContext = { now: input.now, runId: input.runId, retentionDays: input.retentionDays, label: input.label, expireAt };
+  const { created, others } = await createNewJobs(db, taken, ctx);
+  // After the batches: a copy of a job created there must find its keys. A posting another run
+  // stored meanwhile is done (its sighting was written with it): nothing to contend for.
+  const stored = await readMany(
+    db,
+    others.map((p) => postingsCollection(db).doc(p.id)),
+  );
   const limit = pLimit(STORE_CONCURRENCY);
-  const outcomes = await Promise.all(taken.map((posting) => limit(() => storePosting(db, posting, ctx))));
+  const outcomes = await Promise.all(
+    others.filter((_, i) => !stored[i].exists).map((posting) => limit(() => storePosting(db, posting, ctx))),
+  );
   return {
-    created: outcomes.filter((o) => o !== 'known').length,
+    created: created + outcomes.filter((o) => o !== 'known').length,
     duplicates: outcomes.filter((o) => o === 'duplicate').length,
     held: unseen.length - taken.length,
   };
 }
 
+/** Postings per batch of the new-job path: each is up to three create()s (the posting, its URL key, its fingerprint key). */
+const NEW_JOBS_PER_BATCH = Math.floor(MAX_BATCH_WRITES / 3);
+
 /**
- * One unseen posting, in one transaction: read jobs/{id} (there already: nothing to do), its keys,
- * and the canonical posting a live key names; then write together jobs/{id}, the keys that do
- * not hold yet, and for a copy the canonical's new sighting (and its reopening, for a repost or a
- * changed budget). Written together, so a run that finds jobs/{id} stored also finds the sighting
- * it brought on the canonical; and two runs storing two copies of one job at once both read the
- * same key, so one of them commits first and the other, retried, becomes its copy.
+ * The postings none of whose keys exists, created each as a new canonical posting with its keys,
+ * in batches of create()s. A posting sharing a key with an earlier one of this call, and every
+ * posting of a batch that lost a race (ALREADY_EXISTS), is handed back in `others` for
+ * storePosting, which reads what is there now.
+ */
+async function createNewJobs(db: Firestore, postings: Posting[], ctx: StoreContext): Promise<{ created: number; others: Posting[] }> {
+  const keyIds = postings.map((p) => postingKeyIds(p));
+  const allKeys = [...new Set(keyIds.flat())];
+  const keySnaps = await readMany(
+    db,
+    allKeys.map((id) => postingKeysCollection(db).doc(id)),
+  );
+  const taken = new Set(allKeys.filter((_, i) => keySnaps[i].exists));
+  const fresh: { posting: Posting; keys: string[] }[] = [];
+  const others: Posting[] = [];
+  postings.forEach((posting, i) => {
+    if (keyIds[i].some((id) => taken.has(id))) return void others.push(posting);
+    keyIds[i].forEach((id) => taken.add(id));
+    fresh.push({ posting, keys: keyIds[i] });
+  });
+  const commit = pLimit(COMMIT_CONCURRENCY);
+  const won = await Promise.all(
+    Array.from({ length: Math.ceil(fresh.length / NEW_JOBS_PER_BATCH) }, (_, n) =>
+      commit(async () => {
+        const chunk = fresh.slice(n * NEW_JOBS_PER_BATCH, (n + 1) * NEW_JOBS_PER_BATCH);
+        const batch = db.batch();
+        for (const { posting, keys } of chunk) {
+          batch.create(postingsCollection(db).doc(posting.id), newCanonical(posting, ctx));
+          for (const id of keys) batch.create(postingKeysCollection(db).doc(id), newPostingKey(posting.id, ctx.now, ctx.retentionDays));
+        }
+        try {
+          await batch.commit();
+          return chunk.length;
+        } catch (error) {
+          if (!isAlreadyExists(error)) throw error;
+          others.push(...chunk.map((c) => c.posting));
+          return 0;
+        }
+      }),
+    ),
+  );
+  return { created: won.reduce((a, b) => a + b, 0), others };
+}
+
+/** A posting stored as the one card of a new job: its own canonical, its own sighting first, matching open. */
+const newCanonical = (posting: Posting, ctx: StoreContext): StoredPosting => ({
+  ...posting,
+  runId: ctx.runId,
+  fetchedAt: ctx.now,
+  expireAt: ctx.expireAt,
+  canonicalId: posting.id,
+  matchState: 'pending',
+  revision: 0,
+  firstSeenAt: ctx.now,
+  sightings: [sightingOf(posting, ctx)],
+});
+
+const sightingOf = (posting: Posting, ctx: StoreContext): Sighting => ({
+  source: posting.source,
+  label: ctx.label.slice(0, MAX_LABEL_CHARS),
+  url: posting.url,
+  seenAt: ctx.now,
+});
+
+/** jobs/{id} kept changing under this posting's store: nothing of ours was written; the source's read fails and is retried next run. */
+export class PostingStoreExhausted extends Error {
+  constructor(id: string, tries: number, cause: unknown) {
+    super(`jobs/${id}: its keys or canonical posting kept changing while it was stored (${tries} tries); try again`, { cause });
+    this.name = 'PostingStoreExhausted';
+  }
+}
+
+/**
+ * One unseen posting, stored together with its keys and, for a copy, its canonical posting: read
+ * jobs/{id} (there already: nothing to do), its keys and the canonical posting a live key names;
+ * then one batch writes jobs/{id} (create), the keys that do not hold yet (create, or an update
+ * guarded by the version read) and for a copy the canonical's new sighting (and its reopening, for
+ * a repost or a changed budget; an update guarded by the version read). The batch lands whole or
+ * not at all, so a run that finds jobs/{id} stored also finds the sighting it brought on the
+ * canonical; a batch that lost a race to another writer (ALREADY_EXISTS, a moved version) is
+ * decided again on what is there now. Guarded writes rather than a transaction: losers learn at
+ * once and re-read, where a transaction would wait on the winner's locks (seconds on the emulator).
  */
 export async function storePosting(db: Firestore, posting: Posting, ctx: StoreContext): Promise<StoreOutcome> {
   const jobs = postingsCollection(db);
+  const jobRef = jobs.doc(posting.id);
   const keyRefs = postingKeyIds(posting).map((id) => postingKeysCollection(db).doc(id));
-  return db.runTransaction(
-    async (tx): Promise<StoreOutcome> => {
-      // getAll is typed for refs of one type; each snapshot still reads through its own ref's converter.
-      const [job, ...keys] = (await tx.getAll(...([jobs.doc(posting.id), ...keyRefs] as DocumentReference[]))) as [
-        DocumentSnapshot<StoredPosting>,
-        ...DocumentSnapshot<PostingKey>[],
-      ];
-      if (job.exists) {
-        // Ours when an earlier attempt committed but its answer was lost: counted as what it was.
-        const stored = job.data()!;
-        return stored.runId === ctx.runId ? (stored.matchState === 'duplicate' ? 'duplicate' : 'new') : 'known';
-      }
-      const liveIds = [
-        ...new Set(
-          keys
-            .map((k) => k.data())
-            .filter((k) => isLiveKey(k, ctx.now))
-            .map((k) => k!.canonicalId),
-        ),
-      ];
-      const named = liveIds.length > 0 ? await tx.getAll(...liveIds.map((id) => jobs.doc(id))) : [];
-      const existing = new Map(named.filter((s) => s.exists).map((s) => [s.id, s as DocumentSnapshot<StoredPosting>]));
-      // The URL's key comes first (postingKeyIds): when the two keys name different postings, it wins.
-      const canonicalId = keys.map((k) => k.data()).find((k) => isLiveKey(k, ctx.now) && existing.has(k.canonicalId))?.canonicalId;
-      const canonical = canonicalId ? existing.get(canonicalId)!.data()! : null;
-      const id = canonical?.id ?? posting.id;
-      // A key that holds and names a stored posting stays; an absent, expired or dangling one now names this job's canonical.
-      for (const key of keys) {
-        const data = key.data();
-        if (!isLiveKey(data, ctx.now) || !existing.has(data.canonicalId)) tx.set(key.ref, newPostingKey(id, ctx.now, ctx.retentionDays));
-      }
-      const sighting: Sighting = { source: posting.source, label: ctx.label.slice(0, MAX_LABEL_CHARS), url: posting.url, seenAt: ctx.now };
-      const stored = { ...posting, runId: ctx.runId, fetchedAt: ctx.now, expireAt: ctx.expireAt, canonicalId: id };
-      if (!canonical) {
-        tx.create(jobs.doc(posting.id), { ...stored, matchState: 'pending', revision: 0, firstSeenAt: ctx.now, sightings: [sighting] });
-        return 'new';
-      }
-      tx.create(jobs.doc(posting.id), { ...stored, matchState: 'duplicate' });
-      tx.update(existing.get(id)!.ref.withConverter(null), sightingUpdate(canonical, posting, sighting, ctx));
-      return 'duplicate';
-    },
-    { maxAttempts: STORE_MAX_ATTEMPTS },
-  );
+  let lastLoss: unknown = null;
+  for (let attempt = 1; attempt <= STORE_MAX_ATTEMPTS; attempt++) {
+    // getAll is typed for refs of one type; each snapshot still reads through its own ref's converter.
+    const [job, ...keys] = (await db.getAll(...([jobRef, ...keyRefs] as DocumentReference[]))) as [
+      DocumentSnapshot<StoredPosting>,
+      ...DocumentSnapshot<PostingKey>[],
+    ];
+    if (job.exists) {
+      // Ours when an earlier commit landed but its answer was lost: counted as what it was.
+      const stored = job.data()!;
+      return stored.runId === ctx.runId ? (stored.matchState === 'duplicate' ? 'duplicate' : 'new') : 'known';
+    }
+    const liveIds = [
+      ...new Set(
+        keys
+          .map((k) => k.data())
+          .filter((k) => isLiveKey(k, ctx.now))
+          .map((k) => k!.canonicalId),
+      ),
+    ];
+    const named = liveIds.length > 0 ? await db.getAll(...liveIds.map((id) => jobs.doc(id))) : [];
+    const existing = new Map(named.filter((s) => s.exists).map((s) => [s.id, s as DocumentSnapshot<StoredPosting>]));
+    // The URL's key comes first (postingKeyIds): when the two keys name different postings, it wins.
+    const canonicalId = keys.map((k) => k.data()).find((k) => isLiveKey(k, ctx.now) && existing.has(k.canonicalId))?.canonicalId;
+    const canonicalSnap = canonicalId ? existing.get(canonicalId)! : null;
+    const id = canonicalSnap?.id ?? posting.id;
+    const batch = db.batch();
+    // A key that holds and names a stored posting stays; an absent, expired or dangling one now names this job's canonical.
+    for (const key of keys) {
+      const data = key.data();
+      if (isLiveKey(data, ctx.now) && existing.has(data.canonicalId)) continue;
+      const fresh = newPostingKey(id, ctx.now, ctx.retentionDays);
+      if (key.exists) batch.update(key.ref.withConverter(null), postingKeyFields(fresh), { lastUpdateTime: key.updateTime! });
+      else batch.create(key.ref, fresh);
+    }
+    let outcome: StoreOutcome = 'new';
+    if (!canonicalSnap) batch.create(jobRef, newCanonical(posting, ctx));
+    else {
+      outcome = 'duplicate';
+      batch.create(jobRef, {
+        ...posting,
+        runId: ctx.runId,
+        fetchedAt: ctx.now,
+        expireAt: ctx.expireAt,
+        canonicalId: id,
+        matchState: 'duplicate',
+      });
+      batch.update(canonicalSnap.ref.withConverter(null), sightingUpdate(canonicalSnap.data()!, posting, sightingOf(posting, ctx), ctx), {
+        lastUpdateTime: canonicalSnap.updateTime!,
+      });
+    }
+    try {
+      await batch.commit();
+      return outcome;
+    } catch (error) {
+      if (!isLostRace(error)) throw error;
+      lastLoss = error;
+    }
+  }
+  throw new PostingStoreExhausted(posting.id, STORE_MAX_ATTEMPTS, lastLoss);
 }
 
 const sameBudget = (a: Budget | null, b: Budget | null) =>
