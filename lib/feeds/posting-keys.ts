@@ -1,7 +1,7 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { COLLECTIONS } from '../store/collections';
 import { addDays, toDate, toTimestamp } from '../store/timestamps';
-import { canonicalUrl, jobFingerprint } from './job-identity';
+import { canonicalUrl, jobFingerprint, normaliseText } from './job-identity';
 import { hashKey, type Posting } from './posting';
 
 /**
@@ -29,10 +29,34 @@ export const postingKeyId = (kind: PostingKeyKind, value: string) => `${kind}_${
  * The keys of a posting, the URL's first: the same address is stronger evidence than similar
  * text, so when the two name different canonical postings the URL's wins.
  */
-export function postingKeyIds(posting: Pick<Posting, 'url' | 'title' | 'description' | 'company'>): string[] {
-  const url = canonicalUrl(posting.url);
+export function postingKeyIds(
+  posting: Pick<Posting, 'url' | 'title' | 'description' | 'company'>,
+  /** Canonical URLs known not to name one job (urlsNamingSeveralJobs): no key for them. */
+  notJobUrls: ReadonlySet<string> = new Set(),
+): string[] {
+  const found = canonicalUrl(posting.url);
+  const url = found && !notJobUrls.has(found) ? found : null;
   const fingerprint = jobFingerprint(posting);
   return [...(url ? [postingKeyId('url', url)] : []), ...(fingerprint ? [`fp_${fingerprint}`] : [])];
+}
+
+/**
+ * The canonical URLs that one answer gives to postings with different titles: a board that links
+ * every item to its front page, or to a search. Such a URL says nothing about which job it is, and
+ * as a key it would make every job of the source one card.
+ */
+export function urlsNamingSeveralJobs(postings: Pick<Posting, 'url' | 'title'>[]): Set<string> {
+  const titles = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const posting of postings) {
+    const url = canonicalUrl(posting.url);
+    if (!url) continue;
+    const title = normaliseText(posting.title);
+    const seen = titles.get(url);
+    if (seen === undefined) titles.set(url, title);
+    else if (seen !== title) shared.add(url);
+  }
+  return shared;
 }
 
 /** A key that still holds at `now`. */

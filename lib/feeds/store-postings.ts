@@ -15,7 +15,15 @@ import { isAlreadyExists, isLostRace } from '../store/firestore-errors';
 import { guardedUpdate } from '../store/guarded-update';
 import { addDays, DAY_MS } from '../store/timestamps';
 import type { Budget, Posting } from './posting';
-import { isLiveKey, newPostingKey, postingKeyFields, postingKeyIds, postingKeysCollection, type PostingKey } from './posting-keys';
+import {
+  isLiveKey,
+  newPostingKey,
+  postingKeyFields,
+  postingKeyIds,
+  postingKeysCollection,
+  urlsNamingSeveralJobs,
+  type PostingKey,
+} from './posting-keys';
 import { postingsCollection, sightingToFirestore, type Sighting, type StoredPosting } from './postings-collection';
 
 /** Postings stored one by one (a copy, a key to replace) at once: enough to hide round trips, few enough not to contend with ourselves. */
@@ -31,7 +39,15 @@ const STORE_MAX_ATTEMPTS = 10;
 
 export type StoreOutcome = 'new' | 'duplicate' | 'known';
 
-type StoreContext = { now: Date; runId: string; retentionDays: number; label: string; expireAt: Date };
+type StoreContext = {
+  now: Date;
+  runId: string;
+  retentionDays: number;
+  label: string;
+  expireAt: Date;
+  /** URLs this answer gives to several different jobs: not a sign of identity (urlsNamingSeveralJobs). */
+  notJobUrls: ReadonlySet<string>;
+};
 
 /**
  * Stores the postings not seen before (jobs/, new ones only), at most `maxNew` of them, and
@@ -60,7 +76,14 @@ export async function storeNewPostings(
   const taken = unseen.slice(0, input.maxNew);
   const expireAt = addDays(input.now, input.retentionDays);
   await keepListedPostings(db, { snaps, now: input.now, expireAt, retentionDays: input.retentionDays });
-  const ctx: StoreContext = { now: input.now, runId: input.runId, retentionDays: input.retentionDays, label: input.label, expireAt };
+  const ctx: StoreContext = {
+    now: input.now,
+    runId: input.runId,
+    retentionDays: input.retentionDays,
+    label: input.label,
+    expireAt,
+    notJobUrls: urlsNamingSeveralJobs(input.postings),
+  };
   const { created, others } = await createNewJobs(db, taken, ctx);
   // After the batches: a copy of a job created there must find its keys. A posting another run
   // stored meanwhile is done (its sighting was written with it): nothing to contend for.
@@ -89,7 +112,7 @@ const NEW_JOBS_PER_BATCH = Math.floor(MAX_BATCH_WRITES / 3);
  * storePosting, which reads what is there now.
  */
 async function createNewJobs(db: Firestore, postings: Posting[], ctx: StoreContext): Promise<{ created: number; others: Posting[] }> {
-  const keyIds = postings.map((p) => postingKeyIds(p));
+  const keyIds = postings.map((p) => postingKeyIds(p, ctx.notJobUrls));
   const allKeys = [...new Set(keyIds.flat())];
   const keySnaps = await readMany(
     db,
@@ -169,7 +192,7 @@ export class PostingStoreExhausted extends Error {
 export async function storePosting(db: Firestore, posting: Posting, ctx: StoreContext): Promise<StoreOutcome> {
   const jobs = postingsCollection(db);
   const jobRef = jobs.doc(posting.id);
-  const keyRefs = postingKeyIds(posting).map((id) => postingKeysCollection(db).doc(id));
+  const keyRefs = postingKeyIds(posting, ctx.notJobUrls).map((id) => postingKeysCollection(db).doc(id));
   let lastLoss: unknown = null;
   for (let attempt = 1; attempt <= STORE_MAX_ATTEMPTS; attempt++) {
     // getAll is typed for refs of one type; each snapshot still reads through its own ref's converter.

@@ -207,6 +207,17 @@ describe('storing copies of one job', () => {
     expect(canonical.repostedAt ?? null).toBeNull();
   });
 
+  it('a board that links every job to one page keeps its jobs apart: that URL is no sign of identity', async () => {
+    const now = new Date(DAY0);
+    const frontPage = { url: 'https://board.example/jobs?utm_source=rss' };
+    const jobs = ['React engineer', 'Go engineer', 'Designer'].map((title, i) =>
+      posting('board-a', `g${i}`, now, { ...frontPage, title, description: `${title} wanted. Budget: $300` }),
+    );
+    const { created, duplicates } = await store(h.db, jobs, now, 'run-1');
+    expect({ created, duplicates }).toEqual({ created: 3, duplicates: 0 });
+    expect((await allPostings(h.db)).every((p) => p.matchState === 'pending')).toBe(true);
+  });
+
   it('a canonical posting lists at most MAX_SIGHTINGS sources, so the document never grows with the data', async () => {
     const now = new Date(DAY0);
     for (let i = 0; i < MAX_SIGHTINGS + 3; i++) await store(h.db, [posting(`board-${i}`, `x${i}`, now)], now, `run-${i}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalUrl, FINGERPRINT_MIN_DESCRIPTION_CHARS, jobFingerprint, normaliseText } from '../../lib/feeds/job-identity';
-import { postingKeyIds } from '../../lib/feeds/posting-keys';
+import { postingKeyIds, urlsNamingSeveralJobs } from '../../lib/feeds/posting-keys';
 
 const DESCRIPTION =
   'Acme is hiring a senior React engineer to rebuild our customer dashboard. You will own the front end, work closely with design, and ship weekly. Budget: $300 fixed. Ref 48213.';
@@ -81,5 +81,19 @@ describe('postingKeyIds', () => {
     expect(keys[0]).toMatch(/^url_[\w-]{20}$/);
     expect(keys[1]).toMatch(/^fp_[\w-]{20}$/);
     expect(postingKeyIds({ url: null, company: null, title: 'React', description: 'short' })).toEqual([]);
+  });
+
+  it('leaves out a URL one answer gives to jobs with different titles (a front page, a search): it names no job', () => {
+    const answer = [
+      { url: 'https://board.example/jobs?utm_source=rss', title: 'React engineer' },
+      { url: 'https://board.example/jobs', title: 'Go engineer' },
+      { url: 'https://board.example/jobs/7', title: 'Designer' },
+      { url: 'https://board.example/jobs/7?ref=x', title: 'Designer' },
+    ];
+    const notJobs = urlsNamingSeveralJobs(answer);
+    expect([...notJobs]).toEqual(['board.example/jobs']);
+    const keys = postingKeyIds({ ...answer[0], company: null, description: '' }, notJobs);
+    expect(keys).toEqual([]);
+    expect(postingKeyIds({ ...answer[2], company: null, description: '' }, notJobs)).toHaveLength(1);
   });
 });
