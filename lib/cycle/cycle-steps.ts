@@ -131,12 +131,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
   if (claims.resumeAfter !== resumeAfter)
     await saveClaimCursor(db, { shardTag: ctx.shardTag, resumeAfter: claims.resumeAfter, runId, now: startedAt });
   // A posting is closed only when every subscriber it matched was reached (by every shard).
-  if (!claims.truncated && claims.gaveUp === 0)
-    await markPostingsMatched(
-      db,
-      match.postings.map((p) => p.id),
-      ctx.shard,
-    );
+  if (!claims.truncated && claims.gaveUp === 0) await markPostingsMatched(db, match.postings, ctx.shard);
   return claims;
 }
 

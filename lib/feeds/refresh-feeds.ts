@@ -85,6 +85,7 @@ export async function refreshFeeds(
             runId: input.runId,
             retentionDays: config.RETENTION_DAYS,
             maxNew: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
+            label: described.label,
           });
           await recordFeedSuccess(db, {
             ...described,

@@ -1,28 +1,73 @@
 import {
   FieldPath,
   FieldValue,
+  type DocumentData,
+  type DocumentReference,
   type DocumentSnapshot,
   type Firestore,
   type QueryDocumentSnapshot,
   type UpdateData,
 } from 'firebase-admin/firestore';
+import pLimit from 'p-limit';
 import { allShardTags, shardTag, type Shard } from '../runtime/shard';
-import { createDocuments, MAX_BATCH_WRITES, readMany } from '../store/create-documents';
-import { addDays } from '../store/timestamps';
-import type { Posting } from './posting';
-import { postingsCollection, type StoredPosting } from './postings-collection';
+import { COMMIT_CONCURRENCY, MAX_BATCH_WRITES, readMany } from '../store/create-documents';
+import { isAlreadyExists, isLostRace } from '../store/firestore-errors';
+import { guardedUpdate } from '../store/guarded-update';
+import { addDays, DAY_MS } from '../store/timestamps';
+import type { Budget, Posting } from './posting';
+import {
+  isLiveKey,
+  newPostingKey,
+  postingKeyFields,
+  postingKeyIds,
+  postingKeysCollection,
+  urlsNamingSeveralJobs,
+  type PostingKey,
+} from './posting-keys';
+import { postingsCollection, sightingToFirestore, type Sighting, type StoredPosting } from './postings-collection';
+
+/** Postings stored one by one (a copy, a key to replace) at once: enough to hide round trips, few enough not to contend with ourselves. */
+export const STORE_CONCURRENCY = 16;
+/** Sources a canonical posting lists at most: the card names them all, and the document must not grow with the data. */
+export const MAX_SIGHTINGS = 10;
+/** A copy seen this long after the job was first seen is a repost, not another board's listing of the same post. */
+export const REPOST_AFTER_DAYS = 3;
+/** A source's name on a card is the operator's or the adapter's, not the data's; capped all the same, since sightings live on one document. */
+const MAX_LABEL_CHARS = 100;
+/** Reads of one posting's store before the source's read fails (and is retried whole next run): each lost race is another writer's success. */
+const STORE_MAX_ATTEMPTS = 10;
+
+export type StoreOutcome = 'new' | 'duplicate' | 'known';
+
+type StoreContext = {
+  now: Date;
+  runId: string;
+  retentionDays: number;
+  label: string;
+  expireAt: Date;
+  /** URLs this answer gives to several different jobs: not a sign of identity (urlsNamingSeveralJobs). */
+  notJobUrls: ReadonlySet<string>;
+};
 
 /**
- * Stores the postings not seen before (jobs/ upsert, new ones only), at most `maxNew` of them, and
- * returns how many were new and how many were held back. A posting published before the retention
- * window is ignored here, before matching: its ledger lines may already be pruned, and it must
- * never look new again. Postings past `maxNew` are left for the next run, in feed order (feeds list
- * their newest first): one source cannot flood a run, and nothing is dropped for it.
+ * Stores the postings not seen before (jobs/, new ones only), at most `maxNew` of them, and
+ * returns how many were new (`created`: documents this call stored, copies included), how many
+ * of those were copies of a job stored before (`duplicates`), and how many were held back. A
+ * posting published before the retention window is ignored here, before matching: its ledger
+ * lines may already be pruned, and it must never look new again. Postings past `maxNew` are left
+ * for the next run, in feed order (feeds list their newest first): one source cannot flood a run,
+ * and nothing is dropped for it.
+ *
+ * One card per real job, whichever run or source got there first: a posting none of whose
+ * postingKeys/ exists yet (a new job, the common case) is created with its keys in one batch of
+ * create()s — the create is the check: a key or posting someone else created since the read fails
+ * the batch, nothing of it lands, and its postings take the other way. Every other posting (a key
+ * exists: a copy, or a key to replace) is stored on its own, its writes guarded (storePosting).
  */
 export async function storeNewPostings(
   db: Firestore,
-  input: { postings: Posting[]; now: Date; runId: string; retentionDays: number; maxNew: number },
-): Promise<{ created: number; held: number }> {
+  input: { postings: Posting[]; now: Date; runId: string; retentionDays: number; maxNew: number; label: string },
+): Promise<{ created: number; duplicates: number; held: number }> {
   const cutoff = addDays(input.now, -input.retentionDays);
   const fresh = input.postings.filter((p) => !p.publishedAt || p.publishedAt >= cutoff);
   const refs = fresh.map((p) => postingsCollection(db).doc(p.id));
@@ -31,15 +76,235 @@ export async function storeNewPostings(
   const taken = unseen.slice(0, input.maxNew);
   const expireAt = addDays(input.now, input.retentionDays);
   await keepListedPostings(db, { snaps, now: input.now, expireAt, retentionDays: input.retentionDays });
-  const { created } = await createDocuments(
+  const ctx: StoreContext = {
+    now: input.now,
+    runId: input.runId,
+    retentionDays: input.retentionDays,
+    label: input.label,
+    expireAt,
+    notJobUrls: urlsNamingSeveralJobs(input.postings),
+  };
+  const { created, others } = await createNewJobs(db, taken, ctx);
+  // After the batches: a copy of a job created there must find its keys. A posting another run
+  // stored meanwhile is done (its sighting was written with it): nothing to contend for.
+  const stored = await readMany(
     db,
-    taken.map((posting) => ({
-      ref: postingsCollection(db).doc(posting.id),
-      data: { ...posting, matchState: 'pending', runId: input.runId, fetchedAt: input.now, expireAt } satisfies StoredPosting,
-    })),
-    input.runId,
+    others.map((p) => postingsCollection(db).doc(p.id)),
   );
-  return { created: created.length, held: unseen.length - taken.length };
+  const limit = pLimit(STORE_CONCURRENCY);
+  const outcomes = await Promise.all(
+    others.filter((_, i) => !stored[i].exists).map((posting) => limit(() => storePosting(db, posting, ctx))),
+  );
+  return {
+    created: created + outcomes.filter((o) => o !== 'known').length,
+    duplicates: outcomes.filter((o) => o === 'duplicate').length,
+    held: unseen.length - taken.length,
+  };
+}
+
+/** Postings per batch of the new-job path: each is up to three create()s (the posting, its URL key, its fingerprint key). */
+const NEW_JOBS_PER_BATCH = Math.floor(MAX_BATCH_WRITES / 3);
+
+/**
+ * The postings none of whose keys exists, created each as a new canonical posting with its keys,
+ * in batches of create()s. A posting sharing a key with an earlier one of this call, and every
+ * posting of a batch that lost a race (ALREADY_EXISTS), is handed back in `others` for
+ * storePosting, which reads what is there now.
+ */
+async function createNewJobs(db: Firestore, postings: Posting[], ctx: StoreContext): Promise<{ created: number; others: Posting[] }> {
+  const keyIds = postings.map((p) => postingKeyIds(p, ctx.notJobUrls));
+  const allKeys = [...new Set(keyIds.flat())];
+  const keySnaps = await readMany(
+    db,
+    allKeys.map((id) => postingKeysCollection(db).doc(id)),
+  );
+  const taken = new Set(allKeys.filter((_, i) => keySnaps[i].exists));
+  const fresh: { posting: Posting; keys: string[] }[] = [];
+  const others: Posting[] = [];
+  postings.forEach((posting, i) => {
+    if (keyIds[i].some((id) => taken.has(id))) return void others.push(posting);
+    keyIds[i].forEach((id) => taken.add(id));
+    fresh.push({ posting, keys: keyIds[i] });
+  });
+  const commit = pLimit(COMMIT_CONCURRENCY);
+  const won = await Promise.all(
+    Array.from({ length: Math.ceil(fresh.length / NEW_JOBS_PER_BATCH) }, (_, n) =>
+      commit(async () => {
+        const chunk = fresh.slice(n * NEW_JOBS_PER_BATCH, (n + 1) * NEW_JOBS_PER_BATCH);
+        const batch = db.batch();
+        for (const { posting, keys } of chunk) {
+          batch.create(postingsCollection(db).doc(posting.id), newCanonical(posting, ctx));
+          for (const id of keys) batch.create(postingKeysCollection(db).doc(id), newPostingKey(posting.id, ctx.now, ctx.retentionDays));
+        }
+        try {
+          await batch.commit();
+          return chunk.length;
+        } catch (error) {
+          if (!isAlreadyExists(error)) throw error;
+          others.push(...chunk.map((c) => c.posting));
+          return 0;
+        }
+      }),
+    ),
+  );
+  return { created: won.reduce((a, b) => a + b, 0), others };
+}
+
+/** A posting stored as the one card of a new job: its own canonical, its own sighting first, matching open. */
+const newCanonical = (posting: Posting, ctx: StoreContext): StoredPosting => ({
+  ...posting,
+  runId: ctx.runId,
+  fetchedAt: ctx.now,
+  expireAt: ctx.expireAt,
+  canonicalId: posting.id,
+  matchState: 'pending',
+  revision: 0,
+  firstSeenAt: ctx.now,
+  sightings: [sightingOf(posting, ctx)],
+});
+
+const sightingOf = (posting: Posting, ctx: StoreContext): Sighting => ({
+  source: posting.source,
+  label: ctx.label.slice(0, MAX_LABEL_CHARS),
+  url: posting.url,
+  seenAt: ctx.now,
+});
+
+/** jobs/{id} kept changing under this posting's store: nothing of ours was written; the source's read fails and is retried next run. */
+export class PostingStoreExhausted extends Error {
+  constructor(id: string, tries: number, cause: unknown) {
+    super(`jobs/${id}: its keys or canonical posting kept changing while it was stored (${tries} tries); try again`, { cause });
+    this.name = 'PostingStoreExhausted';
+  }
+}
+
+/**
+ * One unseen posting, stored together with its keys and, for a copy, its canonical posting: read
+ * jobs/{id} (there already: nothing to do), its keys and the canonical posting a live key names;
+ * then one batch writes jobs/{id} (create), the keys that do not hold yet (create, or an update
+ * guarded by the version read) and for a copy the canonical's new sighting (and its reopening, for
+ * a repost or a changed budget; an update guarded by the version read). The batch lands whole or
+ * not at all, so a run that finds jobs/{id} stored also finds the sighting it brought on the
+ * canonical; a batch that lost a race to another writer (ALREADY_EXISTS, a moved version) is
+ * decided again on what is there now. Guarded writes rather than a transaction: losers learn at
+ * once and re-read, where a transaction would wait on the winner's locks (seconds on the emulator).
+ */
+export async function storePosting(db: Firestore, posting: Posting, ctx: StoreContext): Promise<StoreOutcome> {
+  const jobs = postingsCollection(db);
+  const jobRef = jobs.doc(posting.id);
+  const keyRefs = postingKeyIds(posting, ctx.notJobUrls).map((id) => postingKeysCollection(db).doc(id));
+  let lastLoss: unknown = null;
+  for (let attempt = 1; attempt <= STORE_MAX_ATTEMPTS; attempt++) {
+    // getAll is typed for refs of one type; each snapshot still reads through its own ref's converter.
+    const [job, ...keys] = (await db.getAll(...([jobRef, ...keyRefs] as DocumentReference[]))) as [
+      DocumentSnapshot<StoredPosting>,
+      ...DocumentSnapshot<PostingKey>[],
+    ];
+    if (job.exists) {
+      // Ours when an earlier commit landed but its answer was lost: counted as what it was.
+      const stored = job.data()!;
+      return stored.runId === ctx.runId ? (stored.matchState === 'duplicate' ? 'duplicate' : 'new') : 'known';
+    }
+    const liveIds = [
+      ...new Set(
+        keys
+          .map((k) => k.data())
+          .filter((k) => isLiveKey(k, ctx.now))
+          .map((k) => k!.canonicalId),
+      ),
+    ];
+    const named = liveIds.length > 0 ? await db.getAll(...liveIds.map((id) => jobs.doc(id))) : [];
+    const existing = new Map(named.filter((s) => s.exists).map((s) => [s.id, s as DocumentSnapshot<StoredPosting>]));
+    // The URL's key comes first (postingKeyIds): when the two keys name different postings, it wins.
+    const canonicalId = keys.map((k) => k.data()).find((k) => isLiveKey(k, ctx.now) && existing.has(k.canonicalId))?.canonicalId;
+    const canonicalSnap = canonicalId ? existing.get(canonicalId)! : null;
+    const id = canonicalSnap?.id ?? posting.id;
+    const batch = db.batch();
+    // A key that holds and names a stored posting stays; an absent, expired or dangling one now names this job's canonical.
+    for (const key of keys) {
+      const data = key.data();
+      if (isLiveKey(data, ctx.now) && existing.has(data.canonicalId)) continue;
+      const fresh = newPostingKey(id, ctx.now, ctx.retentionDays);
+      if (key.exists) batch.update(key.ref.withConverter(null), postingKeyFields(fresh), { lastUpdateTime: key.updateTime! });
+      else batch.create(key.ref, fresh);
+    }
+    let outcome: StoreOutcome = 'new';
+    if (!canonicalSnap) batch.create(jobRef, newCanonical(posting, ctx));
+    else {
+      outcome = 'duplicate';
+      batch.create(jobRef, {
+        ...posting,
+        runId: ctx.runId,
+        fetchedAt: ctx.now,
+        expireAt: ctx.expireAt,
+        canonicalId: id,
+        matchState: 'duplicate',
+      });
+      batch.update(canonicalSnap.ref.withConverter(null), sightingUpdate(canonicalSnap.data()!, posting, sightingOf(posting, ctx), ctx), {
+        lastUpdateTime: canonicalSnap.updateTime!,
+      });
+    }
+    try {
+      await batch.commit();
+      return outcome;
+    } catch (error) {
+      if (!isLostRace(error)) throw error;
+      lastLoss = error;
+    }
+  }
+  throw new PostingStoreExhausted(posting.id, STORE_MAX_ATTEMPTS, lastLoss);
+}
+
+const sameBudget = (a: Budget | null, b: Budget | null) =>
+  a === b ||
+  (!!a &&
+    !!b &&
+    a.amount === b.amount &&
+    (a.maxAmount ?? null) === (b.maxAmount ?? null) &&
+    a.currency === b.currency &&
+    a.kind === b.kind);
+
+/**
+ * What a copy changes on its canonical posting: the copy's source joins the sightings (or, seen
+ * there before, its entry points at the newer listing). A repost — seen REPOST_AFTER_DAYS after
+ * the job was first seen, or on a source that listed it before under another id — or a changed
+ * budget reopens matching: the posting is `pending` again with a new `revision`, so subscribers
+ * it now fits (a raised budget meets their minimum, they joined since) are reached; those already
+ * reached have their deliveries/{uid}_{canonicalId} and are not reached twice.
+ */
+function sightingUpdate(canonical: StoredPosting, posting: Posting, sighting: Sighting, ctx: StoreContext): UpdateData<DocumentData> {
+  const firstSeenAt = canonical.firstSeenAt ?? canonical.fetchedAt;
+  // Postings stored before dedup carry no sightings: their own is rebuilt from what they hold.
+  const sightings = canonical.sightings ?? [{ source: canonical.source, label: canonical.source, url: canonical.url, seenAt: firstSeenAt }];
+  const before = sightings.find((s) => s.source === posting.source);
+  const listed = before
+    ? sightings.map((s) => (s === before ? { ...sighting, label: s.label || sighting.label } : s))
+    : sightings.length < MAX_SIGHTINGS
+      ? [...sightings, sighting]
+      : sightings;
+  // The same source listing it twice in one fetch is one listing shown twice, not a repost.
+  const reposted =
+    (before !== undefined && before.seenAt < ctx.now) || ctx.now.getTime() - firstSeenAt.getTime() >= REPOST_AFTER_DAYS * DAY_MS;
+  const budgetChanged = posting.budget !== null && !sameBudget(canonical.budget, posting.budget);
+  const update: UpdateData<DocumentData> = { sightings: listed.map(sightingToFirestore) };
+  if (!reposted && !budgetChanged) return update;
+  return {
+    ...update,
+    matchState: 'pending',
+    matchedShards: FieldValue.delete(),
+    revision: FieldValue.increment(1),
+    // Listed again: kept as long as a new posting would be.
+    expireAt: canonical.expireAt > ctx.expireAt ? canonical.expireAt : ctx.expireAt,
+    ...(reposted
+      ? {
+          repostedAt: ctx.now,
+          // Published again: the retention cutoff and the card go by the new listing.
+          publishedAt: posting.publishedAt ?? ctx.now,
+          url: posting.url ?? canonical.url,
+        }
+      : {}),
+    ...(budgetChanged ? { budget: posting.budget, previousBudget: canonical.budget } : {}),
+  };
 }
 
 /** Postings read per query while looking for those a shard has not matched yet. */
@@ -78,28 +343,55 @@ export async function loadPendingPostings(
 }
 
 /**
- * Closes matching for these postings once their deliveries are claimed. A shard only marks the
- * postings as matched by itself; the posting closes when the shards of its count have all marked
- * it. Marks only grow, so whichever shard marks last sees the full set and closes it.
+ * Closes matching for these postings once their deliveries are claimed, each at the `revision`
+ * this run loaded and matched: a posting reopened since (a repost, a changed budget) is left
+ * `pending` for the run that will match what it says now. A shard only marks the postings as
+ * matched by itself; the posting closes when the shards of its count have all marked it. Every
+ * write is guarded by the version read (one batch per slice; on a lost guard, that slice posting
+ * by posting with guardedUpdate), so neither a reopening nor another shard's mark is overwritten.
  */
-export async function markPostingsMatched(db: Firestore, ids: string[], shard?: Shard): Promise<void> {
-  if (shard) {
-    await updateAll(db, ids, () => ({ matchedShards: FieldValue.arrayUnion(shardTag(shard)) }));
+export async function markPostingsMatched(db: Firestore, postings: Pick<StoredPosting, 'id' | 'revision'>[], shard?: Shard): Promise<void> {
+  const revisions = new Map(postings.map((p) => [p.id, p.revision ?? 0]));
+  const tag = shard && shardTag(shard);
+  const everyShard = shard ? allShardTags(shard.count) : [];
+  /** The change that closes (or marks) this version of the posting, or null when there is none to make. */
+  const closing = (snap: DocumentSnapshot<StoredPosting>): UpdateData<DocumentData> | null => {
+    const posting = snap.data();
+    if (!posting || posting.matchState !== 'pending' || (posting.revision ?? 0) !== revisions.get(snap.id)) return null;
+    if (!tag) return { matchState: 'matched' };
+    const marks = posting.matchedShards ?? [];
+    if (marks.includes(tag)) return null;
+    const all = [...marks, tag];
+    return { matchedShards: all, ...(everyShard.every((t) => all.includes(t)) ? { matchState: 'matched' } : {}) };
+  };
+  const ids = [...revisions.keys()];
+  for (let i = 0; i < ids.length; i += MAX_BATCH_WRITES) {
     const snaps = await readMany(
       db,
-      ids.map((id) => postingsCollection(db).doc(id)),
+      ids.slice(i, i + MAX_BATCH_WRITES).map((id) => postingsCollection(db).doc(id)),
     );
-    const everyShard = allShardTags(shard.count);
-    ids = snaps.filter((s) => s.exists && everyShard.every((t) => s.data()!.matchedShards?.includes(t))).map((s) => s.id);
-  }
-  await updateAll(db, ids, () => ({ matchState: 'matched' }));
-}
-
-async function updateAll(db: Firestore, ids: string[], change: () => UpdateData<StoredPosting>): Promise<void> {
-  for (let i = 0; i < ids.length; i += MAX_BATCH_WRITES) {
     const batch = db.batch();
-    for (const id of ids.slice(i, i + MAX_BATCH_WRITES)) batch.update(postingsCollection(db).doc(id), change());
-    await batch.commit();
+    const changed = snaps.flatMap((snap) => {
+      const change = closing(snap);
+      if (!change) return [];
+      batch.update(snap.ref.withConverter(null), change, { lastUpdateTime: snap.updateTime! });
+      return [snap];
+    });
+    if (changed.length === 0) continue;
+    try {
+      await batch.commit();
+    } catch (error) {
+      if (!isLostRace(error)) throw error;
+      // Someone wrote one of them since the read: each is decided again on its own fresh version.
+      await Promise.all(
+        changed.map((snap) =>
+          guardedUpdate(snap.ref, (fresh) => {
+            const change = closing(fresh);
+            return change ? { update: change, result: undefined } : { done: undefined };
+          }),
+        ),
+      );
+    }
   }
 }
 

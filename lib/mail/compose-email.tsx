@@ -1,5 +1,7 @@
 import { render } from '@react-email/render';
 import type { Posting } from '../feeds/posting';
+import type { StoredPosting } from '../feeds/postings-collection';
+import { DAY_MS } from '../store/timestamps';
 import { notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
@@ -14,7 +16,8 @@ import { rankOf } from '../ledger/delivery';
 
 /** One posting an email carries: its keyword score and reasons, and the AI verdict when the stage judged it. */
 export type ScoredPosting = {
-  posting: Posting;
+  /** As stored when read from jobs/: a canonical posting's sightings, repost and budget history show on its card. */
+  posting: CardPosting;
   score: number;
   reasons: string[];
   fit?: number | null;
@@ -22,6 +25,9 @@ export type ScoredPosting = {
   /** Why the model did not decide it (the stage is on): keywords did, and the email says so in one line. */
   aiFallback?: string | null;
 };
+
+/** What a card shows of a posting: the posting, and what one card per real job adds when it was read from jobs/. */
+export type CardPosting = Posting & Partial<Pick<StoredPosting, 'sightings' | 'firstSeenAt' | 'repostedAt' | 'previousBudget'>>;
 
 const EXCERPT_CHARS = 280;
 
@@ -58,7 +64,45 @@ function formatBudget(budget: Posting['budget']): string | null {
 
 const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);
 
-export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredPosting, notAFit: string | null = null): EmailItem {
+/** The money of a budget without its kind ("$300", "$30.00–$60.00"), for a change line whose kind is the same on both sides. */
+function formatAmount(budget: NonNullable<Posting['budget']>): string {
+  const format = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0);
+  return budget.maxAmount && budget.maxAmount > budget.amount
+    ? `${format.format(budget.amount)}–${format.format(budget.maxAmount)}`
+    : format.format(budget.amount);
+}
+
+/**
+ * "budget raised $300 → $600" / "budget lowered …" when a copy of the job changed what it pays
+ * in the same currency and kind (compared by the top of the range: what a minimum budget is
+ * compared with); "budget changed $300 fixed → $40.00/hour" otherwise. Null when it never changed.
+ */
+export function budgetChangeLine(posting: CardPosting): string | null {
+  const before = posting.previousBudget;
+  const after = posting.budget;
+  if (!before || !after) return null;
+  if (before.currency === after.currency && before.kind === after.kind) {
+    const top = (b: typeof before) => b.maxAmount ?? b.amount;
+    const verb = top(after) > top(before) ? 'raised' : top(after) < top(before) ? 'lowered' : 'changed';
+    return `budget ${verb} ${formatAmount(before)} → ${formatAmount(after)}`;
+  }
+  return `budget changed ${formatBudget(before)} → ${formatBudget(after)}`;
+}
+
+/** "reposted; first seen 9 days ago": the job came back after it was first seen. Null for a first listing. */
+export function repostLine(posting: CardPosting, now: Date): string | null {
+  if (!posting.repostedAt || !posting.firstSeenAt) return null;
+  const days = Math.max(0, Math.floor((now.getTime() - posting.firstSeenAt.getTime()) / DAY_MS));
+  return `reposted; first seen ${days === 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`}`;
+}
+
+export function toEmailItem(
+  { posting, score, reasons, fit, fitReason }: ScoredPosting,
+  notAFit: string | null,
+  /** The email's clock: "first seen 9 days ago" is counted to when the email is composed. */
+  now: Date,
+): EmailItem {
+  const history = [repostLine(posting, now), budgetChangeLine(posting)].filter(Boolean).join(' · ');
   const excerpt =
     posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
   return {
@@ -70,13 +114,15 @@ export function toEmailItem({ posting, score, reasons, fit, fitReason }: ScoredP
     reasons,
     score,
     ...(fit != null ? { fit, fitReason: fitReason ?? null } : {}),
+    seenOn: (posting.sightings ?? []).map((s) => ({ label: s.label, url: s.url })),
+    history: history || null,
     notAFitUrl: notAFit,
   };
 }
 
 /** Each item's signed "Not a fit" link (a GET shows a page with one button; only its POST records). */
 const notAFitLinks = (settings: MailSettings, uid: string, now: Date) => (item: ScoredPosting) =>
-  toEmailItem(item, notAFitUrl({ appUrl: settings.appUrl, uid, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }));
+  toEmailItem(item, notAFitUrl({ appUrl: settings.appUrl, uid, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }), now);
 
 /**
  * The one line an email carries when the verdict stage is on and keywords alone decided some of
@@ -121,6 +167,10 @@ function itemsAsText(items: EmailItem[]): string {
         `* ${item.title}`,
         [item.budget, item.published].filter(Boolean).join(' · '),
         item.url ?? '',
+        item.seenOn && item.seenOn.length > 0
+          ? `Seen on ${item.seenOn.map((seen) => (seen.url ? `${seen.label} <${seen.url}>` : seen.label)).join(', ')}`
+          : '',
+        item.history ?? '',
         item.excerpt,
         `Why: ${item.reasons.join('; ')}`,
         item.fit != null ? `AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}` : '',

@@ -16,6 +16,8 @@ type Target = { collection: CollectionName; keep?: (data: FirebaseFirestore.Docu
 
 const TARGETS: Target[] = [
   { collection: COLLECTIONS.postings },
+  // A key past its window names no canonical any more (the store treats it as absent already).
+  { collection: COLLECTIONS.postingKeys },
   { collection: COLLECTIONS.deliveries, keep: (d) => d.status === 'queued' },
   { collection: COLLECTIONS.emails, keep: (d) => d.status === 'pending' || d.status === 'sending' },
   { collection: COLLECTIONS.runs },

@@ -12,6 +12,8 @@ export const COLLECTIONS = {
   subscribers: 'users',
   /** Postings fetched from the feeds (lib/feeds/postings-collection.ts). */
   postings: 'jobs',
+  /** Which stored posting is the one card for a job, by canonical URL or fingerprint (lib/feeds/posting-keys.ts). */
+  postingKeys: 'postingKeys',
   /** The ledger: one document per subscriber and posting (lib/ledger/delivery.ts); also the first ledger's pages. */
   deliveries: 'deliveries',
   /** The outbox, by email key (lib/outbox/outbox-row.ts). */

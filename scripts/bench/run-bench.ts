@@ -436,7 +436,7 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   const now = new Date(RUN_AT);
   await seedSubscribers(deps.db, shape, now);
   const postings = parseFeed(rssFeed(benchPostings(shape, now)), { source: 'bench', baseUrl: input.feeds.url });
-  await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30, maxNew: postings.length });
+  await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30, maxNew: postings.length, label: 'bench' });
   input.counter.reset();
   const started = Date.now();
   const result = await runNaiveCycle(

@@ -8,6 +8,7 @@ describe('COLLECTIONS', () => {
     expect(COLLECTIONS).toEqual({
       subscribers: 'users',
       postings: 'jobs',
+      postingKeys: 'postingKeys',
       deliveries: 'deliveries',
       emails: 'emails',
       runs: 'runs',

@@ -4,7 +4,8 @@ import { Timestamp } from 'firebase-admin/firestore';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allShardTags, MAX_SHARDS } from '../../lib/runtime/shard';
 import { emptyRunStats, newRunId } from '../../lib/ops/runs';
-import { postingConverter, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { postingConverter, type Sighting, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { MAX_SIGHTINGS } from '../../lib/feeds/store-postings';
 import { toPosting } from '../../lib/feeds/to-posting';
 import { postingId, type Posting } from '../../lib/feeds/posting';
 import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
@@ -103,7 +104,28 @@ function scored(posting: Posting): ScoredPosting {
   return { posting, score: verdict.score, reasons: verdict.reasons, fit: 100, fitReason: wide(11, MAX_REASON_LENGTH), aiFallback: null };
 }
 
-const postings = Array.from({ length: DIGEST_MAX_ITEMS }, (_, n) => largestPosting(n));
+/** One card per real job at its caps: MAX_SIGHTINGS sources, each with a label at its cap and a link at 2,048 characters. */
+const largestSightings = (n: number): Sighting[] =>
+  Array.from({ length: MAX_SIGHTINGS }, (_, i) => ({
+    source: `${longestSource.slice(0, -3)}${String(i).padStart(3, '0')}`,
+    label: wide(n + i, 100),
+    url: `https://example.com/${n}/${i}/${'s'.repeat(3_000)}`.slice(0, 2_048),
+    seenAt: now,
+  }));
+const withHistory = (posting: Posting): StoredPosting => ({
+  ...posting,
+  matchState: 'pending',
+  runId,
+  fetchedAt: now,
+  expireAt,
+  canonicalId: posting.id,
+  revision: Number.MAX_SAFE_INTEGER,
+  firstSeenAt: now,
+  sightings: largestSightings(posting.title.length),
+  repostedAt: now,
+  previousBudget: { amount: 10_000_000, currency: 'USD', kind: 'fixed', maxAmount: 10_000_000 },
+});
+const postings = Array.from({ length: DIGEST_MAX_ITEMS }, (_, n) => withHistory(largestPosting(n)));
 const matches = postings.map(scored);
 
 // ── The largest document of each collection ──────────────────────────────────────────────────────
@@ -111,7 +133,6 @@ type Specimen = { collection: string; what: string; id: string; data: Record<str
 
 const storedPosting: StoredPosting = {
   ...postings[0],
-  matchState: 'pending',
   // Every tag of every shard count a caller can use (a posting matched under several counts keeps them all).
   matchedShards: Array.from({ length: MAX_SHARDS }, (_, i) => allShardTags(i + 1)).flat(),
   runId,
@@ -271,9 +292,15 @@ const specimens: Specimen[] = [
   },
   {
     collection: 'jobs',
-    what: `every field at its cap, ${storedPosting.skills.length} skills, ${storedPosting.matchedShards!.length} shard tags`,
+    what: `every field at its cap, ${storedPosting.skills.length} skills, ${storedPosting.matchedShards!.length} shard tags, ${storedPosting.sightings!.length} sightings`,
     id: storedPosting.id,
     data: { ...postingConverter.toFirestore(storedPosting), lastListedAt: now },
+  },
+  {
+    collection: 'postingKeys',
+    what: 'a key naming the longest posting id',
+    id: `fp_${'f'.repeat(20)}`,
+    data: { canonicalId: storedPosting.id, firstSeenAt: now, expireAt },
   },
   {
     collection: 'deliveries',
@@ -395,6 +422,7 @@ describe("no document any code path writes can exceed Firestore's 40,000 index e
     const written = [
       'users',
       'jobs',
+      'postingKeys',
       'deliveries',
       'emails',
       'runs',
@@ -423,6 +451,7 @@ describe('no document grows with the data', () => {
     ['deliveries', 'reasons', 'one per matching keyword'],
     ['runs', 'stats', 'the per-feed list grows with FEED_URLS, which has no cap'],
     ['jobs', 'description', 'feed text, read by no query'],
+    ['jobs', 'sightings', 'up to MAX_SIGHTINGS links and labels, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
     ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],
     ['feedback', 'title', "a posting's title kept past its expiry, read by no query"],

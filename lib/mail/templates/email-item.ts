@@ -10,6 +10,10 @@ export type EmailItem = {
   /** The AI verdict, when the model judged it: fit 0–100 and its reason (plain text, capped; React escapes it). */
   fit?: number | null;
   fitReason?: string | null;
+  /** Every source the job was listed on, by its name on a card, each linking to its listing there (a provider's attribution too). */
+  seenOn?: { label: string; url: string | null }[];
+  /** "reposted; first seen 9 days ago", "budget raised $300 → $600": what changed since the job was first seen, or null. */
+  history?: string | null;
   /** The signed "Not a fit" link for this posting (absent in previews). */
   notAFitUrl?: string | null;
 };

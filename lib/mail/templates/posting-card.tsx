@@ -15,6 +15,24 @@ export function PostingCard({ item }: { item: EmailItem }) {
         )}
       </Text>
       {meta ? <Text style={{ fontSize: 13, color: '#374151', margin: '0 0 6px' }}>{meta}</Text> : null}
+      {item.seenOn && item.seenOn.length > 0 ? (
+        <Text style={{ fontSize: 12, color: '#6b7280', margin: '0 0 6px' }}>
+          Seen on{' '}
+          {item.seenOn.map((seen, i) => (
+            <span key={i}>
+              {i > 0 ? ', ' : ''}
+              {seen.url ? (
+                <Link href={seen.url} style={{ color: '#6b7280' }}>
+                  {seen.label}
+                </Link>
+              ) : (
+                seen.label
+              )}
+            </span>
+          ))}
+        </Text>
+      ) : null}
+      {item.history ? <Text style={{ fontSize: 12, color: '#92400e', margin: '0 0 6px' }}>{item.history}</Text> : null}
       {item.excerpt ? <Text style={{ fontSize: 14, color: '#374151', margin: '0 0 6px', lineHeight: '20px' }}>{item.excerpt}</Text> : null}
       <Text style={{ fontSize: 12, color: '#6b7280', margin: 0 }}>Why: {item.reasons.join('; ')}</Text>
       {item.fit != null ? (
