@@ -89,6 +89,15 @@ export function budgetChangeLine(posting: CardPosting): string | null {
   return `budget changed ${formatBudget(before)} → ${formatBudget(after)}`;
 }
 
+/** "Acme · Berlin · remote": null for a feed item, which names neither, so its card reads as before. */
+export function employerLine(posting: Pick<Posting, 'company' | 'location' | 'remote'>): string | null {
+  const location = posting.location ?? null;
+  // "Remote (EU)" already says it.
+  const remote = posting.remote === true && !/remote/i.test(location ?? '') ? 'remote' : null;
+  const parts = [posting.company ?? null, location, remote].filter((part): part is string => Boolean(part));
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 /** "reposted; first seen 9 days ago": the job came back after it was first seen. Null for a first listing. */
 export function repostLine(posting: CardPosting, now: Date): string | null {
   if (!posting.repostedAt || !posting.firstSeenAt) return null;
@@ -108,6 +117,7 @@ export function toEmailItem(
   return {
     title: posting.title,
     url: posting.url,
+    employer: employerLine(posting),
     budget: formatBudget(posting.budget),
     published: formatPublished(posting.publishedAt),
     excerpt,
@@ -165,7 +175,7 @@ function itemsAsText(items: EmailItem[]): string {
     .map((item) =>
       [
         `* ${item.title}`,
-        [item.budget, item.published].filter(Boolean).join(' · '),
+        [item.employer, item.budget, item.published].filter(Boolean).join(' · '),
         item.url ?? '',
         item.seenOn && item.seenOn.length > 0
           ? `Seen on ${item.seenOn.map((seen) => (seen.url ? `${seen.label} <${seen.url}>` : seen.label)).join(', ')}`

@@ -2,6 +2,8 @@
 export type EmailItem = {
   title: string;
   url: string | null;
+  /** "Acme · Berlin, Germany · remote": who hires and where, from the boards that say; null when none does. */
+  employer?: string | null;
   budget: string | null;
   published: string | null;
   excerpt: string;

@@ -2,7 +2,7 @@ import { Link, Section, Text } from '@react-email/components';
 import type { EmailItem } from './email-item';
 
 export function PostingCard({ item }: { item: EmailItem }) {
-  const meta = [item.budget, item.published].filter(Boolean).join(' · ');
+  const meta = [item.employer, item.budget, item.published].filter(Boolean).join(' · ');
   return (
     <Section style={{ borderLeft: '3px solid #2563eb', padding: '4px 0 4px 14px', margin: '18px 0' }}>
       <Text style={{ fontSize: 17, fontWeight: 600, margin: '0 0 4px', lineHeight: '24px' }}>

@@ -59,7 +59,7 @@ describe('greenhouse in the cycle', () => {
   });
   afterEach(async () => h.close());
 
-  it('a subscriber is emailed a posting of the sample Greenhouse board, stored with its company and location', async () => {
+  it('a subscriber is emailed a posting of the sample Greenhouse board, its card naming the company and location', async () => {
     await h.subscribe({ email: 'ada@example.com', keywords: ['postgres'], mode: 'instant' });
     const { status, body } = await cronWithSources(h, [greenhouseSample.entry(h.feeds.url)]);
     expect(status).toBe(200);
@@ -68,6 +68,8 @@ describe('greenhouse in the cycle', () => {
     expect(more).toEqual([]);
     expect(mail.subject).toBe('New match: Senior Backend Engineer (Remote, US)');
     expect(mail.html).toContain('https://boards.greenhouse.io/northwindlabs/jobs/7104223');
+    expect(mail.html).toContain('Northwind Labs · Remote - United States');
+    expect(mail.text).toContain('Northwind Labs · Remote - United States');
     const stored = await h.db.collection('jobs').where('source', '==', 'greenhouse-sample').get();
     expect(stored.size).toBe(5);
     expect(stored.docs.map((d) => d.data()).find((p) => p.guid === '7104223')).toMatchObject({
