@@ -48,11 +48,12 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     model: ctx.judge?.stats() ?? null,
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
-    feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, error }) => ({
+    feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, duplicates, error }) => ({
       source,
       status,
       postings,
       held: held || undefined,
+      duplicates: duplicates || undefined,
       error,
     })),
     errors,

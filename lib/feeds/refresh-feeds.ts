@@ -21,6 +21,8 @@ export type FeedReport = {
   new?: number;
   /** New postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
   held?: number;
+  /** New listings that were copies of a job already stored (another board, a repost): on its card, not new jobs. */
+  duplicates?: number;
   error?: string;
 };
 
@@ -79,7 +81,7 @@ export async function refreshFeeds(
             await recordFeedSuccess(db, { ...described, postings: null });
             return { ...report, status: 'not-modified', postings: 0, new: 0 };
           }
-          const { created, held } = await storeNewPostings(db, {
+          const { created, duplicates, held } = await storeNewPostings(db, {
             postings: result.postings,
             now: input.now,
             runId: input.runId,
@@ -93,7 +95,8 @@ export async function refreshFeeds(
             postings: result.postings.length,
             created,
           });
-          return { ...report, status: 'ok', postings: result.postings.length, new: created, held };
+          // A copy of a job another source (or an earlier listing) brought is no new job: counted apart.
+          return { ...report, status: 'ok', postings: result.postings.length, new: created - duplicates, duplicates, held };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           const retryAfterSeconds = error instanceof FeedFetchError ? error.retryAfterSeconds : undefined;

@@ -46,7 +46,14 @@ export type RunStats = {
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
   /** `held`: new postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
-  feeds: { source: string; status: 'ok' | 'not-modified' | 'error' | 'skipped'; postings?: number; held?: number; error?: string }[];
+  feeds: {
+    source: string;
+    status: 'ok' | 'not-modified' | 'error' | 'skipped';
+    postings?: number;
+    held?: number;
+    duplicates?: number;
+    error?: string;
+  }[];
   errors: string[];
 };
 

@@ -144,6 +144,21 @@ describe('storing copies of one job', () => {
     h = await createHarness();
   });
 
+  it('a run counts a copy apart: one new job, one duplicate listing, whichever board it read first', async () => {
+    const boardA = `http://localhost:${h.feeds.port}/board-a.xml`;
+    const boardB = `http://127.0.0.1:${h.feeds.port}/board-b.xml`;
+    const config = { ...h.config, FEED_URLS: `board-a=${boardA}, board-b=${boardB}` };
+    const serve = (path: string, items: TestItem[]) => h.feeds.setFeed(path, { body: rssFeed(items), contentType: 'application/rss+xml' });
+    serve('/board-a.xml', [job({ guid: 'a-1', link: 'https://acme.example/jobs/7?utm_source=a', budget: 300, at: DAY0 })]);
+    serve('/board-b.xml', [job({ guid: 'b-1', link: 'https://acme.example/jobs/7?ref=b', budget: 300, at: DAY0 })]);
+    const [run] = await runsTogether(1, DAY0, config);
+    if (run.kind !== 'ran') throw new Error('the run did not run');
+    expect(run.jobsNew).toBe(1);
+    const { feeds } = run;
+    expect(feeds.reduce((n, f) => n + (f.duplicates ?? 0), 0)).toBe(1);
+    expect(feeds.reduce((n, f) => n + (f.postings ?? 0), 0)).toBe(2);
+  });
+
   it('8 concurrent stores of the same two copies converge on one canonical posting that lists both sources', async () => {
     const now = new Date(DAY0);
     const a = posting('board-a', 'a1', now);
