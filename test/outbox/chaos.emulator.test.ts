@@ -168,13 +168,33 @@ type BoardJob = {
   keyword: string;
   /** What the job pays now: a repost raises it, and a board listing the job later lists it at this. */
   budget: number | null;
+  firstBudget: number | null;
   listings: Partial<Record<Board, TestItem>>;
   /** The second board lists it from this tick on. */
   later: { board: Board; tick: number } | null;
   firstTick: number;
   reposted: boolean;
 };
-type Boards = { jobs: BoardJob[]; tick: number; copies: number; reposts: number; serve(board: Board, items: TestItem[]): void };
+type Boards = {
+  jobs: BoardJob[];
+  tick: number;
+  copies: number;
+  reposts: number;
+  minBudgets: Map<string, number | null>;
+  serve(board: Board, items: TestItem[]): void;
+};
+
+/** Pairs only a raise made due (the subscriber's minimum above the first budget, met by the last): proof the soak reached the case. */
+const raiseOnlyPairs = (world: World, boards: Boards) =>
+  boards.jobs.reduce(
+    (n, job) =>
+      n +
+      world.subscribers.filter((s) => {
+        const min = boards.minBudgets.get(s.uid) ?? null;
+        return s.keywords.includes(job.keyword) && min !== null && job.firstBudget !== null && job.firstBudget < min && job.budget! >= min;
+      }).length,
+    0,
+  );
 
 /** Each board's own link to the job: the same page, with the board's tracking on it. */
 const boardLink = (board: Board, n: number) =>
@@ -214,6 +234,7 @@ async function createCopiesWorld(random: Random): Promise<World> {
   BOARDS.forEach((board) => serve(board, []));
   const count = random.int(6, 12);
   const subscribers: World['subscribers'] = [];
+  const minBudgets = new Map<string, number | null>();
   for (let i = 0; i < count; i++) {
     const minBudget = random.pick([null, null, 300, 500, 800] as const);
     const input: SubscriberInput = {
@@ -222,9 +243,11 @@ async function createCopiesWorld(random: Random): Promise<World> {
       mode: random.chance(0.5) ? 'instant' : 'daily',
       ...(minBudget !== null && { minBudget }),
     };
-    subscribers.push({ uid: await h.subscribe(input), keywords: input.keywords });
+    const uid = await h.subscribe(input);
+    subscribers.push({ uid, keywords: input.keywords });
+    minBudgets.set(uid, minBudget);
   }
-  const boards: Boards = { jobs: [], tick: 0, copies: 0, reposts: 0, serve };
+  const boards: Boards = { jobs: [], tick: 0, copies: 0, reposts: 0, minBudgets, serve };
   return { random, h, subscribers, feed: [], postingSeq: 0, model: null, points: POINTS, boards };
 }
 
@@ -262,12 +285,14 @@ function publishOnBoards(world: World, boards: Boards, now: Date) {
     const job: BoardJob = {
       n: world.postingSeq,
       keyword: random.pick(KEYWORDS),
-      budget: random.pick([null, 200, 400, 600]),
+      budget: null,
+      firstBudget: random.pick([null, 200, 400, 600]),
       listings: {},
       later: null,
       firstTick: tick,
       reposted: false,
     };
+    job.budget = job.firstBudget;
     const placement = random.pick(['one', 'both', 'later'] as const);
     const [first, second] = random.chance(0.5) ? BOARDS : [...BOARDS].reverse();
     job.listings[first] = boardItem(job, `${first}-${job.n}`, boardLink(first, job.n), now);
@@ -531,7 +556,7 @@ describe(`randomized faults (seed ${seed})`, () => {
         const byJob = await checkCanonicalJobs(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
         console.log(
           `chaos seed ${seed} (copies on two boards): ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected; ` +
-            `${boards.jobs.length} jobs, ${boards.copies} copies on a second board, ${boards.reposts} reposts; stored ${byJob.canonicals} canonical and ${byJob.copies} duplicate postings\n` +
+            `${boards.jobs.length} jobs, ${boards.copies} copies on a second board, ${boards.reposts} reposts (${raiseOnlyPairs(world, boards)} pairs due only after a raise); stored ${byJob.canonicals} canonical and ${byJob.copies} duplicate postings\n` +
             `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}\n` +
             `  by job: alert ${JSON.stringify(byJob.alert)}\n          digest ${JSON.stringify(byJob.digest)}`,
         );
