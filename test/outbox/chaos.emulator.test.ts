@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, it, beforeAll } from 'vitest';
-import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
+import { InjectedCrash, noFailpoints, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { addDays, utcDay } from '../../lib/store/timestamps';
 import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
 import { matchRef } from '../../lib/verdicts/match-verdict';
@@ -12,6 +12,9 @@ import type { SubscriberInput } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 import { checkDeliveries } from '../support/queue-checker';
 import { checkVerdicts } from '../support/verdict-checker';
+import { checkCanonicalJobs } from '../support/canonical-checker';
+import { runCycle } from '../../lib/cycle/run-cycle';
+import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 import { seededRandom } from '../support/seeded-random';
 
 /**
@@ -25,6 +28,12 @@ import { seededRandom } from '../support/seeded-random';
  * AI_TIMEOUT_MS, 500, 429 with a short or a long Retry-After, malformed JSON, a refusal, a dropped
  * connection — and where runs also crash between a stored verdict and the claim it decided. That
  * world is checked twice: like a queue, and for the verdicts (test/support/verdict-checker.ts).
+ *
+ * A third world (issue 16) publishes its jobs on two boards: each job on one board or both, under
+ * other guids and links that differ only by tracking parameters, sometimes on the second board
+ * ticks later; some are reposted on a later tick under a new guid, same text, budget raised. It is
+ * checked like a queue by email, and by JOB (test/support/canonical-checker.ts): each subscriber
+ * gets each job at most once whichever copy or repost carried it, and every due pair arrives.
  *
  *   SCOUT_CHAOS_SEED=1234 npm test -- chaos    replay one seed
  *   npm run test:chaos                         the long soak: 60 ticks, and more until 300 invocations
@@ -64,6 +73,8 @@ type World = {
   postingSeq: number;
   model: ModelWorld | null;
   points: FailpointName[];
+  /** The copies world publishes on its own two boards; the other worlds on the harness's one feed (addPostings). */
+  boards?: Boards;
 };
 
 beforeAll(() => {
@@ -143,6 +154,159 @@ function addPostings(world: World, now: Date) {
   }
   // Feeds also repeat and reorder items; the ledger must not care.
   world.h.serveFeed(random.chance(0.3) ? [...world.feed].reverse() : world.feed);
+}
+
+// ── The copies world (issue 16): one job, several listings ─────────────────────────────────────────
+
+type Board = 'board-a' | 'board-b';
+const BOARDS: Board[] = ['board-a', 'board-b'];
+/** Long enough (with no company) for the fingerprint to name the job, and free of every other KEYWORDS word. */
+const COPY_TEXT =
+  'on a long running product for a small distributed team. You pair with the founders, write tests and ship every week from anywhere.';
+type BoardJob = {
+  n: number;
+  keyword: string;
+  /** What the job pays now: a repost raises it, and a board listing the job later lists it at this. */
+  budget: number | null;
+  firstBudget: number | null;
+  listings: Partial<Record<Board, TestItem>>;
+  /** The second board lists it from this tick on. */
+  later: { board: Board; tick: number } | null;
+  firstTick: number;
+  reposted: boolean;
+};
+type Boards = {
+  jobs: BoardJob[];
+  tick: number;
+  copies: number;
+  reposts: number;
+  minBudgets: Map<string, number | null>;
+  serve(board: Board, items: TestItem[]): void;
+};
+
+/** Pairs only a raise made due (the subscriber's minimum above the first budget, met by the last): proof the soak reached the case. */
+const raiseOnlyPairs = (world: World, boards: Boards) =>
+  boards.jobs.reduce(
+    (n, job) =>
+      n +
+      world.subscribers.filter((s) => {
+        const min = boards.minBudgets.get(s.uid) ?? null;
+        return s.keywords.includes(job.keyword) && min !== null && job.firstBudget !== null && job.firstBudget < min && job.budget! >= min;
+      }).length,
+    0,
+  );
+
+/** Each board's own link to the job: the same page, with the board's tracking on it. */
+const boardLink = (board: Board, n: number) =>
+  board === 'board-a'
+    ? `https://www.jobs.example.com/chaos/${n}?utm_source=board-a&utm_medium=rss`
+    : `https://jobs.example.com/chaos/${n}/?ref=board-b`;
+
+const boardItem = (job: BoardJob, guid: string, link: string, now: Date): TestItem => ({
+  guid,
+  title: `${job.keyword} role ${job.n}`,
+  link,
+  description: `<p>Work with ${job.keyword} ${COPY_TEXT}</p>${job.budget === null ? '' : `<p><b>Budget</b>: $${job.budget}</p>`}`,
+  pubDate: new Date(now.getTime() - 60_000).toUTCString(),
+});
+
+/**
+ * A world whose harness reads two boards (two FEED_URLS sources on its feed server) instead of
+ * /jobs.xml, and whose subscribers may have a minimum budget, so a raised budget reaches new ones.
+ * Its own random stream from the seed: the other worlds' draws stay as they were.
+ */
+async function createCopiesWorld(random: Random): Promise<World> {
+  const base = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
+  // Two sources on the one sample server, told apart on the card by their host.
+  const url = (board: Board, host: string) => `http://${host}:${base.feeds.port}/${board}.xml`;
+  const config = { ...base.config, FEED_URLS: `board-a=${url('board-a', 'localhost')}, board-b=${url('board-b', '127.0.0.1')}` };
+  const h: Harness = {
+    ...base,
+    config,
+    run: (options) =>
+      runCycle(
+        { ...base.deps, config, failpoint: options.failpoint ?? noFailpoints },
+        { now: new Date(options.now), dryRun: false, trigger: 'test', lockName: options.lockName, shard: options.shard },
+      ),
+  };
+  const serve = (board: Board, items: TestItem[]) =>
+    base.feeds.setFeed(`/${board}.xml`, { body: rssFeed(items), contentType: 'application/rss+xml' });
+  BOARDS.forEach((board) => serve(board, []));
+  const count = random.int(6, 12);
+  const subscribers: World['subscribers'] = [];
+  const minBudgets = new Map<string, number | null>();
+  for (let i = 0; i < count; i++) {
+    const minBudget = random.pick([null, null, 300, 500, 800] as const);
+    const input: SubscriberInput = {
+      email: `copies.sub${i}@example.com`,
+      keywords: [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])],
+      mode: random.chance(0.5) ? 'instant' : 'daily',
+      ...(minBudget !== null && { minBudget }),
+    };
+    const uid = await h.subscribe(input);
+    subscribers.push({ uid, keywords: input.keywords });
+    minBudgets.set(uid, minBudget);
+  }
+  const boards: Boards = { jobs: [], tick: 0, copies: 0, reposts: 0, minBudgets, serve };
+  return { random, h, subscribers, feed: [], postingSeq: 0, model: null, points: POINTS, boards };
+}
+
+/**
+ * One tick of the two boards: some listed jobs are reposted (new guid, same text, budget raised;
+ * on the board that reposts it, the new listing replaces the old), jobs due on their second board
+ * appear there, and 0–3 new jobs are listed on one board, both, or one now and the other later.
+ * Budgets only ever rise (a later listing carries the budget of its day; a job without a budget
+ * is reposted without one): the canonical checker's expectation rests on it.
+ */
+function publishOnBoards(world: World, boards: Boards, now: Date) {
+  const { random } = world;
+  boards.tick += 1;
+  const tick = boards.tick;
+  for (const job of boards.jobs) {
+    if (job.reposted || job.firstTick >= tick || !random.chance(0.12)) continue;
+    const board = random.pick(BOARDS.filter((b) => job.listings[b]));
+    job.reposted = true;
+    if (job.budget !== null) job.budget += random.pick([200, 300, 500]);
+    // The repost's link: the same page under other tracking, or a new page (then only the text says it is this job).
+    const link = random.chance(0.5)
+      ? `https://jobs.example.com/chaos/${job.n}?utm_campaign=repost`
+      : `https://jobs.example.com/chaos/${job.n}-reposted`;
+    job.listings[board] = boardItem(job, `${board}-${job.n}-repost`, link, now);
+    boards.reposts += 1;
+  }
+  for (const job of boards.jobs) {
+    if (!job.later || job.later.tick > tick) continue;
+    job.listings[job.later.board] = boardItem(job, `${job.later.board}-${job.n}`, boardLink(job.later.board, job.n), now);
+    job.later = null;
+    boards.copies += 1;
+  }
+  for (let i = random.int(0, 3); i > 0; i--) {
+    world.postingSeq += 1;
+    const job: BoardJob = {
+      n: world.postingSeq,
+      keyword: random.pick(KEYWORDS),
+      budget: null,
+      firstBudget: random.pick([null, 200, 400, 600]),
+      listings: {},
+      later: null,
+      firstTick: tick,
+      reposted: false,
+    };
+    job.budget = job.firstBudget;
+    const placement = random.pick(['one', 'both', 'later'] as const);
+    const [first, second] = random.chance(0.5) ? BOARDS : [...BOARDS].reverse();
+    job.listings[first] = boardItem(job, `${first}-${job.n}`, boardLink(first, job.n), now);
+    if (placement === 'both') {
+      job.listings[second] = boardItem(job, `${second}-${job.n}`, boardLink(second, job.n), now);
+      boards.copies += 1;
+    }
+    if (placement === 'later') job.later = { board: second, tick: tick + random.int(1, 3) };
+    boards.jobs.push(job);
+  }
+  for (const board of BOARDS) {
+    const items = boards.jobs.flatMap((job) => job.listings[board] ?? []);
+    boards.serve(board, random.chance(0.3) ? items.reverse() : items);
+  }
 }
 
 function randomFaults(random: Random) {
@@ -227,7 +391,8 @@ async function soak(world: World) {
   };
   let tick = 0;
   for (; tick < ticks || injected.invocations < minInvocations; tick++) {
-    addPostings(world, now);
+    if (world.boards) publishOnBoards(world, world.boards, now);
+    else addPostings(world, now);
     const faults = randomFaults(random);
     if (Object.keys(faults).length > 0) injected.providerFaults += 1;
     await h.setFaults(faults);
@@ -374,6 +539,41 @@ describe(`randomized faults (seed ${seed})`, () => {
       } finally {
         await world.h.close();
         await fake.close();
+      }
+    },
+  );
+
+  it.concurrent(
+    'copies on two boards and reposts with a raised budget: each subscriber gets each JOB at most once, every due job arrives — counted like a queue checker, by job',
+    { timeout: 600_000 },
+    async ({ expect }) => {
+      const world = await createCopiesWorld(seededRandom(seed ^ 0xc0b1e5));
+      try {
+        const { tick, injected, settleDay } = await soak(world);
+        const boards = world.boards!;
+        const received = await world.h.inbox();
+        const report = await checkDeliveries(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
+        const byJob = await checkCanonicalJobs(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
+        console.log(
+          `chaos seed ${seed} (copies on two boards): ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected; ` +
+            `${boards.jobs.length} jobs, ${boards.copies} copies on a second board, ${boards.reposts} reposts (${raiseOnlyPairs(world, boards)} pairs due only after a raise); stored ${byJob.canonicals} canonical and ${byJob.copies} duplicate postings\n` +
+            `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}\n` +
+            `  by job: alert ${JSON.stringify(byJob.alert)}\n          digest ${JSON.stringify(byJob.digest)}`,
+        );
+        expect(report.stuck).toEqual([]);
+        expect(report.duplicatePostings).toEqual([]);
+        expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
+        expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
+        // One card per real job: every job published is one canonical posting, whatever its copies and reposts.
+        expect(byJob.canonicals).toBe(boards.jobs.length);
+        expect(byJob.deliveriesOnCopies).toEqual([]);
+        expect(byJob.unknownItems).toEqual([]);
+        expect(byJob.duplicatedPairs).toEqual([]);
+        expect(byJob.unexpectedPairs).toEqual([]);
+        expect(byJob.lostPairs).toEqual([]);
+        expect(byJob.digest.visibleFailures).toBe(0);
+      } finally {
+        await world.h.close();
       }
     },
   );
