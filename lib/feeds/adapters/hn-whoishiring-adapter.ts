@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeedParseError } from '../feed-errors';
+import { FeedFetchError, FeedParseError } from '../feed-errors';
 import { capText, collapseWhitespace, htmlToPlainText } from '../plain-text';
 import type { SourceAdapter } from '../source-adapter';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
@@ -55,7 +55,9 @@ export const hnWhoIsHiringAdapter: SourceAdapter<HnParams> = {
     if (found.status === 'not-modified') throw new FeedParseError(source.id, 'thread search answered 304 to a plain request');
     const { hits } = parseAnswer(source.id, parseJsonBody(source.id, found.text), searchSchema, 'thread search');
     const threadId = pickThread(hits, now);
-    if (!threadId) throw new FeedParseError(source.id, 'no Who is hiring thread found');
+    // Not a broken answer: a late thread (early in a month) is a wait, so it never counts toward
+    // the parse failures that disable a source.
+    if (!threadId) throw new FeedFetchError({ source: source.id, message: 'no Who is hiring thread found' });
 
     // The validators of the last success belong to the thread's item (the search changes every hour).
     const answer = await http.request(new URL(`/api/v1/items/${threadId}`, source.params.baseUrl).href, {

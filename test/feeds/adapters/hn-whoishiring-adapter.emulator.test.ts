@@ -70,6 +70,8 @@ describe('hn-whoishiring without a thread', () => {
     expect(result.feeds.find((f) => f.source === 'hn')).toMatchObject({ status: 'error', error: 'no Who is hiring thread found' });
     const state = (await h.db.collection('feeds').doc('hn').get()).data();
     expect(state).toMatchObject({ lastError: 'no Who is hiring thread found', consecutiveFailures: 1 });
+    // A thread not out yet is a wait: it never counts toward the parse failures that disable a source.
+    expect(state?.parseStreak ?? 0).toBe(0);
     expect((await h.db.collection('jobs').where('source', '==', 'good').get()).size).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FeedParseError } from '../../../lib/feeds/feed-errors';
+import { FeedFetchError, FeedParseError } from '../../../lib/feeds/feed-errors';
 import { postingId } from '../../../lib/feeds/posting';
 import { hnWhoIsHiringAdapter, pickThread } from '../../../lib/feeds/adapters/hn-whoishiring-adapter';
 import { json, readKindFixture, readOnce } from './read-adapter';
@@ -110,10 +110,10 @@ describe('hn-whoishiring adapter', () => {
     expect(result.requests).toEqual(['/api/v1/search_by_date', '/api/v1/items/49811201']);
   });
 
-  it('no thread for this month or the last: refused with "no Who is hiring thread found"', async () => {
-    await expect(read({ now: new Date('2026-12-02T09:00:00Z') })).rejects.toThrow(
-      new FeedParseError(SOURCE, 'no Who is hiring thread found'),
-    );
+  it('no thread for this month or the last: "no Who is hiring thread found", a wait rather than a broken answer', async () => {
+    const error = await read({ now: new Date('2026-12-02T09:00:00Z') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FeedFetchError);
+    expect(error).toMatchObject({ message: 'no Who is hiring thread found', status: undefined });
     await expect(read({ search: { hits: [] } })).rejects.toThrow(/^no Who is hiring thread found$/);
   });
 
