@@ -1,6 +1,6 @@
 import type { DocumentData, Firestore } from 'firebase-admin/firestore';
 import { feedStatesCollection, readFeedState } from '../feeds/feed-state';
-import { HEALTH_RULES, postingsPerDay, usualGapMs, type HealthState } from '../feeds/source-health';
+import { HEALTH_RULES, postingsPerDay, usualGapMs, type HealthState, type SourceHealth, UNTRACKED } from '../feeds/source-health';
 import { DAY_MS } from '../store/timestamps';
 
 /**
@@ -8,7 +8,19 @@ import { DAY_MS } from '../store/timestamps';
  * at `now`, and the one thing to do about its state. Both surfaces read it from here, so they
  * never disagree on a word.
  */
-export type SourceHealthView = {
+export type SourceHealthView = Pick<
+  SourceHealth,
+  | 'lastSuccessAt'
+  | 'consecutiveFailures'
+  | 'lastError'
+  | 'lastErrorAt'
+  | 'lastErrorStatus'
+  | 'failingSince'
+  | 'disabledAt'
+  | 'disabledReason'
+  | 'nextProbeAt'
+  | 'lastNewPostingAt'
+> & {
   source: string;
   kind: string;
   label: string | null;
@@ -16,18 +28,8 @@ export type SourceHealthView = {
   /** `never`: configured, and no run has fetched it yet. */
   state: HealthState | 'never';
   lastFetchedAt: Date | null;
-  lastSuccessAt: Date | null;
-  consecutiveFailures: number;
-  lastError: string | null;
-  lastErrorAt: Date | null;
-  lastErrorStatus: number | null;
-  failingSince: Date | null;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  nextProbeAt: Date | null;
   /** New postings a day over the last two weeks (or since it was first read); null before the first success. */
   postingsPerDay: number | null;
-  lastNewPostingAt: Date | null;
   /** Time since its last new posting; null while it never brought one. */
   sinceLastNewMs: number | null;
   /** The median gap between its new postings; null while its history is too short. */
@@ -41,14 +43,28 @@ export const SOURCES_LISTED = 100;
 
 export function sourceHealthView(source: string, data: DocumentData, now: Date): SourceHealthView {
   const state = readFeedState(data)!;
-  const { health } = state;
-  const view: Omit<SourceHealthView, 'whatToDo'> = {
-    source,
-    kind: state.kind,
-    label: state.label,
-    url: state.url,
+  const view = viewOf(
+    { source, kind: state.kind, label: state.label, url: state.url, lastFetchedAt: state.lastFetchedAt },
+    state.health,
+    now,
+  );
+  return { ...view, whatToDo: whatToDo(view) };
+}
+
+/** A configured source no run has fetched yet: the numbers of a source with no history. */
+export function neverFetchedView(input: { source: string; kind?: string; label?: string | null; url: string | null }): SourceHealthView {
+  const identity = { source: input.source, kind: input.kind ?? 'feed', label: input.label ?? null, url: input.url, lastFetchedAt: null };
+  return { ...viewOf(identity, UNTRACKED, new Date(0)), state: 'never', whatToDo: 'never fetched: the next run reads it' };
+}
+
+function viewOf(
+  identity: Pick<SourceHealthView, 'source' | 'kind' | 'label' | 'url' | 'lastFetchedAt'>,
+  health: SourceHealth,
+  now: Date,
+): Omit<SourceHealthView, 'whatToDo'> {
+  return {
+    ...identity,
     state: health.state,
-    lastFetchedAt: state.lastFetchedAt,
     lastSuccessAt: health.lastSuccessAt,
     consecutiveFailures: health.consecutiveFailures,
     lastError: health.lastError,
@@ -62,33 +78,6 @@ export function sourceHealthView(source: string, data: DocumentData, now: Date):
     lastNewPostingAt: health.lastNewPostingAt,
     sinceLastNewMs: health.lastNewPostingAt ? Math.max(0, now.getTime() - health.lastNewPostingAt.getTime()) : null,
     usualGapMs: usualGapMs(health),
-  };
-  return { ...view, whatToDo: whatToDo(view) };
-}
-
-/** A configured source no run has fetched yet. */
-export function neverFetchedView(input: { source: string; kind?: string; label?: string | null; url: string | null }): SourceHealthView {
-  return {
-    source: input.source,
-    kind: input.kind ?? 'feed',
-    label: input.label ?? null,
-    url: input.url,
-    state: 'never',
-    lastFetchedAt: null,
-    lastSuccessAt: null,
-    consecutiveFailures: 0,
-    lastError: null,
-    lastErrorAt: null,
-    lastErrorStatus: null,
-    failingSince: null,
-    disabledAt: null,
-    disabledReason: null,
-    nextProbeAt: null,
-    postingsPerDay: null,
-    lastNewPostingAt: null,
-    sinceLastNewMs: null,
-    usualGapMs: null,
-    whatToDo: 'never fetched: the next run reads it',
   };
 }
 
