@@ -30,6 +30,14 @@ export type Posting = {
   remote?: boolean | null;
 };
 
+/** What every kind of source caps a posting's text to (the feed path and the API adapters alike). */
+export const MAX_TITLE = 300;
+export const MAX_DESCRIPTION = 2_000;
+export const MAX_GUID = 1_024;
+// Input cut before HTML conversion: ample for the capped text, yet a 1 MB field costs no more than this.
+export const MAX_TITLE_INPUT = 10_000;
+export const MAX_DESCRIPTION_INPUT = 100_000;
+
 // 20 base64url chars = 120 bits: collisions are out of reach, ids stay short.
 const HASH_LENGTH = 20;
 

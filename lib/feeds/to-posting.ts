@@ -2,16 +2,9 @@ import type { FeedItem, FeedText } from './feed-items';
 import { parseBudgetText, parseScoutBudget } from './parse-budget';
 import { collectSkills, findSkillsLines } from './collect-skills';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-text';
-import { postingId, type Posting } from './posting';
+import { MAX_DESCRIPTION, MAX_DESCRIPTION_INPUT, MAX_GUID, MAX_TITLE, MAX_TITLE_INPUT, postingId, type Posting } from './posting';
 import { toSafeUrl } from './safe-url';
 
-const MAX_TITLE = 300;
-const MAX_DESCRIPTION = 2_000;
-const MAX_GUID = 1_024;
-// Input cut before HTML conversion: ample for 2,000 chars of text, yet a
-// 1 MB description costs no more than this.
-const MAX_TITLE_INPUT = 10_000;
-const MAX_DESCRIPTION_INPUT = 100_000;
 const MAX_CATEGORY_INPUT = 500;
 
 /** Normalises one raw item; null when it has neither a title nor a usable link. */

@@ -2,16 +2,19 @@ import { FeedParseError } from '../feed-errors';
 import { collectSkills } from '../collect-skills';
 import { parseBudgetText } from '../parse-budget';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from '../plain-text';
-import { postingId, type Budget, type Posting } from '../posting';
+import {
+  MAX_DESCRIPTION,
+  MAX_DESCRIPTION_INPUT,
+  MAX_GUID,
+  MAX_TITLE,
+  MAX_TITLE_INPUT,
+  postingId,
+  type Budget,
+  type Posting,
+} from '../posting';
 import { toSafeUrl } from '../safe-url';
 
-const MAX_TITLE = 300;
-const MAX_DESCRIPTION = 2_000;
 const MAX_SHORT = 200;
-const MAX_GUID = 1_024;
-// Input cut before HTML conversion: ample for the capped text, yet a 1 MB field costs no more than this.
-const MAX_TITLE_INPUT = 10_000;
-const MAX_DESCRIPTION_INPUT = 100_000;
 const MAX_SHORT_INPUT = 2_000;
 const MAX_TAGS_INPUT = 50;
 
