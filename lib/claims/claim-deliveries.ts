@@ -6,7 +6,8 @@ import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
-import type { Subscriber } from '../subscribers/subscriber';
+import { digestScheduleOf, isDigestMode, type Subscriber } from '../subscribers/subscriber';
+import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
 import { readMany } from '../store/create-documents';
 import { deliveryId, deliveryRef, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { nearMissesRef, nearMissesUpdate } from '../ledger/near-misses';
@@ -14,7 +15,7 @@ import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { claimInRounds } from './claim-in-rounds';
 import { inSlices } from '../store/in-slices';
-import { addDays, utcDay } from '../store/timestamps';
+import { addDays } from '../store/timestamps';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
 
 export const RENDER_CONCURRENCY = 16;
@@ -48,30 +49,33 @@ export type ClaimStats = {
   planned: PlannedDelivery[];
 };
 
-/**
- * The UTC day whose digest an item queued now belongs to: the next digest not yet claimed for its
- * subscriber. That is today's until today's digest row exists — including after the digest hour,
- * when the flush later in this same run claims it — and tomorrow's once it does.
- */
-export function digestDayFor(now: Date, todaysDigestClaimed: boolean): string {
-  return todaysDigestClaimed ? utcDay(addDays(now, 1)) : utcDay(now);
-}
+/** Where a digest subscriber's items queued now are due: the next digest not yet claimed (digest-schedule.ts). */
+export type DigestDue = { dueAt: Date; period: string };
 
 /**
- * Daily subscribers among `uids` whose digest for today is already claimed (its outbox row exists).
- * Before the digest hour no flush can have claimed it, so nothing is read; after it, one getAll.
+ * For each digest subscriber among `subscribers`, where their items queued now are due. A
+ * subscriber whose current period's slot has passed needs to know whether that period's digest is
+ * claimed (its outbox row exists): one getAll for all of them; before the slot nothing is read.
  * A flush that claims it between this read and our write listed its items before ours existed:
- * ours keeps today's date, and the next flush takes it (a row that does not list an item never
- * holds it back, see flush-due-digests.ts) — late by a day in that race, never lost.
+ * ours stay due now, the next flush finds the period claimed and moves them to the next slot (a
+ * row that does not list an item never holds it back, see flush-due-digests.ts) — late by one
+ * period in that race, never lost.
  */
-export async function readClaimedDigests(db: Firestore, input: { uids: string[]; now: Date; digestHourUtc: number }): Promise<Set<string>> {
-  if (input.now.getUTCHours() < input.digestHourUtc || input.uids.length === 0) return new Set();
-  const day = utcDay(input.now);
+export async function readDigestDue(
+  db: Firestore,
+  input: { subscribers: Subscriber[]; now: Date; digestHourUtc: number },
+): Promise<Map<string, DigestDue>> {
+  const scheduled = input.subscribers.flatMap((subscriber) => {
+    const schedule = digestScheduleOf(subscriber, input.digestHourUtc);
+    return schedule ? [{ uid: subscriber.id, schedule, current: currentPeriod(schedule, input.now) }] : [];
+  });
+  const asking = scheduled.filter((s) => s.current.slotPassed);
   const rows = await readMany(
     db,
-    input.uids.map((uid) => outboxCollection(db).doc(digestEmailKey(uid, day))),
+    asking.map((s) => outboxCollection(db).doc(digestEmailKey(s.uid, s.current.period))),
   );
-  return new Set(input.uids.filter((_, i) => rows[i].exists));
+  const claimed = new Set(asking.filter((_, i) => rows[i].exists).map((s) => s.uid));
+  return new Map(scheduled.map((s) => [s.uid, dueSlotFor(s.schedule, input.now, claimed.has(s.uid))]));
 }
 
 type ClaimContext = {
@@ -180,13 +184,13 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     firstRound = false;
     // A near miss is never a delivery: there is nothing to read for it.
     const mayExist = (c: ClaimCandidate) => !c.nearMiss && (!first || c.posting.runId !== ctx.runId);
-    const [existing, digestClaimed] = await Promise.all([
+    const [existing, digestDue] = await Promise.all([
       readDeliveries(
         ctx.db,
         pending.flatMap((items) => items.filter(mayExist).map(idOf)),
       ),
-      readClaimedDigests(ctx.db, {
-        uids: pending.filter((items) => items[0].subscriber.mode === 'daily').map((items) => items[0].subscriber.id),
+      readDigestDue(ctx.db, {
+        subscribers: pending.map((items) => items[0].subscriber),
         now: ctx.now,
         digestHourUtc: ctx.digestHourUtc,
       }),
@@ -202,7 +206,7 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
     const render = pLimit(RENDER_CONCURRENCY);
     const plans = await Promise.all(
-      fresh.map((items, i) => render(() => planSubscriber(ctx, items, digestClaimed.has(pending[i][0].subscriber.id)))),
+      fresh.map((items, i) => render(() => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null))),
     );
     const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
     const committed = ctx.commit
@@ -269,8 +273,9 @@ const CREATES_PER_GROUP = 100;
 /**
  * What a claim does with one subscriber's candidates that have no delivery yet (pure: the run and
  * the dry run both decide with it):
- *   instant → the best MAX_ALERT_ITEMS go in one alert (`sending`), the rest are `skipped` (alert_cap)
- *   daily   → all `queued` for the next digest not yet claimed
+ *   instant        → the best MAX_ALERT_ITEMS go in one alert (`sending`), the rest are `skipped` (alert_cap)
+ *   daily / weekly → all `queued` for the next digest not yet claimed, due at its slot
+ *   feed           → all `sent` at once, with no email: the private feed and the archive are where they go
  */
 export type ClaimDecision = {
   alert: ClaimCandidate[];
@@ -280,25 +285,24 @@ export type ClaimDecision = {
   /** daily: keyword matches left out by an exclude or the budget floor, counted for the digest's near-miss line (nearMisses/). */
   nearMisses: ClaimCandidate[];
   queued: ClaimCandidate[];
-  digestDate: string | null;
+  /** feed: straight to the feed, no email. */
+  published: ClaimCandidate[];
+  /** daily / weekly: the digest the queued items are due in. */
+  digest: DigestDue | null;
 };
 
-export function decideClaim(input: {
-  fresh: ClaimCandidate[];
-  mode: Subscriber['mode'];
-  now: Date;
-  todaysDigestClaimed: boolean;
-}): ClaimDecision {
-  if (input.mode === 'daily') {
+export function decideClaim(input: { fresh: ClaimCandidate[]; mode: Subscriber['mode']; digest: DigestDue | null }): ClaimDecision {
+  const none = { alert: [], capped: [], notAFit: [], queued: [], published: [], nearMisses: [], digest: null };
+  if (isDigestMode(input.mode)) {
+    if (!input.digest) throw new Error(`a ${input.mode} subscriber's claim needs where its digest is due`);
     return {
-      alert: [],
-      capped: [],
-      notAFit: [],
+      ...none,
       queued: input.fresh.filter((c) => !c.nearMiss),
       nearMisses: input.fresh.filter((c) => c.nearMiss),
-      digestDate: digestDayFor(input.now, input.todaysDigestClaimed),
+      digest: input.digest,
     };
   }
+  if (input.mode === 'feed') return { ...none, published: input.fresh.filter((c) => !c.nearMiss) };
   const matched = input.fresh.filter((c) => !c.nearMiss);
   const notAFit = matched.filter((c) => c.judgement && !c.judgement.fits);
   const ranked = matched.filter((c) => !c.judgement || c.judgement.fits).sort((a, b) => candidateRank(b) - candidateRank(a));
@@ -307,18 +311,22 @@ export function decideClaim(input: {
     capped: ranked.slice(MAX_ALERT_ITEMS),
     notAFit,
     queued: [],
+    published: [],
     nearMisses: [],
-    digestDate: null,
+    digest: null,
   };
 }
 
 const candidateRank = (c: ClaimCandidate) => rankOf({ score: c.score, fit: c.judgement?.fit });
 
-async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todaysDigestClaimed: boolean): Promise<SubscriberPlan> {
+async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest: DigestDue | null): Promise<SubscriberPlan> {
   if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
   const subscriber = fresh[0].subscriber;
-  const decision = decideClaim({ fresh, mode: subscriber.mode, now: ctx.now, todaysDigestClaimed });
-  const delivery = (c: ClaimCandidate, fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'>): Delivery => ({
+  const decision = decideClaim({ fresh, mode: subscriber.mode, digest });
+  const delivery = (
+    c: ClaimCandidate,
+    fields: Pick<Delivery, 'status' | 'emailKey' | 'digestDate' | 'reason'> & Partial<Delivery>,
+  ): Delivery => ({
     uid: subscriber.id,
     jobId: c.posting.id,
     mode: subscriber.mode,
@@ -332,9 +340,18 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
     ...fields,
   });
 
-  if (subscriber.mode === 'daily') {
+  if (subscriber.mode === 'feed') {
+    // Each create is its own check, as for any delivery: a pair published twice is one entry.
+    const published = decision.published.map((c) =>
+      delivery(c, { status: 'sent', emailKey: null, digestDate: null, reason: null, sentAt: ctx.now }),
+    );
+    return { writes: createsInChunks(ctx, published), sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
+  }
+
+  if (decision.digest) {
+    const { period, dueAt } = decision.digest;
     const queued = decision.queued.map((c) =>
-      delivery(c, { status: 'queued', emailKey: null, digestDate: decision.digestDate, reason: null }),
+      delivery(c, { status: 'queued', emailKey: null, digestDate: period, digestDueAt: dueAt, reason: null }),
     );
     const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
     return {
@@ -395,10 +412,11 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], todays
  * them again on a retry or a re-planned round changes nothing). Not a delivery: nothing is sent.
  */
 function nearMissWrites(ctx: ClaimContext, uid: string, decision: ClaimDecision): WriteGroup[] {
-  if (decision.nearMisses.length === 0 || !decision.digestDate) return [];
+  if (decision.nearMisses.length === 0 || !decision.digest) return [];
+  const period = decision.digest.period;
   const update = nearMissesUpdate({
     uid,
-    day: decision.digestDate,
+    day: period,
     jobs: decision.nearMisses.map((c) => ({ jobId: c.posting.id, kind: c.nearMiss! })),
     expireAt: ctx.expireAt,
   });
@@ -406,7 +424,7 @@ function nearMissWrites(ctx: ClaimContext, uid: string, decision: ClaimDecision)
     {
       size: 1,
       bytes: 200 + decision.nearMisses.length * 20,
-      apply: (batch) => batch.set(nearMissesRef(ctx.db, uid, decision.digestDate!).withConverter(null), update, { merge: true }),
+      apply: (batch) => batch.set(nearMissesRef(ctx.db, uid, period).withConverter(null), update, { merge: true }),
     },
   ];
 }

@@ -13,18 +13,20 @@ import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { inSlices } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
-import { addDays, utcDay } from '../store/timestamps';
+import { addDays } from '../store/timestamps';
+import { digestPeriod, latestDigestSlot, nextDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
 import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
 import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
-import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+import { digestScheduleOf, isDigestMode, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
 export type ComposeDigest = (input: {
   subscriber: Subscriber;
   items: ScoredPosting[];
   moreCount: number;
+  /** The digest's period: the subscriber's local date (`2026-12-02`) or ISO week (`2026-W49`). */
   day: string;
   filteredOut: FilteredOut;
   /** What the sources covered, for the footer: read once per flush, the same for every digest of it. */
@@ -51,15 +53,14 @@ export type FlushStats = {
 const DUE_PAGE = 5_000;
 /** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
 const CLOSES_PER_GROUP = 100;
-/** How far back a leftover item's earlier digests are looked for: nothing outlives the ledger's retention. */
-const MAX_DAYS_BACK = 45;
 
 type FlushContext = {
   db: Firestore;
   failpoint: Failpoint;
   composeDigest: ComposeDigest;
-  day: string;
   now: Date;
+  /** The deployment's digest hour, for subscribers who chose none (DIGEST_HOUR_UTC). */
+  digestHourUtc: number;
   runId: string;
   maxItems: number;
   expireAt: Date;
@@ -76,17 +77,22 @@ type FlushContext = {
 
 /** A queued delivery as read, with the version a close must be guarded by. */
 export type DueItem = { id: string; delivery: Delivery; updateTime: Timestamp };
-/** One subscriber's queued deliveries due by the flush's day, best first. */
+/** One subscriber's queued deliveries due by the flush's clock, best first. */
 export type Due = { uid: string; items: DueItem[] };
 
 /**
- * The daily flush, as the design card draws it: from the first run at or after DIGEST_HOUR_UTC,
- * each subscriber with queued deliveries due gets one outbox row `digest_{uid}_{day}` listing the
- * top DIGEST_MAX_ITEMS by score. The row's create() *is* the check that today's digest has not
- * been claimed, and its list *is* the claim: the items are not written here (they are marked
- * when the row is final, settle-digest-items.ts), so later runs, overlapping runs and retries all
- * find the row and do nothing. Lower-scored items are closed `skipped` (digest_cap) in the same
- * write, and their count is the email's "and N more".
+ * The digest flush, as the design card draws it, on each subscriber's own schedule: every queued
+ * delivery carries `digestDueAt`, the slot of the next digest not yet claimed for its subscriber
+ * (their local hour, on their weekdays, or their weekly day: digest-schedule.ts), and one indexed
+ * query finds what is due — it never reads a subscriber with nothing due. Each subscriber with
+ * items due gets one outbox row `digest_{uid}_{period}`, the period being the one their latest
+ * slot falls in (local date, or ISO week), listing the top DIGEST_MAX_ITEMS by score. The row's
+ * create() *is* the check that this period's digest has not been claimed, and its list *is* the
+ * claim: the items are not written here (they are marked when the row is final,
+ * settle-digest-items.ts), so later runs, overlapping runs and retries all find the row and do
+ * nothing. Lower-scored items are closed `skipped` (digest_cap) in the same write, and their count
+ * is the email's "and N more". Items due in a period already claimed (the claim lost that race, or
+ * the schedule moved) are moved on to the next slot.
  *
  * With `commit: false` (the dry run) it reads and plans exactly the same and writes nothing: no
  * row, no close, no repair. `planned` are the deliveries the claim step planned without writing
@@ -117,20 +123,18 @@ export async function flushDueDigests(
   },
 ): Promise<FlushStats> {
   const stats: FlushStats = { due: 0, claimed: 0, items: 0, skippedSubscribers: 0, notAFit: 0, truncated: false, gaveUp: 0 };
-  if (input.now.getUTCHours() < input.digestHourUtc) return stats;
   const ctx: FlushContext = {
     ...deps,
     ...input,
     failpoint: deps.failpoint ?? (async () => {}),
-    day: utcDay(input.now),
     expireAt: addDays(input.now, input.retentionDays),
     commit: input.commit ?? true,
     judge: deps.judge ?? null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
   };
-  const pages = dueSubscribers(deps.db, { day: ctx.day, pageSize: input.duePageSize, shard: input.shard });
-  for await (const due of withPlanned(pages, input.planned ?? [], ctx.day, input.now)) {
+  const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard });
+  for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
     if (deps.outOfTime()) {
       stats.truncated = true;
       break;
@@ -151,14 +155,14 @@ export async function flushDueDigests(
 }
 
 /**
- * The due pages with the planned deliveries due by `day` added: each to its subscriber's entry when
+ * The due pages with the planned deliveries due by `now` added: each to its subscriber's entry when
  * a page has one, the rest as a last page. Planned items were never written, so no close of theirs
  * is ever committed; their version is a stand-in.
  */
-async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelivery[], day: string, now: Date): AsyncGenerator<Due[]> {
+async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelivery[], now: Date): AsyncGenerator<Due[]> {
   const extra = new Map<string, DueItem[]>();
   for (const { delivery } of planned) {
-    if (!isDueBy(delivery, day)) continue;
+    if (!isDueAt(delivery, now)) continue;
     const item = { id: deliveryId(delivery.uid, delivery.jobId), delivery, updateTime: Timestamp.fromDate(now) };
     extra.set(delivery.uid, [...(extra.get(delivery.uid) ?? []), item]);
   }
@@ -173,16 +177,16 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
 }
 
 /**
- * Subscribers with queued deliveries due by `day`, a query page at a time: one query over
- * (status, uid, score desc) with the digest date as a range filter, so each subscriber's items
+ * Subscribers with queued deliveries due by `now`, a query page at a time: one query over
+ * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
  * arrive together and best first, and each item is read once. A subscriber whose items run past
  * the end of a page is held back and completed from the next one. Memory stays one page.
  */
-export async function* dueSubscribers(db: Firestore, input: { day: string; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
+export async function* dueSubscribers(db: Firestore, input: { now: Date; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
   const query = deliveriesCollection(db)
     .where('status', '==', 'queued')
-    .where('digestDate', '<=', input.day)
+    .where('digestDueAt', '<=', Timestamp.fromDate(input.now))
     .orderBy('uid')
     .orderBy('score', 'desc');
   let cursor: QueryDocumentSnapshot<Delivery> | undefined;
@@ -219,35 +223,41 @@ async function flushSlice(
   let firstRound = true;
   const { gaveUp } = await claimInRounds(slice, async (pending) => {
     // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
-    const current = firstRound ? pending : await rereadItems(db, pending, ctx.day);
+    const current = firstRound ? pending : await rereadItems(db, pending, ctx.now);
     firstRound = false;
-    const [rows, subscribers] = await Promise.all([
-      readDigestRows(db, current, ctx.day),
-      readMany(
-        db,
-        current.map((d) => subscribersCollection(db).doc(d.uid)),
-      ),
-    ]);
-    const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined }[] = [];
+    const snaps = await readMany(
+      db,
+      current.map((d) => subscribersCollection(db).doc(d.uid)),
+    );
+    const subscribers = snaps.map((snap) => (snap.exists ? snap.data()! : undefined));
+    const schedules = subscribers.map((subscriber) => (subscriber ? digestScheduleOf(subscriber, ctx.digestHourUtc) : null));
+    // The period their latest slot falls in: the digest this flush claims for them.
+    const periods = schedules.map((schedule) => (schedule ? digestPeriod(schedule, latestDigestSlot(schedule, ctx.now)) : null));
+    const rows = await readDigestRows(db, current, periods);
+    const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined; period: string }[] = [];
+    const movingOn: { due: Due; free: Delivery[]; schedule: DigestSchedule }[] = [];
     const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
     for (const [i, due] of current.entries()) {
       const { free, listed } = notYetListed(due, rows);
       repairs.push(...listed);
-      // Today's digest is already claimed: items it does not list wait for the next one.
-      if (rows.get(digestEmailKey(due.uid, ctx.day)) || free.length === 0) continue;
-      toDecide.push({ due, free, subscriber: subscribers[i].exists ? subscribers[i].data()! : undefined });
+      if (free.length === 0) continue;
+      const period = periods[i];
+      // This period's digest is already claimed: items it does not list wait for the next one.
+      if (period && rows.get(digestEmailKey(due.uid, period))) movingOn.push({ due, free, schedule: schedules[i]! });
+      else toDecide.push({ due, free, subscriber: subscribers[i], period: period ?? '' });
     }
+    if (ctx.commit) await moveOnToNextSlot(ctx, movingOn);
     const judged = await judgeDigests(ctx, toDecide);
-    const plans: FlushPlan[] = toDecide.map(({ due, free, subscriber }) => ({
+    const plans: FlushPlan[] = toDecide.map(({ due, free, subscriber, period }) => ({
       uid: due.uid,
       subscriber,
+      period,
       versions: new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime])),
       judged: ctx.judge !== null,
       ...decideDigest({
         subscriber,
         due: free,
         uid: due.uid,
-        day: ctx.day,
         maxItems: ctx.maxItems,
         judgements: judged.verdicts.get(due.uid),
       }),
@@ -299,7 +309,7 @@ async function judgeDigests(
   const judge = ctx.judge;
   const verdicts = new Map<string, Map<string, Judgement>>();
   if (!judge) return { verdicts, postings: new Map() };
-  const getsDigest = toDecide.filter(({ subscriber }) => subscriber?.status === 'active' && subscriber.mode === 'daily');
+  const getsDigest = toDecide.filter(({ subscriber }) => subscriber?.status === 'active' && isDigestMode(subscriber.mode));
   const postings = await readPostingsById(
     ctx,
     getsDigest.flatMap(({ free }) => free.map((d) => d.jobId)),
@@ -319,7 +329,7 @@ async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<boo
 }
 
 /** The items again, as they are now: those still queued and due. */
-async function rereadItems(db: Firestore, due: Due[], day: string): Promise<Due[]> {
+async function rereadItems(db: Firestore, due: Due[], now: Date): Promise<Due[]> {
   const snaps = await readDeliveries(
     db,
     due.flatMap((d) => d.items.map((i) => i.id)),
@@ -328,34 +338,82 @@ async function rereadItems(db: Firestore, due: Due[], day: string): Promise<Due[
     uid: d.uid,
     items: d.items.flatMap((i) => {
       const snap = snaps.get(i.id)!;
-      return snap.exists && isDueBy(snap.data()!, day) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
+      return snap.exists && isDueAt(snap.data()!, now) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
     }),
   }));
 }
 
 /**
- * Today's digest row for each subscriber, and for items left from earlier days the digest rows
- * of those days: an item stays `queued` until the row that lists it is final, so a row of an
- * earlier day may still hold it (not sent yet, or sent and its marks lost to a crash).
+ * How far before an item's creation a digest row that lists it may have been stamped: a row's
+ * `createdAt` is its run's clock, taken when that run started, and a run that started before the
+ * item was written can still list it. Runs last minutes; an hour is room for clocks that disagree.
  */
-export async function readDigestRows(db: Firestore, due: Due[], day: string): Promise<Map<string, OutboxRow | undefined>> {
-  const keys = due.flatMap((d) => {
-    const earliest = d.items.reduce((min, i) => (i.delivery.digestDate! < min ? i.delivery.digestDate! : min), day);
-    return daysBetween(earliest, day).map((date) => digestEmailKey(d.uid, date));
-  });
-  const snaps = await readMany(
-    db,
-    keys.map((key) => outboxCollection(db).doc(key)),
-  );
-  return new Map(keys.map((key, i) => [key, snaps[i].exists ? snaps[i].data() : undefined]));
+const ROW_CLOCK_SLACK_MS = 3_600_000;
+/** Firestore's `in` takes at most 30 values. */
+const IN_LIMIT = 30;
+
+/**
+ * The digest rows that matter to these subscribers' due items: the row of the period this flush
+ * would claim (its existence means that digest is taken), and every digest row created since their
+ * earliest item, minus ROW_CLOCK_SLACK_MS — the only rows that can list those items. An item stays
+ * `queued` until the row that lists it is final, so such a row may still hold it (not sent yet, or
+ * sent and its marks lost to a crash). Found by a query on (uid, kind, createdAt) rather than by
+ * guessing keys, so a change of zone or cadence between two digests hides no row. One getAll and
+ * one query per 30 subscribers.
+ */
+export async function readDigestRows(db: Firestore, due: Due[], periods: (string | null)[]): Promise<Map<string, OutboxRow | undefined>> {
+  const keys = due.flatMap((d, i) => (periods[i] ? [digestEmailKey(d.uid, periods[i]!)] : []));
+  const [claimed, ...recent] = await Promise.all([
+    readMany(
+      db,
+      keys.map((key) => outboxCollection(db).doc(key)),
+    ),
+    ...chunksOf(due, IN_LIMIT).map((chunk) => {
+      const earliest = Math.min(...chunk.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
+      return outboxCollection(db)
+        .where(
+          'uid',
+          'in',
+          chunk.map((d) => d.uid),
+        )
+        .where('kind', '==', 'digest')
+        .where('createdAt', '>=', Timestamp.fromMillis(earliest - ROW_CLOCK_SLACK_MS))
+        .get();
+    }),
+  ]);
+  const rows = new Map<string, OutboxRow | undefined>(keys.map((key, i) => [key, claimed[i].exists ? claimed[i].data() : undefined]));
+  for (const page of recent) for (const doc of page.docs) rows.set(doc.id, doc.data());
+  return rows;
 }
 
-/** From `from` to `to`, both included, at most MAX_DAYS_BACK days back from `to`. */
-function daysBetween(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let at = new Date(`${to}T00:00:00Z`), n = 0; utcDay(at) >= from && n <= MAX_DAYS_BACK; at = addDays(at, -1), n++)
-    days.unshift(utcDay(at));
-  return days;
+function chunksOf<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/**
+ * Items due in a period whose digest is already claimed without them are due in the next one: their
+ * `digestDueAt` moves to the next slot, guarded by the version read (an item that moved meanwhile
+ * is left to whoever moved it), so the flush stops finding them until then.
+ */
+async function moveOnToNextSlot(ctx: FlushContext, movingOn: { due: Due; free: Delivery[]; schedule: DigestSchedule }[]): Promise<void> {
+  const groups: WriteGroup[] = movingOn.flatMap(({ due, free, schedule }) => {
+    const next = nextDigestSlot(schedule, ctx.now);
+    const period = digestPeriod(schedule, next);
+    const versions = new Map(due.items.map((item) => [item.delivery.jobId, item.updateTime]));
+    return free.map((d) => ({
+      size: 1,
+      bytes: DELIVERY_BYTES,
+      apply: (batch) =>
+        batch.update(
+          deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)),
+          { digestDueAt: next, digestDate: period },
+          { lastUpdateTime: versions.get(d.jobId)! },
+        ),
+    }));
+  });
+  if (groups.length > 0) await commitGroups(ctx.db, groups, isLostRace);
 }
 
 /** Splits a subscriber's due items into those no earlier digest row lists, and those an earlier row holds. */
@@ -386,6 +444,8 @@ export function notYetListed(
 type FlushPlan = {
   uid: string;
   subscriber: Subscriber | undefined;
+  /** The period the digest is claimed for ('' when no digest can go: not a digest subscriber, or not active). */
+  period: string;
   /** Deliveries the digest lists, best first, and the ones closed without it. */
   top: Delivery[];
   closed: Delivery[];
@@ -406,7 +466,6 @@ export function decideDigest(input: {
   subscriber: Subscriber | undefined;
   due: Delivery[];
   uid: string;
-  day: string;
   maxItems: number;
   /** The model's judgement of each item by job id, when the verdict stage judged them. */
   judgements?: Map<string, Judgement>;
@@ -426,7 +485,7 @@ export function decideDigest(input: {
   if (!subscriber || subscriber.status !== 'active') {
     return { top: [], closed: close(byScore, `subscriber_${subscriber?.status ?? 'deleted'}`), moreCount: 0, notAFit: 0 };
   }
-  if (subscriber.mode !== 'daily') {
+  if (!isDigestMode(subscriber.mode)) {
     // Switched to instant after these were queued (perhaps by a run that read the old mode): no digest.
     return { top: [], closed: close(byScore, 'mode_changed'), moreCount: 0, notAFit: 0 };
   }
@@ -449,8 +508,8 @@ function once<T>(read: () => Promise<T>): () => Promise<T> {
   return () => (pending ??= read());
 }
 
-/** A queued delivery that today's digest may carry. */
-export const isDueBy = (d: Delivery, day: string) => d.status === 'queued' && d.digestDate !== null && d.digestDate <= day;
+/** A queued delivery a digest claimed now may carry. */
+export const isDueAt = (d: Delivery, now: Date) => d.status === 'queued' && !!d.digestDueAt && d.digestDueAt.getTime() <= now.getTime();
 
 /** Postings for every planned digest of the slice in one getAll sweep (the verdicts are on the deliveries). */
 async function readPostings(ctx: FlushContext, plans: FlushPlan[], known: Map<string, StoredPosting>): Promise<Map<string, StoredPosting>> {
@@ -490,8 +549,7 @@ async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(
     sending.length > 0
       ? await readNearMisses(
           ctx.db,
-          sending.map((plan) => plan.uid),
-          ctx.day,
+          sending.map((plan) => ({ uid: plan.uid, day: plan.period })),
         )
       : new Map();
   return plans.map((plan) => {
@@ -528,7 +586,7 @@ async function composeDigestRow(
           : [];
       }),
       moreCount: plan.moreCount + leftOut,
-      day: ctx.day,
+      day: plan.period,
       filteredOut: {
         excluded: nearMisses?.excluded ?? 0,
         underMinBudget: nearMisses?.underMinBudget ?? 0,
@@ -575,7 +633,7 @@ function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null):
       size: closes.length + fitted.length + (withRow ? 1 : 0),
       bytes: (closes.length + fitted.length) * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
       apply(batch) {
-        if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, ctx.day)), withRow);
+        if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, plan.period)), withRow);
         const guarded = (d: Delivery, fields: Partial<Delivery>) =>
           batch.update(deliveriesCollection(ctx.db).doc(deliveryId(d.uid, d.jobId)), fields, {
             lastUpdateTime: plan.versions.get(d.jobId)!,

@@ -36,8 +36,17 @@ export type Delivery = {
   aiFallback?: string | null;
   /** The email that carries (or carried) it: the alert's row from the claim, the digest's once settled. */
   emailKey: string | null;
-  /** daily only: the UTC day whose digest this item is due in. */
+  /**
+   * daily / weekly only: the period of the digest it was queued for, as the digest key names it —
+   * the subscriber's local date (`2026-12-02`) or ISO week (`2026-W49`). Names its near-miss document.
+   */
   digestDate: string | null;
+  /**
+   * daily / weekly, while `queued`: when it is due, the slot of the next digest not yet claimed
+   * (UTC). The flush's one indexed query finds what is due by it; a change of schedule and a
+   * period claimed without it move it on.
+   */
+  digestDueAt?: Date | null;
   reason: string | null;
   runId: string;
   createdAt: Date;
@@ -52,10 +61,12 @@ export const rankOf = (item: { score: number; fit?: number | null }) => item.fit
 export const deliveryId = (uid: string, jobId: string) => `${uid}_${jobId}`;
 
 export const deliveryConverter: FirestoreDataConverter<Delivery> = {
-  toFirestore: (d) => ({
+  toFirestore: ({ digestDueAt, ...d }) => ({
     ...d,
     createdAt: toTimestamp(d.createdAt as Date),
     sentAt: toTimestamp(d.sentAt as Date | null),
+    // Only on what waits for a digest: every other delivery is as it was before schedules.
+    ...(digestDueAt ? { digestDueAt: toTimestamp(digestDueAt as Date) } : {}),
     expireAt: toTimestamp(d.expireAt as Date),
   }),
   fromFirestore: (snap) => {
@@ -72,6 +83,7 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
       aiFallback: typeof d.aiFallback === 'string' ? d.aiFallback : null,
       emailKey: d.emailKey ?? null,
       digestDate: d.digestDate ?? null,
+      digestDueAt: toDate(d.digestDueAt),
       reason: d.reason ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,

@@ -62,11 +62,14 @@ export function nearMissesUpdate(input: { uid: string; day: string; jobs: { jobI
 }
 
 /** Each subscriber's near misses for `day`, in one getAll. */
-export async function readNearMisses(db: Firestore, uids: string[], day: string): Promise<Map<string, DocumentSnapshot<NearMisses>>> {
-  const unique = [...new Set(uids)];
+export async function readNearMisses(
+  db: Firestore,
+  digests: { uid: string; day: string }[],
+): Promise<Map<string, DocumentSnapshot<NearMisses>>> {
+  const unique = [...new Map(digests.map((d) => [d.uid, d.day]))];
   const snaps = await readMany(
     db,
-    unique.map((uid) => nearMissesRef(db, uid, day)),
+    unique.map(([uid, day]) => nearMissesRef(db, uid, day)),
   );
-  return new Map(unique.map((uid, i) => [uid, snaps[i]]));
+  return new Map(unique.map(([uid], i) => [uid, snaps[i]]));
 }

@@ -3,6 +3,7 @@ import type { Posting } from '../feeds/posting';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
 import { notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
+import { isWeekPeriod, periodStart } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import type { SourceCoverage } from '../feeds/source-coverage';
@@ -228,6 +229,15 @@ export async function composeInstantAlert(input: {
   };
 }
 
+/** "Monday 30 November" for a daily digest's local date; "the week of Monday 30 November" for a weekly one's ISO week. */
+export function digestPeriodLabel(period: string): string {
+  const start = periodStart(period) ?? period;
+  const date = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(`${start}T12:00:00Z`),
+  );
+  return isWeekPeriod(period) ? `the week of ${date}` : date;
+}
+
 export async function composeDailyDigest(input: {
   subscriber: Subscriber;
   items: ScoredPosting[];
@@ -242,9 +252,7 @@ export async function composeDailyDigest(input: {
 }): Promise<EmailPayload> {
   const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
   const note = keywordsOnlyNote(input.items);
-  const dayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-    new Date(`${input.day}T12:00:00Z`),
-  );
+  const dayLabel = digestPeriodLabel(input.day);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
   const nearMiss = nearMissLine(input.filteredOut);
   const sourcesLine = sourcesCheckedLine(input.coverage, input.now);

@@ -2,7 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { digestEmailKey, outboxCollection, type OutboxRow, type OutboxStatus } from '../outbox/outbox-row';
 import { readMany } from '../store/create-documents';
 import { deliveryId, type Delivery } from '../ledger/delivery';
-import { addDays, utcDay } from '../store/timestamps';
+import { periodsFrom } from '../subscribers/digest-schedule';
 
 /** What happened to a delivery, as its subscriber would see it. */
 export type DeliveryOutcome = {
@@ -24,7 +24,7 @@ const FROM_ROW: Record<OutboxStatus, 'sending' | 'sent' | 'failed' | 'skipped'> 
   skipped: 'skipped',
 };
 
-/** Days after an item's digest date whose digest may list it (a flush that ran late, or a leftover). */
+/** Days after an item's digest period whose digest may list it (a flush that ran late, a leftover, a change of cadence). */
 const DIGEST_DAYS_LOOKED_AT = 7;
 
 /**
@@ -40,7 +40,8 @@ export async function readDeliveryOutcomes(db: Firestore, deliveries: Delivery[]
   const keys = new Set<string>();
   for (const d of lines) {
     if (d.status === 'sending' && d.emailKey) keys.add(d.emailKey);
-    if (d.status === 'queued' && d.digestDate) for (const day of digestDaysFrom(d.digestDate)) keys.add(digestEmailKey(d.uid, day));
+    if (d.status === 'queued' && d.digestDate)
+      for (const period of periodsFrom(d.digestDate, DIGEST_DAYS_LOOKED_AT)) keys.add(digestEmailKey(d.uid, period));
   }
   const rows = await readMany(
     db,
@@ -64,9 +65,4 @@ export async function readDeliveryOutcomes(db: Firestore, deliveries: Delivery[]
     const status = FROM_ROW[row.status];
     return { ...base, emailKey, status, reason: status === 'failed' || status === 'skipped' ? row.lastError : null };
   });
-}
-
-function digestDaysFrom(day: string): string[] {
-  const start = new Date(`${day}T00:00:00Z`);
-  return Array.from({ length: DIGEST_DAYS_LOOKED_AT + 1 }, (_, n) => utcDay(addDays(start, n)));
 }

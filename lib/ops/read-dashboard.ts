@@ -122,7 +122,7 @@ export async function readDashboard(
   const ai = input.ai ?? null;
   const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday] = await Promise.all([
     countOutbox(db),
-    countDigestItemsDue(db, day),
+    countDigestItemsDue(db, input.now),
     countDigestsSent(db, day),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, DASHBOARD_LIMITS.failures),

@@ -69,7 +69,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
   const limit = input.limit ?? 5;
   const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources] = await Promise.all([
     countOutbox(db),
-    countDigestItemsDue(db, day),
+    countDigestItemsDue(db, input.now),
     countPostingsWaiting(db, input.now),
     readFailedEmails(db, limit),
     runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
@@ -115,9 +115,9 @@ export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
   return Object.fromEntries(OPEN_STATUSES.map((status, i) => [status, counts[i]])) as OutboxCounts;
 }
 
-/** Queued deliveries due in a digest on `day` or earlier: one count() aggregation over (status, digestDate). */
-export async function countDigestItemsDue(db: Firestore, day: string): Promise<number> {
-  return (await deliveriesCollection(db).where('status', '==', 'queued').where('digestDate', '<=', day).count().get()).data().count;
+/** Queued deliveries due in a digest by `now`: one count() aggregation over (status, digestDueAt), the flush's own index. */
+export async function countDigestItemsDue(db: Firestore, now: Date): Promise<number> {
+  return (await deliveriesCollection(db).where('status', '==', 'queued').where('digestDueAt', '<=', now).count().get()).data().count;
 }
 
 /** Runs every 15 minutes match a posting within one or two runs; an hour means something is wrong. */

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { keywordTermSchema, MAX_KEYWORD_LENGTH, normaliseKeyword } from './keyword-term';
 import { aboutSchema, DEFAULT_FIT_THRESHOLD, fitThresholdSchema, MAX_ABOUT_LENGTH } from './fit-profile';
+import {
+  DEFAULT_TIMEZONE,
+  DEFAULT_WEEKLY_DAY,
+  digestHourSchema,
+  timezoneSchema,
+  WEEKDAYS,
+  weekdaySchema,
+  weekdaysSchema,
+} from './digest-schedule';
+import { DELIVERY_MODES } from './subscriber';
 
 /**
  * The fields a subscriber chooses — keywords, excludes, minimum budget, mode, about, fit
@@ -53,13 +63,28 @@ export const minBudgetSchema = z.preprocess(
     .nullable(),
 );
 
-export const modeSchema = z.enum(['instant', 'daily'], { error: 'choose instant or daily' });
+export const modeSchema = z.enum(DELIVERY_MODES, { error: 'choose instant, daily, weekly or feed' });
+
+/** "" or absent → the deployment's default hour (DIGEST_HOUR_UTC), stored as null so it follows that setting. */
+const optionalHourSchema = z.preprocess((value) => (value === '' || value === undefined ? null : value), digestHourSchema.nullable());
+
+/**
+ * The digest schedule's fields, each defaulting to what every subscriber had before schedules
+ * (08:00 UTC every day): a form or client that sends none of them gets exactly that.
+ */
+export const scheduleShape = {
+  timezone: z.preprocess((value) => (value === '' || value == null ? DEFAULT_TIMEZONE : value), timezoneSchema),
+  digestHour: optionalHourSchema,
+  weekdays: z.preprocess((value) => (value === '' || value == null ? [...WEEKDAYS] : value), weekdaysSchema),
+  weeklyDay: z.preprocess((value) => (value === '' || value == null ? DEFAULT_WEEKLY_DAY : value), weekdaySchema),
+};
 
 export const preferenceShape = {
   keywords: keywordListSchema({ min: 1, max: MAX_KEYWORDS, noun: 'keyword' }),
   excludes: keywordListSchema({ min: 0, max: MAX_EXCLUDES, noun: 'exclude' }),
   minBudget: minBudgetSchema,
   mode: modeSchema,
+  ...scheduleShape,
   /** Free text, trimmed and normalised; control and invisible characters refused; at most 500 characters. */
   about: aboutSchema,
   fitThreshold: fitThresholdSchema,

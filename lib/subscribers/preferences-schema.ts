@@ -18,7 +18,18 @@ export {
 } from './preference-fields';
 
 /** The form's fields, in the order the page shows them (and the error summary lists them). */
-export const preferenceFields = ['keywords', 'excludes', 'minBudget', 'about', 'fitThreshold', 'mode'] as const;
+export const preferenceFields = [
+  'keywords',
+  'excludes',
+  'minBudget',
+  'about',
+  'fitThreshold',
+  'mode',
+  'timezone',
+  'digestHour',
+  'weekdays',
+  'weeklyDay',
+] as const;
 export type PreferenceField = (typeof preferenceFields)[number];
 export type PreferenceFieldErrors = Partial<Record<PreferenceField, string>>;
 
@@ -30,6 +41,11 @@ export const preferencesSchema = z.object({
   ...preferenceShape,
   about: preferenceShape.about.optional(),
   fitThreshold: preferenceShape.fitThreshold.optional(),
+  // Absent (a page from before schedules, or one that does not show them): kept as stored.
+  timezone: preferenceShape.timezone.optional(),
+  digestHour: preferenceShape.digestHour.optional(),
+  weekdays: preferenceShape.weekdays.optional(),
+  weeklyDay: preferenceShape.weeklyDay.optional(),
 });
 
 export type PreferencesInput = z.input<typeof preferencesSchema>;

@@ -9,7 +9,18 @@ import { subscriberInputSchema } from './subscriber';
  * length and characters — keyword-term.ts —, budget range) are the ones enforced here.
  */
 
-export const signupFields = ['email', 'keywords', 'excludes', 'minBudget', 'mode', 'about'] as const;
+export const signupFields = [
+  'email',
+  'keywords',
+  'excludes',
+  'minBudget',
+  'mode',
+  'about',
+  'timezone',
+  'digestHour',
+  'weekdays',
+  'weeklyDay',
+] as const;
 export type SignupField = (typeof signupFields)[number];
 /** One message per field; `body` when the request had no fields to pin a message to (not an object, not JSON). */
 export type SignupFieldErrors = Partial<Record<SignupField | 'body', string>>;
@@ -30,6 +41,11 @@ export const signupSchema = z.object(
     mode: preferenceShape.mode,
     // Optional: absent, null or blank is '' (nothing said). Up to 500 characters (fit-profile.ts).
     about: preferenceShape.about,
+    // Optional, as they arrive (DESIGN §5): absent is 08:00 UTC every day, a weekly digest on Monday.
+    timezone: preferenceShape.timezone,
+    digestHour: preferenceShape.digestHour,
+    weekdays: preferenceShape.weekdays,
+    weeklyDay: preferenceShape.weeklyDay,
   },
   { error: 'the request body must be an object with email, keywords, excludes, minBudget, mode and optionally about' },
 );

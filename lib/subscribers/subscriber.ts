@@ -5,10 +5,29 @@ import { addDays, toDate, toTimestamp } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
+import {
+  DEFAULT_TIMEZONE,
+  DEFAULT_WEEKLY_DAY,
+  digestHourSchema,
+  timezoneSchema,
+  WEEKDAYS,
+  weekdaySchema,
+  weekdaysSchema,
+  type DigestSchedule,
+  type Weekday,
+} from './digest-schedule';
 
 export const subscriberStatuses = ['pending', 'active', 'paused', 'unsubscribed'] as const;
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
-export type DeliveryMode = 'instant' | 'daily';
+/**
+ * instant: an alert per run with new matches. daily / weekly: queued for a digest on the
+ * subscriber's schedule (digest-schedule.ts). feed: no email at all; matches go straight to the
+ * private feed and the archive.
+ */
+export const DELIVERY_MODES = ['instant', 'daily', 'weekly', 'feed'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+/** The modes whose matches wait in the queue for a digest. */
+export const isDigestMode = (mode: DeliveryMode): mode is 'daily' | 'weekly' => mode === 'daily' || mode === 'weekly';
 
 export type Subscriber = {
   id: string;
@@ -28,7 +47,14 @@ export type Subscriber = {
   /** Postings the model rates below this (0–100) are not sent. Stored always, used only with the AI stage on. */
   fitThreshold: number;
   status: SubscriberStatus;
-  timezone: string | null;
+  /** IANA zone the digest hour and weekdays are read in; `UTC` when they chose none. */
+  timezone: string;
+  /** Local hour of the digest; null follows DIGEST_HOUR_UTC (the default every subscriber had before schedules). */
+  digestHour: number | null;
+  /** Daily: the local weekdays a digest may go out on; all seven unless they chose fewer. */
+  weekdays: Weekday[];
+  /** Weekly: the local weekday of the digest. */
+  weeklyDay: Weekday;
   createdAt: Date;
   confirmedAt: Date | null;
   updatedAt: Date;
@@ -77,7 +103,12 @@ export const subscriberInputSchema = z.object({
   keywords: z.array(keywordTermSchema('keyword')).min(1, 'at least one keyword').max(25, 'at most 25 keywords'),
   excludes: z.array(keywordTermSchema('exclude')).max(25, 'at most 25 excludes').default([]),
   minBudget: z.number().nonnegative().max(10_000_000).nullable().default(null),
-  mode: z.enum(['instant', 'daily']).default('instant'),
+  mode: z.enum(DELIVERY_MODES).default('instant'),
+  // Absent: the defaults for a new subscriber (UTC, DIGEST_HOUR_UTC, every day, Monday), kept as they are on an existing one.
+  timezone: timezoneSchema.optional(),
+  digestHour: digestHourSchema.nullable().optional(),
+  weekdays: weekdaysSchema.optional(),
+  weeklyDay: weekdaySchema.optional(),
   // Absent: '' / DEFAULT_FIT_THRESHOLD for a new subscriber, and left as it is on an existing one
   // (an import without an about column must not wipe what the subscriber wrote).
   about: aboutSchema.optional(),
@@ -117,12 +148,15 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
       keywords: d.keywords ?? [],
       excludes: d.excludes ?? [],
       minBudget: d.minBudget ?? null,
-      mode: d.mode === 'daily' ? 'daily' : 'instant',
+      mode: (DELIVERY_MODES as readonly string[]).includes(d.mode) ? d.mode : 'instant',
       about: typeof d.about === 'string' ? d.about : '',
       profileVersion: readProfileVersion(d.profileVersion),
       fitThreshold: readFitThreshold(d.fitThreshold),
       status: d.status,
-      timezone: d.timezone ?? null,
+      timezone: typeof d.timezone === 'string' && d.timezone ? d.timezone : DEFAULT_TIMEZONE,
+      digestHour: typeof d.digestHour === 'number' ? d.digestHour : null,
+      weekdays: Array.isArray(d.weekdays) && d.weekdays.length > 0 ? WEEKDAYS.filter((w) => d.weekdays.includes(w)) : [...WEEKDAYS],
+      weeklyDay: (WEEKDAYS as readonly string[]).includes(d.weeklyDay) ? d.weeklyDay : DEFAULT_WEEKLY_DAY,
       createdAt: toDate(d.createdAt) ?? new Date(0),
       confirmedAt: toDate(d.confirmedAt),
       updatedAt: toDate(d.updatedAt) ?? new Date(0),
@@ -131,6 +165,46 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
     };
   },
 };
+
+/** The schedule fields a new subscriber gets when they chose none: 08:00 UTC (DIGEST_HOUR_UTC) every day. */
+export const defaultScheduleFields = (): Pick<Subscriber, 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'> => ({
+  timezone: DEFAULT_TIMEZONE,
+  digestHour: null,
+  weekdays: [...WEEKDAYS],
+  weeklyDay: DEFAULT_WEEKLY_DAY,
+});
+
+/** The schedule fields an input set (an import or the CLI may leave any of them out: those stay as they are). */
+export function definedScheduleFields(input: {
+  timezone?: string;
+  digestHour?: number | null;
+  weekdays?: Weekday[];
+  weeklyDay?: Weekday;
+}): Partial<Pick<Subscriber, 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>> {
+  return Object.fromEntries(
+    (['timezone', 'digestHour', 'weekdays', 'weeklyDay'] as const).filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
+  );
+}
+
+/** Do two subscribers' schedules say the same (a form that changes nothing of it must not move their queue)? */
+export const sameSchedule = (a: Pick<Subscriber, 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>, b: typeof a) =>
+  a.timezone === b.timezone && a.digestHour === b.digestHour && a.weekdays.join() === b.weekdays.join() && a.weeklyDay === b.weeklyDay;
+
+/** A digest subscriber's schedule, with the deployment's default hour for one who chose none; null for instant and feed. */
+export function digestScheduleOf(
+  subscriber: Pick<Subscriber, 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>,
+  defaultHour: number,
+): DigestSchedule | null {
+  if (!isDigestMode(subscriber.mode)) return null;
+  // Each field falls back to the default on its own: a subscriber written before schedules has none of them.
+  return {
+    cadence: subscriber.mode,
+    timezone: subscriber.timezone || DEFAULT_TIMEZONE,
+    hour: subscriber.digestHour ?? defaultHour,
+    weekdays: subscriber.weekdays?.length ? subscriber.weekdays : WEEKDAYS,
+    weeklyDay: subscriber.weeklyDay ?? DEFAULT_WEEKLY_DAY,
+  };
+}
 
 export const subscribersCollection = (db: Firestore) => db.collection(COLLECTIONS.subscribers).withConverter(subscriberConverter);
 

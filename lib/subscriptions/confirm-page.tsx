@@ -3,18 +3,14 @@ import type { ConfirmFailure } from './confirm';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
+import { describeCadence } from '../subscribers/describe-schedule';
 
 /**
  * The pages of /confirm. GET only ever shows `askConfirmPage` (or why it cannot): mail scanners
  * open every link in an email, so only the button's POST confirms.
  */
 
-type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode'>;
-
-const MODE_TEXT: Record<Subscriber['mode'], string> = {
-  instant: 'an email as soon as a posting fits',
-  daily: 'one digest of the best matches at 08:00 UTC',
-};
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>;
 
 const Row = ({ term, value }: { term: string; value: string }) => (
   <li>
@@ -23,13 +19,13 @@ const Row = ({ term, value }: { term: string; value: string }) => (
 );
 
 /** What is being confirmed, so the mailbox's owner sees it before saying yes (the form that set it was anonymous). */
-function PreferencesList({ preferences }: { preferences: Preferences }) {
+function PreferencesList({ preferences, digestHourUtc }: { preferences: Preferences; digestHourUtc: number }) {
   return (
     <ul>
       <Row term="Keywords" value={preferences.keywords.join(', ')} />
       {preferences.excludes.length > 0 ? <Row term="Excludes" value={preferences.excludes.join(', ')} /> : null}
       {preferences.minBudget !== null ? <Row term="Minimum budget" value={preferences.minBudget.toLocaleString('en-US')} /> : null}
-      <Row term="How often" value={MODE_TEXT[preferences.mode]} />
+      <Row term="How often" value={describeCadence(preferences, digestHourUtc)} />
     </ul>
   );
 }
@@ -38,10 +34,12 @@ export function AskConfirmView({
   token,
   maskedEmail,
   preferences,
+  digestHourUtc,
 }: {
   token: string;
   maskedEmail: string | null;
   preferences: Preferences;
+  digestHourUtc: number;
 }) {
   return (
     <Page title="Confirm your subscription">
@@ -56,7 +54,7 @@ export function AskConfirmView({
         ) : null}{' '}
         that fit:
       </p>
-      <PreferencesList preferences={preferences} />
+      <PreferencesList preferences={preferences} digestHourUtc={digestHourUtc} />
       <form method="post" action={`?token=${encodeURIComponent(token)}`}>
         <button type="submit">Confirm my subscription</button>
       </form>
@@ -65,16 +63,19 @@ export function AskConfirmView({
   );
 }
 
-export const askConfirmPage = (input: { token: string; maskedEmail: string | null; preferences: Preferences }) =>
+export const askConfirmPage = (input: { token: string; maskedEmail: string | null; preferences: Preferences; digestHourUtc: number }) =>
   pageResponse(<AskConfirmView {...input} />, { status: 200 });
 
 /** The answer to the one POST that confirmed: the only page a confirmation link ever shows a preferences link on. */
-export function confirmedPage(input: { subscriber: Subscriber; preferencesUrl: string }): Promise<Response> {
+export function confirmedPage(input: { subscriber: Subscriber; preferencesUrl: string; digestHourUtc: number }): Promise<Response> {
   const title = 'You are subscribed';
   return pageResponse(
     <Page title={title}>
       <h1>{title}</h1>
-      <p>Scout will send you {MODE_TEXT[input.subscriber.mode]}. Every email has a link to change your preferences or unsubscribe.</p>
+      <p>
+        Scout will send you {describeCadence(input.subscriber, input.digestHourUtc)}. Every email has a link to change your preferences or
+        unsubscribe.
+      </p>
       <p>
         <a href={input.preferencesUrl}>Change your preferences</a>
       </p>

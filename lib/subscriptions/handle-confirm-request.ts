@@ -6,7 +6,7 @@ import { askConfirmPage, confirmedPage, confirmFailedPage, confirmServerErrorPag
 import { preferencesUrl } from '../subscribers/link-token';
 import { pageHandler } from '../http/page-handler';
 
-export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 'APP_URL'>; now: Date; log?: Logger };
+export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC'>; now: Date; log?: Logger };
 
 /**
  * GET|POST /confirm?token=. GET reads and shows the one button (mail scanners prefetch links, so
@@ -32,6 +32,7 @@ async function ask(token: string | null, deps: ConfirmDeps): Promise<Response> {
     token: token ?? '',
     maskedEmail: subscriber.email ? maskEmail(subscriber.email) : null,
     preferences: subscriber,
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
   });
 }
 
@@ -49,5 +50,5 @@ async function confirm(token: string | null, deps: ConfirmDeps, log: Logger): Pr
     secret: deps.config.LINK_SECRET,
     issuedAt: deps.now,
   });
-  return confirmedPage({ subscriber: result.subscriber, preferencesUrl: link });
+  return confirmedPage({ subscriber: result.subscriber, preferencesUrl: link, digestHourUtc: deps.config.DIGEST_HOUR_UTC });
 }

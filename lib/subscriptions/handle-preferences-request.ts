@@ -113,7 +113,9 @@ async function save(
 ): Promise<Response> {
   // About and the threshold are optional in the post (absent: kept as stored; the threshold is only
   // on the page with the AI stage on); shown again as sent, or as stored when not sent.
-  const optional = (field: 'about' | 'fitThreshold') => input.fields.get(field) ?? undefined;
+  const optional = (field: 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weeklyDay') => input.fields.get(field) ?? undefined;
+  // Weekdays are checkboxes: none sent is "not on this form" (kept as stored), the schema refuses an empty choice.
+  const weekdays = input.fields.getAll('weekdays');
   const posted = {
     keywords: input.fields.get('keywords') ?? '',
     excludes: input.fields.get('excludes') ?? '',
@@ -121,14 +123,27 @@ async function save(
     about: optional('about'),
     fitThreshold: optional('fitThreshold'),
     mode: input.fields.get('mode') ?? '',
+    timezone: optional('timezone'),
+    digestHour: optional('digestHour'),
+    weekdays: weekdays.length > 0 ? weekdays : undefined,
+    weeklyDay: optional('weeklyDay'),
   };
   const stored = formValuesOf(input.current);
   const values: PreferenceFormValues = {
     ...posted,
     about: posted.about ?? stored.about,
     fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
+    timezone: posted.timezone ?? stored.timezone,
+    digestHour: posted.digestHour ?? stored.digestHour,
+    weekdays: posted.weekdays?.join(',') ?? stored.weekdays,
+    weeklyDay: posted.weeklyDay ?? stored.weeklyDay,
   };
-  const result = await updatePreferences(deps.db, { uid: input.uid, input: posted, now: deps.now });
+  const result = await updatePreferences(deps.db, {
+    uid: input.uid,
+    input: posted,
+    now: deps.now,
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
+  });
   if (!result.ok) {
     log('preferences.refused', { action: 'save', reason: result.kind });
     if (result.kind === 'invalid') {

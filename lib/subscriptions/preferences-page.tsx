@@ -21,7 +21,10 @@ import type { Subscriber, SubscriberStatus } from '../subscribers/subscriber';
 export type PreferenceFormValues = Record<PreferenceField, string>;
 
 export function formValuesOf(
-  subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold'>,
+  subscriber: Pick<
+    Subscriber,
+    'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+  >,
 ): PreferenceFormValues {
   return {
     keywords: subscriber.keywords.join(', '),
@@ -30,6 +33,10 @@ export function formValuesOf(
     about: subscriber.about,
     fitThreshold: String(subscriber.fitThreshold),
     mode: subscriber.mode,
+    timezone: subscriber.timezone,
+    digestHour: subscriber.digestHour === null ? '' : String(subscriber.digestHour),
+    weekdays: subscriber.weekdays.join(','),
+    weeklyDay: subscriber.weeklyDay,
   };
 }
 
@@ -57,6 +64,10 @@ const LABELS: Record<PreferenceField, string> = {
   about: 'About you',
   fitThreshold: 'Fit threshold (0–100)',
   mode: 'How often to email you',
+  timezone: 'Your time zone',
+  digestHour: 'Digest hour (your time)',
+  weekdays: 'Days a digest may come',
+  weeklyDay: 'Day of the weekly digest',
 };
 
 /** Where the error summary's link for each field lands. */
@@ -67,6 +78,10 @@ const TARGETS: Record<PreferenceField, string> = {
   about: 'about',
   fitThreshold: 'fitThreshold',
   mode: 'mode-instant',
+  timezone: 'timezone',
+  digestHour: 'digestHour',
+  weekdays: 'weekdays-mon',
+  weeklyDay: 'weeklyDay',
 };
 
 const STATUS_TEXT: Record<'active' | 'paused', ReactNode> = {

@@ -4,7 +4,15 @@ import { keywordTermSchema } from '../subscribers/keyword-term';
 import { MAX_EXCLUDES, parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { subscribersCollection, verdictProfileChanged, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
+import {
+  definedScheduleFields,
+  isDigestMode,
+  subscribersCollection,
+  verdictProfileChanged,
+  type Subscriber,
+  type SubscriberStatus,
+} from '../subscribers/subscriber';
+import { rescheduleQueuedDigests } from '../claims/reschedule-queued-digests';
 
 /**
  * What a subscriber changes from their preferences link: keywords, excludes, budget, mode, about
@@ -36,7 +44,7 @@ export type UpdatePreferencesResult =
  */
 export async function updatePreferences(
   db: Firestore,
-  params: { uid: string; input: unknown; now: Date },
+  params: { uid: string; input: unknown; now: Date; digestHourUtc: number },
 ): Promise<UpdatePreferencesResult> {
   const parsed = parsePreferences(params.input);
   if (!parsed.ok) return { ok: false, kind: 'invalid', errors: parsed.errors };
@@ -48,11 +56,14 @@ export async function updatePreferences(
     // Absent from the form: kept as stored (see preferencesSchema).
     const about = parsed.preferences.about ?? current.about;
     const fitThreshold = parsed.preferences.fitThreshold ?? current.fitThreshold;
-    return write(preferencesUpdate(current, { keywords, excludes, minBudget, mode, about, fitThreshold }, params.now));
+    const schedule = { ...scheduleFieldsOf(current), ...definedScheduleFields(parsed.preferences) };
+    return write(preferencesUpdate(current, { keywords, excludes, minBudget, mode, about, fitThreshold, ...schedule }, params.now));
   });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
   const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
+  // Run on every save, like the sweep: a save that died before it is completed by the next one.
+  await rescheduleQueuedDigests(db, { subscriber: outcome.subscriber, now: params.now, digestHourUtc: params.digestHourUtc });
   return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
 }
 
@@ -81,7 +92,17 @@ export async function addExclude(db: Firestore, params: { uid: string; term: unk
   return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
 }
 
-type PreferenceValues = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold'>;
+type PreferenceValues = Pick<
+  Subscriber,
+  'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+>;
+
+const scheduleFieldsOf = (s: Subscriber) => ({
+  timezone: s.timezone,
+  digestHour: s.digestHour,
+  weekdays: s.weekdays,
+  weeklyDay: s.weeklyDay,
+});
 
 /**
  * What a change of preferences writes. Decided on the version read and written under its guard: a
@@ -89,7 +110,7 @@ type PreferenceValues = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' |
  * a verdict bumps profileVersion once.
  */
 function preferencesUpdate(current: Subscriber, next: PreferenceValues, now: Date): SubscriberUpdate {
-  const { keywords, excludes, minBudget, mode, about, fitThreshold } = next;
+  const { keywords, excludes, minBudget, mode, about, fitThreshold, timezone, digestHour, weekdays, weeklyDay } = next;
   const profileChanged = verdictProfileChanged(current, { keywords, excludes, minBudget, about });
   return {
     keywords,
@@ -98,6 +119,10 @@ function preferencesUpdate(current: Subscriber, next: PreferenceValues, now: Dat
     mode,
     about,
     fitThreshold,
+    timezone,
+    digestHour,
+    weekdays,
+    weeklyDay,
     ...(profileChanged ? { profileVersion: current.profileVersion + 1 } : {}),
     updatedAt: now,
   };
@@ -127,14 +152,29 @@ export async function changeStatus(db: Firestore, params: { uid: string; action:
   return { ok: true, from: outcome.from, changed: outcome.kind === 'updated', subscriber: outcome.subscriber, skippedDeliveries };
 }
 
-/** A paused subscriber gets nothing; an instant one has no digest to wait for. Either way queued items are closed. */
+/** A paused subscriber gets nothing; an instant or feed-only one has no digest to wait for. Either way queued items are closed. */
 async function closeQueuedItems(db: Firestore, subscriber: Subscriber): Promise<number> {
-  const reason = subscriber.status === 'paused' ? PAUSED_REASON : subscriber.mode === 'instant' ? MODE_CHANGED_REASON : null;
+  const reason = subscriber.status === 'paused' ? PAUSED_REASON : !isDigestMode(subscriber.mode) ? MODE_CHANGED_REASON : null;
   return reason ? skipQueuedDeliveries(db, { uid: subscriber.id, reason }) : 0;
 }
 
 type SubscriberUpdate = Partial<
-  Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'profileVersion' | 'status' | 'updatedAt'>
+  Pick<
+    Subscriber,
+    | 'keywords'
+    | 'excludes'
+    | 'minBudget'
+    | 'mode'
+    | 'about'
+    | 'fitThreshold'
+    | 'profileVersion'
+    | 'status'
+    | 'updatedAt'
+    | 'timezone'
+    | 'digestHour'
+    | 'weekdays'
+    | 'weeklyDay'
+  >
 >;
 type Plan<T> = { kind: 'write'; update: SubscriberUpdate } | { kind: 'keep' } | { kind: 'stop'; value: T };
 const write = (update: SubscriberUpdate) => ({ kind: 'write', update }) as const;

@@ -19,6 +19,7 @@ import {
   newSignupNonce,
   normaliseEmail,
   PENDING_SIGNUP_DAYS,
+  sameSchedule,
   pendingFields,
   subscriberConverter,
   subscriberId,
@@ -29,7 +30,10 @@ import {
 import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
 
 type AccountEmail = 'confirm' | 'manage';
-type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about'>;
+type Preferences = Pick<
+  Subscriber,
+  'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+>;
 /**
  * The subscriber as signup reads it: the stored document plus the counters that name its account
  * emails, and whether it records an opt-out (it unsubscribed once).
@@ -103,7 +107,7 @@ export function planSignup(
   }
 }
 
-const samePreferences = (a: Preferences, b: Preferences) => a.mode === b.mode && !verdictProfileChanged(a, b);
+const samePreferences = (a: Preferences, b: Preferences) => a.mode === b.mode && sameSchedule(a, b) && !verdictProfileChanged(a, b);
 
 export type SignupOutcome =
   | {
@@ -147,6 +151,10 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
     minBudget: input.minBudget,
     mode: input.mode,
     about: input.about,
+    timezone: input.timezone,
+    digestHour: input.digestHour,
+    weekdays: input.weekdays,
+    weeklyDay: input.weeklyDay,
   };
   const addressLimit = await claimAddressEmail(db, {
     mailbox: mailboxOf(email),
@@ -242,7 +250,6 @@ async function writeSignup(
           profileVersion: FIRST_PROFILE_VERSION,
           fitThreshold: DEFAULT_FIT_THRESHOLD,
           status: 'pending',
-          timezone: null,
           createdAt: now,
           confirmedAt: null,
           updatedAt: now,

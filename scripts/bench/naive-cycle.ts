@@ -13,9 +13,8 @@
  */
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Posting } from '../../lib/feeds/posting';
-import { digestDayFor } from '../../lib/claims/claim-deliveries';
 import { deliveryId } from '../../lib/ledger/delivery';
-import { addDays } from '../../lib/store/timestamps';
+import { addDays, utcDay } from '../../lib/store/timestamps';
 import type { Mailer } from '../../lib/mail/mailer';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { listActiveSubscribers, type Subscriber } from '../../lib/subscribers/subscriber';
@@ -61,7 +60,7 @@ export async function runNaiveCycle(deps: { db: Firestore; mailer: Mailer }, inp
     phases: { matchMs: 0, claimMs: 0, sendMs: 0 },
   };
   // The naive baseline claims before its flush, so today's digest is never claimed yet.
-  const digestDate = digestDayFor(now, false);
+  const digestDate = utcDay(now);
   const expireAt = addDays(now, 30);
   const toEmail = new Map<string, { subscriber: Subscriber; postings: Posting[] }>();
 

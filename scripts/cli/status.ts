@@ -28,7 +28,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit });
   const { pending, sending, failed, dead } = s.outbox;
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
-  ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due by ${s.day}`);
+  ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due now`);
   ctx.out(
     s.postingsWaiting === 0
       ? 'matching: no posting waits over an hour'

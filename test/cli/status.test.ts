@@ -23,7 +23,7 @@ describe('scout status', () => {
     expect(run.code).toBe(0);
     expect(run.out).toEqual([
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
-      'digests: 0 queued items due by 2026-11-30',
+      'digests: 0 queued items due now',
       'matching: no posting waits over an hour',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
@@ -41,9 +41,15 @@ describe('scout status', () => {
     await emails.doc('alert_a').set(row('pending', null, '2026-11-30T06:00:00Z'));
     await emails.doc('alert_b').set(row('dead', '422 validation_error: bad to', '2026-11-30T06:01:00Z'));
     await emails.doc('alert_c').set(row('failed', 'unknown_outcome', '2026-11-30T06:02:00Z'));
-    await fx.db.collection('deliveries').doc('uid-bea_rss_1').set({ uid: 'uid-bea', status: 'queued', digestDate: '2026-11-30' });
+    await fx.db
+      .collection('deliveries')
+      .doc('uid-bea_rss_1')
+      .set({ uid: 'uid-bea', status: 'queued', digestDate: '2026-11-30', digestDueAt: new Date('2026-11-30T08:00:00Z') });
     await fx.db.collection('deliveries').doc('uid-bea_rss_2').set({ uid: 'uid-bea', status: 'sent', digestDate: '2026-11-30' });
-    await fx.db.collection('deliveries').doc('uid-cid_rss_1').set({ uid: 'uid-cid', status: 'queued', digestDate: '2026-12-01' });
+    await fx.db
+      .collection('deliveries')
+      .doc('uid-cid_rss_1')
+      .set({ uid: 'uid-cid', status: 'queued', digestDate: '2026-12-01', digestDueAt: new Date('2026-12-01T08:00:00Z') });
     await fx.db
       .collection('runs')
       .doc('run-1')
@@ -83,7 +89,7 @@ describe('scout status', () => {
     expect(run.code).toBe(1);
     expect(run.out.slice(0, 7)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
-      'digests: 1 queued item due by 2026-11-30',
+      'digests: 1 queued item due now',
       'matching: 1 posting stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today, and the verdict stage was off in the latest 1 run (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digestDayFor } from '../../lib/claims/claim-deliveries';
+import { dueSlotFor, type DigestSchedule } from '../../lib/subscribers/digest-schedule';
 import { deliveryId } from '../../lib/ledger/delivery';
 import { alertEmailKey, batchKeyFor, digestEmailKey, manualDigestEmailKey, providerIdempotencyKey } from '../../lib/outbox/outbox-row';
 import { subscriberId } from '../../lib/subscribers/subscriber';
@@ -18,10 +18,18 @@ describe('keys come from the data, not the run', () => {
   });
 
   it("an item queued goes into the next digest not yet claimed: today's until its row exists, then tomorrow's", () => {
-    expect(digestDayFor(new Date('2026-11-30T07:59:59Z'), false)).toBe('2026-11-30');
-    expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), false)).toBe('2026-11-30');
-    expect(digestDayFor(new Date('2026-11-30T08:01:00Z'), true)).toBe('2026-12-01');
-    expect(digestDayFor(new Date('2026-12-31T23:00:00Z'), true)).toBe('2027-01-01');
+    const utc8: DigestSchedule = {
+      cadence: 'daily',
+      timezone: 'UTC',
+      hour: 8,
+      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      weeklyDay: 'mon',
+    };
+    const periodOf = (at: string, claimed: boolean) => dueSlotFor(utc8, new Date(at), claimed).period;
+    expect(periodOf('2026-11-30T07:59:59Z', false)).toBe('2026-11-30');
+    expect(periodOf('2026-11-30T08:01:00Z', false)).toBe('2026-11-30');
+    expect(periodOf('2026-11-30T08:01:00Z', true)).toBe('2026-12-01');
+    expect(periodOf('2026-12-31T23:00:00Z', true)).toBe('2027-01-01');
   });
 
   it('the key handed to the provider is a fixed-length digest of the email key: at most 256 characters for any address', () => {

@@ -46,7 +46,7 @@ describe('provider idempotency keys stay within 256 characters (DESIGN §2.11)',
     const alertRun = await runCycle({ ...deps, failpoint: noFailpoints }, { now: NOW, dryRun: false, trigger: 'test' });
     expect(alertRun).toMatchObject({ instantEmails: 1, failures: 0 });
 
-    const switched = await updatePreferences(h.db, { uid, input: { keywords: 'react', mode: 'daily' }, now: NOW });
+    const switched = await updatePreferences(h.db, { uid, input: { keywords: 'react', mode: 'daily' }, now: NOW, digestHourUtc: 8 });
     expect(switched.ok).toBe(true);
     h.serveFeed([...postingsAbout('react', 2, { at: NOW }), ...postingsAbout('react', 2, { at: NOW, prefix: 'later' })]);
     await runCycle({ ...deps, failpoint: noFailpoints }, { now: new Date('2026-11-30T07:00:00Z'), dryRun: false, trigger: 'test' });

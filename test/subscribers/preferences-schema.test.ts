@@ -39,7 +39,7 @@ describe('parsePreferences', () => {
         keywords: Array.from({ length: 26 }, (_, i) => `k${i}`).join('\n'),
         excludes: `ok, ${'x'.repeat(61)}`,
         minBudget: '-3',
-        mode: 'weekly',
+        mode: 'hourly',
       }),
     ).toEqual({
       ok: false,
@@ -47,12 +47,12 @@ describe('parsePreferences', () => {
         keywords: 'enter at most 25 keywords',
         excludes: 'each exclude must be at most 60 characters',
         minBudget: 'must be 0 or more',
-        mode: 'choose instant or daily',
+        mode: 'choose instant, daily, weekly or feed',
       },
     });
     expect(parsePreferences({})).toEqual({
       ok: false,
-      errors: { keywords: 'enter at least one keyword', mode: 'choose instant or daily' },
+      errors: { keywords: 'enter at least one keyword', mode: 'choose instant, daily, weekly or feed' },
     });
     expect(parsePreferences({ keywords: 'go', mode: 'daily', minBudget: '12abc' })).toEqual({
       ok: false,

@@ -30,6 +30,10 @@ describe('parseSignup: what a valid signup becomes', () => {
       minBudget: 500,
       mode: 'daily',
       about: '',
+      timezone: 'UTC',
+      digestHour: null,
+      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      weeklyDay: 'mon',
     };
     expect(fromJson).toEqual(expected);
     expect(fromForm).toEqual(expected);
@@ -42,7 +46,7 @@ describe('parseSignup: what a valid signup becomes', () => {
     });
   });
 
-  it('defaults: no excludes, no minimum budget, nothing about them', () => {
+  it('defaults: no excludes, no minimum budget, nothing about them, and the schedule everyone had before schedules (08:00 UTC daily)', () => {
     expect(inputOf(valid)).toEqual({
       email: 'ada@example.com',
       keywords: ['react'],
@@ -50,6 +54,10 @@ describe('parseSignup: what a valid signup becomes', () => {
       minBudget: null,
       mode: 'instant',
       about: '',
+      timezone: 'UTC',
+      digestHour: null,
+      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      weeklyDay: 'mon',
     });
     expect(inputOf({ ...valid, about: null }).about).toBe('');
     expect(inputOf({ ...valid, about: ' \n\t ' }).about).toBe('');
@@ -115,15 +123,17 @@ describe('parseSignup: one message per field', () => {
 
   it('mode is required: a signup without one is refused naming mode, never quietly made instant', () => {
     const { mode: _mode, ...withoutMode } = valid;
-    expect(fieldsOf(withoutMode)).toEqual({ mode: 'choose instant or daily' });
-    expect(fieldsOf({ ...valid, mode: '' })).toEqual({ mode: 'choose instant or daily' });
-    expect(fieldsOf({ ...valid, mode: null })).toEqual({ mode: 'choose instant or daily' });
+    expect(fieldsOf(withoutMode)).toEqual({ mode: 'choose instant, daily, weekly or feed' });
+    expect(fieldsOf({ ...valid, mode: '' })).toEqual({ mode: 'choose instant, daily, weekly or feed' });
+    expect(fieldsOf({ ...valid, mode: null })).toEqual({ mode: 'choose instant, daily, weekly or feed' });
   });
 
-  it('mode: instant or daily', () => {
+  it('mode: instant, daily, weekly or feed', () => {
     expect(inputOf({ ...valid, mode: 'daily' }).mode).toBe('daily');
-    expect(fieldsOf({ ...valid, mode: 'weekly' })).toEqual({ mode: 'choose instant or daily' });
-    expect(fieldsOf({ ...valid, mode: 'Daily' })).toEqual({ mode: 'choose instant or daily' });
+    expect(inputOf({ ...valid, mode: 'weekly' }).mode).toBe('weekly');
+    expect(inputOf({ ...valid, mode: 'feed' }).mode).toBe('feed');
+    expect(fieldsOf({ ...valid, mode: 'hourly' })).toEqual({ mode: 'choose instant, daily, weekly or feed' });
+    expect(fieldsOf({ ...valid, mode: 'Daily' })).toEqual({ mode: 'choose instant, daily, weekly or feed' });
   });
 
   it('several fields at once, each with its own message', () => {
@@ -131,7 +141,7 @@ describe('parseSignup: one message per field', () => {
       email: 'must be an email address',
       keywords: 'enter at least one keyword',
       minBudget: 'must be a number, like 500',
-      mode: 'choose instant or daily',
+      mode: 'choose instant, daily, weekly or feed',
     });
   });
 

@@ -196,7 +196,7 @@ describe('about, profile version and fit threshold on the preferences page', () 
     const uid = await h.subscribe({ email: ADA, keywords: ['react'] });
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        updatePreferences(h.db, { uid, input: { keywords: 'react', mode: 'instant', about: `about ${i}` }, now: NOW }),
+        updatePreferences(h.db, { uid, input: { keywords: 'react', mode: 'instant', about: `about ${i}` }, now: NOW, digestHourUtc: 8 }),
       ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
@@ -209,7 +209,12 @@ describe('about, profile version and fit threshold on the preferences page', () 
     const uid = await h.subscribe({ email: ADA, keywords: ['react'] });
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        updatePreferences(h.db, { uid, input: { keywords: 'react', mode: 'instant', about: 'the same words' }, now: NOW }),
+        updatePreferences(h.db, {
+          uid,
+          input: { keywords: 'react', mode: 'instant', about: 'the same words' },
+          now: NOW,
+          digestHourUtc: 8,
+        }),
       ),
     );
     expect(results.every((r) => r.ok)).toBe(true);

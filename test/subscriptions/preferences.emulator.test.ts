@@ -224,7 +224,7 @@ describe('pause and resume', () => {
       status: 'unsubscribed',
     });
     expect(await changeStatus(h.db, { uid, action: 'pause', now: NOW })).toMatchObject({ ok: false, kind: 'refused' });
-    expect(await updatePreferences(h.db, { uid, input: { keywords: 'vue', mode: 'daily' }, now: NOW })).toEqual({
+    expect(await updatePreferences(h.db, { uid, input: { keywords: 'vue', mode: 'daily' }, now: NOW, digestHourUtc: 8 })).toEqual({
       ok: false,
       kind: 'not-editable',
       status: 'unsubscribed',
@@ -277,7 +277,10 @@ describe('subscribers who cannot edit preferences', () => {
         minBudget: null,
         mode: 'instant',
         status: 'pending',
-        timezone: null,
+        timezone: 'UTC',
+        digestHour: null,
+        weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        weeklyDay: 'mon',
         createdAt: NOW,
         confirmedAt: null,
         updatedAt: NOW,
@@ -308,7 +311,7 @@ describe('bad input', () => {
       keywords: ' , \n ',
       excludes: `${tooMany}, "><script>alert(1)</script>`,
       minBudget: 'lots',
-      mode: 'weekly',
+      mode: 'hourly',
     });
     expect(page.status).toBe(400);
     expect(page.html).toContain('<title>Error: Your preferences · Scout</title>');
@@ -319,7 +322,7 @@ describe('bad input', () => {
     expect(errorOf('keywords')).toContain('enter at least one keyword');
     expect(errorOf('excludes')).toContain('enter at most 25 excludes');
     expect(errorOf('minBudget')).toContain('must be a number');
-    expect(errorOf('mode')).toContain('choose instant or daily');
+    expect(errorOf('mode')).toContain('choose instant, daily, weekly or feed');
     for (const [control, field] of [
       [page.html.match(/<textarea[^>]*id="keywords"[^>]*>/)![0], 'keywords'],
       [page.html.match(/<textarea[^>]*id="excludes"[^>]*>/)![0], 'excludes'],
@@ -518,7 +521,9 @@ describe('concurrent changes', () => {
   it('eight saves at once all succeed (each lost guard re-reads and writes again)', async () => {
     const uid = await h.subscribe({ email: ADA, keywords: ['react'], mode: 'daily' });
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => updatePreferences(h.db, { uid, input: { keywords: `kw${i}`, mode: 'daily' }, now: NOW })),
+      Array.from({ length: 8 }, (_, i) =>
+        updatePreferences(h.db, { uid, input: { keywords: `kw${i}`, mode: 'daily' }, now: NOW, digestHourUtc: 8 }),
+      ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
     expect((await userDoc(uid)).keywords).toHaveLength(1);

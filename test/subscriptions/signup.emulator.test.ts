@@ -278,7 +278,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
   });
 
   it('answers 400 with field errors for invalid JSON and invalid fields, and writes nothing', async () => {
-    const bad = await post({ email: 'not-an-email', keywords: [], minBudget: -3, mode: 'weekly' });
+    const bad = await post({ email: 'not-an-email', keywords: [], minBudget: -3, mode: 'hourly' });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({
       error: 'invalid signup',
@@ -286,7 +286,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
         email: 'must be an email address',
         keywords: 'enter at least one keyword',
         minBudget: 'must be 0 or more',
-        mode: 'choose instant or daily',
+        mode: 'choose instant, daily, weekly or feed',
       },
     });
     const notJson = await post('{"email": "ada@example.com",');
@@ -331,7 +331,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     ]) {
       const sent = await post(body);
       expect(sent.status).toBe(400);
-      expect(sent.json).toEqual({ error: 'invalid signup', fields: { mode: 'choose instant or daily' } });
+      expect(sent.json).toEqual({ error: 'invalid signup', fields: { mode: 'choose instant, daily, weekly or feed' } });
     }
     expect(await h.dump(['users', 'emails', 'rateLimits'])).toEqual({ users: {}, emails: {}, rateLimits: {} });
     expect(await h.inbox()).toHaveLength(0);
@@ -353,7 +353,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     const sent = await postForm({ email: ADA, keywords: 'react', excludes: '', minBudget: '' });
     expect(sent.status).toBe(400);
     const page = sent.html;
-    expect(page).toContain('<span class="visually-hidden">Error: </span>Choose instant or daily</p>');
+    expect(page).toContain('<span class="visually-hidden">Error: </span>Choose instant, daily, weekly or feed</p>');
     for (const mode of ['instant', 'daily']) {
       const radio = openingTag(page, 'input', `signup-mode-${mode}`);
       expect(radio).toContain('aria-invalid="true"');
