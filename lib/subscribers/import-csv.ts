@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import type { SubscriberInput } from './subscriber';
+import { DELIVERY_MODES, subscriberInputSchema, type SubscriberInput } from './subscriber';
 
 export type CsvRow = { line: number; input?: SubscriberInput; error?: string };
 
@@ -18,12 +18,18 @@ const rowSchema = z.object({
   minbudget: z.string().optional(),
   mode: z.string().optional(),
   about: z.string().optional(),
+  timezone: z.string().optional(),
+  digest_hour: z.string().optional(),
+  weekdays: z.string().optional(),
+  weekly_day: z.string().optional(),
 });
 
 /**
- * Reads `email,keywords,excludes,min_budget,mode,about` (header row required; lists separated by ; or |;
- * `about` optional free text, quoted when it holds commas — a file without the column, or a row
- * leaving it empty, keeps what an existing subscriber wrote).
+ * Reads `email,keywords,excludes,min_budget,mode,about,timezone,digest_hour,weekdays,weekly_day`
+ * (header row required; lists separated by ; or |; `about` optional free text, quoted when it holds
+ * commas — a file without the column, or a row leaving it empty, keeps what an existing subscriber
+ * wrote; the same for the schedule columns, which the subscriber schema validates).
+ * Mode is instant, daily, weekly or feed.
  * Bad rows are reported with their line number instead of stopping the import.
  */
 export function parseSubscribersCsv(text: string): CsvRow[] {
@@ -41,7 +47,15 @@ export function parseSubscribersCsv(text: string): CsvRow[] {
     const minBudget = budgetText ? Number(budgetText.replace(/[$,\s]/g, '')) : null;
     if (minBudget !== null && !Number.isFinite(minBudget)) return { line, error: `min_budget "${budgetText}" is not a number` };
     const mode = (row.data.mode || 'instant').toLowerCase();
-    if (mode !== 'instant' && mode !== 'daily') return { line, error: `mode "${row.data.mode}" must be instant or daily` };
+    if (!(DELIVERY_MODES as readonly string[]).includes(mode))
+      return { line, error: `mode "${row.data.mode}" must be instant, daily, weekly or feed` };
+    const schedule = subscriberInputSchema.pick({ timezone: true, digestHour: true, weekdays: true, weeklyDay: true }).safeParse({
+      ...(row.data.timezone ? { timezone: row.data.timezone } : {}),
+      ...(row.data.digest_hour ? { digestHour: row.data.digest_hour } : {}),
+      ...(row.data.weekdays ? { weekdays: listField(row.data.weekdays) } : {}),
+      ...(row.data.weekly_day ? { weeklyDay: row.data.weekly_day } : {}),
+    });
+    if (!schedule.success) return { line, error: `${String(schedule.error.issues[0].path[0])}: ${schedule.error.issues[0].message}` };
     return {
       line,
       input: {
@@ -49,7 +63,8 @@ export function parseSubscribersCsv(text: string): CsvRow[] {
         keywords: listField(row.data.keywords),
         excludes: listField(row.data.excludes),
         minBudget,
-        mode,
+        mode: mode as SubscriberInput['mode'],
+        ...schedule.data,
         ...(row.data.about ? { about: row.data.about } : {}),
       },
     };

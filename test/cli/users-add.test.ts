@@ -88,7 +88,7 @@ describe('scout users add', () => {
     { argv: ['not-an-email', '--keywords', 'react'], names: '<email> "not-an-email"' },
     { argv: ['a@example.com'], names: '--keywords' },
     { argv: ['a@example.com', '--keywords', ' , '], names: '--keywords' },
-    { argv: ['a@example.com', '--keywords', 'react', '--mode', 'weekly'], names: '--mode' },
+    { argv: ['a@example.com', '--keywords', 'react', '--mode', 'hourly'], names: '--mode' },
     { argv: ['a@example.com', '--keywords', 'react', '--min-budget', 'lots'], names: '--min-budget' },
     { argv: ['a@example.com', '--keywords', 'react', '--min-budget=-5'], names: '--min-budget' },
     { argv: ['a@example.com', '--keywords', 'react', '--colour', 'blue'], names: '--colour' },

@@ -25,7 +25,7 @@ describe('scout users import', () => {
         'ana@example.com,react;next.js,wordpress,500,instant',
         'not-an-email,python,,,daily',
         'ben@example.com,firebase,,lots,daily',
-        'cleo@example.com,figma,,,weekly',
+        'cleo@example.com,figma,,,hourly',
         'dev@example.com,,,,daily',
         'eve@example.com,"django, python",,,daily',
       ].join('\n'),
@@ -37,7 +37,7 @@ describe('scout users import', () => {
     expect(ctx.lines).toEqual([
       'line 3: email "not-an-email": must be an email address',
       'line 4: min_budget "lots" is not a number',
-      'line 5: mode "weekly" must be instant or daily',
+      'line 5: mode "hourly" must be instant, daily, weekly or feed',
       'line 6: keywords: at least one keyword',
       `${file}: 6 rows — 2 created, 0 updated, 0 kept-unsubscribed, 4 invalid`,
     ]);
