@@ -1,3 +1,4 @@
+import { backfillDigestDue } from '../ledger/backfill-digest-due';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
 import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
@@ -142,10 +143,12 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
  */
 const modelReserveMs = (ctx: RunContext) => (ctx.judge ? ctx.deps.config.AI_TIMEOUT_MS : 0);
 
-/** Claim today's digests when due (≥ DIGEST_HOUR_UTC, not yet claimed today): one outbox row each. */
+/** Claim the digests whose time has come, each on its subscriber's schedule: one outbox row each. */
 export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
+  // Items queued before schedules existed get their due instant first (one read once it is done).
+  if (ctx.commit) await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt });
   const flushed = await flushDueDigests(
     {
       db,

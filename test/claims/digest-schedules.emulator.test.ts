@@ -191,3 +191,22 @@ describe('feed only', () => {
     expect(await h.inbox()).toHaveLength(0);
   });
 });
+
+describe('items queued before schedules existed', () => {
+  it('a queued item with a UTC digest day and no due instant is still sent, at that day’s DIGEST_HOUR_UTC, and the backfill then costs one read', async () => {
+    await subscribe({});
+    publish(postings('old', 1, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    // Make it look as a queued item looked before: no digestDueAt.
+    const [doc] = (await h.db.collection('deliveries').where('uid', '==', uid).get()).docs;
+    const { digestDueAt: _dropped, ...legacy } = doc.data();
+    await doc.ref.set(legacy);
+    await h.db.collection('cursors').doc('backfill-digest-due').delete();
+
+    expect((await h.cron({ now: '2026-11-30T07:30:00Z' })).body.digests).toBe(0);
+    expect((await h.db.collection('deliveries').doc(doc.id).get()).get('digestDueAt').toDate()).toEqual(new Date('2026-11-30T08:00:00Z'));
+    expect((await h.cron({ now: '2026-11-30T08:05:00Z' })).body.digests).toBe(1);
+    expect(await digestKeys()).toEqual([`digest_${uid}_2026-11-30`]);
+    expect((await h.db.collection('cursors').doc('backfill-digest-due').get()).get('doneAt')).toBeTruthy();
+  });
+});
