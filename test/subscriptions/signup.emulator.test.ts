@@ -69,6 +69,41 @@ const openingTag = (page: string, name: string, id?: string) => {
 };
 
 describe('POST /api/signup (JSON) and the double opt-in', () => {
+  it('takes the digest schedule as it arrives (timezone, digestHour, weekdays, weeklyDay) and a weekly cadence; a bad zone is a 400 naming it', async () => {
+    const sent = await post({
+      email: 'ada@example.com',
+      keywords: 'react',
+      mode: 'weekly',
+      timezone: 'America/New_York',
+      digestHour: 9,
+      weekdays: ['mon', 'fri'],
+      weeklyDay: 'fri',
+    });
+    expect(sent.status).toBe(202);
+    expect(await userDoc()).toMatchObject({
+      mode: 'weekly',
+      timezone: 'America/New_York',
+      digestHour: 9,
+      weekdays: ['mon', 'fri'],
+      weeklyDay: 'fri',
+    });
+    const bad = await post({ email: 'bo@example.com', keywords: 'react', mode: 'daily', timezone: 'Mars/Olympus', digestHour: 25 });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({
+      timezone: 'must be a time zone name, like Europe/Berlin',
+      digestHour: 'must be an hour from 0 to 23',
+    });
+  });
+
+  it('a signup that says nothing of a schedule gets 08:00 UTC every day, what every subscriber had before', async () => {
+    expect((await post({ email: 'ada@example.com', keywords: 'react', mode: 'daily' })).status).toBe(202);
+    expect(await userDoc()).toMatchObject({
+      timezone: 'UTC',
+      digestHour: null,
+      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+    });
+  });
+
   it('a new address: a pending subscriber and one confirmation email whose link confirms (GET changes nothing, POST does)', async () => {
     const sent = await post({
       email: ' Ada@Example.com ',
