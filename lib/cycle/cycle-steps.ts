@@ -12,7 +12,7 @@ import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
 import { matchPostings, type Candidate } from '../matching/match-postings';
 import { dispatchOutbox, type DispatchStats } from '../outbox/dispatch-outbox';
 import { ownsSubscriber } from '../runtime/shard';
-import { listActiveSubscribers } from '../subscribers/subscriber';
+import { isDigestMode, listActiveSubscribers } from '../subscribers/subscriber';
 import type { RunContext } from './run-context';
 
 /** Matching reads pending postings in slices this big; the rest waits for the next run. */
@@ -86,7 +86,7 @@ export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): P
   // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
   const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(ctx.shard, s.id)) : [];
   // Daily subscribers' near misses (a keyword matched, an exclude or the budget floor left it out) are kept for their digest's near-miss line.
-  const candidates = matchPostings(postings, subscribers, { keepNearMisses: (s) => s.mode === 'daily' });
+  const candidates = matchPostings(postings, subscribers, { keepNearMisses: (s) => isDigestMode(s.mode) });
   return { postings, candidates, users: subscribers.length, more: loaded.length > POSTINGS_PER_RUN };
 }
 
