@@ -15,7 +15,7 @@ export const ARCHIVE_PAGE_SIZE = 20;
  * The bound on one request: it reads at most this many deliveries (and, when searching, the
  * postings of the sent ones among them), whatever the subscriber's ledger holds. A page that
  * reaches it before it is full is cut short and says so; its "Older" link goes on from the last
- * delivery read. 300 is a month of a busy daily digest (10 a day), or two of a quiet one.
+ * delivery read. 300 is a month of ten postings a day.
  */
 export const ARCHIVE_SCAN_LIMIT = 300;
 /** Deliveries read per query while searching: most of them may not match, so bigger steps than a page. */
