@@ -17,6 +17,7 @@ const LAYERS = [
   'outbox', // rows, lease, dispatch, send rules
   'claims', // claim deliveries, flush due digests
   'ops', // run records, dashboards, retry, prune, history, resend
+  'archive', // the subscriber's archive page and private Atom feed: reading what was sent, and their views
   'subscriptions', // signup, confirm, preferences, unsubscribe flows and their views
   'cycle', // run-cycle, preview, lock
   'wiring', // the app's dependencies, built once

@@ -2,7 +2,7 @@ import { render } from '@react-email/render';
 import type { Posting } from '../feeds/posting';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
-import { notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
+import { archiveUrl, notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import { isWeekPeriod, periodStart } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
@@ -194,14 +194,14 @@ function itemsAsText(items: EmailItem[]): string {
     .join('\n\n');
 }
 
-/** Every email's footer: change preferences, and leave in one click. */
+/** Every email's footer: what Scout sent you (the archive), change preferences, and leave in one click. */
 export function footerLinks(settings: MailSettings, uid: string, now: Date) {
   const link = { appUrl: settings.appUrl, uid, secret: settings.linkSecret, issuedAt: now };
-  return { unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
+  return { archiveUrl: archiveUrl(link), unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
 }
 
-export const textFooter = (footer: { unsubscribeUrl: string; preferencesUrl: string }) =>
-  `\n\n--\nChange preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
+export const textFooter = (footer: { archiveUrl: string; unsubscribeUrl: string; preferencesUrl: string }) =>
+  `\n\n--\nYour archive: ${footer.archiveUrl}\nChange preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
 
 export function unsubscribeHeaders(url: string): Record<string, string> {
   // RFC 8058: mail clients show a one-click unsubscribe and POST "List-Unsubscribe=One-Click" to the URL.

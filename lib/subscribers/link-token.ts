@@ -7,9 +7,11 @@ import { z } from 'zod';
  * A confirmation link also carries the nonce of the signup it confirms (`signupNonce` on the
  * subscriber), so it cannot confirm a later signup of the same address. A "not a fit" link also
  * carries the posting it is about (`job`, a jobs/ id): that id is signed too, so a link for one
- * posting cannot be edited into feedback on another.
+ * posting cannot be edited into feedback on another. A private feed link also carries the
+ * subscriber's `feedTokenVersion` (`version`): revoking the feed URL bumps it on the subscriber,
+ * and every link signed with an older one opens nothing (lib/archive/open-private-link.ts).
  */
-export const LINK_PURPOSES = ['unsubscribe', 'preferences', 'confirm', 'not-a-fit'] as const;
+export const LINK_PURPOSES = ['unsubscribe', 'preferences', 'confirm', 'not-a-fit', 'archive', 'feed'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** Longest posting id a link carries: jobs/ ids are `{source ≤ 64}_{20}`, so this is room, not a cut. */
@@ -22,9 +24,12 @@ const claimsSchema = z
     exp: z.number().int(),
     nonce: z.string().min(1).max(100).optional(),
     job: z.string().min(1).max(MAX_LINK_JOB_LENGTH).optional(),
+    version: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   })
   // A posting id belongs to a "not a fit" link and to no other: one without it, or another link with one, was not made by Scout.
-  .refine((claims) => (claims.purpose === 'not-a-fit') === (claims.job !== undefined), { message: 'job goes with not-a-fit only' });
+  .refine((claims) => (claims.purpose === 'not-a-fit') === (claims.job !== undefined), { message: 'job goes with not-a-fit only' })
+  // Likewise a feed version: a feed link without one could never be revoked.
+  .refine((claims) => (claims.purpose === 'feed') === (claims.version !== undefined), { message: 'version goes with feed only' });
 export type LinkClaims = z.infer<typeof claimsSchema>;
 
 export type TokenCheck =
@@ -60,8 +65,18 @@ export function verifyLinkToken(token: string | null | undefined, input: { secre
  * mail clients cache them); preference links live as long, since they sit in the same footers;
  * a confirmation link is short-lived, as a fresh one is one signup away. A "not a fit" link sits
  * beside each posting of an email, read whenever the subscriber gets round to it: as long as the footers.
+ * The archive link sits in the same footers. A private feed URL is pasted into a feed reader once and
+ * polled for years, with no email to bring a fresh one: it lives ten years, and what ends it
+ * earlier is the subscriber revoking it (the `version` claim), or unsubscribing.
  */
-export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = { unsubscribe: 400, preferences: 400, confirm: 2, 'not-a-fit': 400 };
+export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = {
+  unsubscribe: 400,
+  preferences: 400,
+  confirm: 2,
+  'not-a-fit': 400,
+  archive: 400,
+  feed: 3650,
+};
 export const UNSUBSCRIBE_LINK_DAYS = LINK_LIFETIME_DAYS.unsubscribe;
 
 const LINK_PATHS: Record<LinkPurpose, string> = {
@@ -69,6 +84,8 @@ const LINK_PATHS: Record<LinkPurpose, string> = {
   preferences: '/preferences',
   confirm: '/confirm',
   'not-a-fit': '/not-a-fit',
+  archive: '/archive',
+  feed: '/feed',
 };
 
 /**
@@ -83,6 +100,7 @@ export function signedLinkUrl(input: {
   issuedAt: Date;
   nonce?: string;
   job?: string;
+  version?: number;
 }): string {
   const exp = Math.floor(input.issuedAt.getTime() / 1000) + LINK_LIFETIME_DAYS[input.purpose] * 86_400;
   const rounded = input.purpose === 'confirm' ? exp : exp - (exp % 86_400);
@@ -92,6 +110,7 @@ export function signedLinkUrl(input: {
     exp: rounded,
     ...(input.nonce ? { nonce: input.nonce } : {}),
     ...(input.job ? { job: input.job } : {}),
+    ...(input.version !== undefined ? { version: input.version } : {}),
   };
   const token = signLinkToken(claims, input.secret);
   return `${input.appUrl}${LINK_PATHS[input.purpose]}?token=${token}`;
@@ -114,3 +133,9 @@ export const notAFitUrl = (input: { appUrl: string; uid: string; jobId: string; 
     purpose: 'not-a-fit',
     job: input.jobId,
   });
+/** The "Your archive" link in every email's footer: the postings Scout sent in the last 30 days. */
+export const archiveUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date }) =>
+  signedLinkUrl({ ...input, purpose: 'archive' });
+/** The private feed's address, signed with the subscriber's current `feedTokenVersion`: bumping it revokes this URL. */
+export const feedUrl = (input: { appUrl: string; uid: string; secret: string; issuedAt: Date; version: number }) =>
+  signedLinkUrl({ ...input, purpose: 'feed' });

@@ -62,6 +62,8 @@ export type Subscriber = {
   signupNonce?: string;
   /** When the TTL policy deletes an unconfirmed signup; only while pending. */
   expireAt?: Date;
+  /** Signed into the private feed URL; revoking the URL bumps it (lib/archive/revoke-feed-url.ts). Stored absent = 0. */
+  feedTokenVersion?: number;
 };
 
 /**
@@ -160,6 +162,7 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
       createdAt: toDate(d.createdAt) ?? new Date(0),
       confirmedAt: toDate(d.confirmedAt),
       updatedAt: toDate(d.updatedAt) ?? new Date(0),
+      feedTokenVersion: readProfileVersion(d.feedTokenVersion),
       ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
       ...(expireAt ? { expireAt } : {}),
     };

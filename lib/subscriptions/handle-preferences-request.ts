@@ -18,6 +18,8 @@ import {
 } from './preferences-page';
 import type { PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+import { archiveLinksFor, REVOKE_FEED_ACTION } from '../archive/archive-links';
+import { revokeFeedUrl } from '../archive/revoke-feed-url';
 
 export type PreferencesDeps = {
   db: Firestore;
@@ -29,13 +31,14 @@ export type PreferencesDeps = {
 /** The form is a few short fields; anything bigger is not our form. */
 export const MAX_PREFERENCES_BODY_BYTES = 16 * 1024;
 
-const ACTIONS = ['save', 'exclude', 'pause', 'resume'] as const;
+const ACTIONS = ['save', 'exclude', 'pause', 'resume', REVOKE_FEED_ACTION] as const;
 type FormAction = (typeof ACTIONS)[number];
 
 /**
  * GET|POST /preferences?token=. The signed token in the URL is the whole credential (purpose
  * `preferences`). GET only reads and shows the form — mail scanners open every link. POST
- * (form-encoded, `action=save|exclude|pause|resume`) changes the subscriber through ./preferences.
+ * (form-encoded, `action=save|exclude|pause|resume`) changes the subscriber through ./preferences;
+ * `action=revoke-feed` revokes the private feed URL (lib/archive/revoke-feed-url.ts).
  * The page also proposes one exclude from the subscriber's "not a fit" feedback, with its measured
  * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it.
  */
@@ -86,6 +89,7 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
 
   if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
   if (action === 'exclude') return exclude(deps, log, { token: link.token, uid: link.uid, current, term: form.fields.get('term') ?? '' });
+  if (action === REVOKE_FEED_ACTION) return revokeFeed(deps, log, { token: link.token, uid: link.uid });
 
   const result = await changeStatus(deps.db, { uid: link.uid, action, now: deps.now });
   if (!result.ok) {
@@ -200,6 +204,25 @@ async function exclude(deps: PreferencesDeps, log: Logger, input: { token: strin
   });
 }
 
+/** "Revoke and make a new feed URL" (lib/archive/revoke-feed-url.ts): the page comes back with the new URL. */
+async function revokeFeed(deps: PreferencesDeps, log: Logger, input: { token: string; uid: string }): Promise<Response> {
+  const result = await revokeFeedUrl(deps.db, { uid: input.uid, now: deps.now });
+  if (!result.ok) {
+    log('preferences.refused', { action: REVOKE_FEED_ACTION, reason: result.kind });
+    return result.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: result.status, httpStatus: 409 });
+  }
+  log('preferences.saved', { action: REVOKE_FEED_ACTION, feedTokenVersion: result.subscriber.feedTokenVersion });
+  return formPage(deps, {
+    status: 200,
+    token: input.token,
+    subscriber: result.subscriber,
+    values: formValuesOf(result.subscriber),
+    notice: 'Your old feed URLs no longer work. Put the new one below into your feed reader.',
+  });
+}
+
 async function formPage(
   deps: PreferencesDeps,
   input: {
@@ -230,6 +253,12 @@ async function formPage(
     digestHourUtc: deps.config.DIGEST_HOUR_UTC,
     aiEnabled: aiEnabled(deps.config),
     excludeSuggestion: suggestion ? { term: suggestion.term, removed: suggestion.removed, of: suggestion.of } : null,
+    archiveLinks: archiveLinksFor({
+      appUrl: deps.config.APP_URL,
+      secret: deps.config.LINK_SECRET,
+      now: deps.now,
+      subscriber: input.subscriber,
+    }),
   });
 }
 

@@ -10,6 +10,7 @@ import {
   type PreferenceFieldErrors,
 } from '../subscribers/preferences-schema';
 import type { Subscriber, SubscriberStatus } from '../subscribers/subscriber';
+import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
 
 /**
  * The pages of /preferences: the form (prefilled, or as the subscriber sent it with each error
@@ -55,6 +56,8 @@ export type PreferencesFormPage = {
   aiEnabled: boolean;
   /** One exclude proposed from their "not a fit" feedback: N (`removed`) of their last M (`of`) matches it would have removed. */
   excludeSuggestion?: { term: string; removed: number; of: number } | null;
+  /** The archive link and the private feed URL, with the button that revokes it (lib/archive/archive-links.tsx). */
+  archiveLinks?: ArchiveLinks | null;
 };
 
 const LABELS: Record<PreferenceField, string> = {
@@ -199,6 +202,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           <button type="submit">Resume emails</button>
         </form>
       )}
+      {page.archiveLinks ? <ArchiveLinksSection action={action} {...page.archiveLinks} /> : null}
       <p className="fine">
         <a href={page.unsubscribeLink}>Unsubscribe from Scout</a>
       </p>

@@ -29,6 +29,7 @@ const PAGE_ROUTES: [method: string, path: string][] = [
   ['POST', '/unsubscribe?token=t'],
   ['GET', '/not-a-fit?token=t'],
   ['POST', '/not-a-fit?token=t'],
+  ['GET', '/archive?token=t'],
 ];
 
 let server: NextProcess;
@@ -87,6 +88,13 @@ describe('a server started with a bad and a missing variable', () => {
       expect(res.type, `${method} ${path}`).toContain('text/html');
       expect(res.body).not.toContain(LEAKY);
     }
+  });
+
+  it('answers the private feed 503 in plain text, so a feed reader tries again', async () => {
+    const res = await call('GET', '/feed?token=t');
+    expect(res.status).toBe(503);
+    expect(res.type).toContain('text/plain');
+    expect(res.body).not.toContain(LEAKY);
   });
 
   it('keeps running, names each variable in its log, and never prints a value', async () => {

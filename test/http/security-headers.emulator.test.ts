@@ -18,6 +18,8 @@ const ROUTES: { method: 'GET' | 'POST'; path: string }[] = [
   { method: 'GET', path: '/preferences?token=not-a-token' },
   { method: 'GET', path: '/unsubscribe?token=not-a-token' },
   { method: 'GET', path: '/not-a-fit?token=not-a-token' },
+  { method: 'GET', path: '/archive?token=not-a-token' },
+  { method: 'GET', path: '/feed?token=not-a-token' },
   { method: 'GET', path: '/admin' },
   { method: 'GET', path: '/api/cron' },
   { method: 'POST', path: '/api/signup' },
@@ -53,6 +55,13 @@ describe('security headers on every response', () => {
       }),
     );
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it.each(['/archive?token=not-a-token', '/feed?token=not-a-token'])('%s: kept by no cache on the way', async (path) => {
+    const res = await fetch(`${app.server.url}${path}`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
   it('HSTS only when the request came over https', () => {

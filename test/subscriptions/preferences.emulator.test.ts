@@ -72,7 +72,7 @@ describe('GET /preferences', () => {
 
     // Every field labelled, prefilled, and posting back to the same link.
     const action = `action="?token=${tokenOf(linkFor(uid))}"`;
-    expect(page.html.match(new RegExp(`<form[^>]* ${action.replace(/[?]/g, '\\?')} method="post">`, 'g'))).toHaveLength(2);
+    expect(page.html.match(new RegExp(`<form[^>]* ${action.replace(/[?]/g, '\\?')} method="post">`, 'g'))).toHaveLength(3); // save, pause, revoke the feed URL
     for (const id of ['keywords', 'excludes', 'minBudget', 'mode-instant', 'mode-daily'])
       expect(page.html).toContain(`<label for="${id}">`);
     expect(textareaValue(page.html, 'keywords')).toBe('react, node.js');

@@ -68,5 +68,8 @@ DailyDigestEmail.PreviewProps = {
   ],
   moreCount: 0,
   sourcesLine: 'Checked 412 postings from 6 sources; 1 source unreachable since Tuesday.',
-  footer: { unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview' },
+  footer: {
+    unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview',
+    archiveUrl: 'https://scout.example.com/archive?token=preview',
+  },
 } satisfies DailyDigestProps;

@@ -42,5 +42,8 @@ InstantAlertEmail.PreviewProps = {
       score: 80,
     },
   ],
-  footer: { unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview' },
+  footer: {
+    unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview',
+    archiveUrl: 'https://scout.example.com/archive?token=preview',
+  },
 } satisfies InstantAlertProps;

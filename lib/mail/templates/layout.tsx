@@ -1,7 +1,8 @@
 import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { ReactNode } from 'react';
 
-export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null };
+/** The subscriber's links at the foot of an email: their archive (postings sent in the last 30 days), preferences, unsubscribe. */
+export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null; archiveUrl?: string | null };
 
 const SUBSCRIBED_REASON = 'You get this because you subscribed to Scout job alerts.';
 
@@ -39,6 +40,14 @@ export function EmailLayout({
             <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: 0 }}>
               {reason}
               {footer ? ' ' : null}
+              {footer?.archiveUrl ? (
+                <>
+                  <Link href={footer.archiveUrl} style={{ color: '#6b7280' }}>
+                    Your archive
+                  </Link>
+                  {' · '}
+                </>
+              ) : null}
               {footer?.preferencesUrl ? (
                 <>
                   <Link href={footer.preferencesUrl} style={{ color: '#6b7280' }}>

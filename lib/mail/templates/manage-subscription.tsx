@@ -41,5 +41,6 @@ ManageSubscriptionEmail.PreviewProps = {
   footer: {
     unsubscribeUrl: 'https://scout.example.com/unsubscribe?token=preview',
     preferencesUrl: 'https://scout.example.com/preferences?token=preview',
+    archiveUrl: 'https://scout.example.com/archive?token=preview',
   },
 } satisfies ManageSubscriptionProps;
