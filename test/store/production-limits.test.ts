@@ -74,6 +74,7 @@ const broadestSubscriber: Subscriber = {
   digestHour: null,
   weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
   weeklyDay: 'mon',
+  feedTokenVersion: 1_000_000,
   createdAt: now,
   confirmedAt: now,
   updatedAt: now,

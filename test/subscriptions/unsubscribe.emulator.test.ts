@@ -134,6 +134,13 @@ describe('POST /unsubscribe (one-click and the button)', () => {
     expect(await userDoc(uid)).toMatchObject({ status: 'unsubscribed' });
   });
 
+  it('unsubscribing revokes the private feed URL: it moves the feed version once, however many clicks', async () => {
+    const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
+    const input = { token: tokenOf(linkFor(uid)), secret: h.config.LINK_SECRET, now: NOW };
+    await Promise.all([unsubscribeSubscriber(h.db, input), unsubscribeSubscriber(h.db, input), unsubscribeSubscriber(h.db, input)]);
+    expect(await userDoc(uid)).toMatchObject({ status: 'unsubscribed', feedTokenVersion: 1 });
+  });
+
   it('an import afterwards does not bring the subscriber back', async () => {
     const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     await call('POST', linkFor(uid));
