@@ -1,4 +1,3 @@
-import { render } from '@react-email/render';
 import type { Posting } from '../feeds/posting';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
@@ -8,9 +7,10 @@ import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import type { SourceCoverage } from '../feeds/source-coverage';
 import { sourcesCheckedLine } from './sources-checked';
-import { DailyDigestEmail, dailyDigestSubject } from './templates/daily-digest';
+import { dailyDigestSubject } from './templates/daily-digest';
+import { renderDailyDigest, renderInstantAlert } from './slot-templates';
 import type { EmailItem } from './templates/email-item';
-import { InstantAlertEmail, instantAlertSubject } from './templates/instant-alert';
+import { instantAlertSubject } from './templates/instant-alert';
 
 export type MailSettings = { appUrl: string; from: string; linkSecret: string };
 import { rankOf } from '../ledger/delivery';
@@ -217,7 +217,7 @@ export async function composeInstantAlert(input: {
   const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
   const note = keywordsOnlyNote(input.items);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
-  const html = await render(<InstantAlertEmail items={items} note={note} footer={footer} />);
+  const html = await renderInstantAlert({ items, note, footer });
   const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
     from: input.settings.from,
@@ -256,17 +256,7 @@ export async function composeDailyDigest(input: {
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
   const nearMiss = nearMissLine(input.filteredOut);
   const sourcesLine = sourcesCheckedLine(input.coverage, input.now);
-  const html = await render(
-    <DailyDigestEmail
-      dayLabel={dayLabel}
-      items={items}
-      moreCount={input.moreCount}
-      note={note}
-      nearMiss={nearMiss}
-      sourcesLine={sourcesLine}
-      footer={footer}
-    />,
-  );
+  const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, sourcesLine, footer });
   const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
   const missed = nearMiss ? `\n\n${nearMiss} Change what you get: ${footer.preferencesUrl}` : '';
   const checked = sourcesLine ? `\n\n${sourcesLine}` : '';

@@ -14,6 +14,8 @@ export type DailyDigestProps = {
   nearMiss?: string | null;
   /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
   sourcesLine?: string | null;
+  /** The inbox preview line; the subject unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  preview?: string;
 };
 
 export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
@@ -21,9 +23,9 @@ export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDig
   return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
 }
 
-export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine }: DailyDigestProps) {
+export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine, preview }: DailyDigestProps) {
   return (
-    <EmailLayout preview={dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer} footerNote={sourcesLine}>
+    <EmailLayout preview={preview ?? dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer} footerNote={sourcesLine}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         Your digest for {dayLabel}
       </Heading>

@@ -7,6 +7,8 @@ export type InstantAlertProps = {
   items: EmailItem[];
   footer: FooterLinks;
   /** keywordsOnlyNote: keywords alone decided some items. */ note?: string | null;
+  /** The inbox preview line; the subject unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  preview?: string;
 };
 
 export function instantAlertSubject(items: EmailItem[]): string {
@@ -14,10 +16,10 @@ export function instantAlertSubject(items: EmailItem[]): string {
   return items.length === 1 ? `New match: ${first}` : `${items.length} new matches: ${first} and more`;
 }
 
-export function InstantAlertEmail({ items, footer, note }: InstantAlertProps) {
+export function InstantAlertEmail({ items, footer, note, preview }: InstantAlertProps) {
   const heading = items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`;
   return (
-    <EmailLayout preview={instantAlertSubject(items)} footer={footer}>
+    <EmailLayout preview={preview ?? instantAlertSubject(items)} footer={footer}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         {heading}
       </Heading>
