@@ -52,7 +52,8 @@ const publishedFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-function formatBudget(budget: Posting['budget']): string | null {
+/** "$4,000 fixed", "$30.00–$60.00/hour": a budget as an email card (and the signup preview) shows it. */
+export function formatBudget(budget: Posting['budget']): string | null {
   if (!budget) return null;
   const format = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0);
   const money =

@@ -1,11 +1,11 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting, type NearMiss } from './score-posting';
-import { buildSubscriberIndex } from './subscriber-index';
+import { buildSubscriberIndex, type MatchProfile } from './subscriber-index';
 
 /** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, the budget floor). */
-export type Candidate<P extends Posting = Posting> = {
-  subscriber: Subscriber;
+export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subscriber> = {
+  subscriber: S;
   posting: P;
   score: number;
   reasons: string[];
@@ -15,15 +15,17 @@ export type Candidate<P extends Posting = Posting> = {
 /**
  * Every (subscriber, posting) pair that fits, found through the keyword index; and, for the
  * subscribers `keepNearMisses` names (daily ones: their digest's near-miss line counts them), the
- * pairs that matched a keyword and were left out, marked `nearMiss`.
+ * pairs that matched a keyword and were left out, marked `nearMiss`. A subscriber is anything with
+ * keywords, excludes and a minimum budget: the run passes stored subscribers, the signup preview
+ * (lib/preview) the profile being typed, and both get this same matching.
  */
-export function matchPostings<P extends Posting>(
+export function matchPostings<P extends Posting, S extends MatchProfile = Subscriber>(
   postings: P[],
-  subscribers: Subscriber[],
-  options: { keepNearMisses?: (subscriber: Subscriber) => boolean } = {},
-): Candidate<P>[] {
+  subscribers: S[],
+  options: { keepNearMisses?: (subscriber: S) => boolean } = {},
+): Candidate<P, S>[] {
   const index = buildSubscriberIndex(subscribers);
-  const found: Candidate<P>[] = [];
+  const found: Candidate<P, S>[] = [];
   for (const posting of postings) {
     for (const subscriber of index.candidatesFor(posting)) {
       const verdict = scorePosting(subscriber, posting);

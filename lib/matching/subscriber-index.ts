@@ -2,14 +2,17 @@ import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { firstToken, tokenize } from './text';
 
+/** What matching reads of a subscriber: a stored one, or a profile not saved yet (the signup preview). */
+export type MatchProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>;
+
 /**
  * An inverted index from each keyword's first token to the subscribers who use it, built once per
  * run, so that matching costs grow with postings × candidates, never with postings × subscribers.
  */
-export type SubscriberIndex = { candidatesFor(posting: Posting): Subscriber[]; size: number };
+export type SubscriberIndex<S extends MatchProfile = Subscriber> = { candidatesFor(posting: Posting): S[]; size: number };
 
-export function buildSubscriberIndex(subscribers: Subscriber[]): SubscriberIndex {
-  const byToken = new Map<string, Set<Subscriber>>();
+export function buildSubscriberIndex<S extends MatchProfile = Subscriber>(subscribers: S[]): SubscriberIndex<S> {
+  const byToken = new Map<string, Set<S>>();
   for (const subscriber of subscribers) {
     for (const keyword of subscriber.keywords) {
       const token = firstToken(keyword);
@@ -22,7 +25,7 @@ export function buildSubscriberIndex(subscribers: Subscriber[]): SubscriberIndex
   return {
     size: subscribers.length,
     candidatesFor(posting) {
-      const candidates = new Set<Subscriber>();
+      const candidates = new Set<S>();
       const tokens = new Set(tokenize(`${posting.title} ${posting.skills.join(' ')} ${posting.description}`));
       for (const token of tokens) {
         for (const subscriber of byToken.get(token) ?? []) candidates.add(subscriber);
