@@ -85,7 +85,7 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
   const cookies = present ? [clearedFlashCookie(isSecureApp(deps.config.APP_URL))] : [];
   if (flash?.uid) {
     const history = await readSubscriberHistory(deps.db, { uid: flash.uid });
-    return subscriberPage({ now: deps.now, history, flash: flash.message, cookies });
+    return subscriberPage({ now: deps.now, history, flash: flash.message, cookies, digestHourUtc: deps.config.DIGEST_HOUR_UTC });
   }
   const dashboard = await readDashboard(deps.db, {
     now: deps.now,
@@ -118,7 +118,7 @@ async function lookUp(request: Request, deps: AdminDeps): Promise<Response> {
   if (!email || email.length > 254)
     return adminRefusedPage({ status: 400, title: 'No address', message: 'Type the subscriber’s email address to look them up.' });
   const history = await readSubscriberHistory(deps.db, { uid: subscriberId(email) });
-  return subscriberPage({ now: deps.now, email, history });
+  return subscriberPage({ now: deps.now, email, history, digestHourUtc: deps.config.DIGEST_HOUR_UTC });
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   orDash,
   utc,
 } from './ops-view';
+import { describeCadence } from '../subscribers/describe-schedule';
 
 /** One subscriber, looked up by email: their settings, their emails newest first, their deliveries with outcomes, and the actions. */
 export function subscriberPage(input: {
@@ -24,6 +25,8 @@ export function subscriberPage(input: {
   history: SubscriberHistory | null;
   flash?: string | null;
   cookies?: string[];
+  /** DIGEST_HOUR_UTC: the hour of a subscriber who chose none. */
+  digestHourUtc: number;
 }): Promise<Response> {
   const h = input.history;
   if (!h) {
@@ -61,7 +64,9 @@ export function subscriberPage(input: {
             <Pill word={s.status} />
           </dd>
           <dt>Mode</dt>
-          <dd>{s.mode === 'daily' ? 'daily digest' : 'instant alerts'}</dd>
+          <dd>
+            <code>{s.mode}</code>: {describeCadence(s, input.digestHourUtc)}
+          </dd>
           <dt>Keywords</dt>
           <dd>{s.keywords.join(', ') || '—'}</dd>
           <dt>Excludes</dt>

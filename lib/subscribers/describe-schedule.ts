@@ -1,7 +1,8 @@
 import { WEEKDAYS, type Weekday } from './digest-schedule';
 import type { Subscriber } from './subscriber';
 
-const DAY_NAMES: Record<Weekday, string> = {
+/** Each weekday's name, as pages and emails spell it. */
+export const DAY_NAMES: Record<Weekday, string> = {
   mon: 'Monday',
   tue: 'Tuesday',
   wed: 'Wednesday',

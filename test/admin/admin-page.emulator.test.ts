@@ -172,7 +172,7 @@ describe('the dashboard and a lookup over real data', () => {
     const body = res.body;
     expect(body).toContain(`<h2 id="who-title">${ADA}</h2>`);
     expect(body).toMatch(/<dt>Status<\/dt><dd><span class="pill ok">active<\/span>/);
-    expect(body).toContain('instant alerts');
+    expect(body).toContain('<dt>Mode</dt><dd><code>instant</code>: an email as soon as a posting fits</dd>');
     expect(body).toContain('react, &lt;img src=x onerror=alert(1)&gt;');
     expect(body).not.toContain('<img');
 
