@@ -12,6 +12,7 @@ const LAYERS = [
   'ledger', // deliveries
   'mail',
   'matching',
+  'preview', // what a profile being typed would have matched over the last week: the bounded read, the estimate, the panel
   'feedback', // "not a fit" from the email: feedback/ documents, counter-examples, the exclude suggestion
   'verdicts', // the optional AI verdict stage: config-built client, wire contract, answer checks
   'outbox', // rows, lease, dispatch, send rules
