@@ -1,4 +1,8 @@
 import { SignupForm } from './signup-form';
+import { configSchema } from '../lib/runtime/config';
+import { productionDeps } from '../lib/wiring/production-deps';
+import { timeZoneChoices } from '../lib/subscriptions/schedule-fields';
+import { DEFAULT_TIMEZONE } from '../lib/subscribers/digest-schedule';
 
 const FEATURES = [
   {
@@ -10,14 +14,30 @@ const FEATURES = [
     text: 'Postings are matched against your keywords, skip your excludes, and respect your minimum budget when a posting states one.',
   },
   {
-    title: 'Instantly or once a day',
-    text: 'Get an email as soon as a posting fits, or one daily digest of the best matches at 08:00 UTC.',
+    title: 'When it suits you',
+    text: 'An email as soon as a posting fits, a digest of the best matches at your hour in your time zone (daily on the days you pick, or weekly), or no email at all: just your private feed.',
+  },
+  {
+    title: 'See it before you sign up',
+    text: 'As you type, the form shows what the last 7 days would have brought you: how many postings matched, the best five, and about how many emails that makes.',
   },
   {
     title: 'Leave in one click',
     text: 'Every email carries a one-click unsubscribe link. Once you leave, nothing queued for you is sent.',
   },
 ];
+
+/**
+ * DIGEST_HOUR_UTC, what "Default" means on the hour select. A misconfigured deployment still shows
+ * the page (its API answers 503 and names the variables), with the setting's own default.
+ */
+function defaultDigestHour(): number {
+  try {
+    return productionDeps().config.DIGEST_HOUR_UTC;
+  } catch {
+    return configSchema.shape.DIGEST_HOUR_UTC.parse(undefined);
+  }
+}
 
 export default function HomePage() {
   return (
@@ -34,7 +54,8 @@ export default function HomePage() {
       <section id="signup" className="signup" aria-labelledby="signup-title">
         <h2 id="signup-title">Sign up</h2>
         <p className="signup-intro">Tell Scout what fits you. You can change it any time from a link in every email.</p>
-        <SignupForm />
+        {/* The zone list is the server's (Intl.supportedValuesOf), passed down so the browser renders the same options. */}
+        <SignupForm timeZones={timeZoneChoices(DEFAULT_TIMEZONE)} defaultDigestHour={defaultDigestHour()} />
       </section>
 
       <section aria-labelledby="how-title">

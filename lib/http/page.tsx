@@ -1,15 +1,24 @@
 import type { ReactNode } from 'react';
+import { FORM_SCRIPT } from './form-script';
 import { STYLESHEET } from './stylesheet';
 
 /**
  * The shell of every page a route handler answers with (the link pages, the signup answers, the
  * ops page): a React component, rendered to static markup. React escapes every text and attribute
  * value; nothing here or in a view uses dangerouslySetInnerHTML, so feed, subscriber and operator
- * text can never become markup. No page has a script.
+ * text can never become markup. No page has an inline script; only a page that asks for it
+ * (`formScript`, the preferences form) loads Scout's one static form script.
  */
 
 /** Route-handler pages run no script and load nothing but the stylesheet; forms post only back to Scout. */
 export const PAGE_POLICY = "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * A page with the form script (FORM_SCRIPT): scripts from Scout's own origin only (files it
+ * serves, never inline), which may fetch only from Scout (POST /api/preview). Everything else as PAGE_POLICY.
+ */
+export const FORM_SCRIPT_PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export type PageProps = {
   title: string;
@@ -17,10 +26,12 @@ export type PageProps = {
   tone?: 'normal' | 'error';
   /** The body's layout class in scout.css: `card` (a short page), `card admin`, `card admin ops`. */
   layout?: string;
+  /** Loads FORM_SCRIPT; the response must then be made with `formScript: true` too, or the policy blocks it. */
+  formScript?: boolean;
   children: ReactNode;
 };
 
-export function Page({ title, tone = 'normal', layout = 'card', children }: PageProps) {
+export function Page({ title, tone = 'normal', layout = 'card', formScript = false, children }: PageProps) {
   return (
     <html lang="en">
       <head>
@@ -30,6 +41,7 @@ export function Page({ title, tone = 'normal', layout = 'card', children }: Page
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · Scout`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
+        {formScript ? <script src={FORM_SCRIPT} defer /> : null}
       </head>
       <body className={layout}>
         <main className={tone}>
@@ -49,6 +61,8 @@ export type PageResponseInit = {
   headers?: Record<string, string>;
   /** Set-Cookie values, one header each. */
   cookies?: string[];
+  /** The page loads FORM_SCRIPT (its <Page formScript>): FORM_SCRIPT_PAGE_POLICY instead of PAGE_POLICY. */
+  formScript?: boolean;
 };
 
 /**
@@ -69,7 +83,7 @@ export async function pageResponse(page: ReactNode, init: PageResponseInit): Pro
   headers.set('referrer-policy', 'no-referrer');
   headers.set('x-content-type-options', 'nosniff');
   headers.set('x-frame-options', 'DENY');
-  headers.set('content-security-policy', PAGE_POLICY);
+  headers.set('content-security-policy', init.formScript ? FORM_SCRIPT_PAGE_POLICY : PAGE_POLICY);
   for (const cookie of init.cookies ?? []) headers.append('set-cookie', cookie);
   return new Response(`<!doctype html>${renderToStaticMarkup(page)}`, { status: init.status, headers });
 }

@@ -3,6 +3,11 @@ import { aiEnabled, type Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { pageHandler } from '../http/page-handler';
 import { readForm } from '../http/read-body';
+import { clientAddressOf } from '../http/client-address';
+import { parsePreview } from '../preview/preview-input';
+import { invalidPreview, type PreviewPanelState } from '../preview/preview-panel';
+import { runPreview } from '../preview/run-preview';
+import { describeCadence } from '../subscribers/describe-schedule';
 import { unsubscribeUrl, verifyLinkToken } from '../subscribers/link-token';
 import { addExclude, canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import { readExcludeSuggestion } from '../feedback/read-exclude-suggestion';
@@ -23,7 +28,7 @@ import { revokeFeedUrl } from '../archive/revoke-feed-url';
 
 export type PreferencesDeps = {
   db: Firestore;
-  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC' | 'AI_BASE_URL' | 'AI_MODEL'>;
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC' | 'AI_BASE_URL' | 'AI_MODEL' | 'VERCEL' | 'TRUSTED_PROXY_HOPS'>;
   now: Date;
   log?: Logger;
 };
@@ -40,7 +45,9 @@ type FormAction = (typeof ACTIONS)[number];
  * (form-encoded, `action=save|exclude|pause|resume`) changes the subscriber through ./preferences;
  * `action=revoke-feed` revokes the private feed URL (lib/archive/revoke-feed-url.ts).
  * The page also proposes one exclude from the subscriber's "not a fit" feedback, with its measured
- * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it.
+ * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it. The form's
+ * Preview button (`preview=1`, sent only when pressed) previews the fields as typed (lib/preview)
+ * and saves nothing.
  */
 export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
   name: 'preferences',
@@ -87,6 +94,7 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   if (!current) return preferencesUnavailablePage({ status: 'unknown' });
   if (!canEditPreferences(current.status)) return preferencesUnavailablePage({ status: current.status, httpStatus: 409 });
 
+  if (form.fields.has('preview')) return preview(deps, log, { request, token: link.token, current, fields: form.fields });
   if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
   if (action === 'exclude') return exclude(deps, log, { token: link.token, uid: link.uid, current, term: form.fields.get('term') ?? '' });
   if (action === REVOKE_FEED_ACTION) return revokeFeed(deps, log, { token: link.token, uid: link.uid });
@@ -115,33 +123,7 @@ async function save(
   log: Logger,
   input: { token: string; uid: string; current: Subscriber; fields: URLSearchParams },
 ): Promise<Response> {
-  // About and the threshold are optional in the post (absent: kept as stored; the threshold is only
-  // on the page with the AI stage on); shown again as sent, or as stored when not sent.
-  const optional = (field: 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weeklyDay') => input.fields.get(field) ?? undefined;
-  // Weekdays are checkboxes: none sent is "not on this form" (kept as stored), the schema refuses an empty choice.
-  const weekdays = input.fields.getAll('weekdays');
-  const posted = {
-    keywords: input.fields.get('keywords') ?? '',
-    excludes: input.fields.get('excludes') ?? '',
-    minBudget: input.fields.get('minBudget') ?? '',
-    about: optional('about'),
-    fitThreshold: optional('fitThreshold'),
-    mode: input.fields.get('mode') ?? '',
-    timezone: optional('timezone'),
-    digestHour: optional('digestHour'),
-    weekdays: weekdays.length > 0 ? weekdays : undefined,
-    weeklyDay: optional('weeklyDay'),
-  };
-  const stored = formValuesOf(input.current);
-  const values: PreferenceFormValues = {
-    ...posted,
-    about: posted.about ?? stored.about,
-    fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
-    timezone: posted.timezone ?? stored.timezone,
-    digestHour: posted.digestHour ?? stored.digestHour,
-    weekdays: posted.weekdays?.join(',') ?? stored.weekdays,
-    weeklyDay: posted.weeklyDay ?? stored.weeklyDay,
-  };
+  const { posted, values } = postedPreferences(input.fields, input.current);
   const result = await updatePreferences(deps.db, {
     uid: input.uid,
     input: posted,
@@ -174,6 +156,68 @@ async function save(
     values: formValuesOf(result.subscriber),
     notice: `Saved. New postings are matched against these preferences from now on.${dropped}`,
   });
+}
+
+/**
+ * The preferences as posted (`posted`: what updatePreferences validates) and as the page shows them
+ * again (`values`: posted, or as stored where the post left a field out).
+ */
+function postedPreferences(fields: URLSearchParams, current: Subscriber) {
+  // About and the threshold are optional in the post (absent: kept as stored; the threshold is only
+  // on the page with the AI stage on); shown again as sent, or as stored when not sent.
+  const optional = (field: 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weeklyDay') => fields.get(field) ?? undefined;
+  // Weekdays are checkboxes: none sent is "not on this form" (kept as stored), the schema refuses an empty choice.
+  const weekdays = fields.getAll('weekdays');
+  const posted = {
+    keywords: fields.get('keywords') ?? '',
+    excludes: fields.get('excludes') ?? '',
+    minBudget: fields.get('minBudget') ?? '',
+    about: optional('about'),
+    fitThreshold: optional('fitThreshold'),
+    mode: fields.get('mode') ?? '',
+    timezone: optional('timezone'),
+    digestHour: optional('digestHour'),
+    weekdays: weekdays.length > 0 ? weekdays : undefined,
+    weeklyDay: optional('weeklyDay'),
+  };
+  const stored = formValuesOf(current);
+  const values: PreferenceFormValues = {
+    ...posted,
+    about: posted.about ?? stored.about,
+    fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
+    timezone: posted.timezone ?? stored.timezone,
+    digestHour: posted.digestHour ?? stored.digestHour,
+    weekdays: posted.weekdays?.join(',') ?? stored.weekdays,
+    weeklyDay: posted.weeklyDay ?? stored.weeklyDay,
+  };
+  return { posted, values };
+}
+
+/**
+ * The Preview button without a script: the form again as typed, its preview panel filled in
+ * (lib/preview, rate-limited per client like POST /api/preview), or the fields a preview cannot
+ * read marked. Nothing is saved.
+ */
+async function preview(
+  deps: PreferencesDeps,
+  log: Logger,
+  input: { request: Request; token: string; current: Subscriber; fields: URLSearchParams },
+): Promise<Response> {
+  const { values } = postedPreferences(input.fields, input.current);
+  const page = { token: input.token, subscriber: input.current, values };
+  const parsed = parsePreview(values);
+  if (!parsed.ok) {
+    // The values are always an object, so every message has a field of the form to sit next to.
+    const { body: _body, ...errors } = parsed.fields;
+    return formPage(deps, { ...page, status: 400, errors, preview: invalidPreview(parsed.fields) });
+  }
+  const outcome = await runPreview(deps, { clientAddress: clientAddressOf(input.request, deps.config), profile: parsed.input });
+  if (outcome.kind === 'rate-limited') {
+    log('preferences.refused', { action: 'preview', reason: 'rate-limit' });
+    const retryAfterSec = outcome.retryAfterSec;
+    return formPage(deps, { ...page, status: 429, preview: { kind: 'rate-limited', retryAfterSec }, retryAfterSec });
+  }
+  return formPage(deps, { ...page, status: 200, preview: { kind: 'shown', preview: outcome.preview } });
 }
 
 async function exclude(deps: PreferencesDeps, log: Logger, input: { token: string; uid: string; current: Subscriber; term: string }) {
@@ -232,6 +276,8 @@ async function formPage(
     values: PreferenceFormValues;
     errors?: PreferenceFieldErrors;
     notice?: string;
+    preview?: PreviewPanelState;
+    retryAfterSec?: number;
   },
 ): Promise<Response> {
   // Measured on the stored subscriber (not on values a refused save sent back): the figure is about what they have now.
@@ -244,6 +290,9 @@ async function formPage(
     values: input.values,
     errors: input.errors,
     notice: input.notice,
+    cadence: describeCadence(input.subscriber, deps.config.DIGEST_HOUR_UTC),
+    preview: input.preview,
+    retryAfterSec: input.retryAfterSec,
     unsubscribeLink: unsubscribeUrl({
       appUrl: deps.config.APP_URL,
       uid: input.subscriber.id,

@@ -1,7 +1,7 @@
 import { clientAddressOf } from '../http/client-address';
 import { FORM_TYPE, mediaTypeOf, readBody } from '../http/read-body';
 import { isSameOrigin } from '../http/same-origin';
-import { emptySignupValues, type SignupFormValues } from './signup-form';
+import { emptySignupValues, signupFormValuesOf, type SignupFormValues } from './signup-form';
 import { signupFormPage, signupReceivedPage, signupRefusedPage } from './signup-page';
 import { formToSignupBody, parseSignup, type SignupFieldErrors } from '../subscribers/signup-schema';
 import { signUp, type SignupDeps } from './signup';
@@ -73,14 +73,19 @@ export async function handleSignupRequest(request: Request, deps: SignupRequestD
   if (!read.ok) {
     if (read.reason === 'unsupported-type') return refuse(REFUSALS.unsupported, false);
     if (read.reason === 'too-large') return refuse(REFUSALS.tooLarge, isForm);
-    return invalid({ body: 'the request body must be UTF-8 text' }, isForm, emptySignupValues);
+    return invalid({ body: 'the request body must be UTF-8 text' }, isForm, emptySignupValues, deps);
   }
 
   const body = decodeBody(read.text, isForm);
-  if (!body.ok) return invalid(body.errors, isForm, emptySignupValues);
+  if (!body.ok) return invalid(body.errors, isForm, emptySignupValues, deps);
   const parsed = parseSignup(body.value);
   if (!parsed.ok)
-    return invalid(parsed.fields, isForm, isForm ? formValues(body.value as Record<string, string | string[]>) : emptySignupValues);
+    return invalid(
+      parsed.fields,
+      isForm,
+      isForm ? signupFormValuesOf(body.value as Record<string, string | string[]>) : emptySignupValues,
+      deps,
+    );
 
   try {
     const outcome = await signUp(deps, parsed.input, { clientAddress: clientAddressOf(request, deps.config), now: deps.now });
@@ -100,8 +105,13 @@ function refuse(refusal: Refusal, isForm: boolean, retryAfterSec?: number): Resp
   return json(refusal.status, { error: refusal.error }, retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {});
 }
 
-function invalid(errors: SignupFieldErrors, isForm: boolean, values: SignupFormValues): Response | Promise<Response> {
-  if (isForm) return signupFormPage({ status: 400, values, errors });
+function invalid(
+  errors: SignupFieldErrors,
+  isForm: boolean,
+  values: SignupFormValues,
+  deps: Pick<SignupRequestDeps, 'config'>,
+): Response | Promise<Response> {
+  if (isForm) return signupFormPage({ status: 400, values, errors, defaultDigestHour: deps.config.DIGEST_HOUR_UTC });
   return json(400, { error: 'invalid signup', fields: errors });
 }
 
@@ -114,18 +124,4 @@ function decodeBody(text: string, isForm: boolean): DecodedBody {
   } catch {
     return { ok: false, errors: { body: 'the request body is not valid JSON' } };
   }
-}
-
-/** What the visitor typed, to show it again next to the errors. */
-function formValues(body: Record<string, string | string[]>): SignupFormValues {
-  const text = (value: string | string[] | undefined, separator = ', ') => (Array.isArray(value) ? value.join(separator) : (value ?? ''));
-  const mode = text(body.mode);
-  return {
-    email: text(body.email, ''),
-    keywords: text(body.keywords),
-    excludes: text(body.excludes),
-    minBudget: text(body.minBudget, ''),
-    about: text(body.about, '\n'),
-    mode: mode === 'instant' || mode === 'daily' ? mode : '',
-  };
 }

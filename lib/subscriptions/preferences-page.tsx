@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
+import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
+import { SCHEDULE_LABELS, SCHEDULE_TARGETS, ScheduleFields } from './preferences-schedule';
 import { linkFailedPage, type LinkFailure, type LinkFailureCopy } from './link-failed-page';
 import {
   MAX_ABOUT_LENGTH,
@@ -50,6 +52,12 @@ export type PreferencesFormPage = {
   errors?: PreferenceFieldErrors;
   /** What just happened ("Saved", "Paused"), announced to screen readers. */
   notice?: string;
+  /** What they get now, in words (describeCadence of the stored subscriber). */
+  cadence: string;
+  /** The preview panel's content: filled after the Preview button without a script; the script fills it as they type. */
+  preview?: PreviewPanelState;
+  /** A preview refused by the rate limit: sent as Retry-After. */
+  retryAfterSec?: number;
   unsubscribeLink: string;
   digestHourUtc: number;
   /** The AI verdict stage is configured: the fit threshold is shown (it is stored either way). */
@@ -66,11 +74,7 @@ const LABELS: Record<PreferenceField, string> = {
   minBudget: 'Minimum budget (USD)',
   about: 'About you',
   fitThreshold: 'Fit threshold (0–100)',
-  mode: 'How often to email you',
-  timezone: 'Your time zone',
-  digestHour: 'Digest hour (your time)',
-  weekdays: 'Days a digest may come',
-  weeklyDay: 'Day of the weekly digest',
+  ...SCHEDULE_LABELS,
 };
 
 /** Where the error summary's link for each field lands. */
@@ -80,11 +84,7 @@ const TARGETS: Record<PreferenceField, string> = {
   minBudget: 'minBudget',
   about: 'about',
   fitThreshold: 'fitThreshold',
-  mode: 'mode-instant',
-  timezone: 'timezone',
-  digestHour: 'digestHour',
-  weekdays: 'weekdays-mon',
-  weeklyDay: 'weeklyDay',
+  ...SCHEDULE_TARGETS,
 };
 
 const STATUS_TEXT: Record<'active' | 'paused', ReactNode> = {
@@ -105,10 +105,9 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
   const errors = page.errors ?? {};
   const fieldsInError = (Object.keys(LABELS) as PreferenceField[]).filter((field) => errors[field]);
   const action = `?token=${encodeURIComponent(page.token)}`;
-  const digestHour = `${String(page.digestHourUtc).padStart(2, '0')}:00 UTC`;
 
   return (
-    <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'}>
+    <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'} formScript>
       <h1>Your Scout preferences</h1>
       <p>
         Settings
@@ -120,6 +119,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
         ) : null}
         . Status: {STATUS_TEXT[page.subscriberStatus]}
       </p>
+      <p className="current-cadence">Scout sends you {page.cadence}.</p>
       {page.notice ? (
         <div className="notice" role="status">
           <p>{page.notice}</p>
@@ -142,7 +142,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
         </div>
       ) : null}
       {page.excludeSuggestion ? <ExcludeSuggestionForm action={action} {...page.excludeSuggestion} /> : null}
-      <form method="post" action={action} className="preferences">
+      <form method="post" action={action} className="preferences" data-preview-form="">
         <input type="hidden" name="action" value="save" />
         <TextField
           field="keywords"
@@ -184,8 +184,15 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
             required
           />
         ) : null}
-        <ModeField value={page.values.mode} error={errors.mode} digestHour={digestHour} />
-        <button type="submit">Save preferences</button>
+        <ScheduleFields values={page.values} errors={errors} defaultDigestHour={page.digestHourUtc} />
+        <PreviewPanel id="preview" state={page.preview ?? { kind: 'idle' }} headingLevel={2} />
+        <div className="form-buttons">
+          <button type="submit">Save preferences</button>
+          {/* A button of its own name, sent only when it is pressed: the handler previews instead of saving (after Save, so Enter saves). */}
+          <button type="submit" name="preview" value="1" className="secondary" formNoValidate>
+            Preview
+          </button>
+        </div>
       </form>
       {page.subscriberStatus === 'active' ? (
         <form method="post" action={action} className="status-form">
@@ -229,8 +236,12 @@ function ExcludeSuggestionForm(input: { action: string; term: string; removed: n
   );
 }
 
-export const preferencesFormPage = ({ status, ...page }: PreferencesFormPage): Promise<Response> =>
-  pageResponse(<PreferencesFormView {...page} />, { status });
+export const preferencesFormPage = ({ status, retryAfterSec, ...page }: PreferencesFormPage): Promise<Response> =>
+  pageResponse(<PreferencesFormView {...page} />, {
+    status,
+    formScript: true,
+    headers: retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {},
+  });
 
 function ErrorLine({ field, error }: { field: string; error: string | undefined }) {
   return error ? (
@@ -274,42 +285,6 @@ function TextField(input: {
         <input type="text" inputMode={input.inputMode ?? 'text'} autoComplete="off" {...control} />
       )}
     </div>
-  );
-}
-
-function ModeField(input: { value: string; error: string | undefined; digestHour: string }) {
-  const choices = [
-    { value: 'instant', label: 'Instant alerts', hint: 'An email soon after a matching posting appears.' },
-    { value: 'daily', label: 'Daily digest', hint: `One email a day, from ${input.digestHour}, with the best matches.` },
-  ];
-  return (
-    <fieldset>
-      <legend>{LABELS.mode}</legend>
-      <ErrorLine field="mode" error={input.error} />
-      {choices.map((choice) => {
-        const id = `mode-${choice.value}`;
-        return (
-          <div className="choice" key={choice.value}>
-            <input
-              type="radio"
-              id={id}
-              name="mode"
-              value={choice.value}
-              aria-describedby={input.error ? `${id}-hint mode-error` : `${id}-hint`}
-              defaultChecked={input.value === choice.value}
-              aria-invalid={input.error ? true : undefined}
-              required
-            />
-            <div>
-              <label htmlFor={id}>{choice.label}</label>
-              <p className="hint" id={`${id}-hint`}>
-                {choice.hint}
-              </p>
-            </div>
-          </div>
-        );
-      })}
-    </fieldset>
   );
 }
 

@@ -1,12 +1,26 @@
-import type { FormEventHandler, ReactNode, Ref } from 'react';
+import type { FormEventHandler, MouseEventHandler, ReactNode, Ref } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
 import { MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
+import { DEFAULT_TIMEZONE, DEFAULT_WEEKLY_DAY, WEEKDAYS } from '../subscribers/digest-schedule';
+import type { DeliveryMode } from '../subscribers/subscriber';
+import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
+import {
+  CADENCE_CHOICES,
+  FOR_DAILY,
+  FOR_DIGEST,
+  FOR_WEEKLY,
+  HourSelect,
+  TimeZoneSelect,
+  WeekdayChecks,
+  WeeklyDaySelect,
+} from './schedule-fields';
 
 /**
  * The signup form's markup, the one copy of it: the landing page renders it (through the client
- * component that enhances it), and POST /api/signup renders it again, on the server, when a form
- * post without JavaScript needs its errors shown. It posts to /api/signup either way, so it works
- * before any script has loaded. No hooks here: it renders the same on the server and in the browser.
+ * component that enhances it), and POST /api/signup and POST /api/preview render it again, on the
+ * server, when a form post without JavaScript needs its errors or its preview shown. It posts to
+ * /api/signup either way (its Preview button to /api/preview), so it works before any script has
+ * loaded. No hooks here: it renders the same on the server and in the browser.
  */
 
 /**
@@ -19,24 +33,80 @@ export type SignupFormValues = {
   excludes: string;
   minBudget: string;
   about: string;
-  mode: 'instant' | 'daily' | '';
+  mode: DeliveryMode | '';
+  timezone: string;
+  /** '' is the default hour. */
+  digestHour: string;
+  weekdays: string[];
+  weeklyDay: string;
 };
 
-export const emptySignupValues: SignupFormValues = { email: '', keywords: '', excludes: '', minBudget: '', about: '', mode: 'instant' };
+export const emptySignupValues: SignupFormValues = {
+  email: '',
+  keywords: '',
+  excludes: '',
+  minBudget: '',
+  about: '',
+  mode: 'instant',
+  timezone: DEFAULT_TIMEZONE,
+  digestHour: '',
+  weekdays: [...WEEKDAYS],
+  weeklyDay: DEFAULT_WEEKLY_DAY,
+};
+
+/** What a form post typed (formToSignupBody's shape), to show it again next to its errors or its preview. */
+export function signupFormValuesOf(body: Record<string, string | string[] | undefined>): SignupFormValues {
+  const text = (value: string | string[] | undefined, separator = ', ') => (Array.isArray(value) ? value.join(separator) : (value ?? ''));
+  const mode = text(body.mode);
+  const weekdays = body.weekdays;
+  return {
+    email: text(body.email, ''),
+    keywords: text(body.keywords),
+    excludes: text(body.excludes),
+    minBudget: text(body.minBudget, ''),
+    about: text(body.about, '\n'),
+    mode: CADENCE_CHOICES.find((choice) => choice.mode === mode)?.mode ?? '',
+    timezone: text(body.timezone, '') || DEFAULT_TIMEZONE,
+    digestHour: text(body.digestHour, ''),
+    weekdays: Array.isArray(weekdays) ? weekdays : weekdays ? [weekdays] : [],
+    weeklyDay: text(body.weeklyDay, '') || DEFAULT_WEEKLY_DAY,
+  };
+}
 
 export type SignupFormViewProps = {
   values: SignupFormValues;
   errors: SignupFieldErrors;
+  /** The time zones the select offers (timeZoneChoices, computed on the server so both renders agree). */
+  timeZones: readonly string[];
+  /** DIGEST_HOUR_UTC: what "Default" means on the hour select. */
+  defaultDigestHour: number;
   /** A problem with the submission as a whole (not valid JSON, the network, rate limits). */
   formError?: string | null;
   busy?: boolean;
   /** On a page rendered for a failed form post, the first field with an error takes focus. */
   autoFocusFirstError?: boolean;
   onSubmit?: FormEventHandler<HTMLFormElement>;
+  /** Every change to a field (the landing page's script previews from it). */
+  onChange?: FormEventHandler<HTMLFormElement>;
   formRef?: Ref<HTMLFormElement>;
+  preview?: PreviewPanelState;
+  previewBusy?: boolean;
+  /** The Preview button with a script: previews in place instead of posting the form to /api/preview. */
+  onPreview?: MouseEventHandler<HTMLButtonElement>;
 };
 
-const ORDER: SignupField[] = ['email', 'keywords', 'excludes', 'minBudget', 'about', 'mode'];
+const ORDER: SignupField[] = [
+  'email',
+  'keywords',
+  'excludes',
+  'minBudget',
+  'about',
+  'mode',
+  'timezone',
+  'digestHour',
+  'weekdays',
+  'weeklyDay',
+];
 const id = (field: string) => `signup-${field}`;
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
@@ -72,16 +142,30 @@ function Optional({ children }: { children: ReactNode }) {
 export function SignupFormView({
   values,
   errors,
+  timeZones,
+  defaultDigestHour,
   formError,
   busy = false,
   autoFocusFirstError = false,
   onSubmit,
+  onChange,
   formRef,
+  preview = { kind: 'idle' },
+  previewBusy = false,
+  onPreview,
 }: SignupFormViewProps) {
   const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : undefined;
   const focus = (field: SignupField) => field === first;
   return (
-    <form ref={formRef} className="signup-form" method="post" action="/api/signup" onSubmit={onSubmit} aria-busy={busy || undefined}>
+    <form
+      ref={formRef}
+      className="signup-form"
+      method="post"
+      action="/api/signup"
+      onSubmit={onSubmit}
+      onChange={onChange}
+      aria-busy={busy || undefined}
+    >
       {formError || errors.body ? (
         <p className="form-error" role="alert">
           {sentence(formError ?? errors.body ?? '')}
@@ -177,12 +261,7 @@ export function SignupFormView({
       <fieldset className="field">
         <legend>How often</legend>
         <div className="choices">
-          {(
-            [
-              ['instant', 'Instantly', 'an email as soon as a posting fits'],
-              ['daily', 'Once a day', 'one digest of the best matches at 08:00 UTC'],
-            ] as const
-          ).map(([mode, label, hint], i) => (
+          {CADENCE_CHOICES.map(({ mode, label, hint }, i) => (
             <div key={mode} className="choice">
               <input
                 id={id(`mode-${mode}`)}
@@ -201,9 +280,62 @@ export function SignupFormView({
         <FieldError field="mode" errors={errors} />
       </fieldset>
 
-      <button type="submit" disabled={busy}>
-        {busy ? 'Signing up…' : 'Sign up'}
-      </button>
+      <div className={`field ${FOR_DIGEST}`}>
+        <label htmlFor={id('timezone')}>Your time zone</label>
+        <p id={`${id('timezone')}-hint`} className="hint">
+          The digest hour and days are read in this zone.
+        </p>
+        <TimeZoneSelect
+          id={id('timezone')}
+          value={values.timezone}
+          zones={timeZones}
+          {...described('timezone', errors, { hint: true, autoFocus: focus('timezone') })}
+        />
+        <FieldError field="timezone" errors={errors} />
+      </div>
+
+      <div className={`field ${FOR_DIGEST}`}>
+        <label htmlFor={id('digestHour')}>Digest hour (your time)</label>
+        <HourSelect
+          id={id('digestHour')}
+          value={values.digestHour}
+          defaultHour={defaultDigestHour}
+          {...described('digestHour', errors, { autoFocus: focus('digestHour') })}
+        />
+        <FieldError field="digestHour" errors={errors} />
+      </div>
+
+      <fieldset className={`field ${FOR_DAILY}`}>
+        <legend>Days a digest may come</legend>
+        <WeekdayChecks
+          idPrefix={id('weekdays')}
+          checked={values.weekdays}
+          {...described('weekdays', errors, { autoFocus: focus('weekdays') })}
+        />
+        <FieldError field="weekdays" errors={errors} />
+      </fieldset>
+
+      <div className={`field ${FOR_WEEKLY}`}>
+        <label htmlFor={id('weeklyDay')}>Day of the weekly digest</label>
+        <WeeklyDaySelect
+          id={id('weeklyDay')}
+          value={values.weeklyDay}
+          {...described('weeklyDay', errors, { autoFocus: focus('weeklyDay') })}
+        />
+        <FieldError field="weeklyDay" errors={errors} />
+      </div>
+
+      <PreviewPanel id={id('preview')} state={preview} busy={previewBusy} />
+
+      <div className="form-buttons">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing up…' : 'Sign up'}
+        </button>
+        {/* After Sign up, so Enter in a field still signs up; formNoValidate: a preview needs no email. */}
+        <button type="submit" className="secondary" formAction="/api/preview" formNoValidate onClick={onPreview}>
+          Preview
+        </button>
+      </div>
       <p className="fine">
         We email you a link to confirm; nothing is sent before you click it. No account, no password: every email has a link to change your
         preferences or unsubscribe.

@@ -1,6 +1,8 @@
 import { ErrorPage, Page, pageResponse } from '../http/page';
 import { SignupFormView, type SignupFormValues } from './signup-form';
 import type { SignupFieldErrors } from '../subscribers/signup-schema';
+import type { PreviewPanelState } from '../preview/preview-panel';
+import { timeZoneChoices } from './schedule-fields';
 
 /**
  * The pages POST /api/signup answers a form post with (a browser without JavaScript; with it, the
@@ -9,14 +11,56 @@ import type { SignupFieldErrors } from '../subscribers/signup-schema';
  */
 
 /** The form again, with what the visitor typed and each error next to its field. */
-export function signupFormPage(input: { status: number; values: SignupFormValues; errors: SignupFieldErrors }): Promise<Response> {
+export function signupFormPage(input: {
+  status: number;
+  values: SignupFormValues;
+  errors: SignupFieldErrors;
+  defaultDigestHour: number;
+}): Promise<Response> {
   return pageResponse(
     <Page title="Check the form">
       <h1>Almost there</h1>
       <p>Some fields need a change before Scout can sign you up.</p>
-      <SignupFormView values={input.values} errors={input.errors} autoFocusFirstError />
+      <SignupFormView
+        values={input.values}
+        errors={input.errors}
+        timeZones={timeZoneChoices(input.values.timezone)}
+        defaultDigestHour={input.defaultDigestHour}
+        autoFocusFirstError
+      />
     </Page>,
     { status: input.status },
+  );
+}
+
+/**
+ * The answer to the form's Preview button without JavaScript (POST /api/preview, form-encoded):
+ * the same form with everything as typed, its preview panel filled in (or the fields a preview
+ * needs fixed, next to them), ready to change and preview again or to sign up.
+ */
+export function signupPreviewPage(input: {
+  status: number;
+  values: SignupFormValues;
+  errors: SignupFieldErrors;
+  preview: PreviewPanelState;
+  defaultDigestHour: number;
+  retryAfterSec?: number;
+}): Promise<Response> {
+  const invalid = Object.keys(input.errors).length > 0;
+  return pageResponse(
+    <Page title={invalid ? 'Error: Preview' : 'Preview'}>
+      <h1>What Scout would have sent you</h1>
+      <p>Change anything and press Preview again, or sign up as it is.</p>
+      <SignupFormView
+        values={input.values}
+        errors={input.errors}
+        timeZones={timeZoneChoices(input.values.timezone)}
+        defaultDigestHour={input.defaultDigestHour}
+        preview={input.preview}
+        autoFocusFirstError={invalid}
+      />
+    </Page>,
+    { status: input.status, headers: input.retryAfterSec ? { 'retry-after': String(input.retryAfterSec) } : {} },
   );
 }
 
