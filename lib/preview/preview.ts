@@ -17,7 +17,7 @@ export const PREVIEW_WINDOW_DAYS = 7;
  * The most postings one preview reads: one query, newest first, `limit(PREVIEW_MAX_POSTINGS)`.
  * A busy deployment stores more than this in a week; the preview then counts over the newest
  * 1,000 and says so ("at least"). With the rate limit (preview-limit.ts) it bounds what one
- * client can cost: 30 previews a minute × 1,002 document reads.
+ * client can cost: 30 previews a minute × 1,001 document reads (the postings and the limit's counter).
  */
 export const PREVIEW_MAX_POSTINGS = 1_000;
 

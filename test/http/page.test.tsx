@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorPage, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
+import { ErrorPage, FORM_SCRIPT_PAGE_POLICY, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
+import { FORM_SCRIPT } from '../../lib/http/form-script';
 import { STYLESHEET } from '../../lib/http/stylesheet';
 
 describe('the page shell', () => {
@@ -45,6 +46,26 @@ describe('the page shell', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it('a page that asks for the form script loads that one static file, and its policy allows scripts and fetches from Scout only', async () => {
+    const response = await pageResponse(
+      <Page title="Form" formScript>
+        <p>x</p>
+      </Page>,
+      { status: 200, formScript: true },
+    );
+    const text = await response.text();
+    expect([...text.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([`<script src="${FORM_SCRIPT}" defer="">`]);
+    expect(text).toContain(`<script src="${FORM_SCRIPT}" defer=""></script>`);
+    const csp = response.headers.get('content-security-policy');
+    expect(csp).toBe(FORM_SCRIPT_PAGE_POLICY);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("frame-ancestors 'none'");
   });
 

@@ -23,6 +23,7 @@ const ROUTES: { method: 'GET' | 'POST'; path: string }[] = [
   { method: 'GET', path: '/admin' },
   { method: 'GET', path: '/api/cron' },
   { method: 'POST', path: '/api/signup' },
+  { method: 'POST', path: '/api/preview' },
 ];
 
 describe('security headers on every response', () => {
