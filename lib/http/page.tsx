@@ -26,12 +26,15 @@ export type PageProps = {
   tone?: 'normal' | 'error';
   /** The body's layout class in scout.css: `card` (a short page), `card admin`, `card admin ops`. */
   layout?: string;
-  /** Loads FORM_SCRIPT; the response must then be made with `formScript: true` too, or the policy blocks it. */
-  formScript?: boolean;
+  /**
+   * Loads FORM_SCRIPT, with the request's script nonce (scriptNonceOf: null without the proxy); the
+   * response must then be made with `formScript: true` too.
+   */
+  formScript?: { nonce: string | null };
   children: ReactNode;
 };
 
-export function Page({ title, tone = 'normal', layout = 'card', formScript = false, children }: PageProps) {
+export function Page({ title, tone = 'normal', layout = 'card', formScript, children }: PageProps) {
   return (
     <html lang="en">
       <head>
@@ -41,7 +44,7 @@ export function Page({ title, tone = 'normal', layout = 'card', formScript = fal
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · Scout`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
-        {formScript ? <script src={FORM_SCRIPT} defer /> : null}
+        {formScript ? <script src={FORM_SCRIPT} nonce={formScript.nonce ?? undefined} defer /> : null}
       </head>
       <body className={layout}>
         <main className={tone}>

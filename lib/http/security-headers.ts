@@ -31,6 +31,17 @@ export function securityHeaders(input: { nonce: string; https: boolean }): Recor
   };
 }
 
+/**
+ * The script nonce proxy.ts put on this request's policy, for a page a route handler renders:
+ * Next sends the proxy's policy on the response in place of the handler's own, so a script the
+ * page loads must carry this nonce. Null when the handler is called without the proxy (the
+ * handler's own policy then applies). The proxy overwrites the header on every request, so a
+ * client cannot choose it; and a wrong one could only block our own script.
+ */
+export function scriptNonceOf(request: Request): string | null {
+  return /'nonce-([A-Za-z0-9+/=]+)'/.exec(request.headers.get('content-security-policy') ?? '')?.[1] ?? null;
+}
+
 /** 128 random bits, base64: unguessable per response, as a CSP nonce must be. */
 export function newNonce(): string {
   const bytes = new Uint8Array(16);

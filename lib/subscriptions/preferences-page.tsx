@@ -58,6 +58,8 @@ export type PreferencesFormPage = {
   preview?: PreviewPanelState;
   /** A preview refused by the rate limit: sent as Retry-After. */
   retryAfterSec?: number;
+  /** The request's script nonce, for the form script's tag (scriptNonceOf). */
+  scriptNonce?: string | null;
   unsubscribeLink: string;
   digestHourUtc: number;
   /** The AI verdict stage is configured: the fit threshold is shown (it is stored either way). */
@@ -107,7 +109,10 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
   const action = `?token=${encodeURIComponent(page.token)}`;
 
   return (
-    <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'} formScript>
+    <Page
+      title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'}
+      formScript={{ nonce: page.scriptNonce ?? null }}
+    >
       <h1>Your Scout preferences</h1>
       <p>
         Settings

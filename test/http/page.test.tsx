@@ -51,7 +51,7 @@ describe('the page shell', () => {
 
   it('a page that asks for the form script loads that one static file, and its policy allows scripts and fetches from Scout only', async () => {
     const response = await pageResponse(
-      <Page title="Form" formScript>
+      <Page title="Form" formScript={{ nonce: null }}>
         <p>x</p>
       </Page>,
       { status: 200, formScript: true },
@@ -67,6 +67,15 @@ describe('the page shell', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("frame-ancestors 'none'");
+
+    // Behind the proxy, the app's nonce policy replaces the page's: the tag then carries the request's nonce.
+    const proxied = await pageResponse(
+      <Page title="Form" formScript={{ nonce: 'bm9uY2U=' }}>
+        x
+      </Page>,
+      { status: 200, formScript: true },
+    );
+    expect(await proxied.text()).toContain(`<script src="${FORM_SCRIPT}" nonce="bm9uY2U=" defer="">`);
   });
 
   it('extra headers cannot replace the security headers', async () => {
