@@ -18,10 +18,6 @@ const FEATURES = [
     text: 'An email as soon as a posting fits, a digest of the best matches at your hour in your time zone (daily on the days you pick, or weekly), or no email at all: just your private feed.',
   },
   {
-    title: 'See it before you sign up',
-    text: 'As you type, the form shows what the last 7 days would have brought you: how many postings matched, the best five, and about how many emails that makes.',
-  },
-  {
     title: 'Leave in one click',
     text: 'Every email carries a one-click unsubscribe link. Once you leave, nothing queued for you is sent.',
   },
