@@ -13,6 +13,7 @@ const LEAKY = 'sk_live_hunter2';
 const JSON_ROUTES: [method: string, path: string][] = [
   ['GET', '/api/cron'],
   ['POST', '/api/signup'],
+  ['POST', '/api/preview'],
   ['GET', '/admin'],
   ['POST', '/admin'],
   ['POST', '/admin/login'],
