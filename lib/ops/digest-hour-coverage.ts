@@ -1,5 +1,5 @@
 import type { Firestore, Query } from 'firebase-admin/firestore';
-import { nextDigestSlot, WEEKDAYS, type DigestSchedule } from '../subscribers/digest-schedule';
+import { isKnownTimeZone, nextDigestSlot, WEEKDAYS, type DigestSchedule } from '../subscribers/digest-schedule';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { runsCollection } from './runs';
 
@@ -136,19 +136,22 @@ export type DigestHourSlot = { hour: DigestHour; localHour: number; slot: Date }
 export function digestHourSlots(hours: DigestHour[], input: { now: Date; digestHourUtc: number }): DigestHourSlot[] {
   const since = input.now.getTime() - COVERAGE_LOOKBACK_MS;
   const until = input.now.getTime() - SLOT_SERVED_WITHIN_MS;
-  return hours.flatMap((hour) => {
-    const schedule: DigestSchedule = {
-      cadence: 'daily',
-      timezone: hour.timezone,
-      hour: hour.digestHour ?? input.digestHourUtc,
-      weekdays: WEEKDAYS,
-      weeklyDay: 'mon',
-    };
-    const slots: DigestHourSlot[] = [];
-    for (let slot = nextDigestSlot(schedule, new Date(since - 1)); slot.getTime() <= until; slot = nextDigestSlot(schedule, slot))
-      slots.push({ hour, localHour: schedule.hour, slot });
-    return slots;
-  });
+  // A zone the runtime does not know (written by hand, or dropped from its zone data) has no slots to check.
+  return hours
+    .filter((hour) => isKnownTimeZone(hour.timezone))
+    .flatMap((hour) => {
+      const schedule: DigestSchedule = {
+        cadence: 'daily',
+        timezone: hour.timezone,
+        hour: hour.digestHour ?? input.digestHourUtc,
+        weekdays: WEEKDAYS,
+        weeklyDay: 'mon',
+      };
+      const slots: DigestHourSlot[] = [];
+      for (let slot = nextDigestSlot(schedule, new Date(since - 1)); slot.getTime() <= until; slot = nextDigestSlot(schedule, slot))
+        slots.push({ hour, localHour: schedule.hour, slot });
+      return slots;
+    });
 }
 
 /** The slot instants (ms) a run started within SLOT_SERVED_WITHIN_MS of: one query, limit 1, per instant. */

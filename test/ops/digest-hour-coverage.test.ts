@@ -30,6 +30,10 @@ describe('where each local digest hour fell in the last day', () => {
     expect(digestHourSlots([hour], { now: NOW, digestHourUtc: 8 }).map((s) => iso(s.slot))).toEqual(expected);
   });
 
+  it('a zone the runtime does not know has no slots (and does not stop the page)', () => {
+    expect(digestHourSlots([{ timezone: 'Mars/Olympus_Mons', digestHour: 9 }], { now: NOW, digestHourUtc: 8 })).toEqual([]);
+  });
+
   it('the default hour follows DIGEST_HOUR_UTC, in the subscriber’s zone', () => {
     const [slot] = digestHourSlots([{ timezone: 'Europe/Berlin', digestHour: null }], { now: NOW, digestHourUtc: 6 });
     expect({ at: iso(slot.slot), localHour: slot.localHour }).toEqual({ at: '2026-11-30T05:00:00.000Z', localHour: 6 });
