@@ -34,6 +34,7 @@ try {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     openDb,
+    digestHourUtc: () => loadCliEnv(process.env).DIGEST_HOUR_UTC,
     // The cycle's own client, built from the full configuration (a missing variable is a ConfigError naming it).
     appDeps: () => (cycle ??= buildDeps(loadConfig(process.env))),
     now: () => new Date(),

@@ -4,6 +4,7 @@ import { sourceName, spanInWords } from '../ops/source-health-view';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
+import { DigestHoursPanel } from './digest-hours-panel';
 import { RunCharts } from './charts';
 import {
   ActionButton,
@@ -28,7 +29,7 @@ import {
   utc,
 } from './ops-view';
 
-/** The ops page at a glance: counts, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
+/** The ops page at a glance: counts, the digest hours, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
 export function dashboardPage(input: { dashboard: Dashboard; flash?: string | null; cookies?: string[] }): Promise<Response> {
   const d = input.dashboard;
   return adminPageResponse(
@@ -52,6 +53,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
           <Tile n={d.claimsGivenUpRecent} label="claims given up in recent runs" bad />
         </div>
       </section>
+      <DigestHoursPanel coverage={d.digestHours} />
       <AiVerdictsPanel ai={d.ai} />
       <section aria-labelledby="door-title">
         <h2 id="door-title">

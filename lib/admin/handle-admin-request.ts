@@ -92,6 +92,7 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
     configuredFeeds: configuredFeeds(deps),
     signupEmailsPerHour: deps.config.SIGNUP_CONFIRMATIONS_PER_HOUR,
     ai: aiSettingsOf(deps.config),
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
   });
   return dashboardPage({ dashboard, flash: flash?.message, cookies });
 }

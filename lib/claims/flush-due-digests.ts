@@ -328,19 +328,25 @@ async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<boo
   return commitGroups(ctx.db, groups, isLostRace);
 }
 
-/** The items again, as they are now: those still queued and due. */
+/**
+ * The items again, as they are now: those still queued and due. A subscriber with none left (the
+ * run that won sent and marked them, or moved them to a later slot) drops out: nothing is due for
+ * them, and an empty list has no earliest item to look for digest rows from.
+ */
 async function rereadItems(db: Firestore, due: Due[], now: Date): Promise<Due[]> {
   const snaps = await readDeliveries(
     db,
     due.flatMap((d) => d.items.map((i) => i.id)),
   );
-  return due.map((d) => ({
-    uid: d.uid,
-    items: d.items.flatMap((i) => {
-      const snap = snaps.get(i.id)!;
-      return snap.exists && isDueAt(snap.data()!, now) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
-    }),
-  }));
+  return due
+    .map((d) => ({
+      uid: d.uid,
+      items: d.items.flatMap((i) => {
+        const snap = snaps.get(i.id)!;
+        return snap.exists && isDueAt(snap.data()!, now) ? [{ id: i.id, delivery: snap.data()!, updateTime: snap.updateTime! }] : [];
+      }),
+    }))
+    .filter((d) => d.items.length > 0);
 }
 
 /**

@@ -18,11 +18,13 @@ import {
 import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
 import { aiVerdictsState, readAiUsageToday, readRunModel, type AiSettings, type AiVerdictsState } from './ai-verdicts-state';
+import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
  * limit, every count is an aggregation (one read per 1,000 documents counted) or a counter
- * document read by id.
+ * document read by id; the digest hours take a few rounds of their own, bounded by the number of
+ * (zone, hour) pairs, never by subscribers (digest-hour-coverage.ts).
  */
 export type Dashboard = {
   now: Date;
@@ -43,6 +45,8 @@ export type Dashboard = {
   claimsGivenUpRecent: number;
   /** The AI verdict stage: off, or on with today's tokens against the budget and the recent runs' model stats summed. */
   ai: AiVerdictsState;
+  /** The subscribers' local digest hours against the last day's runs (digest-hour-coverage.ts, with its own read bound). */
+  digestHours: DigestHourCoverage;
   /** Newest first. */
   runs: RunSummary[];
   locks: LockView[];
@@ -116,27 +120,31 @@ export async function readDashboard(
     signupEmailsPerHour?: number;
     /** The verdict stage's settings (aiSettingsOf); null or absent while it is off, and then aiUsage is not read. */
     ai?: AiSettings | null;
+    /** DIGEST_HOUR_UTC: the hour of subscribers who chose none. */
+    digestHourUtc: number;
   },
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
   const ai = input.ai ?? null;
-  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday] = await Promise.all([
-    countOutbox(db),
-    countDigestItemsDue(db, input.now),
-    countDigestsSent(db, day),
-    countPostingsWaiting(db, input.now),
-    readFailedEmails(db, DASHBOARD_LIMITS.failures),
-    runsCollection(db)
-      .orderBy('startedAt', 'desc')
-      .select(...RUN_FIELDS)
-      .limit(DASHBOARD_LIMITS.runs)
-      .get(),
-    // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
-    db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
-    feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
-    readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
-    ai ? readAiUsageToday(db, day) : null,
-  ]);
+  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday, digestHours] =
+    await Promise.all([
+      countOutbox(db),
+      countDigestItemsDue(db, input.now),
+      countDigestsSent(db, day),
+      countPostingsWaiting(db, input.now),
+      readFailedEmails(db, DASHBOARD_LIMITS.failures),
+      runsCollection(db)
+        .orderBy('startedAt', 'desc')
+        .select(...RUN_FIELDS)
+        .limit(DASHBOARD_LIMITS.runs)
+        .get(),
+      // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
+      db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
+      feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
+      readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
+      ai ? readAiUsageToday(db, day) : null,
+      readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
+    ]);
 
   const stored = new Set(feeds.docs.map((d) => d.id));
   const feedViews: FeedView[] = feeds.docs.map((d) => ({
@@ -181,6 +189,7 @@ export async function readDashboard(
     failures,
     claimsGivenUpRecent: runViews.reduce((sum, run) => sum + run.claimsGivenUp, 0),
     ai: aiVerdictsState({ settings: ai, today: aiToday, runModels: runViews.map((run) => run.model) }),
+    digestHours,
     runs: runViews,
     locks: locks.docs.map((d) => {
       const expiresAt = toDate(d.get('expiresAt'));

@@ -8,6 +8,7 @@ import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-
 import { COLLECTIONS } from '../store/collections';
 import { readSourceHealth, type SourceHealthView } from './source-health-view';
 import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
+import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -17,6 +18,8 @@ export type OpsStatus = {
   digestItemsDue: number;
   /** Postings stored over STALE_POSTING_MS ago and still not matched by every shard: matching is stuck or a shard is not called. */
   postingsWaiting: number;
+  /** The subscribers' local digest hours against the last day's runs: those no run served (digest-hour-coverage.ts). */
+  digestHours: DigestHourCoverage;
   /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
   quota: QuotaNotice | null;
   /** Failed and dead emails, newest first (at most `limit`). */
@@ -64,10 +67,10 @@ export type OutboxCounts = OpsStatus['outbox'];
 export type FailedEmail = OpsStatus['failures'][number];
 
 /** Counts come from aggregation queries (one read per 1,000 documents counted), never by fetching the rows. */
-export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number }): Promise<OpsStatus> {
+export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number; digestHourUtc: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources] = await Promise.all([
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources, digestHours] = await Promise.all([
     countOutbox(db),
     countDigestItemsDue(db, input.now),
     countPostingsWaiting(db, input.now),
@@ -76,12 +79,14 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
     readAiUsageToday(db, day),
     readSourceHealth(db, input.now),
+    readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
   ]);
   return {
     day,
     outbox,
     digestItemsDue,
     postingsWaiting,
+    digestHours,
     quota: providerQuotaNotice(
       runs.docs.map((d) => ({ runId: d.id, quota: readRunQuota(d.get('quota')), emailsSent: d.get('stats.emailsSent') ?? 0 })),
     ),

@@ -6,7 +6,8 @@ import type { CyclePhase } from '../../lib/ops/runs';
  * Times are in ms, memory in MB.
  */
 export type BenchCounts = { reads: number; writes: number; roundTrips: number };
-export type BenchRun = '06:00 cycle' | '08:05 flush';
+/** A run's label: `06:00 cycle`, then `08:05 flush` (utc08) or `09:00 flush` … `+1d 06:00 flush` (spread). */
+export type BenchRun = string;
 export type BenchPhaseRow = { run: BenchRun; phase: CyclePhase; ms: number } & BenchCounts;
 
 export type BenchNaive = {
@@ -29,7 +30,7 @@ export type BenchNaive = {
   roundTripRatio: number;
 } & BenchCounts;
 
-/** Wall time of one Scout run pair, ms: the 06:00 cycle, the 08:05 flush, and both. */
+/** Wall time of one Scout run set, ms: the 06:00 cycle, the runs after it (summed), and both. */
 export type BenchRunTimes = { cycle: number; flush: number; both: number };
 
 /**
@@ -73,8 +74,16 @@ export type BenchResult = {
   emulatorShared: boolean;
   /** Seeding the subscribers, not counted in the figures below. */
   seedMs: number;
+  /** Where the daily subscribers' digest hours fall (bench-world.ts); absent in results written before it. */
+  digestWorld?: 'spread' | 'utc08';
   phases: BenchPhaseRow[];
+  /** `flush`: every run after the cycle, summed. */
   totals: Record<'cycle' | 'flush' | 'both', { ms: number } & BenchCounts>;
+  /**
+   * Per run (the cycle first, whose flush takes the digests already past their hour): the daily
+   * subscribers due by their schedules, the digests claimed, the flush phase's and the run's counts.
+   */
+  flushes?: { run: BenchRun; due: number; digests: number; flush: { reads: number; writes: number }; total: BenchCounts }[];
   matches: number;
   deliveriesClaimed: number;
   instantDeliveries: number;

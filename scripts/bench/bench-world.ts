@@ -1,13 +1,53 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { subscribersCollection, subscriberId, type Subscriber } from '../../lib/subscribers/subscriber';
+import { DateTime } from 'luxon';
+import { currentPeriod, dueSlotFor, latestDigestSlot, WEEKDAYS } from '../../lib/subscribers/digest-schedule';
+import { digestEmailKey, newOutboxRow, outboxCollection } from '../../lib/outbox/outbox-row';
+import { digestScheduleOf, subscribersCollection, subscriberId, type Subscriber } from '../../lib/subscribers/subscriber';
 import type { TestItem } from '../sample-feed/rss-feed';
 
 /**
  * Synthetic data with a known match rate: K = 1 / matchRate keywords; subscriber i follows keyword
  * i mod K, posting j names keyword j mod K, so each (subscriber, posting) pair matches with
  * probability 1/K. Every other subscriber is instant, the rest daily.
+ *
+ * Where the daily subscribers' digests fall (`digestWorld`):
+ *   - `spread` (issue 17): over the 24 hours of the UTC day. Daily subscriber d has its slot at UTC
+ *     hour d mod 24 of the bench's day, in one of SPREAD_ZONES (the zone by ⌊d / 24⌋), at the local
+ *     hour that makes it so — in a half-hour zone (Kolkata, Lord Howe) the slot is half an hour
+ *     earlier. So a flush at any hour finds about 1/24 of them due per hour since the last one.
+ *   - `utc08`: every one at the default 08:00 UTC, the world before schedules.
+ * In the spread world the digest of each subscriber's current local period whose hour has passed
+ * at the bench's start was sent already (seedSentDigests): the steady state of a scheduler that
+ * calls hourly, and not a first day on which half the world is owed a catch-up.
  */
-export type BenchShape = { subscribers: number; postings: number; matchRate: number };
+export type DigestWorld = 'spread' | 'utc08';
+export const DIGEST_WORLDS: readonly DigestWorld[] = ['spread', 'utc08'];
+export type BenchShape = { subscribers: number; postings: number; matchRate: number; digestWorld: DigestWorld };
+
+/** Zones of every kind of offset: whole hours east and west, half an hour, and Lord Howe's half-hour summer shift. */
+export const SPREAD_ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+  'America/Los_Angeles',
+  'Asia/Tokyo',
+  'America/Sao_Paulo',
+] as const;
+
+/** The schedule fields of subscriber i: null for an instant subscriber's, which has none to speak of. */
+export function benchSchedule(i: number, world: DigestWorld, day: Date): Pick<Subscriber, 'timezone' | 'digestHour'> {
+  if (world === 'utc08' || i % 2 === 0) return { timezone: 'UTC', digestHour: null };
+  const d = (i - 1) / 2;
+  const timezone = SPREAD_ZONES[Math.floor(d / 24) % SPREAD_ZONES.length];
+  const utc = DateTime.fromJSDate(day, { zone: 'utc' })
+    .startOf('day')
+    .set({ hour: d % 24 });
+  return { timezone, digestHour: utc.setZone(timezone).hour };
+}
+
+const isDaily = (i: number) => i % 2 === 1;
 
 export const keywordCount = (shape: BenchShape) => Math.max(1, Math.round(1 / shape.matchRate));
 const keyword = (i: number) => `kw${i}`;
@@ -25,14 +65,13 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         keywords: [keyword(i % k)],
         excludes: [],
         minBudget: null,
-        mode: i % 2 === 0 ? 'instant' : 'daily',
+        mode: isDaily(i) ? 'daily' : 'instant',
         about: '',
         profileVersion: 1,
         fitThreshold: 60,
         status: 'active',
-        timezone: 'UTC',
-        digestHour: null,
-        weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        ...benchSchedule(i, shape.digestWorld, now),
+        weekdays: [...WEEKDAYS],
         weeklyDay: 'mon',
         createdAt: now,
         confirmedAt: now,
@@ -66,4 +105,77 @@ export function expectedMatches(shape: BenchShape): number {
     total += kw < shape.subscribers % k ? Math.ceil(shape.subscribers / k) : Math.floor(shape.subscribers / k);
   }
   return total;
+}
+
+const scheduleOf = (i: number, world: DigestWorld, day: Date, digestHourUtc: number) =>
+  digestScheduleOf({ mode: 'daily', weekdays: [...WEEKDAYS], weeklyDay: 'mon', ...benchSchedule(i, world, day) }, digestHourUtc)!;
+
+/**
+ * The spread world's past: for each daily subscriber whose slot in their current local period has
+ * passed at `now`, that period's digest row, sent at the slot (an empty digest: only its key and
+ * state matter). Seeding, not counted. The utc08 world at 06:00 has none: 08:00 is still ahead.
+ */
+export async function seedSentDigests(db: Firestore, shape: BenchShape, input: { now: Date; digestHourUtc: number }): Promise<number> {
+  let seeded = 0;
+  let batch = db.batch();
+  const writes: Promise<unknown>[] = [];
+  for (let i = 1; i < shape.subscribers; i += 2) {
+    const schedule = scheduleOf(i, shape.digestWorld, input.now, input.digestHourUtc);
+    const { period, slotPassed } = currentPeriod(schedule, input.now);
+    if (!slotPassed) continue;
+    const uid = subscriberId(`bench${i}@example.com`);
+    const slot = latestDigestSlot(schedule, input.now);
+    const payload = {
+      from: 'bench@example.com',
+      to: `bench${i}@example.com`,
+      subject: 'Your Scout digest',
+      html: '',
+      text: '',
+      headers: {},
+    };
+    const row = newOutboxRow({
+      uid,
+      kind: 'digest',
+      deliveryIds: [],
+      payload,
+      runId: 'bench-earlier',
+      now: slot,
+      expireAt: new Date(slot.getTime() + 30 * 86_400_000),
+    });
+    batch.set(outboxCollection(db).doc(digestEmailKey(uid, period)), {
+      ...row,
+      status: 'sent',
+      attempts: 1,
+      firstAttemptAt: slot,
+      sentAt: slot,
+    });
+    if (++seeded % 500 === 0) {
+      writes.push(batch.commit());
+      batch = db.batch();
+    }
+  }
+  writes.push(batch.commit());
+  await Promise.all(writes);
+  return seeded;
+}
+
+/**
+ * The daily subscribers due in each run after the claiming run at `claimedAt`, by the schedule
+ * alone: those with a match (their keyword is in a posting) whose items the claim made due in
+ * (previous run, this run], counted from the claiming run's own flush. What each flush ought to
+ * find, to print beside what it did.
+ */
+export function dueSubscribersPerRun(shape: BenchShape, input: { claimedAt: Date; runs: Date[]; digestHourUtc: number }): number[] {
+  const k = keywordCount(shape);
+  const times = [input.claimedAt, ...input.runs].map((d) => d.getTime());
+  const due = times.map(() => 0);
+  for (let i = 1; i < shape.subscribers; i += 2) {
+    if (i % k >= shape.postings) continue; // no posting names its keyword: nothing queued
+    const schedule = scheduleOf(i, shape.digestWorld, input.claimedAt, input.digestHourUtc);
+    // Where a period's slot has passed, its digest was sent (seedSentDigests): the items wait for the next slot.
+    const dueAt = dueSlotFor(schedule, input.claimedAt, currentPeriod(schedule, input.claimedAt).slotPassed).dueAt.getTime();
+    const run = times.findIndex((t) => t >= dueAt);
+    if (run >= 0) due[run] += 1;
+  }
+  return due;
 }

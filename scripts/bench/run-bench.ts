@@ -1,12 +1,20 @@
 /**
  * npm run bench — one cycle at scale, on the emulator and the mail sink, through the endpoint's
  * handler (in process, so the store can be counted): U subscribers × J new postings, a 1% match
- * rate, half instant and half daily, the provider limited to 2 requests/s. Then the daily flush.
+ * rate, half instant and half daily, the provider limited to 2 requests/s. Then the digest flushes.
  * Prints wall time, Firestore reads/writes/round trips per phase (counted by instrumenting the
  * client, not estimated), emails, provider requests and peak memory, and the same data through a
  * naive baseline.
  *
- *   npm run bench                                   U=10,000  J=500
+ * The daily subscribers' digests (--digest-world, bench-world.ts): `spread` (the default) puts
+ * their local digest hours over the 24 hours of the UTC day, in eight zones; after the 06:00 cycle
+ * the bench runs the endpoint every three hours for a day (and once more five minutes after one of
+ * them, with nothing due) and prints, per run, the subscribers due, the reads and writes of its
+ * flush phase and of the whole run, and reads ÷ due: a flush reads what is due, never everyone.
+ * `utc08` is the world before schedules: every digest at 08:00 UTC, one flush at 08:05.
+ *
+ *   npm run bench                                   U=10,000  J=500, digests spread over the day
+ *   npm run bench -- --digest-world utc08           every digest at 08:00 UTC, one flush at 08:05
  *   npm run bench -- --subscribers 1000 --postings 100 --no-naive
  *   npm run bench -- --json out.json --emulator-port 8290
  *   npm run bench -- --ai                           the same workload with the model off and on
@@ -42,7 +50,16 @@ import { startSinkProcess, type SinkProcess } from './sink-process';
 import { startModelFakeProcess, type ModelFakeProcess } from './model-fake-process';
 import { modelFigureLines, summarizeModelRuns, type ModelRun } from './model-figures';
 import { sumModelTokens, type ModelUsage } from './model-usage';
-import { benchPostings, expectedMatches, seedSubscribers, type BenchShape } from './bench-world';
+import {
+  benchPostings,
+  DIGEST_WORLDS,
+  dueSubscribersPerRun,
+  expectedMatches,
+  seedSentDigests,
+  seedSubscribers,
+  type BenchShape,
+  type DigestWorld,
+} from './bench-world';
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
@@ -65,20 +82,45 @@ const { values } = parseArgs({
     'ai-concurrency': { type: 'string' },
     'ai-max-calls': { type: 'string', default: '10000' },
     'ai-token-budget': { type: 'string', default: '1000000000' },
+    'digest-world': { type: 'string', default: 'spread' },
   },
 });
 
+if (!(DIGEST_WORLDS as readonly string[]).includes(values['digest-world'])) {
+  console.error(`--digest-world must be one of ${DIGEST_WORLDS.join(', ')}, got "${values['digest-world']}"`);
+  process.exit(2);
+}
 const shape: BenchShape = {
   subscribers: Number(values.subscribers),
   postings: Number(values.postings),
   matchRate: Number(values['match-rate']),
+  digestWorld: values['digest-world'] as DigestWorld,
 };
 const RATE = Number(values.rate);
 /** With n > 1, each run is n callers `?shard=k&shards=n` at once, as a sharded deployment calls it. */
 const SHARDS = Number(values.shards);
 if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--shards must be a whole number from 1 to 64');
 const RUN_AT = '2026-11-30T06:00:00Z';
-const FLUSH_AT = '2026-11-30T08:05:00Z';
+/**
+ * The runs after the cycle: with digests spread over the day, every three hours round the clock
+ * (12:05 finds nothing due: the cost of a run with no digest); at 08:00 UTC only, the 08:05 one.
+ */
+const FLUSHES_AT: string[] =
+  shape.digestWorld === 'spread'
+    ? [
+        '2026-11-30T09:00:00Z',
+        '2026-11-30T12:00:00Z',
+        '2026-11-30T12:05:00Z',
+        '2026-11-30T15:00:00Z',
+        '2026-11-30T18:00:00Z',
+        '2026-11-30T21:00:00Z',
+        '2026-12-01T00:00:00Z',
+        '2026-12-01T03:00:00Z',
+        '2026-12-01T06:00:00Z',
+      ]
+    : ['2026-11-30T08:05:00Z'];
+/** A run's label: `06:00 cycle`, `09:00 flush`, `+1d 03:00 flush`. */
+const runLabel = (at: string, what: string) => `${at.slice(0, 10) === RUN_AT.slice(0, 10) ? '' : '+1d '}${at.slice(11, 16)} ${what}`;
 const SECRET = 'bench-cron-secret-0123456789';
 
 /** --ai: runs with the model off and as many with it on, alternating; their medians are compared. */
@@ -222,6 +264,7 @@ async function benchScout(input: {
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
   await seedSubscribers(deps.db, shape, new Date(RUN_AT));
+  const sentBefore = await seedSentDigests(deps.db, shape, { now: new Date(RUN_AT), digestHourUtc: deps.config.DIGEST_HOUR_UTC });
   const seedMs = Date.now() - seedStart;
 
   const phases: PhaseRow[] = [];
@@ -259,8 +302,18 @@ async function benchScout(input: {
   const cyclePhases = phases.splice(0);
   // Read between the runs, outside both runs' counts and times.
   const cycleRequests = model ? await model.fake.requestCount(model.apiKey) : 0;
-  const flush = await call(FLUSH_AT);
-  const flushPhases = phases.splice(0);
+  const flushes: FlushRun[] = [];
+  for (const at of FLUSHES_AT) {
+    const run = await call(at);
+    flushes.push({ at, label: runLabel(at, 'flush'), ...run, phases: phases.splice(0) });
+  }
+  const flush = sumOfFlushes(flushes);
+  const flushPhases = flushes.flatMap((f) => f.phases);
+  const due = dueSubscribersPerRun(shape, {
+    claimedAt: new Date(RUN_AT),
+    runs: FLUSHES_AT.map((at) => new Date(at)),
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
+  });
   const received = await input.sink.count(apiKey);
   const modelUsage: ModelUsage | null = model
     ? {
@@ -269,7 +322,37 @@ async function benchScout(input: {
       }
     : null;
   if (model) await model.fake.clearRequests(model.apiKey);
-  return { projectId, seedMs, cycle, cyclePhases, flush, flushPhases, received, config: deps.config, modelUsage };
+  return { projectId, seedMs, sentBefore, cycle, cyclePhases, flush, flushPhases, flushes, due, received, config: deps.config, modelUsage };
+}
+
+type RunCounts = { body: Record<string, any>; ms: number; total: Counts };
+/** One run after the cycle, with the phases it was traced through. */
+type FlushRun = RunCounts & { at: string; label: string; phases: PhaseRow[] };
+
+/** The runs after the cycle as one: their counts, times and answers added up. */
+function sumOfFlushes(flushes: FlushRun[]): RunCounts {
+  return {
+    body: sumOfRuns(flushes.map((f) => f.body)),
+    ms: flushes.reduce((ms, f) => ms + f.ms, 0),
+    total: flushes.reduce(
+      (sum, f) => ({
+        reads: sum.reads + f.total.reads,
+        writes: sum.writes + f.total.writes,
+        roundTrips: sum.roundTrips + f.total.roundTrips,
+      }),
+      { reads: 0, writes: 0, roundTrips: 0 },
+    ),
+  };
+}
+
+/** Per run: the subscribers its flush ought to find due, what it claimed, and what its flush phase and the whole run cost. */
+function perFlush(r: ScoutResult) {
+  const runs = [{ label: runLabel(RUN_AT, 'cycle'), body: r.cycle.body, total: r.cycle.total, phases: r.cyclePhases }, ...r.flushes];
+  return runs.map((run, i) => {
+    const phase = run.phases.filter((p) => p.phase === 'flush');
+    const flushCounts = phase.reduce((sum, p) => ({ reads: sum.reads + p.reads, writes: sum.writes + p.writes }), { reads: 0, writes: 0 });
+    return { label: run.label, due: r.due[i], digests: Number(run.body.digests ?? 0), flush: flushCounts, run: run.total };
+  });
 }
 
 /**
@@ -308,7 +391,7 @@ async function benchModelOffAndOn(input: {
         ? `, ${(r.modelUsage.requests.cycle + r.modelUsage.requests.flush).toLocaleString('en-US')} model requests`
         : '';
       console.log(
-        `  run ${runs.length} of ${2 * REPEATS}, model ${withModel ? 'on ' : 'off'}: 06:00 cycle ${(ms.cycle / 1000).toFixed(1)} s + 08:05 flush ${(ms.flush / 1000).toFixed(1)} s = ${(ms.both / 1000).toFixed(1)} s${requests}`,
+        `  run ${runs.length} of ${2 * REPEATS}, model ${withModel ? 'on ' : 'off'}: 06:00 cycle ${(ms.cycle / 1000).toFixed(1)} s + ${r.flushes.length === 1 ? r.flushes[0].label : `${r.flushes.length} flush runs`} ${(ms.flush / 1000).toFixed(1)} s = ${(ms.both / 1000).toFixed(1)} s${requests}`,
       );
       if (withModel) last = r;
       // Kept, every run's documents would stay in the one emulator and slow each later run a little more.
@@ -356,23 +439,21 @@ function printScout(r: ScoutResult) {
   console.log('| run | phase | wall time | reads | writes | round trips |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   const count = (n: number) => (SHARDS > 1 ? '—' : n.toLocaleString('en-US'));
-  for (const [label, rows] of [
-    ['06:00 cycle', slowestShard(r.cyclePhases)],
-    ['08:05 flush', slowestShard(r.flushPhases)],
-  ] as const) {
+  // Every phase of the cycle, and of the runs after it (with spread digests, those are listed whole below).
+  const phaseRows: [string, PhaseRow[]][] = [[runLabel(RUN_AT, 'cycle'), slowestShard(r.cyclePhases)]];
+  if (r.flushes.length === 1) phaseRows.push([r.flushes[0].label, slowestShard(r.flushes[0].phases)]);
+  for (const [label, rows] of phaseRows) {
     for (const p of rows)
       console.log(
         `| ${label} | ${p.phase} | ${(p.ms / 1000).toFixed(1)} s | ${count(p.reads)} | ${count(p.writes)} | ${count(p.roundTrips)} |`,
       );
   }
-  for (const [label, run] of [
-    ['06:00 cycle', r.cycle],
-    ['08:05 flush', r.flush],
-  ] as const) {
+  for (const [label, run] of [[runLabel(RUN_AT, 'cycle'), r.cycle], ...r.flushes.map((f) => [f.label, f] as const)] as const) {
     console.log(
       `| ${label} | **total** | ${(run.ms / 1000).toFixed(1)} s | ${run.total.reads.toLocaleString('en-US')} | ${run.total.writes.toLocaleString('en-US')} | ${run.total.roundTrips.toLocaleString('en-US')} |`,
     );
   }
+  printPerFlush(r);
   const deliveries = b.instantDeliveries + b.queued;
   const writes = r.cycle.total.writes + r.flush.total.writes;
   const reads = r.cycle.total.reads + r.flush.total.reads;
@@ -386,14 +467,14 @@ function printScout(r: ScoutResult) {
     `\nmatches ${b.matches.toLocaleString('en-US')} · deliveries claimed ${deliveries.toLocaleString('en-US')} (instant ${b.instantDeliveries}, queued ${b.queued})`,
   );
   console.log(
-    `emails: ${b.instantEmails} alerts + ${r.flush.body.digests} digests sent, ${r.received} received by the sink; provider requests ${b.providerRequests} + ${r.flush.body.providerRequests}`,
+    `emails: ${b.instantEmails} alerts + ${b.digests + r.flush.body.digests} digests sent, ${r.received} received by the sink; provider requests ${b.providerRequests} + ${r.flush.body.providerRequests}`,
   );
   console.log(`cycle without the provider-bound dispatch: ${(beforeDispatch / 1000).toFixed(1)} s (target < 30 s)`);
   console.log(
-    `reads ${reads.toLocaleString('en-US')} vs budget U + J + 2 × deliveries = ${(shape.subscribers + shape.postings + 2 * deliveries).toLocaleString('en-US')}`,
+    `reads ${reads.toLocaleString('en-US')} (all ${1 + r.flushes.length} runs) vs budget U + J + 2 × deliveries = ${(shape.subscribers + shape.postings + 2 * deliveries).toLocaleString('en-US')}`,
   );
   console.log(
-    `writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 2.0, every write of both runs counted)`,
+    `writes per claimed delivery: ${(writes / Math.max(1, deliveries)).toFixed(2)} (target ≤ 2.0, every write of all ${1 + r.flushes.length} runs counted)`,
   );
   console.log(
     `Firestore at list price per million deliveries: $${firestoreDollarsPerMillion({ reads, writes, deliveries }).toFixed(2)} (Standard edition, nam5: reads $0.06, writes $0.18 per 100,000; no free tier)`,
@@ -404,6 +485,35 @@ function printScout(r: ScoutResult) {
       `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
     );
   }
+}
+
+/**
+ * Per run: the daily subscribers due (by their schedules, bench-world.ts), the digests it claimed,
+ * and the reads and writes of its flush phase and of the whole run, each over the due subscribers.
+ */
+function printPerFlush(r: ScoutResult) {
+  const digestSubscribers = Math.floor(shape.subscribers / 2);
+  console.log(
+    `\ndigests ${shape.digestWorld === 'spread' ? 'spread over the 24 hours of the UTC day' : 'all at 08:00 UTC'}: ${digestSubscribers.toLocaleString('en-US')} daily subscribers of ${shape.subscribers.toLocaleString('en-US')}` +
+      (r.sentBefore > 0
+        ? `, ${r.sentBefore.toLocaleString('en-US')} of whom had their current local period's digest sent before 06:00 (seeded)`
+        : '') +
+      '\n',
+  );
+  console.log(
+    '| run (UTC) | due subscribers | digests claimed | flush reads | flush writes | flush reads ÷ due | run reads | run writes | run reads ÷ due |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const ratio = (reads: number, due: number) => (due === 0 ? '—' : (reads / due).toFixed(2));
+  for (const f of perFlush(r))
+    console.log(
+      `| ${f.label} | ${f.due.toLocaleString('en-US')} | ${f.digests.toLocaleString('en-US')} | ${f.flush.reads.toLocaleString('en-US')} | ${f.flush.writes.toLocaleString('en-US')} | ${ratio(f.flush.reads, f.due)} | ${f.run.reads.toLocaleString('en-US')} | ${f.run.writes.toLocaleString('en-US')} | ${ratio(f.run.reads, f.due)} |`,
+    );
+  const mismatched = perFlush(r).filter((f) => f.due !== f.digests);
+  if (mismatched.length > 0)
+    console.log(
+      `note: digests claimed differ from the subscribers due in ${mismatched.map((f) => f.label).join(', ')} (a truncated or raced flush?)`,
+    );
 }
 
 /** Firestore Standard edition list prices in nam5, per document (https://cloud.google.com/firestore/pricing). */
@@ -508,7 +618,9 @@ function benchResult(input: {
     emulatorPort: input.emulatorPort,
     emulatorShared: input.emulatorShared,
     seedMs: r.seedMs,
-    phases: [...rows('06:00 cycle', r.cyclePhases), ...rows('08:05 flush', r.flushPhases)],
+    digestWorld: shape.digestWorld,
+    phases: [...rows(runLabel(RUN_AT, 'cycle'), r.cyclePhases), ...r.flushes.flatMap((f) => rows(f.label, f.phases))],
+    flushes: perFlush(r).map((f) => ({ run: f.label, due: f.due, digests: f.digests, flush: f.flush, total: f.run })),
     totals: {
       cycle: total(r.cycle),
       flush: total(r.flush),
@@ -523,7 +635,7 @@ function benchResult(input: {
     deliveriesClaimed: b.instantDeliveries + b.queued,
     instantDeliveries: b.instantDeliveries,
     queued: b.queued,
-    emails: { alerts: b.instantEmails, digests: f.digests, receivedBySink: r.received },
+    emails: { alerts: b.instantEmails, digests: b.digests + f.digests, receivedBySink: r.received },
     providerRequests: { cycle: b.providerRequests, flush: f.providerRequests, total: b.providerRequests + f.providerRequests },
     partial: { cycle: Boolean(b.partial), flush: Boolean(f.partial) },
     failures: (b.failures ?? 0) + (f.failures ?? 0),

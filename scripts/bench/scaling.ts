@@ -168,7 +168,8 @@ async function runPoint(point: { U: number; J: number }, port: number, jsonPath:
   const done = (result: BenchResult | null, error: string | null): PointOutcome => ({ ...point, ms: Date.now() - started, result, error });
   // Each point starts and stops its own emulator: one left on the port would be shared and skew the timings.
   if (await portInUse(port)) return done(null, `port ${port} is in use (another emulator or bench?); pass --emulator-port`);
-  const args = [RUN_BENCH, '--subscribers', String(point.U), '--postings', String(point.J), '--no-naive'];
+  // The series measure one cycle and one flush, as docs/bench-scaling.json always has: every digest at 08:00 UTC.
+  const args = [RUN_BENCH, '--subscribers', String(point.U), '--postings', String(point.J), '--no-naive', '--digest-world', 'utc08'];
   args.push('--json', jsonPath, '--emulator-port', String(port));
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(TSX, args, { stdio: 'inherit', cwd: root });

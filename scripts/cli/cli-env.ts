@@ -2,15 +2,17 @@ import type { z } from 'zod';
 import { ConfigError, configSchema, credentialsProblem, describeIssues, withoutEmptyValues } from '../../lib/runtime/config';
 
 /**
- * The CLI's slice of DESIGN §5: only what it takes to reach the store. The rules are the app's
- * own (picked from configSchema, and the same credentials rule), so a value the app rejects is
- * rejected here too.
+ * The CLI's slice of DESIGN §5: what it takes to reach the store, and DIGEST_HOUR_UTC (the hour of
+ * subscribers who chose none, which `scout status` checks against the runs; default 8, as the
+ * app's). The rules are the app's own (picked from configSchema, and the same credentials rule),
+ * so a value the app rejects is rejected here too.
  */
 export const cliEnvSchema = configSchema.pick({
   FIREBASE_PROJECT_ID: true,
   FIRESTORE_EMULATOR_HOST: true,
   FIREBASE_SERVICE_ACCOUNT: true,
   FIREBASE_USE_DEFAULT_CREDENTIALS: true,
+  DIGEST_HOUR_UTC: true,
 });
 
 export type CliEnv = z.output<typeof cliEnvSchema>;

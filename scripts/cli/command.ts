@@ -5,11 +5,12 @@ import type { AppDeps } from '../../lib/wiring/app-deps';
 export type Out = (line: string) => void;
 
 /**
- * What every command gets: the store, the run's clock and somewhere to print; and, for commands
- * that run the cycle itself, everything the endpoint has (built on first use from the full
- * configuration, so the other commands need only the store's variables).
+ * What every command gets: the store, the run's clock, the deployment's DIGEST_HOUR_UTC and
+ * somewhere to print; and, for commands that run the cycle itself, everything the endpoint has
+ * (built on first use from the full configuration, so the other commands need only the store's
+ * variables).
  */
-export type CommandContext = { db: Firestore; now: Date; out: Out; appDeps: () => AppDeps };
+export type CommandContext = { db: Firestore; now: Date; digestHourUtc: number; out: Out; appDeps: () => AppDeps };
 
 /** The outcome of reading a command's argv: arguments to run with, a request for help, or a usage error. */
 export type Parsed<A> = { kind: 'args'; args: A } | { kind: 'help' } | { kind: 'invalid'; message: string };

@@ -29,6 +29,8 @@ export type CliDeps = {
   err: Out;
   /** Opens the store. Called only once argv is valid, so help and usage errors need no configuration. */
   openDb: () => Firestore;
+  /** DIGEST_HOUR_UTC from the environment (default 8); read with the store's variables. */
+  digestHourUtc: () => number;
   /** The endpoint's dependencies, from the full configuration; only `scan` asks for them. */
   appDeps: () => AppDeps;
   now: () => Date;
@@ -118,15 +120,17 @@ async function runCommand(command: CliCommand, path: string, rest: string[], dep
   }
 
   let db: Firestore;
+  let digestHourUtc: number;
   try {
     db = deps.openDb();
+    digestHourUtc = deps.digestHourUtc();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     print(deps.err, `${label}: ${error.message}`);
     return EXIT.usage;
   }
   try {
-    return await parsed.args({ db, now: deps.now(), out: deps.out, appDeps: deps.appDeps });
+    return await parsed.args({ db, now: deps.now(), digestHourUtc, out: deps.out, appDeps: deps.appDeps });
   } catch (error) {
     deps.err(`${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.problems;

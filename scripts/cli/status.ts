@@ -1,4 +1,5 @@
 import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
+import { digestHourCoverageText } from '../../lib/ops/digest-hour-coverage';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
 import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
@@ -11,7 +12,9 @@ export type StatusArgs = { limit: number };
 const usage = `Usage: scout status [--limit N]
 
 What is due, what failed, what ran: the outbox by state, queued deliveries due in
-today's digest, postings still unmatched an hour after they were stored, whether the mail
+a digest now, whether the last day's runs served every subscriber's local digest hour
+(DIGEST_HOUR_UTC from the environment, default 8, for those who chose none; per-hour schedules
+need a scheduler that calls at least hourly), postings still unmatched an hour after they were stored, whether the mail
 provider's quota stops sending (and when it resumes), what the AI verdict stage used today and
 in the latest runs (and whether its budget made keywords decide), the newest failed or dead
 emails with their last error, the newest runs, who holds the scan locks (one per shard), and
@@ -25,10 +28,11 @@ Options:
 export const parseStatusArgs = (argv: string[]): Parsed<StatusArgs> => parseLimitArgs(argv, { fallback: 5, max: 50 });
 
 export async function status(ctx: CommandContext, args: StatusArgs): Promise<number> {
-  const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit });
+  const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit, digestHourUtc: ctx.digestHourUtc });
   const { pending, sending, failed, dead } = s.outbox;
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
   ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due now`);
+  ctx.out(digestHourCoverageText(s.digestHours));
   ctx.out(
     s.postingsWaiting === 0
       ? 'matching: no posting waits over an hour'

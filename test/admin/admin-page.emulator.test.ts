@@ -135,6 +135,8 @@ describe('the dashboard and a lookup over real data', () => {
     expect(tile('queued items due in a digest')).toBe('0');
     expect(tile('postings unmatched after an hour')).toBe('0');
     expect(tile('claims given up in recent runs')).toBe('0');
+    // Bea's default hour (08:00 UTC) had the 08:05 run.
+    expect(body).toContain('Every subscriber’s local digest hour in the last day had a run within the hour (1 zone/hour pair checked).');
 
     // The dead email, its last error and attempts, and a Retry button that posts its key.
     expect(body).toContain(`<code>${w.deadKey}</code>`);
@@ -157,8 +159,9 @@ describe('the dashboard and a lookup over real data', () => {
       const { reads, roundTrips } = counter.snapshot();
       // The session's document, 6 runs + 1 failure + 2 locks + 2 feeds listed, 7 aggregations (each at least one read),
       // and the doors in one getAll: 4 failure counters, the signup emails' hour, 3 login-lock windows.
-      expect(reads).toBe(1 + 7 + 6 + 1 + 2 + 2 + 8);
-      expect(roundTrips).toBe(1 + 12);
+      // The digest hours: 25 hour values, each ending on an empty read, 1 (zone, hour) pair found, 1 slot asked of runs/ (served).
+      expect(reads).toBe(1 + 7 + 6 + 1 + 2 + 2 + 8 + (25 + 1 + 1));
+      expect(roundTrips).toBe(1 + 12 + (25 + 1 + 1));
       // However big the store: at most 226 documents listed, plus one read per 1,000 entries counted.
       expect(DASHBOARD_LIMITS).toEqual({ runs: 50, failures: 20, locks: 50, feeds: 100 });
     } finally {
@@ -289,6 +292,37 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
       expect(res.status, JSON.stringify(fields)).toBe(400);
     }
     expect(await w.h.dump(['users', 'emails'])).toEqual(before);
+  });
+});
+
+describe('digest hours on the ops page', () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('with a once-a-day scheduler, names the local hours no run served and what scheduler they need; hourly runs clear it', async () => {
+    h = await createHarness();
+    await h.subscribe({ email: BEA, keywords: ['react'], mode: 'daily' });
+    await h.subscribe({ email: 'zoe@example.com', keywords: ['react'], mode: 'daily', timezone: 'Europe/Berlin', digestHour: 18 });
+    await h.cron({ now: '2026-11-30T08:05:00Z' });
+    const admin = adminClient(h, NOW);
+
+    const body = (await admin.get({ cookie: await admin.session() })).body;
+    expect(body).toContain('<div class="alert" role="status" id="digest-hours-unserved">');
+    expect(body).toContain('<strong>1 local digest hour in the last day had no run within the hour</strong>');
+    expect(body).toContain(
+      'Per-hour schedules need a scheduler that calls at least hourly (Vercel Pro, GitHub Actions, cron-job.org); the Vercel Hobby plan&#x27;s once-a-day cron serves only the default hour',
+    );
+    expect(body).toMatch(/<td>Europe\/Berlin<\/td><td>18:00<\/td><td>2026-11-29 17:00:00<\/td><td class="num">1<\/td>/);
+    expect(body).not.toContain(BEA); // a zone and an hour, never who
+
+    for (let t = Date.parse('2026-11-29T09:00:00Z'); t < NOW.getTime(); t += 3_600_000)
+      await h.db
+        .collection('runs')
+        .doc(`hourly-${t}`)
+        .set({ trigger: 'cron', status: 'done', startedAt: new Date(t), stats: {}, errors: [] });
+    const after = (await admin.get({ cookie: await admin.session() })).body;
+    expect(after).not.toContain('digest-hours-unserved');
+    expect(after).toContain('Every subscriber’s local digest hour in the last day had a run within the hour (2 zone/hour pairs checked).');
   });
 });
 

@@ -18,7 +18,17 @@ describe('the CLI environment', () => {
       FIREBASE_PROJECT_ID: 'scout-dev',
       FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080',
       FIREBASE_USE_DEFAULT_CREDENTIALS: false,
+      DIGEST_HOUR_UTC: 8,
     });
+  });
+
+  it("reads DIGEST_HOUR_UTC by the app's rule, for `scout status`'s digest hours", () => {
+    expect(
+      loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080', DIGEST_HOUR_UTC: '6' }).DIGEST_HOUR_UTC,
+    ).toBe(6);
+    expect(problems({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080', DIGEST_HOUR_UTC: '24' })).toEqual([
+      expect.stringMatching(/^DIGEST_HOUR_UTC/),
+    ]);
   });
 
   it('accepts a service account instead of the emulator', () => {

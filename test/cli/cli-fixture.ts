@@ -36,7 +36,7 @@ export function createCliFixture(): CliFixture {
     projectId,
     ctx() {
       const lines: string[] = [];
-      return { db, now, out: (line) => lines.push(line), lines, appDeps: noCycle };
+      return { db, now, digestHourUtc: 8, out: (line) => lines.push(line), lines, appDeps: noCycle };
     },
     async cli(argv) {
       const out: string[] = [];
@@ -49,6 +49,7 @@ export function createCliFixture(): CliFixture {
           opened = true;
           return db;
         },
+        digestHourUtc: () => 8,
         appDeps: noCycle,
         now: () => now,
       });

@@ -15,7 +15,10 @@ afterEach(async () => h.close());
 
 const run = async (email: string, now: string) => {
   const lines: string[] = [];
-  const code = await resendDigest({ db: h.db, now: new Date(now), out: (l) => void lines.push(l), appDeps: () => h.deps }, { email });
+  const code = await resendDigest(
+    { db: h.db, now: new Date(now), digestHourUtc: h.config.DIGEST_HOUR_UTC, out: (l) => void lines.push(l), appDeps: () => h.deps },
+    { email },
+  );
   return { code, lines };
 };
 

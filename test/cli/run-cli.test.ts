@@ -15,6 +15,7 @@ async function cli(
     out: (l) => out.push(l),
     err: (l) => err.push(l),
     openDb,
+    digestHourUtc: () => 8,
     appDeps: () => {
       throw new Error('no cycle here');
     },

@@ -14,7 +14,13 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const context = (lines: string[]) => ({ db: h.db, now: NOW, out: (line: string) => void lines.push(line), appDeps: () => h.deps });
+const context = (lines: string[]) => ({
+  db: h.db,
+  now: NOW,
+  digestHourUtc: h.config.DIGEST_HOUR_UTC,
+  out: (line: string) => void lines.push(line),
+  appDeps: () => h.deps,
+});
 
 describe('scout scan', () => {
   it('runs the endpoint’s cycle with each phase as it finishes, then the stats; a second scan sends nothing', async () => {

@@ -24,6 +24,7 @@ describe('scout status', () => {
     expect(run.out).toEqual([
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 queued items due now',
+      'digest hours: no active digest subscribers',
       'matching: no posting waits over an hour',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
@@ -87,9 +88,10 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 7)).toEqual([
+    expect(run.out.slice(0, 8)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 queued item due now',
+      'digest hours: no active digest subscribers',
       'matching: 1 posting stored over an hour ago still unmatched (runs failing or cut short, or a shard not called)',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today, and the verdict stage was off in the latest 1 run (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
@@ -149,6 +151,31 @@ describe('scout status', () => {
       "ai: 42400 tokens in 53 answered model calls today (2026-11-30 UTC), against the app's AI_DAILY_TOKEN_BUDGET",
       'ai: the latest 3 runs (2 with the model on): 53 calls, 42400 tokens, 127 judged, 32 not a fit; by keywords alone: budget 12, timeout 3',
       'ai: budget reached in 1 of the latest 3 runs: keywords alone decided the rest (AI_MAX_CALLS_PER_RUN for a run, or AI_DAILY_TOKEN_BUDGET until 00:00 UTC)',
+    ]);
+  });
+
+  it('names the local digest hours the last day’s runs did not serve, and what scheduler per-hour schedules need', async () => {
+    // A once-a-day scheduler at 08:05 UTC (Vercel Hobby), and subscribers at the default hour, in Berlin at 18:00, in Kolkata at 07:00.
+    await fx.db
+      .collection('runs')
+      .doc('run-1')
+      .set({ status: 'done', startedAt: new Date('2026-11-30T08:05:00Z'), stats: {}, errors: [] });
+    const add = async (email: string, schedule: Record<string, unknown>) => {
+      const code = (await fx.cli(['users', 'add', email, '--keywords', 'react', '--mode', 'daily'])).code;
+      expect(code).toBe(0);
+      if (Object.keys(schedule).length > 0) await fx.db.collection('users').doc(Buffer.from(email).toString('base64url')).update(schedule);
+    };
+    await add('ada@example.com', {});
+    await add('bea@example.com', { timezone: 'Europe/Berlin', digestHour: 18 });
+    await add('cid@example.com', { timezone: 'Europe/Berlin', digestHour: 18 });
+    await add('dee@example.com', { timezone: 'Asia/Kolkata', digestHour: 7, mode: 'weekly' });
+
+    const out = (await fx.cli(['status'])).out;
+    expect(out.filter((line) => line.startsWith('digest hours: '))).toEqual([
+      'digest hours: 2 local digest hours in the last day had no run within the hour, so those digests go out late: ' +
+        'Asia/Kolkata 07:00 (01:30 UTC, 1 subscriber), Europe/Berlin 18:00 (17:00 UTC, 2 subscribers). ' +
+        "Per-hour schedules need a scheduler that calls at least hourly (Vercel Pro, GitHub Actions, cron-job.org); the Vercel Hobby plan's once-a-day cron serves only the default hour (DIGEST_HOUR_UTC=8). " +
+        '(3 zone/hour pairs checked)',
     ]);
   });
 

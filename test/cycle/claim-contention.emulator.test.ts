@@ -74,7 +74,7 @@ describe('a claim that keeps losing races gives up visibly, and the next run cla
       { event: 'claim.gave_up', fields: { runId: result.runId, step: 'deliveries', subscribers: 2 } },
     ]);
     expect((await h.db.collection('runs').doc(result.runId).get()).get('status')).toBe('partial');
-    const dashboard = await readDashboard(h.db, { now: new Date('2026-11-30T07:01:00Z') });
+    const dashboard = await readDashboard(h.db, { now: new Date('2026-11-30T07:01:00Z'), digestHourUtc: h.config.DIGEST_HOUR_UTC });
     expect(dashboard.claimsGivenUpRecent).toBe(2);
     expect(dashboard.runs.find((r) => r.runId === result.runId)).toMatchObject({ claimsGivenUp: 2, partial: true });
     expect((await h.db.collection('jobs').where('matchState', '==', 'pending').get()).size).toBe(1);
@@ -95,7 +95,9 @@ describe('a claim that keeps losing races gives up visibly, and the next run cla
       { event: 'claim.gave_up', fields: { runId: result.runId, step: 'digests', subscribers: 1 } },
     ]);
     expect(await h.inbox(DANA)).toHaveLength(0);
-    expect((await readDashboard(h.db, { now: new Date('2026-11-30T08:06:00Z') })).claimsGivenUpRecent).toBe(1);
+    expect(
+      (await readDashboard(h.db, { now: new Date('2026-11-30T08:06:00Z'), digestHourUtc: h.config.DIGEST_HOUR_UTC })).claimsGivenUpRecent,
+    ).toBe(1);
 
     expect((await h.cron({ now: '2026-11-30T08:20:00Z' })).body).toMatchObject({ digests: 1, partial: false });
     expect((await h.cron({ now: '2026-11-30T08:35:00Z' })).body).toMatchObject({ digests: 0 });

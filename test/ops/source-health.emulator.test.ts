@@ -17,7 +17,11 @@ afterAll(async () => h.close());
 
 describe('source health where the operator looks', () => {
   it('the dashboard lists disabled, failing and silent sources first, each with its numbers and what to do', async () => {
-    const d = await readDashboard(h.db, { now: NOW, configuredFeeds: [{ source: 'new-board', url: 'https://new.example.com/jobs.xml' }] });
+    const d = await readDashboard(h.db, {
+      now: NOW,
+      digestHourUtc: h.config.DIGEST_HOUR_UTC,
+      configuredFeeds: [{ source: 'new-board', url: 'https://new.example.com/jobs.xml' }],
+    });
     expect(d.feeds.map((f) => [f.source, f.state])).toEqual([
       ['acme', 'disabled'],
       ['jobs-feed', 'failing'],
@@ -49,7 +53,7 @@ describe('source health where the operator looks', () => {
   });
 
   it('the ops page renders a Sources panel: a state badge per source and a line saying what to do under each one that needs it', async () => {
-    const dashboard = await readDashboard(h.db, { now: NOW });
+    const dashboard = await readDashboard(h.db, { now: NOW, digestHourUtc: h.config.DIGEST_HOUR_UTC });
     const body = await (await dashboardPage({ dashboard })).text();
     const panel = body.slice(body.indexOf('id="sources-title"'));
     expect(panel).toContain('<span class="pill bad">disabled</span>');
@@ -63,10 +67,13 @@ describe('source health where the operator looks', () => {
   });
 
   it('scout status says the same, one line per source, and exits 1 while a source is disabled', async () => {
-    const s = await readOpsStatus(h.db, { now: NOW });
+    const s = await readOpsStatus(h.db, { now: NOW, digestHourUtc: h.config.DIGEST_HOUR_UTC });
     expect(s.sources.map((v) => v.state)).toEqual(['disabled', 'failing', 'silent', 'ok']);
     const lines: string[] = [];
-    const code = await status({ db: h.db, now: NOW, out: (line) => lines.push(line), appDeps: () => h.deps }, { limit: 5 });
+    const code = await status(
+      { db: h.db, now: NOW, digestHourUtc: h.config.DIGEST_HOUR_UTC, out: (line) => lines.push(line), appDeps: () => h.deps },
+      { limit: 5 },
+    );
     expect(code).toBe(1);
     const sources = lines.filter((line) => line.startsWith('source '));
     expect(sources).toHaveLength(4);

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, it, beforeAll } from 'vitest';
 import { InjectedCrash, noFailpoints, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { addDays, utcDay } from '../../lib/store/timestamps';
+import { nextDigestSlot, WEEKDAYS, type DigestSchedule, type Weekday } from '../../lib/subscribers/digest-schedule';
+import { digestScheduleOf, subscribersCollection } from '../../lib/subscribers/subscriber';
 import { deliveriesCollection, deliveryId } from '../../lib/ledger/delivery';
 import { matchRef } from '../../lib/verdicts/match-verdict';
 import { PROMPT_VERSION } from '../../lib/verdicts/wire';
@@ -34,6 +36,13 @@ import { seededRandom } from '../support/seeded-random';
  * ticks later; some are reposted on a later tick under a new guid, same text, budget raised. It is
  * checked like a queue by email, and by JOB (test/support/canonical-checker.ts): each subscriber
  * gets each job at most once whichever copy or repost carried it, and every due pair arrives.
+ *
+ * A fourth world (issue 17) gives each subscriber their own cadence and schedule: instant, daily on
+ * some weekdays, or weekly, at a local hour in New York, Berlin, Lord Howe, Kolkata or UTC. It
+ * starts a few hours before a daylight-saving change the seed picks, and its clock leaps to a
+ * minute before, onto, or a minute after some subscriber's next local digest hour, and sometimes
+ * runs a tick's batch twice at the same instant. Its queue checker judges what was due by each
+ * subscriber's schedule (a weekly item by its weekly slot), and flags a digest claimed off it.
  *
  *   SCOUT_CHAOS_SEED=1234 npm test -- chaos    replay one seed
  *   npm run test:chaos                         the long soak: 60 ticks, and more until 300 invocations
@@ -75,6 +84,8 @@ type World = {
   points: FailpointName[];
   /** The copies world publishes on its own two boards; the other worlds on the harness's one feed (addPostings). */
   boards?: Boards;
+  /** The schedules world: where its clock starts, and its digest subscribers' schedules. */
+  schedules?: Schedules;
 };
 
 beforeAll(() => {
@@ -309,6 +320,93 @@ function publishOnBoards(world: World, boards: Boards, now: Date) {
   }
 }
 
+// ── The schedules world (issue 17): each subscriber's own zone, hour, weekdays and cadence ─────────
+
+const ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC'] as const;
+/**
+ * The daylight-saving changes the schedules world may start before (the seed picks one), with the
+ * local hour they skip or repeat: two of its subscribers have their digest at that hour in that zone.
+ */
+const CLOCK_CHANGES = [
+  { zone: 'Europe/Berlin', at: '2026-10-25T01:00:00Z', hour: 2, what: 'Berlin falls back (02:00–03:00 twice)' },
+  { zone: 'America/New_York', at: '2026-11-01T06:00:00Z', hour: 1, what: 'New York falls back (01:00–02:00 twice)' },
+  { zone: 'Australia/Lord_Howe', at: '2026-10-03T15:30:00Z', hour: 2, what: 'Lord Howe springs forward half an hour (no 02:00–02:30)' },
+  { zone: 'America/New_York', at: '2027-03-14T07:00:00Z', hour: 2, what: 'New York springs forward (no 02:00–03:00)' },
+  { zone: 'Europe/Berlin', at: '2027-03-28T01:00:00Z', hour: 2, what: 'Berlin springs forward (no 02:00–03:00)' },
+  { zone: 'Australia/Lord_Howe', at: '2027-04-03T15:00:00Z', hour: 1, what: 'Lord Howe falls back half an hour (01:30–02:00 twice)' },
+] as const;
+type Schedules = {
+  start: Date;
+  change: (typeof CLOCK_CHANGES)[number];
+  digest: { uid: string; schedule: DigestSchedule }[];
+  modes: Record<string, number>;
+};
+
+/**
+ * Subscribers of every cadence in five zones, at random local hours (often the small hours a
+ * daylight-saving change moves), on random weekdays; the first two (one daily, one weekly on the
+ * change's Sunday) at the hour the change skips or repeats. Its own random stream from the seed.
+ */
+async function createSchedulesWorld(random: Random): Promise<World> {
+  const h = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
+  const change = random.pick(CLOCK_CHANGES);
+  const start = new Date(new Date(change.at).getTime() - random.int(2, 10) * 3_600_000);
+  const count = random.int(8, 14);
+  const subscribers: World['subscribers'] = [];
+  const digest: Schedules['digest'] = [];
+  const modes: Record<string, number> = {};
+  for (let i = 0; i < count; i++) {
+    const keywords = [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])];
+    const mode = i === 0 ? 'daily' : i === 1 ? 'weekly' : random.pick(['instant', 'daily', 'daily', 'weekly'] as const);
+    const input: SubscriberInput = {
+      email: `zones.sub${i}@example.com`,
+      keywords,
+      mode,
+      timezone: i < 2 ? change.zone : random.pick(ZONES),
+      digestHour: i < 2 ? change.hour : random.chance(0.3) ? random.int(0, 3) : random.int(0, 23),
+      weekdays: random.chance(0.5) ? [...WEEKDAYS] : someWeekdays(random),
+      weeklyDay: i === 1 ? 'sun' : random.pick(WEEKDAYS),
+    };
+    const uid = await h.subscribe(input);
+    subscribers.push({ uid, keywords });
+    modes[`${mode} ${input.timezone}`] = (modes[`${mode} ${input.timezone}`] ?? 0) + 1;
+    const schedule = digestScheduleOf((await subscribersCollection(h.db).doc(uid).get()).data()!, h.config.DIGEST_HOUR_UTC);
+    if (schedule) digest.push({ uid, schedule });
+  }
+  return { random, h, subscribers, feed: [], postingSeq: 0, model: null, points: POINTS, schedules: { start, change, digest, modes } };
+}
+
+/** One to six weekdays, in calendar order. */
+function someWeekdays(random: Random): Weekday[] {
+  const days = WEEKDAYS.filter(() => random.chance(0.5));
+  return days.length > 0 ? days : [random.pick(WEEKDAYS)];
+}
+
+/**
+ * The schedules world's next tick: half the time a minute before, onto, or a minute after some
+ * digest subscriber's next local hour (when it is within a day), else 15–180 minutes on.
+ */
+function leapAroundSlots(world: World, schedules: Schedules, now: Date): Date {
+  const { random } = world;
+  if (random.chance(0.5)) {
+    const { schedule } = random.pick(schedules.digest);
+    const slot = nextDigestSlot(schedule, now).getTime() + random.pick([-60_000, 0, 0, 60_000]);
+    if (slot - now.getTime() <= 26 * 3_600_000) return new Date(Math.max(slot, now.getTime() + 60_000));
+  }
+  return new Date(now.getTime() + random.int(15, 180) * 60_000);
+}
+
+/**
+ * Settle runs for the schedules world: half an hour and three hours on (leases and locks long
+ * expired), then at each digest subscriber's next local hour after that — up to a week away for a
+ * weekly one — and an hour after the last: every item queued during the soak is then due.
+ */
+function settleOnSlots(schedules: Schedules, now: Date): Date[] {
+  const quiet = new Date(now.getTime() + 3 * 3_600_000);
+  const slots = [...new Set(schedules.digest.map(({ schedule }) => nextDigestSlot(schedule, quiet).getTime()))].sort((a, b) => a - b);
+  return [new Date(now.getTime() + 30 * 60_000), quiet, ...slots.map((t) => new Date(t)), new Date(slots.at(-1)! + 3_600_000)];
+}
+
 function randomFaults(random: Random) {
   const roll = random.next();
   if (roll < 0.35) return {};
@@ -379,7 +477,7 @@ function crashOnceAt(point: FailpointName, counter: { crashes: number }): Failpo
 /** Ticks of random faults and overlapping runs, then clean settle runs; returns what was injected and when the last run ran. */
 async function soak(world: World) {
   const { random, h, model } = world;
-  let now = new Date('2026-11-30T06:00:00Z');
+  let now = world.schedules?.start ?? new Date('2026-11-30T06:00:00Z');
   const injected = {
     crashes: 0,
     providerFaults: 0,
@@ -418,19 +516,26 @@ async function soak(world: World) {
     });
     injected.invocations += concurrency;
     await Promise.all(runs);
-    now = new Date(now.getTime() + random.int(15, 180) * 60_000);
+    if (world.schedules && random.chance(0.3)) {
+      // Run it twice: the same instant again, once the batch is done.
+      injected.invocations += 1;
+      await h.run({ now: now.toISOString(), lockName: defeatLock ? `chaos-${tick}-again` : undefined });
+    }
+    now = world.schedules ? leapAroundSlots(world, world.schedules, now) : new Date(now.getTime() + random.int(15, 180) * 60_000);
   }
 
   // Settle: no faults, leases and locks long expired, every pending digest day reached.
   await h.setFaults({});
   model?.fake.setFaults(model.apiKey, []);
   const settleDay = new Date(`${utcDay(new Date(now.getTime() + 86_400_000))}T08:30:00Z`);
-  const settleRuns = [
-    new Date(now.getTime() + 30 * 60_000),
-    new Date(now.getTime() + 3 * 3_600_000),
-    settleDay,
-    new Date(settleDay.getTime() + 3_600_000),
-  ];
+  const settleRuns = world.schedules
+    ? settleOnSlots(world.schedules, now)
+    : [
+        new Date(now.getTime() + 30 * 60_000),
+        new Date(now.getTime() + 3 * 3_600_000),
+        settleDay,
+        new Date(settleDay.getTime() + 3_600_000),
+      ];
   for (const at of settleRuns) {
     const result = await h.run({ now: at.toISOString() });
     if (result.kind !== 'ran') throw new Error(`settle run at ${at.toISOString()} did not run: ${JSON.stringify(result)}`);
@@ -466,13 +571,14 @@ describe(`randomized faults (seed ${seed})`, () => {
     async ({ expect }) => {
       const world = await createWorld(seededRandom(seed), null);
       try {
-        const { tick, injected, settleDay } = await soak(world);
-        const report = await checkDeliveries(world.h.db, await world.h.inbox(), { lastDigestDay: utcDay(settleDay) });
+        const { tick, injected, lastRun } = await soak(world);
+        const report = await checkDeliveries(world.h.db, await world.h.inbox(), { lastRun, digestHourUtc: world.h.config.DIGEST_HOUR_UTC });
         console.log(
           `chaos seed ${seed}: ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected\n` +
             `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}`,
         );
         expect(report.stuck).toEqual([]);
+        expect(report.offSchedule).toEqual([]);
         expect(report.duplicatePostings).toEqual([]);
         expect(report.alert.duplicated).toBe(0);
         expect(report.alert.unexpected).toBe(0);
@@ -496,9 +602,9 @@ describe(`randomized faults (seed ${seed})`, () => {
       // Its own stream from the same seed: the keyword world's draws stay as they were.
       const world = await createWorld(seededRandom(seed ^ 0x5eed), model);
       try {
-        const { tick, injected, settleDay, lastRun } = await soak(world);
+        const { tick, injected, lastRun } = await soak(world);
         const received = await world.h.inbox();
-        const report = await checkDeliveries(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
+        const report = await checkDeliveries(world.h.db, received, { lastRun, digestHourUtc: world.h.config.DIGEST_HOUR_UTC });
         const requests = fake.requests(model.apiKey);
         const verdicts = await checkVerdicts(world.h.db, { requests, received, now: lastRun, keywordMatches: await keywordMatches(world) });
         const stats = await runModelStats(world.h);
@@ -510,6 +616,7 @@ describe(`randomized faults (seed ${seed})`, () => {
             `keyword fallbacks ${JSON.stringify(stats.fallbacks)}`,
         );
         expect(report.stuck).toEqual([]);
+        expect(report.offSchedule).toEqual([]);
         expect(report.duplicatePostings).toEqual([]);
         expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
         expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
@@ -549,10 +656,10 @@ describe(`randomized faults (seed ${seed})`, () => {
     async ({ expect }) => {
       const world = await createCopiesWorld(seededRandom(seed ^ 0xc0b1e5));
       try {
-        const { tick, injected, settleDay } = await soak(world);
+        const { tick, injected, settleDay, lastRun } = await soak(world);
         const boards = world.boards!;
         const received = await world.h.inbox();
-        const report = await checkDeliveries(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
+        const report = await checkDeliveries(world.h.db, received, { lastRun, digestHourUtc: world.h.config.DIGEST_HOUR_UTC });
         const byJob = await checkCanonicalJobs(world.h.db, received, { lastDigestDay: utcDay(settleDay) });
         console.log(
           `chaos seed ${seed} (copies on two boards): ${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected; ` +
@@ -561,6 +668,7 @@ describe(`randomized faults (seed ${seed})`, () => {
             `  by job: alert ${JSON.stringify(byJob.alert)}\n          digest ${JSON.stringify(byJob.digest)}`,
         );
         expect(report.stuck).toEqual([]);
+        expect(report.offSchedule).toEqual([]);
         expect(report.duplicatePostings).toEqual([]);
         expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
         expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
@@ -572,6 +680,33 @@ describe(`randomized faults (seed ${seed})`, () => {
         expect(byJob.unexpectedPairs).toEqual([]);
         expect(byJob.lostPairs).toEqual([]);
         expect(byJob.digest.visibleFailures).toBe(0);
+      } finally {
+        await world.h.close();
+      }
+    },
+  );
+  it.concurrent(
+    'mixed zones and cadences, the clock leaping across local digest hours and a daylight-saving change: one digest per local period — 0 duplicated, 0 lost, judged by each schedule',
+    { timeout: 600_000 },
+    async ({ expect }) => {
+      const world = await createSchedulesWorld(seededRandom(seed ^ 0x20ae5));
+      const schedules = world.schedules!;
+      try {
+        const { tick, injected, lastRun } = await soak(world);
+        const received = await world.h.inbox();
+        const report = await checkDeliveries(world.h.db, received, { lastRun, digestHourUtc: world.h.config.DIGEST_HOUR_UTC });
+        const digestRows = (await world.h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.id);
+        console.log(
+          `chaos seed ${seed} (zones and cadences): from ${schedules.start.toISOString()} across ${schedules.change.what} at ${schedules.change.at} to ${lastRun.toISOString()}; ` +
+            `${tick} ticks, ${injected.invocations} invocations, ${injected.crashes} crashes and ${injected.providerFaults} provider-fault windows injected; ` +
+            `subscribers ${JSON.stringify(schedules.modes)}; ${digestRows.length} digests claimed (${digestRows.filter((k) => /_\d{4}-W\d{2}$/.test(k)).length} weekly)\n` +
+            `  alert:  ${JSON.stringify(report.alert)}\n  digest: ${JSON.stringify(report.digest)}`,
+        );
+        expect(report.stuck).toEqual([]);
+        expect(report.offSchedule).toEqual([]);
+        expect(report.duplicatePostings).toEqual([]);
+        expect(report.alert).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0 });
+        expect(report.digest).toMatchObject({ duplicated: 0, unexpected: 0, lost: 0, visibleFailures: 0 });
       } finally {
         await world.h.close();
       }

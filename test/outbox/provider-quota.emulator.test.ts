@@ -90,7 +90,10 @@ describe('a provider quota pauses sending; it never uses up attempts (DESIGN §2
 
     const inbox = await h.inbox();
     expect(inbox.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'bob@example.com', 'cyd@example.com', 'dee@example.com']);
-    const report = await checkDeliveries(h.db, inbox, { lastDigestDay: '2026-12-01' });
+    const report = await checkDeliveries(h.db, inbox, {
+      lastRun: new Date('2026-12-01T00:30:00Z'),
+      digestHourUtc: h.config.DIGEST_HOUR_UTC,
+    });
     expect(report.stuck).toEqual([]);
     expect(report.duplicatePostings).toEqual([]);
     for (const kind of ['alert', 'digest'] as const) {

@@ -1,7 +1,9 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
-import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { deliveriesCollection, type Delivery } from '../../lib/ledger/delivery';
 import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
+import { digestPeriod, latestDigestSlot, nextDigestSlot } from '../../lib/subscribers/digest-schedule';
+import { digestScheduleOf, subscribersCollection, type Subscriber } from '../../lib/subscribers/subscriber';
 
 /** DESIGN §2.9: what a queue checker counts, per kind of email. */
 export type KindCounts = {
@@ -14,7 +16,14 @@ export type KindCounts = {
   recovered: number;
   visibleFailures: number;
 };
-export type CheckReport = { alert: KindCounts; digest: KindCounts; stuck: string[]; duplicatePostings: string[] };
+export type CheckReport = {
+  alert: KindCounts;
+  digest: KindCounts;
+  stuck: string[];
+  duplicatePostings: string[];
+  /** Scheduled digest rows claimed for a period other than the one the subscriber's latest slot was in (before its hour, or a stale one). */
+  offSchedule: string[];
+};
 
 const empty = (): KindCounts => ({
   attempted: 0,
@@ -30,14 +39,25 @@ const FINAL_ROWS = new Set(['sent', 'failed', 'dead', 'skipped']);
 
 /**
  * Compares what the ledger says was due with what the mail sink actually received:
- * - lost: due and never received, without a visible failed/dead state;
+ * - lost: due and never received, without a visible failed/dead state — an email the ledger says
+ *   was sent and the inbox lacks; and for digests, each queued item whose digest was due by its
+ *   subscriber's own schedule (see `digestDueBy`) before the last run and never claimed;
  * - duplicated: the same email (key) received twice, or one posting reaching a subscriber twice;
- * - unexpected: received though no outbox row asked for it;
+ * - unexpected: received though no outbox row asked for it, or a scheduled digest claimed off its
+ *   subscriber's schedule (before the local hour, on a day it does not go out, for a period not
+ *   the latest) — listed in `offSchedule`;
  * - recovered: sent after more than one attempt (a crash, a timeout, a 5xx or a 429 on the way);
- * - stuck: anything not in a final state after the settle runs.
+ * - stuck: anything not in a final state after the settle runs (overdue queued items included).
+ *
+ * `lastRun` is the clock of the last run the test made: a queued item due after it may stay queued.
  */
-export async function checkDeliveries(db: Firestore, received: SinkMessage[], input: { lastDigestDay: string }): Promise<CheckReport> {
-  const report: CheckReport = { alert: empty(), digest: empty(), stuck: [], duplicatePostings: [] };
+export async function checkDeliveries(
+  db: Firestore,
+  received: SinkMessage[],
+  input: { lastRun: Date; digestHourUtc: number },
+): Promise<CheckReport> {
+  const report: CheckReport = { alert: empty(), digest: empty(), stuck: [], duplicatePostings: [], offSchedule: [] };
+  const subscribers = new Map((await subscribersCollection(db).get()).docs.map((d) => [d.id, d.data()]));
   const rows = await db.collection('emails').get();
   // A message is matched to its outbox row by content (recipient, subject, text): single sends
   // carry the email key, but a batch carries the batch key, so the key alone cannot tell.
@@ -71,6 +91,14 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
       counts.visibleFailures += 1;
     }
     if (!FINAL_ROWS.has(status)) report.stuck.push(`emails/${doc.id} is ${status}`);
+    if (kind === 'digest') {
+      const claimedAt = doc.get('createdAt')?.toDate() as Date;
+      const offBy = offSchedule(doc.id, doc.get('uid'), claimedAt, subscribers.get(doc.get('uid')), input.digestHourUtc);
+      if (offBy) {
+        report.offSchedule.push(offBy);
+        counts.unexpected += 1;
+      }
+    }
   }
 
   // One posting must never reach a subscriber twice, whichever emails carried it.
@@ -86,13 +114,46 @@ export async function checkDeliveries(db: Firestore, received: SinkMessage[], in
 
   const deliveries = (await deliveriesCollection(db).get()).docs.map((d) => d.data());
   const outcomes = await readDeliveryOutcomes(db, deliveries);
-  const digestDateOf = new Map(deliveries.map((d) => [`${d.uid}_${d.jobId}`, d.digestDate ?? '']));
+  const byId = new Map(deliveries.map((d) => [`${d.uid}_${d.jobId}`, d]));
   for (const o of outcomes) {
-    if (o.status === 'sending' || o.status === 'queued') {
-      const dueLater = o.status === 'queued' && digestDateOf.get(`${o.uid}_${o.jobId}`)! > input.lastDigestDay;
-      if (!dueLater) report.stuck.push(`deliveries/${o.uid}_${o.jobId} is ${o.status}`);
-    }
+    if (o.status === 'sending') report.stuck.push(`deliveries/${o.uid}_${o.jobId} is sending`);
+    if (o.status !== 'queued') continue;
+    const delivery = byId.get(`${o.uid}_${o.jobId}`)!;
+    const dueBy = digestDueBy(delivery, subscribers.get(o.uid), input.digestHourUtc);
+    if (dueBy.getTime() > input.lastRun.getTime()) continue;
+    // Still queued is listed by no digest row (delivery-outcome.ts): due, and no digest took it.
+    report.stuck.push(`deliveries/${o.uid}_${o.jobId} is queued, due by ${dueBy.toISOString()}`);
+    report.digest.lost += 1;
   }
   // A digest that was due but whose row ended dead is a visible failure; one with no row at all would be lost.
   return report;
+}
+
+/**
+ * When a queued item must have gone into a digest, by its subscriber's own schedule: the first
+ * slot after the run that queued it. Before that slot the item joins the digest of the period
+ * then current if its slot has passed and nobody claimed it (a catch-up), or waits for the slot;
+ * a digest claimed by a run racing the one that queued it sends without it, and it waits for the
+ * slot too. A run at or after that slot must claim it. The slot math is digest-schedule.ts's,
+ * which its own tests pin to instants written out by hand. A subscriber without a digest schedule
+ * now (deleted, paused, switched to instant or feed) has the item closed at its stored due time.
+ */
+export function digestDueBy(delivery: Delivery, subscriber: Subscriber | undefined, digestHourUtc: number): Date {
+  const schedule = subscriber?.status === 'active' ? digestScheduleOf(subscriber, digestHourUtc) : null;
+  if (!schedule) return delivery.digestDueAt ?? delivery.createdAt;
+  return nextDigestSlot(schedule, delivery.createdAt);
+}
+
+/**
+ * A scheduled digest row claimed at `claimedAt` must be for the period the subscriber's latest
+ * slot at that instant falls in: never before their local hour, never on a day they do not get
+ * one. Returns what is wrong, or null. Manual resends (`digest_{uid}_manual-…`) are not scheduled.
+ */
+function offSchedule(key: string, uid: string, claimedAt: Date, subscriber: Subscriber | undefined, digestHourUtc: number): string | null {
+  const period = key.slice(`digest_${uid}_`.length);
+  if (period.startsWith('manual-') || !subscriber) return null;
+  const schedule = digestScheduleOf(subscriber, digestHourUtc);
+  if (!schedule) return null;
+  const expected = digestPeriod(schedule, latestDigestSlot(schedule, claimedAt));
+  return expected === period ? null : `emails/${key} claimed at ${claimedAt.toISOString()}, when the latest period was ${expected}`;
 }
