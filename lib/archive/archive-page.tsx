@@ -1,3 +1,4 @@
+import { formatUtcMinute } from '../mail/compose-email';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { formatArchiveCursor, type ArchiveCursor } from './archive-cursor';
 import { MAX_SEARCH_LENGTH } from './archive-search';
@@ -17,15 +18,6 @@ export type ArchiveView = {
   before: ArchiveCursor | null;
   page: ArchivePage;
 };
-
-const sentFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-});
 
 /** How each mode reads on a card; a mode Scout learns later shows as it is stored. */
 const MODE_LABELS: Record<string, string> = {
@@ -115,7 +107,7 @@ function ArchiveCard({ entry }: { entry: ArchiveEntry }) {
         )}
       </h2>
       <p className="archive-meta">
-        <time dateTime={entry.sentAt.toISOString()}>{sentFormat.format(entry.sentAt)} UTC</time>
+        <time dateTime={entry.sentAt.toISOString()}>{formatUtcMinute(entry.sentAt)}</time>
         {' · '}
         {mode}
         {entry.posting?.employer ? ` · ${entry.posting.employer}` : ''}

@@ -64,7 +64,9 @@ export function formatBudget(budget: Posting['budget']): string | null {
   return budget.kind === 'yearly' ? `${money}/year` : `${money} fixed`;
 }
 
-const formatPublished = (date: Date | null) => (date ? `${publishedFormat.format(date)} UTC` : null);
+/** "2 Dec 2026, 13:53 UTC": how an email, and the archive, write an instant. */
+export const formatUtcMinute = (date: Date) => `${publishedFormat.format(date)} UTC`;
+const formatPublished = (date: Date | null) => (date ? formatUtcMinute(date) : null);
 
 /** The money of a budget without its kind ("$300", "$30.00–$60.00"), for a change line whose kind is the same on both sides. */
 function formatAmount(budget: NonNullable<Posting['budget']>): string {

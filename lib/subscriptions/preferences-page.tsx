@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
-import { SCHEDULE_LABELS, SCHEDULE_TARGETS, ScheduleFields } from './preferences-schedule';
+import { ErrorLine, SCHEDULE_LABELS, SCHEDULE_TARGETS, ScheduleFields } from './preferences-schedule';
 import { linkFailedPage, type LinkFailure, type LinkFailureCopy } from './link-failed-page';
 import {
   MAX_ABOUT_LENGTH,
@@ -247,15 +247,6 @@ export const preferencesFormPage = ({ status, retryAfterSec, ...page }: Preferen
     formScript: true,
     headers: retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {},
   });
-
-function ErrorLine({ field, error }: { field: string; error: string | undefined }) {
-  return error ? (
-    <p className="field-error" id={`${field}-error`}>
-      <span className="visually-hidden">Error: </span>
-      {error}
-    </p>
-  ) : null;
-}
 
 function TextField(input: {
   field: PreferenceField;

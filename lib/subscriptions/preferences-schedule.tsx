@@ -38,7 +38,8 @@ export const SCHEDULE_TARGETS: Record<ScheduleField, string> = {
 
 export type ScheduleValues = Record<ScheduleField, string>;
 
-function ErrorLine({ field, error }: { field: string; error: string | undefined }) {
+/** A field's error under it, announced with the field (aria-describedby names its id). */
+export function ErrorLine({ field, error }: { field: string; error: string | undefined }) {
   return error ? (
     <p className="field-error" id={`${field}-error`}>
       <span className="visually-hidden">Error: </span>
