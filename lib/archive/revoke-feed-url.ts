@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../store/guarded-update';
+import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { subscribersCollection, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
 import { canReadArchive } from './open-private-link';
 
@@ -15,7 +15,7 @@ export type RevokeFeedResult =
  * two bumps, never one lost, and a subscriber who is gone is not brought back.
  */
 export async function revokeFeedUrl(db: Firestore, input: { uid: string; now: Date }): Promise<RevokeFeedResult> {
-  return guardedUpdate<RevokeFeedResult, Subscriber>(
+  return guardedSubscriberUpdate<RevokeFeedResult>(
     subscribersCollection(db).doc(input.uid),
     (snap) => {
       const current = snap.data();

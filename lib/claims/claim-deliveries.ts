@@ -8,6 +8,7 @@ import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { digestScheduleOf, isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
+import type { IndexedSubscriber } from '../subscribers/match-index';
 import { readMany } from '../store/create-documents';
 import { deliveryId, deliveryRef, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { nearMissesRef, nearMissesUpdate } from '../ledger/near-misses';
@@ -23,10 +24,10 @@ export const RENDER_CONCURRENCY = 16;
 export const MAX_ALERT_ITEMS = 25;
 
 /** A keyword match, with the model's judgement once the verdict stage has judged it (instant subscribers, stage on). */
-export type ClaimCandidate = Candidate<StoredPosting> & { judgement?: Judgement };
+export type ClaimCandidate = Candidate<StoredPosting, IndexedSubscriber> & { judgement?: Judgement };
 /** A queued delivery a claim planned with the commit off (the dry run): not written, so the flush is handed it. */
 export type PlannedDelivery = { delivery: Delivery; posting: StoredPosting };
-export type ComposeAlert = (subscriber: Subscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
+export type ComposeAlert = (subscriber: IndexedSubscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
@@ -63,7 +64,7 @@ export type DigestDue = { dueAt: Date; period: string };
  */
 export async function readDigestDue(
   db: Firestore,
-  input: { subscribers: Subscriber[]; now: Date; digestHourUtc: number },
+  input: { subscribers: IndexedSubscriber[]; now: Date; digestHourUtc: number },
 ): Promise<Map<string, DigestDue>> {
   const scheduled = input.subscribers.flatMap((subscriber) => {
     const schedule = digestScheduleOf(subscriber, input.digestHourUtc);

@@ -11,8 +11,9 @@ import { loadPendingPostings, markPostingsMatched } from '../feeds/store-posting
 import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
 import { matchPostings, type Candidate } from '../matching/match-postings';
 import { dispatchOutbox, type DispatchStats } from '../outbox/dispatch-outbox';
-import { ownsSubscriber } from '../runtime/shard';
-import { isDigestMode, listActiveSubscribers } from '../subscribers/subscriber';
+import { readActiveSubscribers, type IndexedSubscriber } from '../subscribers/match-index';
+import { repairMatchIndex, type RepairResult } from '../subscribers/repair-match-index';
+import { isDigestMode } from '../subscribers/subscriber';
 import type { RunContext } from './run-context';
 
 /** Matching reads pending postings in slices this big; the rest waits for the next run. */
@@ -25,10 +26,18 @@ export const POSTINGS_PER_RUN = 2_000;
  */
 export type FetchResult = { fetched: number; new: number; held: number; feeds: FeedReport[]; unseen: StoredPosting[] };
 /** `more`: pending postings are left past this run's slice. */
-export type MatchResult = { postings: StoredPosting[]; candidates: Candidate<StoredPosting>[]; users: number; more: boolean };
+export type MatchResult = {
+  postings: StoredPosting[];
+  candidates: Candidate<StoredPosting, IndexedSubscriber>[];
+  users: number;
+  /** Where the subscribers were read from: the match index, or users/ while the index is not built yet. */
+  subscribersFrom: 'index' | 'users' | null;
+  more: boolean;
+};
 export type ClaimResult = ClaimStats;
 export type FlushResult = FlushStats;
 export type DispatchResult = DispatchStats & { providerRequests: number };
+export type { RepairResult };
 
 /** Fetch the feeds, store the new postings (jobs/, new ones only). A broken feed is recorded and logged, never fatal. */
 export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
@@ -84,10 +93,11 @@ export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): P
   const loaded = [...new Map([...pending, ...fetched.unseen].map((p) => [p.id, p])).values()];
   const postings = loaded.slice(0, POSTINGS_PER_RUN);
   // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
-  const subscribers = postings.length > 0 ? (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(ctx.shard, s.id)) : [];
+  const active = postings.length > 0 ? await readActiveSubscribers(db, ctx.shard) : null;
+  const subscribers = active?.subscribers ?? [];
   // Daily subscribers' near misses (a keyword matched, an exclude or the budget floor left it out) are kept for their digest's near-miss line.
   const candidates = matchPostings(postings, subscribers, { keepNearMisses: (s) => isDigestMode(s.mode) });
-  return { postings, candidates, users: subscribers.length, more: loaded.length > POSTINGS_PER_RUN };
+  return { postings, candidates, users: subscribers.length, subscribersFrom: active?.from ?? null, more: loaded.length > POSTINGS_PER_RUN };
 }
 
 /** Claim deliveries/{uid}_{jobId} (instant: with the alert's outbox row; daily: queued), then close the postings reached. */
@@ -193,4 +203,16 @@ export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
     { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard: ctx.shard },
   );
   return { ...sent, providerRequests: ctx.limiter.requests() };
+}
+
+/**
+ * The match index's repair sweep (build, then a daily check against users/), last so that it never
+ * delays a send, and bounded by what is left of the run's time. The sweep covers every subscriber,
+ * so of a sharded run's callers only the first does it.
+ */
+export async function repairIndex(ctx: RunContext): Promise<RepairResult> {
+  if (ctx.shard && ctx.shard.index !== 0) return { ran: false, checked: 0, drift: 0, fixed: 0, finished: false };
+  const repaired = await repairMatchIndex(ctx.deps.db, { now: ctx.startedAt, outOfTime: () => ctx.outOfTime(0) });
+  if (repaired.drift > 0) ctx.deps.log('match_index.drift', { runId: ctx.runId, drift: repaired.drift, fixed: repaired.fixed });
+  return repaired;
 }

@@ -1,5 +1,5 @@
 import { emptyRunStats, type RunStats } from '../ops/runs';
-import type { ClaimResult, DispatchResult, FetchResult, FlushResult, MatchResult } from './cycle-steps';
+import type { ClaimResult, DispatchResult, FetchResult, FlushResult, MatchResult, RepairResult } from './cycle-steps';
 import type { RunContext } from './run-context';
 
 /** What the steps of one run returned, as far as it got: a step that never ran (the run threw first) is absent. */
@@ -9,6 +9,7 @@ export type StepResults = {
   claim?: ClaimResult;
   flush?: FlushResult;
   dispatch?: DispatchResult;
+  repair?: RepairResult;
 };
 
 /**
@@ -17,7 +18,7 @@ export type StepResults = {
  * matching slice, claims cut by the budget or given up after losing races, rows not dispatched.
  */
 export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string[]): RunStats {
-  const { fetch, match, claim, flush, dispatch } = steps;
+  const { fetch, match, claim, flush, dispatch, repair } = steps;
   const feedErrors = fetch?.feeds.filter((f) => f.status === 'error').length ?? 0;
   const sent = dispatch?.sent;
   return {
@@ -46,6 +47,10 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     ].some(Boolean),
     quota: dispatch?.quota ?? null,
     model: ctx.judge?.stats() ?? null,
+    matchIndex: {
+      subscribersFrom: match?.subscribersFrom ?? null,
+      repair: repair?.ran ? { checked: repair.checked, drift: repair.drift, fixed: repair.fixed, finished: repair.finished } : null,
+    },
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
     feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, duplicates, error }) => ({

@@ -1,7 +1,7 @@
 import { addDays } from '../store/timestamps';
 import { recordRunEnd, recordRunStart, type RunStats } from '../ops/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
-import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings } from './cycle-steps';
+import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';
 import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
@@ -16,7 +16,8 @@ export type CycleResult =
  * One cycle, top to bottom as DESIGN §3 tells it:
  *   lock → fetch feeds, store new postings → match them against active subscribers →
  *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
- *   flush today's digests when due → dispatch the outbox → record the run, release the lock.
+ *   flush today's digests when due → dispatch the outbox → repair the match index (a bounded
+ *   share of its sweep) → record the run, release the lock.
  * Every step is safe to repeat: the ledger, not the lock, is what keeps a second run silent.
  * Each step returns what it did; the run's stats are folded from those results once, at the end.
  */
@@ -75,4 +76,5 @@ async function runSteps(ctx: RunContext, steps: StepResults): Promise<void> {
   steps.flush = await ctx.phase('flush', () => flushDigests(ctx, claims));
   await failpoint('after-digest-claim');
   steps.dispatch = await ctx.phase('dispatch', () => dispatchEmails(ctx));
+  steps.repair = await ctx.phase('repair', () => repairIndex(ctx));
 }

@@ -212,7 +212,7 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
 }
 
 export async function composeInstantAlert(input: {
-  subscriber: Subscriber;
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'>;
   items: ScoredPosting[];
   settings: MailSettings;
   now: Date;
@@ -242,7 +242,7 @@ export function digestPeriodLabel(period: string): string {
 }
 
 export async function composeDailyDigest(input: {
-  subscriber: Subscriber;
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'>;
   items: ScoredPosting[];
   moreCount: number;
   day: string;

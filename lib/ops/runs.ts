@@ -5,7 +5,7 @@ import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
 
 /** The cycle's steps, as the run record times them (DESIGN §3). */
-export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch';
+export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch' | 'repair';
 /** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
 export type ClaimsGivenUp = { deliveries: number; digests: number };
 
@@ -42,6 +42,15 @@ export type RunStats = {
    * judged and judged not a fit, and pairs decided by keywords alone by why (faults, budget…).
    */
   model: ModelStats | null;
+  /**
+   * The match index (lib/subscribers/match-index.ts): where this run's subscribers were read from
+   * (null: no new posting, nobody read), and what its share of the repair sweep checked and fixed
+   * (null: no sweep due, or a shard other than the first).
+   */
+  matchIndex: {
+    subscribersFrom: 'index' | 'users' | null;
+    repair: { checked: number; drift: number; fixed: number; finished: boolean } | null;
+  };
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
@@ -79,6 +88,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     partial: false,
     quota: null,
     model: null,
+    matchIndex: { subscribersFrom: null, repair: null },
     durationMs: 0,
     phases: {},
     feeds: [],

@@ -10,6 +10,8 @@
 export const COLLECTIONS = {
   /** Subscribers, by base64url of the normalised address (lib/subscribers/subscriber.ts). */
   subscribers: 'users',
+  /** Every active subscriber's match profile, packed into a few shards (lib/subscribers/match-index.ts). */
+  matchIndex: 'matchIndex',
   /** Postings fetched from the feeds (lib/feeds/postings-collection.ts). */
   postings: 'jobs',
   /** Which stored posting is the one card for a job, by canonical URL or fingerprint (lib/feeds/posting-keys.ts). */

@@ -1,6 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { DEFAULT_FIT_THRESHOLD } from './fit-profile';
+import { entryFor, entryForStored, writeMatchProfile } from './match-index';
+import { applyUpdate } from './subscriber-writes';
 import {
   defaultScheduleFields,
   definedScheduleFields,
@@ -45,7 +47,11 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     updatedAt: now,
   };
   try {
-    await ref.create(subscriber);
+    // The subscriber and their match index entry land together, or neither does.
+    const batch = db.batch();
+    batch.create(ref, subscriber);
+    writeMatchProfile(batch, db, id, { before: undefined, after: entryFor(subscriber) });
+    await batch.commit();
     return { id, outcome: 'created' };
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
@@ -59,7 +65,7 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     // Read in this transaction: a concurrent change makes it retry, so the version goes up exactly once per change.
     const about = parsed.about ?? existing?.about ?? '';
     const profileChanged = !existing || verdictProfileChanged(existing, { ...subscriber, about });
-    tx.update(ref, {
+    const update = {
       keywords: subscriber.keywords,
       excludes: subscriber.excludes,
       minBudget: subscriber.minBudget,
@@ -73,7 +79,9 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
       updatedAt: now,
       // A pending signup made active here is confirmed by the operator: nothing may expire it now.
       ...leavePendingFields(),
-    });
+    };
+    tx.update(ref, update);
+    writeMatchProfile(tx, db, id, { before: entryForStored(id, existing), after: entryForStored(id, applyUpdate(existing ?? {}, update)) });
     return { id, outcome: 'updated' as const };
   });
 }

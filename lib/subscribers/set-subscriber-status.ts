@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../store/guarded-update';
-import { subscriberId, subscribersCollection, type Subscriber, type SubscriberStatus } from './subscriber';
+import { guardedSubscriberUpdate } from './subscriber-writes';
+import { subscriberId, subscribersCollection, type SubscriberStatus } from './subscriber';
 
 export type StatusAction = 'pause' | 'resume';
 
@@ -32,7 +32,7 @@ export async function setSubscriberStatus(
   params: { email: string; action: StatusAction; now: Date },
 ): Promise<StatusResult> {
   const ref = subscribersCollection(db).doc(subscriberId(params.email));
-  return guardedUpdate<StatusResult, Subscriber>(
+  return guardedSubscriberUpdate<StatusResult>(
     ref,
     (snap) => {
       const subscriber = snap.data();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FieldValue, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentData, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { addDays, toDate, toTimestamp } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
@@ -128,6 +128,37 @@ export const verdictProfileChanged = (a: VerdictProfile, b: VerdictProfile) =>
 export const FIRST_PROFILE_VERSION = 1;
 export const readProfileVersion = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
 
+/**
+ * A subscriber from its stored fields, tolerant of documents written before a field existed (each
+ * reads as its default). The converter's reading, and the match index's (match-index.ts), which
+ * must derive an entry from the fields an update is about to write.
+ */
+export function readSubscriberFields(id: string, d: DocumentData): Subscriber {
+  const expireAt = toDate(d.expireAt);
+  return {
+    id,
+    email: d.email,
+    keywords: d.keywords ?? [],
+    excludes: d.excludes ?? [],
+    minBudget: d.minBudget ?? null,
+    mode: (DELIVERY_MODES as readonly string[]).includes(d.mode) ? d.mode : 'instant',
+    about: typeof d.about === 'string' ? d.about : '',
+    profileVersion: readProfileVersion(d.profileVersion),
+    fitThreshold: readFitThreshold(d.fitThreshold),
+    status: d.status,
+    timezone: typeof d.timezone === 'string' && d.timezone ? d.timezone : DEFAULT_TIMEZONE,
+    digestHour: typeof d.digestHour === 'number' ? d.digestHour : null,
+    weekdays: Array.isArray(d.weekdays) && d.weekdays.length > 0 ? WEEKDAYS.filter((w) => d.weekdays.includes(w)) : [...WEEKDAYS],
+    weeklyDay: (WEEKDAYS as readonly string[]).includes(d.weeklyDay) ? d.weeklyDay : DEFAULT_WEEKLY_DAY,
+    createdAt: toDate(d.createdAt) ?? new Date(0),
+    confirmedAt: toDate(d.confirmedAt),
+    updatedAt: toDate(d.updatedAt) ?? new Date(0),
+    feedTokenVersion: readProfileVersion(d.feedTokenVersion),
+    ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
+    ...(expireAt ? { expireAt } : {}),
+  };
+}
+
 export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   toFirestore: (s) => {
     const { id: _id, signupNonce, expireAt, ...rest } = s as Subscriber;
@@ -141,32 +172,7 @@ export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
       ...(expireAt ? { expireAt: toTimestamp(expireAt) } : {}),
     };
   },
-  fromFirestore: (snap) => {
-    const d = snap.data();
-    const expireAt = toDate(d.expireAt);
-    return {
-      id: snap.id,
-      email: d.email,
-      keywords: d.keywords ?? [],
-      excludes: d.excludes ?? [],
-      minBudget: d.minBudget ?? null,
-      mode: (DELIVERY_MODES as readonly string[]).includes(d.mode) ? d.mode : 'instant',
-      about: typeof d.about === 'string' ? d.about : '',
-      profileVersion: readProfileVersion(d.profileVersion),
-      fitThreshold: readFitThreshold(d.fitThreshold),
-      status: d.status,
-      timezone: typeof d.timezone === 'string' && d.timezone ? d.timezone : DEFAULT_TIMEZONE,
-      digestHour: typeof d.digestHour === 'number' ? d.digestHour : null,
-      weekdays: Array.isArray(d.weekdays) && d.weekdays.length > 0 ? WEEKDAYS.filter((w) => d.weekdays.includes(w)) : [...WEEKDAYS],
-      weeklyDay: (WEEKDAYS as readonly string[]).includes(d.weeklyDay) ? d.weeklyDay : DEFAULT_WEEKLY_DAY,
-      createdAt: toDate(d.createdAt) ?? new Date(0),
-      confirmedAt: toDate(d.confirmedAt),
-      updatedAt: toDate(d.updatedAt) ?? new Date(0),
-      feedTokenVersion: readProfileVersion(d.feedTokenVersion),
-      ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
-      ...(expireAt ? { expireAt } : {}),
-    };
-  },
+  fromFirestore: (snap) => readSubscriberFields(snap.id, snap.data()),
 };
 
 /** The schedule fields a new subscriber gets when they chose none: 08:00 UTC (DIGEST_HOUR_UTC) every day. */

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../store/guarded-update';
+import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
 import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
@@ -73,7 +73,7 @@ export async function confirmSubscription(
   if (!link.ok) return link;
   const ref = subscribersCollection(db).doc(link.uid);
   // Lost to another write (another click, an unsubscribe, a signup) or to the TTL's delete: decided again.
-  return guardedUpdate<ConfirmResult, Subscriber>(
+  return guardedSubscriberUpdate<ConfirmResult>(
     ref,
     (snap) => {
       const decision = decideConfirmation(snap.data(), link.nonce);

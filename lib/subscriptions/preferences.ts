@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../store/guarded-update';
+import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { keywordTermSchema } from '../subscribers/keyword-term';
 import { MAX_EXCLUDES, parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
@@ -184,12 +184,12 @@ type Guarded<T> =
   { kind: 'unknown' } | { kind: 'stopped'; value: T } | { kind: 'updated' | 'kept'; from: SubscriberStatus; subscriber: Subscriber };
 
 /**
- * The subscriber's plan on guardedUpdate: read, decide on what was read, write guarded by the
+ * The subscriber's plan on a guarded update (with their match index entry): read, decide on what was read, write guarded by the
  * read's version; on a lost guard, decide again. An update (never a set or create) so a link for
  * a subscriber who is gone brings nobody back.
  */
 async function updateGuarded<T>(db: Firestore, uid: string, plan: (current: Subscriber) => Plan<T>): Promise<Guarded<T>> {
-  return guardedUpdate<Guarded<T>, Subscriber>(
+  return guardedSubscriberUpdate<Guarded<T>>(
     subscribersCollection(db).doc(uid),
     (snap) => {
       const current = snap.data();

@@ -4,7 +4,8 @@ import type { Config } from '../runtime/config';
 import { clientLogId } from '../http/client-address';
 import { maskEmail } from '../runtime/logger';
 import { isAlreadyExists } from '../store/firestore-errors';
-import { guardedUpdate, type GuardedStep } from '../store/guarded-update';
+import { type GuardedStep } from '../store/guarded-update';
+import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { addDays } from '../store/timestamps';
 import { composeConfirmation, composeManageLink } from '../mail/compose-account-email';
 import type { MailSettings } from '../mail/compose-email';
@@ -233,7 +234,7 @@ async function writeSignup(
   // deleted and added again, say) moves us to the next number instead of failing the signup.
   let keysTaken = 0;
   let createLost = false;
-  return guardedUpdate<WriteResult, Subscriber>(
+  return guardedSubscriberUpdate<WriteResult>(
     subscribersCollection(db).doc(uid),
     async (snap): Promise<GuardedStep<WriteResult>> => {
       // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.

@@ -1,8 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../store/guarded-update';
+import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+import { leavePendingFields, subscribersCollection } from '../subscribers/subscriber';
 
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
@@ -39,7 +39,7 @@ export async function unsubscribeSubscriber(
  */
 async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<'done' | 'already' | 'unknown'> {
   const ref = subscribersCollection(db).doc(uid);
-  return guardedUpdate<'done' | 'already' | 'unknown', Subscriber>(
+  return guardedSubscriberUpdate<'done' | 'already' | 'unknown'>(
     ref,
     (snap) => {
       if (!snap.exists || !snap.updateTime) return { done: 'unknown' };

@@ -4,7 +4,8 @@ import type { Posting } from '../feeds/posting';
 import { readCounterExamples } from '../feedback/counter-examples';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
-import type { Subscriber } from '../subscribers/subscriber';
+import type { IndexedSubscriber } from '../subscribers/match-index';
+import { subscribersCollection } from '../subscribers/subscriber';
 import { newRunModelUsage } from './ai-usage';
 import type { VerdictClient } from './ask-verdicts';
 import { scoreOnce, type ScoreFallbackReason } from './score-once';
@@ -29,9 +30,15 @@ export type Judgement = {
   fits: boolean;
 };
 
+/**
+ * Who is judged: a stored subscriber, or their match index entry, which leaves out `about` (then
+ * read from users/ once the subscriber has postings to judge).
+ */
+export type JudgedSubscriber = IndexedSubscriber & { about?: string };
+
 export type Judge = {
   /** One subscriber's shortlisted postings → a judgement for each, by posting id. Never throws for a model fault. */
-  judge(subscriber: Subscriber, postings: Posting[]): Promise<Map<string, Judgement>>;
+  judge(subscriber: JudgedSubscriber, postings: Posting[]): Promise<Map<string, Judgement>>;
   /** What the run's model stage did so far: for the run record and the log. */
   stats(): ModelStats;
 };
@@ -67,8 +74,9 @@ export function createJudge(deps: JudgeDeps): Judge {
   // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
 
-  async function judge(subscriber: Subscriber, postings: Posting[]): Promise<Map<string, Judgement>> {
+  async function judge(subscriber: JudgedSubscriber, postings: Posting[]): Promise<Map<string, Judgement>> {
     if (postings.length === 0) return new Map();
+    const about = subscriber.about ?? (await readAbout(deps.db, subscriber.id));
     const outcomes = await limit(() =>
       scoreOnce(
         { ...deps, usage },
@@ -79,7 +87,7 @@ export function createJudge(deps: JudgeDeps): Judge {
             keywords: subscriber.keywords,
             excludes: subscriber.excludes,
             minBudget: subscriber.minBudget,
-            about: subscriber.about,
+            about,
             profileVersion: subscriber.profileVersion,
             // Their latest "not a fit" postings, as counter-examples: read only when a request is made.
             loadCounterExamples: () => readCounterExamples(deps.db, subscriber.id),
@@ -112,4 +120,9 @@ export function createJudge(deps: JudgeDeps): Judge {
   }
 
   return { judge, stats };
+}
+
+/** What a subscriber wrote about themselves, for a judge handed their index entry; '' once they are gone. */
+async function readAbout(db: Firestore, uid: string): Promise<string> {
+  return (await subscribersCollection(db).doc(uid).get()).data()?.about ?? '';
 }

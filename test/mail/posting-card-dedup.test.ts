@@ -67,7 +67,7 @@ describe('the card of a job seen on several sources', () => {
 
   it('the digest card carries the same lines', async () => {
     const mail = await composeDailyDigest({
-      subscriber: { ...subscriber, mode: 'daily' },
+      subscriber,
       items: [item(posting)],
       moreCount: 0,
       day: '2026-12-09',

@@ -7,6 +7,7 @@ describe('COLLECTIONS', () => {
     // Spelled raw on purpose: this is the contract (docs/cycle.md "Data model", DESIGN.md §4).
     expect(COLLECTIONS).toEqual({
       subscribers: 'users',
+      matchIndex: 'matchIndex',
       postings: 'jobs',
       postingKeys: 'postingKeys',
       deliveries: 'deliveries',

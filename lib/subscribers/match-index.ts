@@ -1,0 +1,217 @@
+import { FieldValue, type DocumentData, type Firestore, type Transaction, type WriteBatch } from 'firebase-admin/firestore';
+import { ownsSubscriber, shardOf, type Shard } from '../runtime/shard';
+import { readMany } from '../store/create-documents';
+import { COLLECTIONS } from '../store/collections';
+import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
+import { toDate } from '../store/timestamps';
+import { WEEKDAYS, type Weekday } from './digest-schedule';
+import {
+  listActiveSubscribers,
+  readSubscriberFields,
+  subscriberId,
+  subscribersCollection,
+  type DeliveryMode,
+  type Subscriber,
+} from './subscriber';
+
+/**
+ * The match index: every active subscriber's match profile, packed into MATCH_INDEX_SHARDS
+ * documents, so that a run reads a handful of documents instead of one per subscriber.
+ *
+ *   matchIndex/{k}-of-{K}  { profiles: { [uid]: entry | null }, builtAt? }
+ *
+ * An entry is what matching, claiming and composing need of a subscriber (keywords, excludes,
+ * budget floor, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
+ * is left out (500 characters a subscriber would fill a shard; the verdict stage reads users/ for
+ * the few it judges). A profile longer than MAX_INLINE_ENTRY_CHARS is stored as null, "read
+ * users/{uid}": a few long profiles cost a read each rather than push a shard towards 1 MiB.
+ *
+ * Kept in step: every write that changes a subscriber's status or profile writes their entry in
+ * the same batch or transaction (`writeMatchProfile`, or `guardedSubscriberUpdate` which does it
+ * for a guarded update), as a merge of one map key, so writers of different subscribers on one
+ * shard never overwrite each other. The repair sweep (repair-match-index.ts) builds the index the
+ * first time, checks it against users/ once a day and sets `builtAt` on every shard when a sweep
+ * completes: until then (a new deployment, a new K) runs read users/ as before. The index is a
+ * cache of who to consider, never of who may be emailed: the dispatcher re-reads the subscriber
+ * before every send, so a stale entry cannot reach someone who opted out.
+ *
+ * `profiles` is exempt from indexing (firestore.indexes.json): a map keyed by uid would otherwise
+ * cost two index entries per subscriber and pass the 40,000 a document may have.
+ */
+export const MATCH_INDEX_SHARDS = 16;
+
+/** Longer entries are stored as a pointer to users/: bounds a shard at (≈34 B key + this) per subscriber. */
+export const MAX_INLINE_ENTRY_CHARS = 300;
+
+/** `scout status` warns past this share of the 1 MiB a document may hold: time to raise MATCH_INDEX_SHARDS. */
+export const MATCH_INDEX_WARN_SHARE = 0.75;
+
+export const matchIndexShardId = (k: number, count = MATCH_INDEX_SHARDS) => `${k}-of-${count}`;
+export const matchIndexShardOf = (uid: string, count = MATCH_INDEX_SHARDS) => shardOf(uid, count);
+export const matchIndexCollection = (db: Firestore) => db.collection(COLLECTIONS.matchIndex);
+export const matchIndexShardRef = (db: Firestore, k: number, count = MATCH_INDEX_SHARDS) =>
+  matchIndexCollection(db).doc(matchIndexShardId(k, count));
+
+/** What the index holds of a subscriber: the stored subscriber without `about` and the bookkeeping dates. */
+export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt'>;
+
+const MODE_CODES: Record<DeliveryMode, string> = { instant: 'i', daily: 'd', weekly: 'w', feed: 'f' };
+const MODE_OF_CODE = Object.fromEntries(Object.entries(MODE_CODES).map(([mode, code]) => [code, mode])) as Record<string, DeliveryMode>;
+const ALL_WEEKDAYS_MASK = (1 << WEEKDAYS.length) - 1;
+/** The first element of every entry: an entry in a format this code does not know reads as a pointer to users/. */
+const ENTRY_FORMAT = 1;
+
+const weekdayMask = (days: readonly Weekday[]) => days.reduce((mask, day) => mask | (1 << WEEKDAYS.indexOf(day)), 0);
+const weekdaysOfMask = (mask: number) => WEEKDAYS.filter((_, i) => mask & (1 << i));
+
+/** The profile as its index entry: a JSON array in a fixed order, the address only when it is not the uid's own. */
+export function encodeProfile(s: IndexedSubscriber): string {
+  const fields: unknown[] = [
+    ENTRY_FORMAT,
+    s.keywords,
+    s.excludes,
+    s.minBudget,
+    MODE_CODES[s.mode],
+    s.profileVersion,
+    s.fitThreshold,
+    s.timezone,
+    s.digestHour,
+    weekdayMask(s.weekdays),
+    WEEKDAYS.indexOf(s.weeklyDay),
+    s.feedTokenVersion ?? 0,
+  ];
+  // The id is base64url of the normalised address, so the address is almost always implied by it.
+  if (s.email !== emailOfId(s.id)) fields.push(s.email);
+  return JSON.stringify(fields);
+}
+
+const emailOfId = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
+
+/** An entry back as the subscriber it describes; null when it is not one this code wrote (read users/ instead). */
+export function decodeProfile(uid: string, entry: string): IndexedSubscriber | null {
+  try {
+    const f = JSON.parse(entry) as unknown[];
+    if (!Array.isArray(f) || f[0] !== ENTRY_FORMAT || !MODE_OF_CODE[f[4] as string]) return null;
+    const email = typeof f[12] === 'string' ? f[12] : emailOfId(uid);
+    if (subscriberId(email) !== uid) return null;
+    const weekdays = weekdaysOfMask(Number(f[9]) & ALL_WEEKDAYS_MASK);
+    return {
+      id: uid,
+      email,
+      keywords: f[1] as string[],
+      excludes: f[2] as string[],
+      minBudget: f[3] as number | null,
+      mode: MODE_OF_CODE[f[4] as string],
+      profileVersion: f[5] as number,
+      fitThreshold: f[6] as number,
+      status: 'active',
+      timezone: f[7] as string,
+      digestHour: f[8] as number | null,
+      weekdays: weekdays.length > 0 ? weekdays : [...WEEKDAYS],
+      weeklyDay: WEEKDAYS[f[10] as number] ?? WEEKDAYS[0],
+      feedTokenVersion: f[11] as number,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** A stored entry: the packed profile, or null for "too long to inline: read users/{uid}". */
+export type IndexEntry = string | null;
+
+/** The entry a subscriber document calls for: none (absent from the index) unless they are active. */
+export function entryFor(subscriber: IndexedSubscriber | null | undefined): IndexEntry | undefined {
+  if (!subscriber || subscriber.status !== 'active') return undefined;
+  const entry = encodeProfile(subscriber);
+  return entry.length <= MAX_INLINE_ENTRY_CHARS ? entry : null;
+}
+
+/** The entry of a document as stored (raw fields, as an update or a create writes them); undefined when it has none. */
+export function entryForStored(uid: string, data: DocumentData | undefined): IndexEntry | undefined {
+  return data ? entryFor(readSubscriberFields(uid, data)) : undefined;
+}
+
+type Writer = WriteBatch | Transaction;
+
+/**
+ * Puts one subscriber's entry (or its absence) in their shard, in the caller's batch or
+ * transaction, so it lands with the subscriber's own write or not at all. A merge of one map key:
+ * writers of other subscribers on the same shard are untouched. Writes nothing when the entry the
+ * caller read (`before`) is already the one called for, so saves that change nothing of the
+ * profile, and signups that stay pending, cost no index write.
+ */
+export function writeMatchProfile(
+  writer: Writer,
+  db: Firestore,
+  uid: string,
+  change: { before: IndexEntry | undefined; after: IndexEntry | undefined },
+): void {
+  if (change.before === change.after) return;
+  const ref = matchIndexShardRef(db, matchIndexShardOf(uid));
+  const value = change.after === undefined ? FieldValue.delete() : change.after;
+  (writer as WriteBatch).set(ref, { profiles: { [uid]: value } }, { merge: true });
+}
+
+/** A shard as read: its entries, and whether a completed sweep has vouched for it. */
+export type IndexShard = { k: number; profiles: Map<string, IndexEntry>; builtAt: Date | null; bytes: number };
+
+/** The shards a run reads: all of them, or, when the run's shard count divides K, only those whose subscribers it owns. */
+export function shardsToRead(shard: Shard | undefined, count = MATCH_INDEX_SHARDS): number[] {
+  const all = Array.from({ length: count }, (_, k) => k);
+  // sha256 % K % n = sha256 % n when n divides K: index shard k holds only run shard k % n's subscribers.
+  if (!shard || count % shard.count !== 0) return all;
+  return all.filter((k) => k % shard.count === shard.index);
+}
+
+export async function readIndexShards(db: Firestore, ks: number[], count = MATCH_INDEX_SHARDS): Promise<IndexShard[]> {
+  if (ks.length === 0) return [];
+  const snaps = await db.getAll(...ks.map((k) => matchIndexShardRef(db, k, count)));
+  return snaps.map((snap, i) => {
+    const data = snap.data() ?? {};
+    const profiles = new Map<string, IndexEntry>(Object.entries((data.profiles ?? {}) as Record<string, IndexEntry>));
+    return {
+      k: ks[i],
+      profiles,
+      builtAt: toDate(data.builtAt),
+      bytes: snap.exists ? documentSize(COLLECTIONS.matchIndex, snap.id, data) : 0,
+    };
+  });
+}
+
+/** How full a shard is, as a share of what a document may hold. */
+export const shardFullness = (shard: Pick<IndexShard, 'bytes'>) => shard.bytes / FIRESTORE_LIMITS.documentBytes;
+
+/** Where a run's subscribers came from: the index, or (not built yet) users/ as before it existed. */
+export type ActiveSubscribers = { subscribers: IndexedSubscriber[]; from: 'index' | 'users'; pointers: number };
+
+/**
+ * The active subscribers a run (or one shard of a run) matches against: from the index once a
+ * sweep has built it — the shards only, plus one read per entry too long to inline — otherwise
+ * from users/, one read per active subscriber.
+ */
+export async function readActiveSubscribers(db: Firestore, shard: Shard | undefined): Promise<ActiveSubscribers> {
+  const shards = await readIndexShards(db, shardsToRead(shard));
+  if (shards.some((s) => !s.builtAt)) {
+    const subscribers = (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(shard, s.id));
+    return { subscribers, from: 'users', pointers: 0 };
+  }
+  const subscribers: IndexedSubscriber[] = [];
+  const pointers: string[] = [];
+  for (const { profiles } of shards) {
+    for (const [uid, entry] of profiles) {
+      if (!ownsSubscriber(shard, uid)) continue;
+      const profile = entry === null ? null : decodeProfile(uid, entry);
+      if (profile) subscribers.push(profile);
+      else pointers.push(uid);
+    }
+  }
+  const read = await readMany(
+    db,
+    pointers.map((uid) => subscribersCollection(db).doc(uid)),
+  );
+  for (const snap of read) {
+    const subscriber = snap.data();
+    if (subscriber?.status === 'active') subscribers.push(subscriber);
+  }
+  return { subscribers, from: 'index', pointers: pointers.length };
+}
