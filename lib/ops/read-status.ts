@@ -9,6 +9,7 @@ import { COLLECTIONS } from '../store/collections';
 import { readSourceHealth, type SourceHealthView } from './source-health-view';
 import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
+import { readMatchIndexStatus, type MatchIndexStatus } from './match-index-status';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -20,6 +21,8 @@ export type OpsStatus = {
   postingsWaiting: number;
   /** The subscribers' local digest hours against the last day's runs: those no run served (digest-hour-coverage.ts). */
   digestHours: DigestHourCoverage;
+  /** The match index: built or not, drift against active subscribers, the fullest shard, the last repair sweep. */
+  matchIndex: MatchIndexStatus;
   /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
   quota: QuotaNotice | null;
   /** Failed and dead emails, newest first (at most `limit`). */
@@ -70,7 +73,7 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number; digestHourUtc: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources, digestHours] = await Promise.all([
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources, digestHours, matchIndex] = await Promise.all([
     countOutbox(db),
     countDigestItemsDue(db, input.now),
     countPostingsWaiting(db, input.now),
@@ -80,6 +83,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     readAiUsageToday(db, day),
     readSourceHealth(db, input.now),
     readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
+    readMatchIndexStatus(db),
   ]);
   return {
     day,
@@ -87,6 +91,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     digestItemsDue,
     postingsWaiting,
     digestHours,
+    matchIndex,
     quota: providerQuotaNotice(
       runs.docs.map((d) => ({ runId: d.id, quota: readRunQuota(d.get('quota')), emailsSent: d.get('stats.emailsSent') ?? 0 })),
     ),

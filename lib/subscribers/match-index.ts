@@ -61,6 +61,11 @@ const ALL_WEEKDAYS_MASK = (1 << WEEKDAYS.length) - 1;
 /** The first element of every entry: an entry in a format this code does not know reads as a pointer to users/. */
 const ENTRY_FORMAT = 1;
 
+/** Fields 7–11 (timezone, digest hour, weekdays, weekly day, feed token version) at their defaults: left out when trailing. */
+const TRAILING_DEFAULTS_FROM = 7;
+const TRAILING_DEFAULTS: unknown[] = ['UTC', null, ALL_WEEKDAYS_MASK, 0, 0];
+const fieldOr = (f: unknown[], i: number) => (i < f.length ? f[i] : TRAILING_DEFAULTS[i - TRAILING_DEFAULTS_FROM]);
+
 const weekdayMask = (days: readonly Weekday[]) => days.reduce((mask, day) => mask | (1 << WEEKDAYS.indexOf(day)), 0);
 const weekdaysOfMask = (mask: number) => WEEKDAYS.filter((_, i) => mask & (1 << i));
 
@@ -80,8 +85,15 @@ export function encodeProfile(s: IndexedSubscriber): string {
     WEEKDAYS.indexOf(s.weeklyDay),
     s.feedTokenVersion ?? 0,
   ];
-  // The id is base64url of the normalised address, so the address is almost always implied by it.
+  // The id is base64url of the normalised address, so the address is almost always implied by it;
+  // without one to keep, trailing fields at their defaults are left out (most subscribers keep them).
   if (s.email !== emailOfId(s.id)) fields.push(s.email);
+  else
+    while (
+      fields.length > TRAILING_DEFAULTS_FROM &&
+      fields[fields.length - 1] === TRAILING_DEFAULTS[fields.length - 1 - TRAILING_DEFAULTS_FROM]
+    )
+      fields.pop();
   return JSON.stringify(fields);
 }
 
@@ -94,7 +106,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
     if (!Array.isArray(f) || f[0] !== ENTRY_FORMAT || !MODE_OF_CODE[f[4] as string]) return null;
     const email = typeof f[12] === 'string' ? f[12] : emailOfId(uid);
     if (subscriberId(email) !== uid) return null;
-    const weekdays = weekdaysOfMask(Number(f[9]) & ALL_WEEKDAYS_MASK);
+    const weekdays = weekdaysOfMask(Number(fieldOr(f, 9)) & ALL_WEEKDAYS_MASK);
     return {
       id: uid,
       email,
@@ -105,11 +117,11 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
       profileVersion: f[5] as number,
       fitThreshold: f[6] as number,
       status: 'active',
-      timezone: f[7] as string,
-      digestHour: f[8] as number | null,
+      timezone: fieldOr(f, 7) as string,
+      digestHour: fieldOr(f, 8) as number | null,
       weekdays: weekdays.length > 0 ? weekdays : [...WEEKDAYS],
-      weeklyDay: WEEKDAYS[f[10] as number] ?? WEEKDAYS[0],
-      feedTokenVersion: f[11] as number,
+      weeklyDay: WEEKDAYS[fieldOr(f, 10) as number] ?? WEEKDAYS[0],
+      feedTokenVersion: fieldOr(f, 11) as number,
     };
   } catch {
     return null;

@@ -1,5 +1,6 @@
 import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
 import { digestHourCoverageText } from '../../lib/ops/digest-hour-coverage';
+import { matchIndexText } from '../../lib/ops/match-index-status';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
 import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
@@ -14,7 +15,8 @@ const usage = `Usage: scout status [--limit N]
 What is due, what failed, what ran: the outbox by state, queued deliveries due in
 a digest now, whether the last day's runs served every subscriber's local digest hour
 (DIGEST_HOUR_UTC from the environment, default 8, for those who chose none; per-hour schedules
-need a scheduler that calls at least hourly), postings still unmatched an hour after they were stored, whether the mail
+need a scheduler that calls at least hourly), the match index (built or not, its drift against
+the active subscribers, its fullest shard, the last repair sweep), postings still unmatched an hour after they were stored, whether the mail
 provider's quota stops sending (and when it resumes), what the AI verdict stage used today and
 in the latest runs (and whether its budget made keywords decide), the newest failed or dead
 emails with their last error, the newest runs, who holds the scan locks (one per shard), and
@@ -33,6 +35,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
   ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due now`);
   ctx.out(digestHourCoverageText(s.digestHours));
+  matchIndexText(s.matchIndex).forEach((line) => ctx.out(line));
   ctx.out(
     s.postingsWaiting === 0
       ? 'matching: no posting waits over an hour'

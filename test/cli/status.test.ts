@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliFixture, type CliFixture } from './cli-fixture';
+import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
+import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
+import { subscriberId } from '../../lib/subscribers/subscriber';
 
 let fx: CliFixture;
 beforeEach(() => {
@@ -25,6 +28,8 @@ describe('scout status', () => {
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 queued items due now',
       'digest hours: no active digest subscribers',
+      'match index: not built yet (0 of 0 active subscribers so far): runs read users/ until a repair sweep completes',
+      'match index: no repair sweep yet (the next run starts one)',
       'matching: no posting waits over an hour',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
@@ -88,7 +93,7 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.slice(0, 8)).toEqual([
+    expect(run.out.filter((line) => !line.startsWith('match index:')).slice(0, 8)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 queued item due now',
       'digest hours: no active digest subscribers',
@@ -177,6 +182,23 @@ describe('scout status', () => {
         "Per-hour schedules need a scheduler that calls at least hourly (Vercel Pro, GitHub Actions, cron-job.org); the Vercel Hobby plan's once-a-day cron serves only the default hour (DIGEST_HOUR_UTC=8). " +
         '(3 zone/hour pairs checked)',
     ]);
+  });
+
+  it('reports the match index’s drift against the active subscribers, and what the last repair sweep found', async () => {
+    for (const name of ['ada', 'bob', 'cy'])
+      await addActiveSubscriber(fx.db, { email: `${name}@example.com`, keywords: ['react'] }, fx.now);
+    await repairMatchIndex(fx.db, { now: fx.now });
+    // Written to users/ behind the index's back: one active subscriber the index does not know.
+    await fx.db
+      .collection('users')
+      .doc(subscriberId('dee@example.com'))
+      .set({ email: 'dee@example.com', keywords: ['go'], status: 'active' });
+    const run = await fx.cli(['status']);
+    const lines = run.out.filter((line) => line.startsWith('match index:'));
+    expect(lines[0]).toMatch(
+      /^match index: 3 entries for 4 active subscribers \(drift 1: the repair sweep fixes it within a day\), 16 shards, fullest at 0% of 1 MiB$/,
+    );
+    expect(lines[1]).toBe('match index: last repair sweep finished 2026-11-30T09:00:00.000Z: 3 checked, 0 drifted, 0 fixed');
   });
 
   it('rejects a bad --limit without opening the store, exit 2', async () => {

@@ -1,0 +1,69 @@
+import type { Firestore } from 'firebase-admin/firestore';
+import { MATCH_INDEX_SHARDS, MATCH_INDEX_WARN_SHARE, readIndexShards, shardFullness } from '../subscribers/match-index';
+import { readRepairState, type RepairState } from '../subscribers/repair-match-index';
+import { subscribersCollection } from '../subscribers/subscriber';
+
+/**
+ * The match index as an operator checks it: is it built (runs read it, not users/), does it hold
+ * one entry per active subscriber (drift: the difference, counted live — the index's entries
+ * against a count() of active users/), how full its fullest shard is, and what the last repair
+ * sweep found. K shard reads + one count() (a read per 1,000 subscribers) + one cursor read.
+ */
+export type MatchIndexStatus = {
+  shards: number;
+  built: boolean;
+  entries: number;
+  activeSubscribers: number;
+  drift: number;
+  /** The fullest shard's size as a share of the 1 MiB a document may hold. */
+  fullest: number;
+  repair: RepairState | null;
+};
+
+export async function readMatchIndexStatus(db: Firestore): Promise<MatchIndexStatus> {
+  const [shards, active, repair] = await Promise.all([
+    readIndexShards(
+      db,
+      Array.from({ length: MATCH_INDEX_SHARDS }, (_, k) => k),
+    ),
+    subscribersCollection(db).where('status', '==', 'active').count().get(),
+    readRepairState(db),
+  ]);
+  const entries = shards.reduce((n, s) => n + s.profiles.size, 0);
+  const activeSubscribers = active.data().count;
+  return {
+    shards: MATCH_INDEX_SHARDS,
+    built: shards.every((s) => s.builtAt !== null),
+    entries,
+    activeSubscribers,
+    drift: Math.abs(entries - activeSubscribers),
+    fullest: Math.max(0, ...shards.map(shardFullness)),
+    repair,
+  };
+}
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The lines `scout status` prints. */
+export function matchIndexText(s: MatchIndexStatus): string[] {
+  const lines = [
+    s.built
+      ? `match index: ${s.entries} entries for ${s.activeSubscribers} active subscribers (drift ${s.drift}${s.drift > 0 ? ': the repair sweep fixes it within a day' : ''}), ${s.shards} shards, fullest at ${percent(s.fullest)} of 1 MiB`
+      : `match index: not built yet (${s.entries} of ${s.activeSubscribers} active subscribers so far): runs read users/ until a repair sweep completes`,
+  ];
+  if (s.fullest > MATCH_INDEX_WARN_SHARE)
+    lines.push(
+      `match index: a shard is past ${percent(MATCH_INDEX_WARN_SHARE)} of 1 MiB: raise MATCH_INDEX_SHARDS (the next sweep rebuilds the index)`,
+    );
+  const { repair } = s;
+  if (repair?.sweep)
+    lines.push(
+      `match index: repair sweep in progress since ${repair.sweep.startedAt.toISOString()}: ${repair.sweep.checked} checked, ${repair.sweep.drift} drifted, ${repair.sweep.fixed} fixed`,
+    );
+  if (repair?.lastSweep)
+    lines.push(
+      `match index: last repair sweep finished ${repair.lastSweep.finishedAt.toISOString()}: ${repair.lastSweep.checked} checked, ${repair.lastSweep.drift} drifted, ${repair.lastSweep.fixed} fixed`,
+    );
+  else if (!repair?.sweep) lines.push('match index: no repair sweep yet (the next run starts one)');
+  return lines;
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  decodeProfile,
+  encodeProfile,
+  entryFor,
+  MATCH_INDEX_SHARDS,
+  MAX_INLINE_ENTRY_CHARS,
+  shardsToRead,
+  type IndexedSubscriber,
+} from '../../lib/subscribers/match-index';
+import { subscriberId } from '../../lib/subscribers/subscriber';
+import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
+
+const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
+  id: subscriberId('ada@example.com'),
+  email: 'ada@example.com',
+  keywords: ['react', 'next.js'],
+  excludes: ['php'],
+  minBudget: 500,
+  mode: 'instant',
+  profileVersion: 3,
+  fitThreshold: 60,
+  status: 'active',
+  timezone: 'UTC',
+  digestHour: null,
+  weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+  weeklyDay: 'mon',
+  feedTokenVersion: 0,
+  ...over,
+});
+
+describe('an index entry', () => {
+  it('reads back as the profile it was made from, schedule and versions included', () => {
+    for (const p of [
+      profile(),
+      profile({
+        mode: 'weekly',
+        timezone: 'Australia/Lord_Howe',
+        digestHour: 2,
+        weekdays: ['mon', 'fri'],
+        weeklyDay: 'thu',
+        feedTokenVersion: 7,
+      }),
+      profile({ mode: 'daily', minBudget: null, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
+      profile({ mode: 'feed', fitThreshold: 0 }),
+    ])
+      expect(decodeProfile(p.id, encodeProfile(p))).toEqual(p);
+  });
+
+  it('leaves out the address the uid already spells, and keeps one it does not', () => {
+    expect(encodeProfile(profile())).not.toContain('ada@example.com');
+    // Stored before addresses were normalised: the uid is of the lowercase address, the document keeps the case.
+    const odd = profile({ email: 'Ada@Example.com' });
+    expect(subscriberId(odd.email)).toBe(odd.id);
+    expect(decodeProfile(odd.id, encodeProfile(odd))?.email).toBe('Ada@Example.com');
+  });
+
+  it('an entry this code cannot read, or one naming another address, is a pointer to users/ (null), never a guess', () => {
+    const p = profile({ feedTokenVersion: 1 });
+    expect(decodeProfile(p.id, '[2,"a future format"]')).toBeNull();
+    expect(decodeProfile(p.id, 'not json')).toBeNull();
+    expect(decodeProfile(p.id, JSON.stringify([...JSON.parse(encodeProfile(p)), 'eve@example.com']))).toBeNull();
+  });
+
+  it('exists only for an active subscriber', () => {
+    expect(entryFor(profile())).toBe(encodeProfile(profile()));
+    for (const status of ['pending', 'paused', 'unsubscribed'] as const) expect(entryFor(profile({ status }))).toBeUndefined();
+  });
+
+  it('is a pointer (null) past MAX_INLINE_ENTRY_CHARS, so a long profile costs a read instead of a shard’s room', () => {
+    const long = profile({ keywords: Array.from({ length: 25 }, (_, i) => `a rather long keyword phrase ${i}`) });
+    expect(encodeProfile(long).length).toBeGreaterThan(MAX_INLINE_ENTRY_CHARS);
+    expect(entryFor(long)).toBeNull();
+  });
+});
+
+describe('a shard document, against production’s limits (the emulator enforces neither)', () => {
+  const config = JSON.parse(readFileSync(new URL('../../firestore.indexes.json', import.meta.url), 'utf8')) as IndexConfig;
+  const shardOf = (entries: number, entry: (i: number) => string | null) => {
+    const profiles: Record<string, string | null> = {};
+    for (let i = 0; i < entries; i++) profiles[subscriberId(`subscriber-${i}@example.com`)] = entry(i);
+    return { profiles, builtAt: new Date() };
+  };
+
+  it('100,000 subscribers with typical profiles over 16 shards: each shard under 60% of 1 MiB', () => {
+    // 6,250 a shard on average; the hash spreads them within a few percent, 6,600 covers it.
+    const typical = (i: number) =>
+      entryFor(profile({ id: subscriberId(`subscriber-${i}@example.com`), email: `subscriber-${i}@example.com` }))!;
+    const bytes = documentSize('matchIndex', '0-of-16', shardOf(6_600, typical));
+    expect(bytes / FIRESTORE_LIMITS.documentBytes).toBeLessThan(0.6);
+  });
+
+  it('the worst case, every entry at the inline cap, holds 2,500 subscribers a shard (40,000 over 16) under 1 MiB', () => {
+    const worst = () => 'x'.repeat(MAX_INLINE_ENTRY_CHARS);
+    expect(documentSize('matchIndex', '0-of-16', shardOf(2_500, worst))).toBeLessThan(FIRESTORE_LIMITS.documentBytes);
+  });
+
+  it('costs a few index entries however many subscribers it holds: `profiles` is exempt', () => {
+    const entries = indexEntries(
+      'matchIndex',
+      shardOf(6_600, () => '[1]'),
+      config,
+    );
+    expect(entries).toBeLessThan(10);
+    expect(entries).toBeLessThan(FIRESTORE_LIMITS.indexEntries);
+  });
+});
+
+describe('which shards a run reads', () => {
+  it('all of them unsharded; only its own when its shard count divides K; all of them otherwise', () => {
+    expect(shardsToRead(undefined)).toHaveLength(MATCH_INDEX_SHARDS);
+    expect(shardsToRead({ index: 1, count: 4 })).toEqual([1, 5, 9, 13]);
+    expect(shardsToRead({ index: 2, count: 3 })).toHaveLength(MATCH_INDEX_SHARDS);
+  });
+});
