@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../support/harness';
+import { updateSubscriber } from '../support/subscribers';
+import { subscriberId } from '../../lib/subscribers/subscriber';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
 
@@ -10,10 +12,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const setUser = async (email: string, fields: Record<string, unknown>) => {
-  const [user] = (await h.db.collection('users').where('email', '==', email).get()).docs;
-  await user.ref.update(fields);
-};
+const setUser = async (email: string, fields: Record<string, unknown>) => updateSubscriber(h.db, subscriberId(email), fields);
 
 /** Items listed by the digest rows a run claimed: what its digests carry. */
 async function digestItemsOf(runId: string) {
