@@ -620,12 +620,15 @@ function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
   ];
 }
 
-function printFloorRatios(ratios: BenchFloorRatio[]) {
+function printFloorRatios(ratios: BenchFloorRatio[], floor: EmulatorFloor) {
   if (SHARDS > 1) {
     console.log('\nphases against the floor: not with --shards > 1 (the shards’ phases overlap in the counts); run with one shard');
     return;
   }
-  console.log('\n| run | phase | wall time | reads | writes | floor | × floor |');
+  console.log(
+    `\nphases against the emulator's floor (${Math.round(floor.createsPerSec).toLocaleString('en-US')} creates/s, ${Math.round(floor.readsPerSec).toLocaleString('en-US')} reads/s, measured before the runs):\n`,
+  );
+  console.log('| run | phase | wall time | reads | writes | floor | × floor |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const x of ratios)
     console.log(
@@ -748,10 +751,8 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
       `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
     );
   }
-  printFloor(extras.floor);
-  printFloorRatios(floorRatios(r, extras.floor));
+  printFloorRatios(floorRatios(r, extras.floor), extras.floor);
   printBill(r, realisticBill(r));
-  if (extras.render) printRender(extras.render);
 }
 
 /**
