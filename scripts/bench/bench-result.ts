@@ -1,4 +1,6 @@
 import type { CyclePhase } from '../../lib/ops/runs';
+import type { DayBill, Ops, Prices, UnitCosts } from './bill';
+import type { EmulatorFloor } from './floor';
 
 /**
  * What `npm run bench -- --json <path>` writes: the figures the bench prints, in a form another
@@ -62,6 +64,34 @@ export type BenchAi = {
   tokensPerDelivery: number;
 };
 
+/** `npm run bench:render -- --json`: ms per email, React's render() against the slot templates, medians over `repeats` rounds. */
+export type RenderFigures = {
+  emails: number;
+  repeats: number;
+  results: { name: string; reactMs: number; slotMs: number; speedup: number }[];
+};
+
+/** One phase (or sum of phases) against the emulator's floor: floorMs is what its reads and writes take at the floor's rates. */
+export type BenchFloorRatio = {
+  run: BenchRun;
+  phase: string;
+  ms: number;
+  reads: number;
+  writes: number;
+  floorMs: number;
+  timesFloor: number | null;
+};
+
+/** The Firestore bill of a realistic day (bill.ts): the costs per unit of work the run counted, and the day at each size. */
+export type BenchBill = {
+  prices: Prices & { location: string; source: string };
+  costs: UnitCosts;
+  days: DayBill[];
+  /** Every operation of the bench's runs (idle run and the TTL's deletes to come included), and the same rebuilt from `costs`: equal when nothing was left out. */
+  counted: Ops;
+  rebuilt: Ops;
+};
+
 export type BenchResult = {
   version: 1;
   finishedAt: string;
@@ -99,4 +129,10 @@ export type BenchResult = {
   naive: BenchNaive | null;
   /** With --ai only; the figures above are then the last model-on run's. */
   ai?: BenchAi;
+  /** The emulator's floor, measured before Scout's runs, and each phase against it (absent in results written before it; no ratios with --shards > 1). */
+  floor?: EmulatorFloor & { ratios: BenchFloorRatio[] };
+  /** The render bench, run alongside (null with --no-render; absent in results written before it). */
+  render?: RenderFigures | null;
+  /** Null with --shards > 1: the shards' phases overlap in the counts the bill splits. */
+  bill?: BenchBill | null;
 };

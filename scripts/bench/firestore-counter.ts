@@ -23,17 +23,26 @@
  * RPCs still count, except the long-lived `listen` stream). Failed reads and failed commits count a
  * round trip but no reads or writes. Counts are process-wide: anything else running in the process
  * (another Firestore instance, a concurrent test) is in them.
+ *
+ * byCollection() splits the reads and writes by the collection of the document (its parent's id,
+ * so a subcollection counts under its own name) and says which of the writes were deletes: the
+ * bill prices a delete apart from a write (bill.ts), and attributes what a run did by collection.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 export type FirestoreCounts = { reads: number; writes: number; roundTrips: number };
+/** One collection's share: `writes` counts deletes too, as FirestoreCounts does; `deletes` says how many of them were. */
+export type CollectionCounts = { reads: number; writes: number; deletes: number };
+export type CountsByCollection = Record<string, CollectionCounts>;
 
 export type FirestoreCounter = {
   /** Counts since this counter was made or last reset. */
   snapshot(): FirestoreCounts;
   /** RPCs by method name since this counter was made or last reset, e.g. { commit: 3, runQuery: 1 }. */
   rpcs(): Record<string, number>;
+  /** Reads and writes since this counter was made or last reset, by collection id (e.g. `users`). */
+  byCollection(): CountsByCollection;
   reset(): void;
   /** Stops counting for this counter; the prototypes are put back once every counter is restored. */
   restore(): void;
@@ -45,6 +54,7 @@ type Fn = (...args: any[]) => any;
 type State = {
   totals: FirestoreCounts;
   rpcs: Map<string, number>;
+  collections: Map<string, CollectionCounts>;
   counters: number;
   unpatch: () => void;
   target: string;
@@ -68,7 +78,14 @@ function install(): State {
   const { DocumentReader } = require(join(src, 'document-reader.js'));
   const { AggregateQuery } = require(join(src, 'reference', 'aggregate-query.js'));
 
-  const state: State = { totals: { reads: 0, writes: 0, roundTrips: 0 }, rpcs: new Map(), counters: 0, unpatch: () => {}, target: path };
+  const state: State = {
+    totals: { reads: 0, writes: 0, roundTrips: 0 },
+    rpcs: new Map(),
+    collections: new Map(),
+    counters: 0,
+    unpatch: () => {},
+    target: path,
+  };
   const originals: [object, string, Fn][] = [];
   const wrap = (proto: any, name: string, make: (original: Fn) => Fn) => {
     if (typeof proto?.[name] !== 'function') throw new Error(`firestore-counter: ${name} not found in ${path}`);
@@ -79,13 +96,29 @@ function install(): State {
     state.totals.roundTrips += 1;
     state.rpcs.set(method, (state.rpcs.get(method) ?? 0) + 1);
   };
-  /** Adds reads once the call succeeds. */
-  const countReads = (readsOf: (self: any, result: any) => number) => (original: Fn) =>
+  const tally = (collection: string, add: Partial<CollectionCounts>) => {
+    const c = state.collections.get(collection) ?? { reads: 0, writes: 0, deletes: 0 };
+    c.reads += add.reads ?? 0;
+    c.writes += add.writes ?? 0;
+    c.deletes += add.deletes ?? 0;
+    state.collections.set(collection, c);
+  };
+  /** Adds reads once the call succeeds, each to the collection it was read from. */
+  const countReads = (readsOf: (self: any, result: any) => [collection: string, reads: number][]) => (original: Fn) =>
     async function (this: any, ...args: any[]) {
       const result = await original.apply(this, args);
-      state.totals.reads += readsOf(this, result);
+      for (const [collection, reads] of readsOf(this, result)) {
+        state.totals.reads += reads;
+        tally(collection, { reads });
+      }
       return result;
     };
+  /** A commit's or batchWrite's write: its document's collection, and whether it deletes it. */
+  const countWrite = (write: any) => {
+    const name: string = write?.update?.name ?? write?.delete ?? write?.transform?.document ?? '';
+    state.totals.writes += 1;
+    tally(collectionOf(name), { writes: 1, deletes: write?.delete ? 1 : 0 });
+  };
 
   wrap(
     gcf.Firestore.prototype,
@@ -94,8 +127,11 @@ function install(): State {
       async function (this: any, method: string, request: any, ...rest: any[]) {
         rpc(method);
         const response = await original.call(this, method, request, ...rest);
-        if (method === 'commit') state.totals.writes += request?.writes?.length ?? 0;
-        if (method === 'batchWrite') state.totals.writes += (response?.status ?? []).filter((s: any) => !s?.code).length;
+        if (method === 'commit') for (const write of request?.writes ?? []) countWrite(write);
+        if (method === 'batchWrite')
+          (response?.status ?? []).forEach((s: any, i: number) => {
+            if (!s?.code) countWrite(request?.writes?.[i]);
+          });
         return response;
       },
   );
@@ -111,19 +147,19 @@ function install(): State {
   wrap(
     DocumentReader.prototype,
     '_get',
-    countReads((reader) => reader.retrievedDocuments.size),
+    countReads((reader) => [...reader.retrievedDocuments.keys()].map((name: string) => [collectionOf(name), 1])),
   );
   wrap(
     gcf.Query.prototype,
     '_get',
-    countReads((_, response) => Math.max(1, response.result.size)),
+    countReads((query, response) => [[query._queryOptions.collectionId, Math.max(1, response.result.size)]]),
   );
   wrap(
     AggregateQuery.prototype,
     '_get',
-    countReads((_, response) => {
+    countReads((aggregate, response) => {
       const count = response.result.data()?.count;
-      return typeof count === 'number' ? Math.max(1, Math.ceil(count / 1000)) : 1;
+      return [[aggregate._query._queryOptions.collectionId, typeof count === 'number' ? Math.max(1, Math.ceil(count / 1000)) : 1]];
     }),
   );
   state.unpatch = () => {
@@ -138,6 +174,7 @@ export function instrumentFirestore(): FirestoreCounter {
   state.counters += 1;
   let base = { ...state.totals };
   let baseRpcs = new Map(state.rpcs);
+  let baseCollections = copyCollections(state.collections);
   let restored = false;
   return {
     target: state.target,
@@ -151,9 +188,19 @@ export function instrumentFirestore(): FirestoreCounter {
       for (const [method, n] of state.rpcs) if (n - (baseRpcs.get(method) ?? 0) > 0) out[method] = n - (baseRpcs.get(method) ?? 0);
       return out;
     },
+    byCollection: () => {
+      const out: CountsByCollection = {};
+      for (const [collection, c] of state.collections) {
+        const b = baseCollections.get(collection) ?? { reads: 0, writes: 0, deletes: 0 };
+        const d = { reads: c.reads - b.reads, writes: c.writes - b.writes, deletes: c.deletes - b.deletes };
+        if (d.reads > 0 || d.writes > 0) out[collection] = d;
+      }
+      return out;
+    },
     reset() {
       base = { ...state.totals };
       baseRpcs = new Map(state.rpcs);
+      baseCollections = copyCollections(state.collections);
     },
     restore() {
       if (restored) return;
@@ -166,3 +213,11 @@ export function instrumentFirestore(): FirestoreCounter {
     },
   };
 }
+
+/** `projects/p/databases/(default)/documents/users/abc` → `users`: the id of the document's own collection. */
+export function collectionOf(documentName: string): string {
+  const segments = documentName.split('/');
+  return segments.length >= 2 ? segments[segments.length - 2] : '?';
+}
+
+const copyCollections = (from: Map<string, CollectionCounts>) => new Map([...from].map(([k, v]) => [k, { ...v }]));

@@ -7,6 +7,7 @@
  *
  *   npm run bench:render
  *   npm run bench:render -- --emails 2000 --repeats 5
+ *   npm run bench:render -- --json          one line of JSON (RenderFigures): `npm run bench` runs it so
  */
 import { parseArgs } from 'node:util';
 import { createElement } from 'react';
@@ -15,6 +16,7 @@ import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/slot-templ
 import { DailyDigestEmail, type DailyDigestProps } from '../../lib/mail/templates/daily-digest';
 import type { EmailItem } from '../../lib/mail/templates/email-item';
 import { InstantAlertEmail, type InstantAlertProps } from '../../lib/mail/templates/instant-alert';
+import type { RenderFigures } from './bench-result';
 
 const { values } = parseArgs({
   options: {
@@ -96,7 +98,7 @@ const results = [
     (r) => renderDailyDigest(digest(r)),
   ),
 ];
-if (values.json) console.log(JSON.stringify({ emails: EMAILS, repeats: REPEATS, results }));
+if (values.json) console.log(JSON.stringify({ emails: EMAILS, repeats: REPEATS, results } satisfies RenderFigures));
 else {
   console.log(`render, ms per email (median of ${REPEATS} rounds; ${EMAILS} emails a round for the slot templates):`);
   console.log('email            render()   slot templates   speed-up');

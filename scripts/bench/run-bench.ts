@@ -13,11 +13,19 @@
  * flush phase and of the whole run, and reads ÷ due: a flush reads what is due, never everyone.
  * `utc08` is the world before schedules: every digest at 08:00 UTC, one flush at 08:05.
  *
+ * Before Scout's runs, on the same emulator, the bench measures the emulator's floor (floor.ts:
+ * batched create()s and getAll reads per second) and prints each phase as a multiple of the time
+ * its counted reads and writes take at those rates; and it runs the render bench (render-bench.ts,
+ * in a process of its own; --no-render skips it). After them, one idle run (nothing new, nothing
+ * due) and the counts by collection give the Firestore bill of a realistic day at U=10,000 and
+ * U=100,000 (bill.ts): 96 runs, the day's J postings spread over them, 1% matching, half instant.
+ *
  *   npm run bench                                   U=10,000  J=500, digests spread over the day
  *   npm run bench -- --digest-world utc08           every digest at 08:00 UTC, one flush at 08:05
  *   npm run bench -- --subscribers 1000 --postings 100 --no-naive
  *   npm run bench -- --json out.json --emulator-port 8290
  *   npm run bench -- --ai                           the same workload with the model off and on
+ *   npm run bench -- --no-render                    without the render bench alongside
  *
  * --json <path> also writes the figures as JSON (shape: BenchResult in bench-result.ts);
  * --emulator-port <n> (default 8190; 0 = a free one) keeps two benches off one emulator: an
@@ -64,6 +72,13 @@ import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-r
 import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
 import { runNaiveCycle } from './naive-cycle';
+import { COLLECTIONS } from '../../lib/store/collections';
+import type { Firestore } from 'firebase-admin/firestore';
+import { billLines, countedOps, dayBill, FIRESTORE_LIST_PRICE, REALISTIC_DAY, rebuiltOps, unitCosts, type BenchCounted } from './bill';
+import type { CountsByCollection } from './firestore-counter';
+import { floorMs, measureEmulatorFloor, timesFloor, type EmulatorFloor } from './floor';
+import { measureRendering } from './render-process';
+import type { BenchBill, BenchFloorRatio, RenderFigures } from './bench-result';
 
 const { values } = parseArgs({
   options: {
@@ -83,6 +98,7 @@ const { values } = parseArgs({
     'ai-max-calls': { type: 'string', default: '10000' },
     'ai-token-budget': { type: 'string', default: '1000000000' },
     'digest-world': { type: 'string', default: 'spread' },
+    'no-render': { type: 'boolean', default: false },
   },
 });
 
@@ -136,12 +152,53 @@ if (!Number.isInteger(EMULATOR_PORT) || EMULATOR_PORT < 0 || EMULATOR_PORT > 655
 }
 
 type Counts = { reads: number; writes: number; roundTrips: number };
-type PhaseRow = { phase: CyclePhase; ms: number; shard: number } & Counts;
+/** `collections`: the phase's reads and writes by collection, for the bill; not written to the JSON result. */
+type PhaseRow = { phase: CyclePhase; ms: number; shard: number; collections: CountsByCollection } & Counts;
 const diff = (a: Counts, b: Counts): Counts => ({
   reads: b.reads - a.reads,
   writes: b.writes - a.writes,
   roundTrips: b.roundTrips - a.roundTrips,
 });
+const diffByCollection = (a: CountsByCollection, b: CountsByCollection): CountsByCollection => {
+  const out: CountsByCollection = {};
+  for (const [collection, after] of Object.entries(b)) {
+    const before = a[collection] ?? { reads: 0, writes: 0, deletes: 0 };
+    const d = { reads: after.reads - before.reads, writes: after.writes - before.writes, deletes: after.deletes - before.deletes };
+    if (d.reads !== 0 || d.writes !== 0) out[collection] = d;
+  }
+  return out;
+};
+
+/** The collections under a TTL policy on `expireAt`, as scripts/apply-ttl.sh sets them: what they keep, Firestore deletes (and bills). */
+const TTL_COLLECTIONS = [
+  COLLECTIONS.postings,
+  COLLECTIONS.postingKeys,
+  COLLECTIONS.deliveries,
+  COLLECTIONS.emails,
+  COLLECTIONS.runs,
+  COLLECTIONS.rateLimits,
+  COLLECTIONS.subscribers,
+  COLLECTIONS.adminSessions,
+  COLLECTIONS.matches,
+  COLLECTIONS.aiUsage,
+  COLLECTIONS.nearMisses,
+  COLLECTIONS.feedback,
+];
+/** Documents carrying `expireAt` per TTL collection: between two runs, the difference is what the TTL will delete of the run's. */
+async function countExpiring(db: Firestore): Promise<Record<string, number>> {
+  const counts = await Promise.all(
+    TTL_COLLECTIONS.map(
+      async (name) => [name, (await db.collection(name).where('expireAt', '!=', null).count().get()).data().count] as const,
+    ),
+  );
+  return Object.fromEntries(counts);
+}
+const diffCounts = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(
+    Object.keys(b)
+      .map((k) => [k, b[k] - (a[k] ?? 0)])
+      .filter(([, n]) => n !== 0),
+  );
 
 async function main() {
   process.env.METADATA_SERVER_DETECTION = 'none';
@@ -182,13 +239,28 @@ async function main() {
     console.log(
       `Scout bench: U=${shape.subscribers.toLocaleString('en-US')} subscribers × J=${shape.postings} postings, match rate ${shape.matchRate} (expected ${expectedMatches(shape).toLocaleString('en-US')} matches), provider ${RATE} requests/s`,
     );
+    const floor = await measureEmulatorFloor({ emulatorHost: emulator.host });
+    printFloor(floor);
+    const render = values['no-render'] ? null : await measureRendering();
+    if (render) printRender(render);
+    const extras = { floor, render };
     if (modelFake) {
-      await benchModelOffAndOn({ sink, feeds, counter, emulatorHost: emulator.host, modelFake, peak, emulatorPort: port, emulatorShared });
+      await benchModelOffAndOn({
+        sink,
+        feeds,
+        counter,
+        emulatorHost: emulator.host,
+        modelFake,
+        peak,
+        emulatorPort: port,
+        emulatorShared,
+        extras,
+      });
       return;
     }
 
     const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
-    printScout(scout);
+    printScout(scout, extras);
     const peakRssMb = peak.stop() / 1024 / 1024;
     console.log(`peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${peakRssMb.toFixed(0)} MB`);
 
@@ -199,7 +271,7 @@ async function main() {
       printNaive(naive, scout);
     }
     if (values.json) {
-      const result = benchResult({ scout, peakRssMb, naive, emulatorPort: port, emulatorShared });
+      const result = benchResult({ scout, peakRssMb, naive, emulatorPort: port, emulatorShared, extras });
       await mkdir(dirname(values.json), { recursive: true });
       await writeFile(values.json, `${JSON.stringify(result, null, 2)}\n`);
     }
@@ -272,11 +344,18 @@ async function benchScout(input: {
     ...deps,
     trace: async (phase: CyclePhase, step) => {
       const before = input.counter.snapshot();
+      const beforeByCollection = input.counter.byCollection();
       const started = Date.now();
       try {
         return await step();
       } finally {
-        phases.push({ phase, shard, ms: Date.now() - started, ...diff(before, input.counter.snapshot()) });
+        phases.push({
+          phase,
+          shard,
+          ms: Date.now() - started,
+          ...diff(before, input.counter.snapshot()),
+          collections: diffByCollection(beforeByCollection, input.counter.byCollection()),
+        });
       }
     },
   });
@@ -292,14 +371,23 @@ async function benchScout(input: {
   };
   const call = async (now: string) => {
     const before = input.counter.snapshot();
+    const beforeByCollection = input.counter.byCollection();
     const started = Date.now();
     const bodies = await Promise.all(Array.from({ length: SHARDS }, (_, shard) => callShard(now, shard)));
-    return { body: sumOfRuns(bodies), ms: Date.now() - started, total: diff(before, input.counter.snapshot()) };
+    return {
+      body: sumOfRuns(bodies),
+      ms: Date.now() - started,
+      total: diff(before, input.counter.snapshot()),
+      collections: diffByCollection(beforeByCollection, input.counter.byCollection()),
+    };
   };
 
+  // Counted between the runs, outside every run's figures: what each run leaves for the TTL to delete.
+  const expiringBefore = await countExpiring(deps.db);
   input.counter.reset();
   const cycle = await call(RUN_AT);
   const cyclePhases = phases.splice(0);
+  const expiringAfterCycle = await countExpiring(deps.db);
   // Read between the runs, outside both runs' counts and times.
   const cycleRequests = model ? await model.fake.requestCount(model.apiKey) : 0;
   const flushes: FlushRun[] = [];
@@ -309,6 +397,16 @@ async function benchScout(input: {
   }
   const flush = sumOfFlushes(flushes);
   const flushPhases = flushes.flatMap((f) => f.phases);
+  const expiringAfterFlushes = await countExpiring(deps.db);
+  // Five minutes after the last run: nothing new, nothing due. Every run of a day pays at least this (bill.ts); not in the figures above.
+  const idleAt = new Date(Date.parse(FLUSHES_AT.at(-1) ?? RUN_AT) + 5 * 60_000).toISOString().replace('.000Z', 'Z');
+  const idleRun = await call(idleAt);
+  const idle = { ...idleRun, at: idleAt, label: runLabel(idleAt, 'idle run'), phases: phases.splice(0) };
+  const expiring = {
+    cycle: diffCounts(expiringBefore, expiringAfterCycle),
+    afterCycle: diffCounts(expiringAfterCycle, expiringAfterFlushes),
+    idle: diffCounts(expiringAfterFlushes, await countExpiring(deps.db)),
+  };
   const due = dueSubscribersPerRun(shape, {
     claimedAt: new Date(RUN_AT),
     runs: FLUSHES_AT.map((at) => new Date(at)),
@@ -322,10 +420,25 @@ async function benchScout(input: {
       }
     : null;
   if (model) await model.fake.clearRequests(model.apiKey);
-  return { projectId, seedMs, sentBefore, cycle, cyclePhases, flush, flushPhases, flushes, due, received, config: deps.config, modelUsage };
+  return {
+    projectId,
+    seedMs,
+    sentBefore,
+    cycle,
+    cyclePhases,
+    flush,
+    flushPhases,
+    flushes,
+    idle,
+    expiring,
+    due,
+    received,
+    config: deps.config,
+    modelUsage,
+  };
 }
 
-type RunCounts = { body: Record<string, any>; ms: number; total: Counts };
+type RunCounts = { body: Record<string, any>; ms: number; total: Counts; collections: CountsByCollection };
 /** One run after the cycle, with the phases it was traced through. */
 type FlushRun = RunCounts & { at: string; label: string; phases: PhaseRow[] };
 
@@ -342,7 +455,17 @@ function sumOfFlushes(flushes: FlushRun[]): RunCounts {
       }),
       { reads: 0, writes: 0, roundTrips: 0 },
     ),
+    collections: flushes.reduce((sum, f) => addByCollection(sum, f.collections), {} as CountsByCollection),
   };
+}
+
+function addByCollection(a: CountsByCollection, b: CountsByCollection): CountsByCollection {
+  const out: CountsByCollection = { ...a };
+  for (const [collection, c] of Object.entries(b)) {
+    const seen = out[collection] ?? { reads: 0, writes: 0, deletes: 0 };
+    out[collection] = { reads: seen.reads + c.reads, writes: seen.writes + c.writes, deletes: seen.deletes + c.deletes };
+  }
+  return out;
 }
 
 /** Per run: the subscribers its flush ought to find due, what it claimed, and what its flush phase and the whole run cost. */
@@ -370,6 +493,7 @@ async function benchModelOffAndOn(input: {
   peak: ReturnType<typeof trackPeakMemory>;
   emulatorPort: number;
   emulatorShared: boolean;
+  extras: BenchExtras;
 }) {
   const { modelFake } = input;
   console.log(
@@ -399,7 +523,7 @@ async function benchModelOffAndOn(input: {
     }
   }
   console.log(`\nwith the model on (the last of ${REPEATS} run${REPEATS === 1 ? '' : 's'}):`);
-  printScout(last!);
+  printScout(last!, input.extras);
   const peakRssMb = input.peak.stop() / 1024 / 1024;
   console.log(
     `peak RSS of the bench process during Scout's runs (the sink, the model fake and the emulator run apart): ${peakRssMb.toFixed(0)} MB`,
@@ -419,7 +543,14 @@ async function benchModelOffAndOn(input: {
   for (const line of modelFigureLines(ai)) console.log(line);
   if (values.json) {
     const result = {
-      ...benchResult({ scout: last!, peakRssMb, naive: null, emulatorPort: input.emulatorPort, emulatorShared: input.emulatorShared }),
+      ...benchResult({
+        scout: last!,
+        peakRssMb,
+        naive: null,
+        emulatorPort: input.emulatorPort,
+        emulatorShared: input.emulatorShared,
+        extras: input.extras,
+      }),
       ai,
     };
     await mkdir(dirname(values.json), { recursive: true });
@@ -428,8 +559,143 @@ async function benchModelOffAndOn(input: {
 }
 
 type ScoutResult = Awaited<ReturnType<typeof benchScout>>;
+/** What the bench measures besides Scout's runs: the emulator's floor, and the render bench's figures (null with --no-render). */
+type BenchExtras = { floor: EmulatorFloor; render: RenderFigures | null };
 
-function printScout(r: ScoutResult) {
+function printFloor(floor: EmulatorFloor) {
+  console.log(
+    `emulator floor (before Scout's runs, same emulator; ${floor.documents.toLocaleString('en-US')} delivery-shaped documents, median of ${floor.repeats}): ` +
+      `${Math.round(floor.createsPerSec).toLocaleString('en-US')} batched create()s/s (batches of 500, 4 in flight), ` +
+      `${Math.round(floor.readsPerSec).toLocaleString('en-US')} getAll reads/s (chunks of 300)`,
+  );
+}
+
+function printRender(render: RenderFigures) {
+  const each = render.results.map(
+    (x) => `${x.name} ${x.slotMs.toFixed(3)} ms (render() ${x.reactMs.toFixed(2)} ms, ${x.speedup.toFixed(1)}×)`,
+  );
+  console.log(
+    `render bench alongside (npm run bench:render; ms per email, median of ${render.repeats} rounds of ${render.emails.toLocaleString('en-US')}): ${each.join('; ')} (target ≤ 0.2 ms)`,
+  );
+}
+
+/**
+ * Each phase against the emulator's floor: the time its counted reads and writes take at the
+ * floor's rates (floor.ts). The cycle's phases and the cycle without dispatch; the flush and
+ * dispatch phases of the runs after it, added up. Dispatch waits on the provider's rate, so its
+ * ratio says how much of it is not the store. None with several shards: their phases overlap in the counts.
+ */
+function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
+  if (SHARDS > 1) return [];
+  const row = (run: string, phase: string, rows: PhaseRow[]): BenchFloorRatio => {
+    const counts = rows.reduce((sum, p) => ({ reads: sum.reads + p.reads, writes: sum.writes + p.writes }), { reads: 0, writes: 0 });
+    const ms = rows.reduce((sum, p) => sum + p.ms, 0);
+    return { run, phase, ms, ...counts, floorMs: floorMs(counts, floor), timesFloor: timesFloor(ms, counts, floor) };
+  };
+  const cycle = runLabel(RUN_AT, 'cycle');
+  const after = r.flushes.length === 1 ? r.flushes[0].label : `${r.flushes.length} runs after the cycle`;
+  return [
+    ...(['fetch', 'match', 'claim', 'flush', 'dispatch'] as const).map((phase) =>
+      row(
+        cycle,
+        phase,
+        r.cyclePhases.filter((p) => p.phase === phase),
+      ),
+    ),
+    row(
+      cycle,
+      'cycle without dispatch',
+      r.cyclePhases.filter((p) => p.phase !== 'dispatch'),
+    ),
+    row(
+      after,
+      'flush',
+      r.flushPhases.filter((p) => p.phase === 'flush'),
+    ),
+    row(
+      after,
+      'dispatch',
+      r.flushPhases.filter((p) => p.phase === 'dispatch'),
+    ),
+  ];
+}
+
+function printFloorRatios(ratios: BenchFloorRatio[], floor: EmulatorFloor) {
+  if (SHARDS > 1) {
+    console.log('\nphases against the floor: not with --shards > 1 (the shards’ phases overlap in the counts); run with one shard');
+    return;
+  }
+  console.log(
+    `\nphases against the emulator's floor (${Math.round(floor.createsPerSec).toLocaleString('en-US')} creates/s, ${Math.round(floor.readsPerSec).toLocaleString('en-US')} reads/s, measured before the runs):\n`,
+  );
+  console.log('| run | phase | wall time | reads | writes | floor | × floor |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const x of ratios)
+    console.log(
+      `| ${x.run} | ${x.phase} | ${(x.ms / 1000).toFixed(1)} s | ${x.reads.toLocaleString('en-US')} | ${x.writes.toLocaleString('en-US')} | ${(x.floorMs / 1000).toFixed(2)} s | ${x.timesFloor === null ? '—' : `${x.timesFloor.toFixed(1)}×`} |`,
+    );
+  const cycle = ratios.find((x) => x.phase === 'cycle without dispatch');
+  if (cycle?.timesFloor != null)
+    console.log(
+      `cycle without dispatch: ${cycle.timesFloor.toFixed(1)}× its floor (target ≤ 3×); dispatch waits on the provider's rate, not the store`,
+    );
+}
+
+/** The realistic day's Firestore bill (bill.ts), at U=10,000 and U=100,000 with the bench's J postings a day. */
+function realisticBill(r: ScoutResult): BenchBill | null {
+  if (SHARDS > 1) return null;
+  const phasesOf = (rows: PhaseRow[]) => {
+    const out: Partial<Record<CyclePhase, CountsByCollection>> = {};
+    for (const p of rows) out[p.phase] = addByCollection(out[p.phase] ?? {}, p.collections);
+    return out;
+  };
+  const counted: BenchCounted = {
+    subscribers: shape.subscribers,
+    postings: shape.postings,
+    cycle: { phases: phasesOf(r.cyclePhases), total: r.cycle.collections, expiring: r.expiring.cycle },
+    afterCycle: { runs: r.flushes.length, total: r.flush.collections, expiring: r.expiring.afterCycle },
+    idle: { phases: phasesOf(r.idle.phases), total: r.idle.collections, expiring: r.expiring.idle },
+    deliveries: r.cycle.body.instantDeliveries + r.cycle.body.queued,
+    alerts: r.cycle.body.instantEmails,
+    digests: r.flush.body.digests,
+  };
+  const costs = unitCosts(counted);
+  const days = [10_000, 100_000].map((subscribers) => dayBill(costs, { ...REALISTIC_DAY, subscribers, postingsPerDay: shape.postings }));
+  return { prices: FIRESTORE_LIST_PRICE, costs, days, counted: countedOps(counted), rebuilt: rebuiltOps(costs, counted) };
+}
+
+function printBill(r: ScoutResult, bill: BenchBill | null) {
+  if (!bill) {
+    console.log(
+      '\nthe realistic day’s bill: not with --shards > 1 (the shards’ phases overlap in the counts it splits); run with one shard',
+    );
+    return;
+  }
+  const b = r.idle.body;
+  const idleCounts = `${r.idle.total.reads} reads, ${r.idle.total.writes} writes, ${r.idle.total.roundTrips} round trips`;
+  console.log(`\n${r.idle.label}, nothing new and nothing due: ${idleCounts} (not in the figures above)`);
+  if (b.jobsNew > 0 || b.digests > 0 || b.instantEmails > 0)
+    console.log(
+      `note: the idle run was not idle (${b.jobsNew} new postings, ${b.digests} digests, ${b.instantEmails} alerts): the bill below overstates a run`,
+    );
+  console.log(
+    `\nFirestore bill of a realistic day (bill.ts): ${REALISTIC_DAY.runsPerDay} runs, J=${shape.postings.toLocaleString('en-US')} postings a day spread over them, ${REALISTIC_DAY.matchRate * 100}% of pairs matching, ${REALISTIC_DAY.instantShare * 100}% instant; ` +
+      `costs per unit from this run's counts, match passes scaled from U=${shape.subscribers.toLocaleString('en-US')}; Standard edition, ${bill.prices.location} list price (reads $0.06, writes $0.18, deletes $0.02 per 100,000; TTL deletes billed as deletes; no free quota)\n`,
+  );
+  for (const line of billLines(bill.costs, bill.days)) console.log(line);
+  const ops = (o: { reads: number; writes: number; deletes: number }) =>
+    `${Math.round(o.reads).toLocaleString('en-US')} reads, ${Math.round(o.writes).toLocaleString('en-US')} writes, ${Math.round(o.deletes).toLocaleString('en-US')} deletes`;
+  console.log(
+    `check: the costs per unit, times this run's own postings, deliveries, alerts, digests and runs, give ${ops(bill.rebuilt)}; counted: ${ops(bill.counted)} (the TTL's deletes to come included)`,
+  );
+  const at10k = bill.days.find((d) => d.day.subscribers === 10_000);
+  if (at10k)
+    console.log(
+      `realistic day at U=10,000: $${at10k.dollarsPerThousandSubscribersPerMonth.toFixed(3)} per 1,000 subscribers a month (target ≤ $0.50, everything counted)`,
+    );
+}
+
+function printScout(r: ScoutResult, extras: BenchExtras) {
   const b = r.cycle.body;
   console.log(`\nseeded ${shape.subscribers.toLocaleString('en-US')} subscribers in ${(r.seedMs / 1000).toFixed(1)} s (not counted)\n`);
   if (SHARDS > 1)
@@ -485,6 +751,8 @@ function printScout(r: ScoutResult) {
       `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
     );
   }
+  printFloorRatios(floorRatios(r, extras.floor), extras.floor);
+  printBill(r, realisticBill(r));
 }
 
 /**
@@ -516,11 +784,9 @@ function printPerFlush(r: ScoutResult) {
     );
 }
 
-/** Firestore Standard edition list prices in nam5, per document (https://cloud.google.com/firestore/pricing). */
-const PRICE_PER_READ = 0.06 / 100_000;
-const PRICE_PER_WRITE = 0.18 / 100_000;
+/** The bench's own day at list price (bill.ts), every write (deletes included) priced as a write, as this figure always was. */
 const firestoreDollarsPerMillion = (input: { reads: number; writes: number; deliveries: number }) =>
-  ((input.reads * PRICE_PER_READ + input.writes * PRICE_PER_WRITE) / Math.max(1, input.deliveries)) * 1_000_000;
+  ((input.reads * FIRESTORE_LIST_PRICE.read + input.writes * FIRESTORE_LIST_PRICE.write) / Math.max(1, input.deliveries)) * 1_000_000;
 
 /** Per phase, the row of the shard that took longest (with one caller, the rows as they are). */
 function slowestShard(rows: PhaseRow[]): PhaseRow[] {
@@ -603,11 +869,12 @@ function benchResult(input: {
   naive: BenchNaive | null;
   emulatorPort: number;
   emulatorShared: boolean;
+  extras: BenchExtras;
 }): BenchResult {
   const { scout: r } = input;
   const b = r.cycle.body;
   const f = r.flush.body;
-  const rows = (run: BenchRun, phases: PhaseRow[]): BenchPhaseRow[] => phases.map((p) => ({ run, ...p }));
+  const rows = (run: BenchRun, phases: PhaseRow[]): BenchPhaseRow[] => phases.map(({ collections: _, ...p }) => ({ run, ...p }));
   const total = (run: typeof r.cycle) => ({ ms: run.ms, ...run.total });
   return {
     version: 1,
@@ -641,6 +908,9 @@ function benchResult(input: {
     failures: (b.failures ?? 0) + (f.failures ?? 0),
     peakRssMb: Math.round(input.peakRssMb * 10) / 10,
     naive: input.naive,
+    floor: { ...input.extras.floor, ratios: floorRatios(r, input.extras.floor) },
+    render: input.extras.render,
+    bill: realisticBill(r),
   };
 }
 

@@ -105,6 +105,32 @@ describe('firestore counter', () => {
     expect(counter.snapshot()).toEqual({ reads: 0, writes: 0, roundTrips: 1 });
   });
 
+  it('splits reads and writes by collection and names the deletes among the writes, so the bill prices them apart', async () => {
+    const other = db.collection(`${col.id}-other`);
+    await seed(3);
+    const batch = db.batch();
+    batch.create(other.doc('a'), { v: 1 });
+    batch.update(col.doc('d0'), { v: 2 });
+    batch.delete(col.doc('d1'));
+    await batch.commit();
+    await db.getAll(col.doc('d0'), other.doc('a'), other.doc('missing'));
+    await col.where('tag', '==', 'x').get();
+    await other.count().get();
+    await db.runTransaction(async (tx) => {
+      await tx.get(other.doc('a'));
+      tx.delete(other.doc('a'));
+    });
+    expect(counter.byCollection()).toEqual({
+      [col.id]: { reads: 1 + 2, writes: 2, deletes: 1 },
+      [other.id]: { reads: 2 + 1 + 1, writes: 2, deletes: 1 },
+    });
+    const byCollection = Object.values(counter.byCollection());
+    expect(byCollection.reduce((n, c) => n + c.reads, 0)).toBe(counter.snapshot().reads);
+    expect(byCollection.reduce((n, c) => n + c.writes, 0)).toBe(counter.snapshot().writes);
+    counter.reset();
+    expect(counter.byCollection()).toEqual({});
+  });
+
   it('instrumenting twice patches once; counters reset and restore independently', async () => {
     const second = instrumentFirestore();
     await col.doc('x').create({});
