@@ -104,6 +104,8 @@ export type BenchResult = {
   emulatorShared: boolean;
   /** Seeding the subscribers, not counted in the figures below. */
   seedMs: number;
+  /** The repair sweep that built the match index after seeding (not counted in the runs). */
+  matchIndexSweep?: { runs: number; checked: number; drift: number; ms: number; reads: number; writes: number; roundTrips: number };
   /** Where the daily subscribers' digest hours fall (bench-world.ts); absent in results written before it. */
   digestWorld?: 'spread' | 'utc08';
   phases: BenchPhaseRow[];
