@@ -87,6 +87,8 @@ export type BenchBill = {
   prices: Prices & { location: string; source: string };
   costs: UnitCosts;
   days: DayBill[];
+  /** The same days at a regional location's list price (half of nam5's). */
+  regional: { prices: Prices & { location: string; source: string }; days: DayBill[] };
   /** Every operation of the bench's runs (idle run and the TTL's deletes to come included), and the same rebuilt from `costs`: equal when nothing was left out. */
   counted: Ops;
   rebuilt: Ops;

@@ -51,6 +51,19 @@ export const FIRESTORE_LIST_PRICE = {
 } as const;
 export type Prices = Pick<typeof FIRESTORE_LIST_PRICE, 'read' | 'write' | 'delete'>;
 
+/**
+ * The same list for a regional US location (us-central1): half of nam5's — reads $0.03, writes
+ * $0.09, deletes $0.01 per 100,000 (https://cloud.google.com/firestore/pricing, "Pricing by
+ * location"). docs/deploy.md lets a deployment choose either; the bill is printed at both.
+ */
+export const FIRESTORE_REGIONAL_PRICE = {
+  location: 'us-central1',
+  read: 0.03 / 100_000,
+  write: 0.09 / 100_000,
+  delete: 0.01 / 100_000,
+  source: 'https://cloud.google.com/firestore/pricing',
+} as const;
+
 /** Operations as Firestore bills them: `writes` without the deletes. */
 export type Ops = { reads: number; writes: number; deletes: number };
 const NONE: Ops = { reads: 0, writes: 0, deletes: 0 };
@@ -79,6 +92,12 @@ export type BenchCounted = {
   alerts: number;
   /** Digests sent by the runs after the cycle. */
   digests: number;
+  /**
+   * The match index's repair sweep over the bench's U subscribers, measured when it built the index
+   * after seeding (its runs are set so that no other sweep falls due during the bench's day): a
+   * deployment pays one a day.
+   */
+  sweep: Ops;
 };
 
 export type UnitCosts = {
@@ -90,6 +109,8 @@ export type UnitCosts = {
   delivery: Ops;
   alert: Ops;
   digest: Ops;
+  /** One subscriber's check by the daily repair sweep. */
+  sweep: Ops;
 };
 export type Unit = Exclude<keyof UnitCosts, 'subscribers'>;
 
@@ -97,7 +118,7 @@ export type Unit = Exclude<keyof UnitCosts, 'subscribers'>;
 const POSTING_COLLECTIONS = new Set<string>([COLLECTIONS.postings, COLLECTIONS.postingKeys]);
 
 /** Which unit of work an operation of the cycle grows with, by the phase it was made in and its collection. */
-export function unitOf(phase: CyclePhase | 'outside', collection: string): Exclude<Unit, 'run' | 'digest'> {
+export function unitOf(phase: CyclePhase | 'outside', collection: string): Exclude<Unit, 'run' | 'digest' | 'sweep'> {
   if (POSTING_COLLECTIONS.has(collection) || phase === 'fetch') return 'posting';
   if (phase === 'match') return 'matchPass';
   if (phase === 'dispatch' || collection === COLLECTIONS.emails) return 'alert';
@@ -128,7 +149,7 @@ function cells(run: CycleCounted): { phase: CyclePhase | 'outside'; collection: 
 /** The bench's counts as costs per unit of work (see the top of this file). */
 export function unitCosts(counted: BenchCounted): UnitCosts {
   const run = add(sumOps(counted.idle.total), { ...NONE, deletes: ttlDeletes(counted.idle.expiring) });
-  const cycle: Record<Exclude<Unit, 'run' | 'digest'>, Ops> = { posting: NONE, matchPass: NONE, delivery: NONE, alert: NONE };
+  const cycle: Record<Exclude<Unit, 'run' | 'digest' | 'sweep'>, Ops> = { posting: NONE, matchPass: NONE, delivery: NONE, alert: NONE };
   for (const { phase, collection, ops } of cells(counted.cycle))
     cycle[unitOf(phase, collection)] = add(cycle[unitOf(phase, collection)], ops);
   // The idle run's share of each cell, taken off the same unit, so the cycle's overhead as a run is not counted twice.
@@ -143,6 +164,7 @@ export function unitCosts(counted: BenchCounted): UnitCosts {
     delivery: per(cycle.delivery, counted.deliveries),
     alert: per(cycle.alert, counted.alerts),
     digest: per(minus(afterCycle, times(run, counted.afterCycle.runs)), counted.digests),
+    sweep: per(counted.sweep, counted.subscribers),
   };
 }
 
@@ -192,6 +214,8 @@ export function dayUnits(day: RealisticDay): DayUnits {
     delivery: U * J * p,
     alert: U * s * withPostings * (1 - (1 - p) ** postingsPerRun),
     digest: U * (1 - s) * (1 - (1 - p) ** J),
+    // The repair sweep checks every subscriber once a day (lib/subscribers/repair-match-index.ts).
+    sweep: U,
   };
 }
 
@@ -235,6 +259,7 @@ const UNIT_LABELS: Record<Unit, string> = {
   delivery: 'deliveries',
   alert: 'alerts',
   digest: 'digests',
+  sweep: 'repair sweep (checks)',
 };
 
 const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -248,7 +273,7 @@ export function billLines(costs: UnitCosts, bills: DayBill[], prices: Prices = F
     '| --- | ---: | ---: | ---: |',
     ...units.map(
       (u) =>
-        `| ${u === 'matchPass' ? `match pass (at U=${n0(costs.subscribers)})` : u === 'run' ? 'run (idle)' : u} | ${n2(costs[u].reads)} | ${n2(costs[u].writes)} | ${n2(costs[u].deletes)} |`,
+        `| ${u === 'matchPass' ? `match pass (at U=${n0(costs.subscribers)})` : u === 'run' ? 'run (idle)' : u === 'sweep' ? 'repair sweep, per subscriber' : u} | ${n2(costs[u].reads)} | ${n2(costs[u].writes)} | ${n2(costs[u].deletes)} |`,
     ),
     '',
     '| U | J a day | runs | reads / day | writes / day | deletes / day | $ / day | $ per 1,000 subscribers a month |',

@@ -36,6 +36,7 @@ const counted: BenchCounted = {
   deliveries: 10,
   alerts: 5,
   digests: 5,
+  sweep: { reads: 120, writes: 2, deletes: 0 },
   cycle: {
     phases: {
       fetch: { feeds: c(1, 1), jobs: c(10, 10), postingKeys: c(20, 20) },
@@ -154,12 +155,14 @@ describe('the bill: a realistic day', () => {
     delivery: { reads: 0, writes: 1, deletes: 1 },
     alert: { reads: 3, writes: 3, deletes: 1 },
     digest: { reads: 7, writes: 7, deletes: 1 },
+    sweep: { reads: 1, writes: 0, deletes: 0 },
   };
 
   it('prices reads, writes and deletes at nam5 list price, per day and per 1,000 subscribers a month', () => {
     const bill = dayBill(costs, day(10_000));
     const u = bill.units;
-    expect(bill.total.reads).toBeCloseTo(96 * 8 + 500 * 3 + 96 * 10_000 + u.alert * 3 + u.digest * 7, 6);
+    // The repair sweep checks each subscriber once a day: one read each.
+    expect(bill.total.reads).toBeCloseTo(96 * 8 + 500 * 3 + 96 * 10_000 + u.alert * 3 + u.digest * 7 + 10_000, 6);
     expect(bill.total.writes).toBeCloseTo(96 * 4 + 500 * 3 + 50_000 + u.alert * 3 + u.digest * 7, 6);
     expect(bill.total.deletes).toBeCloseTo(96 * 2 + 500 * 3 + 50_000 + u.alert + u.digest, 6);
     const dollars = (bill.total.reads * 0.06 + bill.total.writes * 0.18 + bill.total.deletes * 0.02) / 100_000;
