@@ -1,11 +1,12 @@
-import type { Firestore } from 'firebase-admin/firestore';
+import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
-import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import type { Handoff, HandedRow, SealedSet } from '../outbox/handoff';
 import { digestScheduleOf, isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
 import type { IndexedSubscriber } from '../subscribers/match-index';
@@ -17,7 +18,7 @@ import { isLostRace } from '../store/firestore-errors';
 import { claimInRounds } from './claim-in-rounds';
 import { inSlices } from '../store/in-slices';
 import { addDays } from '../store/timestamps';
-import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import { commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
 
 export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
@@ -89,6 +90,7 @@ type ClaimContext = {
   expireAt: Date;
   digestHourUtc: number;
   commit: boolean;
+  handoff: Handoff | null;
 };
 
 /**
@@ -112,6 +114,12 @@ export async function claimDeliveries(
     failpoint?: Failpoint;
     /** The run's verdict stage, when it is on: instant subscribers' new matches are judged before the claim. */
     judge?: Judge | null;
+    /**
+     * The run's sender for the rows it creates (handoff.ts): alerts are then created leased and
+     * sealed into their provider batches, and sent as they land. Without it they are created
+     * `pending`, for the dispatcher.
+     */
+    handoff?: Handoff | null;
   },
   input: {
     candidates: ClaimCandidate[];
@@ -148,6 +156,7 @@ export async function claimDeliveries(
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
     commit: input.commit ?? true,
+    handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
@@ -209,14 +218,24 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     const plans = await Promise.all(
       fresh.map((items, i) => render(() => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null))),
     );
-    const writes = plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscriber: i })));
+    const alerts = alertWrites(
+      ctx,
+      plans.flatMap((plan, i) => (plan.alert ? [{ ...plan.alert, subscriber: i }] : [])),
+    );
+    const writes = [
+      ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
+      ...plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscribers: [i] }))),
+    ];
     const committed = ctx.commit
       ? await commitPlans(
           ctx,
           writes.map((w) => w.write),
         )
-      : writes.map(() => true);
-    const lostSubscribers = new Set(writes.filter((_, j) => !committed[j]).map((w) => w.subscriber));
+      : writes.map(() => PLANNED);
+    const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
+    // The alerts that landed go to the run's sender now, while the next slice is planned.
+    if (ctx.handoff)
+      await ctx.handoff.offer(alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])));
     const lost: ClaimCandidate[][] = [];
     plans.forEach((plan, i) => {
       if (lostSubscribers.has(i)) return lost.push(pending[i]);
@@ -239,6 +258,8 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
  * A subscriber any of whose groups lost a race is re-read and re-planned whole.
  */
 type SubscriberPlan = {
+  /** The alert's deliveries and its row, written together (alertWrites); the other writes stand alone. */
+  alert: PlannedAlert | null;
   writes: WriteGroup[];
   sending: number;
   queued: number;
@@ -263,9 +284,46 @@ async function judgeInstant(ctx: ClaimContext, fresh: ClaimCandidate[]): Promise
   return fresh.map((c) => ({ ...c, judgement: judged.get(c.posting.id) }));
 }
 
-async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<boolean[]> {
+async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<(Timestamp | null)[]> {
   await ctx.failpoint('before-delivery-commit');
-  return commitGroups(ctx.db, writes, isLostRace);
+  return commitGroupsAt(ctx.db, writes, isLostRace);
+}
+
+/** A dry run's stand-in for a commit time: every plan counts as landed, and nothing is fenced by it. */
+const PLANNED = Timestamp.fromMillis(0);
+
+type PlannedAlert = { emailKey: string; row: OutboxRow; sending: Delivery[] };
+
+/**
+ * The alerts' write groups: each alert's deliveries with its row, all or nothing (at-most-once
+ * starts with the row existing before any send). Handed to the run's sender, alerts are created
+ * leased, several to a group — one sealed provider batch, created whole or not at all, so a set
+ * that loses a race (a concurrent run claimed one of its pairs) re-plans all its subscribers.
+ */
+function alertWrites(
+  ctx: ClaimContext,
+  alerts: (PlannedAlert & { subscriber: number })[],
+): { write: WriteGroup; subscribers: number[]; set: SealedSet<HandedRow & PlannedAlert & { subscriber: number }> | null }[] {
+  const create = (batch: FirebaseFirestore.WriteBatch, alert: PlannedAlert, row: OutboxRow) => {
+    for (const d of alert.sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
+    batch.create(outboxCollection(ctx.db).doc(alert.emailKey), row);
+  };
+  const bytesOf = (alert: PlannedAlert) => alert.sending.length * DELIVERY_BYTES + payloadBytes(alert.row.payload);
+  if (!ctx.handoff)
+    return alerts.map((alert) => ({
+      write: { size: alert.sending.length + 1, bytes: bytesOf(alert), apply: (batch) => create(batch, alert, alert.row) },
+      subscribers: [alert.subscriber],
+      set: null,
+    }));
+  return ctx.handoff.seal(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 }))).map((set) => ({
+    write: {
+      size: set.members.reduce((n, a) => n + a.writes, 0),
+      bytes: set.members.reduce((n, a) => n + bytesOf(a), 0),
+      apply: (batch) => set.members.forEach((alert) => create(batch, alert, set.stored(alert))),
+    },
+    subscribers: set.members.map((a) => a.subscriber),
+    set,
+  }));
 }
 
 /** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */
@@ -321,7 +379,7 @@ export function decideClaim(input: { fresh: ClaimCandidate[]; mode: Subscriber['
 const candidateRank = (c: ClaimCandidate) => rankOf({ score: c.score, fit: c.judgement?.fit });
 
 async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest: DigestDue | null): Promise<SubscriberPlan> {
-  if (fresh.length === 0) return { writes: [], sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
+  if (fresh.length === 0) return { alert: null, writes: [], sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
   const subscriber = fresh[0].subscriber;
   const decision = decideClaim({ fresh, mode: subscriber.mode, digest });
   const delivery = (
@@ -346,7 +404,7 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
     const published = decision.published.map((c) =>
       delivery(c, { status: 'sent', emailKey: null, digestDate: null, reason: null, sentAt: ctx.now }),
     );
-    return { writes: createsInChunks(ctx, published), sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
+    return { alert: null, writes: createsInChunks(ctx, published), sending: 0, queued: 0, skipped: 0, notAFit: 0, planned: [] };
   }
 
   if (decision.digest) {
@@ -356,6 +414,7 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
     );
     const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
     return {
+      alert: null,
       writes: [...createsInChunks(ctx, queued), ...nearMissWrites(ctx, subscriber.id, decision)],
       sending: 0,
       queued: queued.length,
@@ -367,7 +426,15 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
 
   const notAFit = decision.notAFit.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'not_a_fit' }));
   if (decision.alert.length === 0)
-    return { writes: createsInChunks(ctx, notAFit), sending: 0, queued: 0, skipped: notAFit.length, notAFit: notAFit.length, planned: [] };
+    return {
+      alert: null,
+      writes: createsInChunks(ctx, notAFit),
+      sending: 0,
+      queued: 0,
+      skipped: notAFit.length,
+      notAFit: notAFit.length,
+      planned: [],
+    };
 
   // An alert too heavy for its row (postings at every length cap) carries the best that fit; the rest are capped.
   const { payload, shown } = await composeWithinBudget(decision.alert, (items) => ctx.composeAlert(subscriber, items));
@@ -390,16 +457,9 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
     now: ctx.now,
     expireAt: ctx.expireAt,
   });
-  const alert: WriteGroup = {
-    size: sending.length + 1,
-    bytes: sending.length * DELIVERY_BYTES + payloadBytes(row.payload),
-    apply(batch) {
-      for (const d of sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
-      batch.create(outboxCollection(ctx.db).doc(emailKey), row);
-    },
-  };
   return {
-    writes: [alert, ...createsInChunks(ctx, capped)],
+    alert: { emailKey, row, sending },
+    writes: createsInChunks(ctx, capped),
     sending: top.length,
     queued: 0,
     skipped: capped.length,

@@ -15,7 +15,8 @@ import { inSlices } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
 import { addDays } from '../store/timestamps';
 import { digestPeriod, latestDigestSlot, nextDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
-import { commitGroups, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import { commitGroups, commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import type { Handoff } from '../outbox/handoff';
 import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
@@ -66,6 +67,8 @@ type FlushContext = {
   expireAt: Date;
   commit: boolean;
   judge: Judge | null;
+  /** The run's sender for the rows it creates: digest rows are then created leased and sealed, and sent as they land. */
+  handoff: Handoff | null;
   /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
   plannedPostings: Map<string, StoredPosting>;
   /**
@@ -106,6 +109,8 @@ export async function flushDueDigests(
     failpoint?: Failpoint;
     /** The run's verdict stage, when it is on: each digest's queued items are judged before it is decided. */
     judge?: Judge | null;
+    /** The run's sender (handoff.ts): digests are created leased, sealed into their batches, and sent as they land. */
+    handoff?: Handoff | null;
   },
   input: {
     now: Date;
@@ -130,6 +135,7 @@ export async function flushDueDigests(
     expireAt: addDays(input.now, input.retentionDays),
     commit: input.commit ?? true,
     judge: deps.judge ?? null,
+    handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
   };
@@ -273,14 +279,31 @@ async function flushSlice(
     const [postings, nearMisses] = await Promise.all([readPostings(ctx, plans, judged.postings), countNearMisses(ctx, plans)]);
     const render = pLimit(RENDER_CONCURRENCY);
     const composed = await Promise.all(plans.map((plan, i) => render(() => composeDigestRow(ctx, plan, postings, nearMisses[i]))));
-    const groups = composed.flatMap(({ plan, row }, i) => flushWrites(ctx, plan, row).map((write) => ({ write, plan: i })));
+    const fresh = composed.flatMap(({ plan, row }, i) =>
+      row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i }] : [],
+    );
+    const sets = ctx.handoff ? ctx.handoff.seal(fresh.map((r) => ({ ...r, writes: firstGroupSize(r.plan) }))) : [];
+    const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
+    const groups = [
+      // Sealed digests: each set's rows, with their first closes, created all or nothing.
+      ...sets.map((set) => ({
+        write: combined(set.members.map((m) => flushWrites(ctx, m.plan, set.stored(m))[0])),
+        plans: set.members.map((m) => m.index),
+      })),
+      ...composed.flatMap(({ plan, row }, i) =>
+        flushWrites(ctx, plan, row)
+          .filter((_, g) => !(g === 0 && sealed.has(i)))
+          .map((write) => ({ write, plans: [i] })),
+      ),
+    ];
     const committed = ctx.commit
       ? await commitFlush(
           ctx,
           groups.map((g) => g.write),
         )
-      : groups.map(() => true);
-    const lostPlans = new Set(groups.filter((_, j) => !committed[j]).map((g) => g.plan));
+      : groups.map(() => PLANNED);
+    const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
+    if (ctx.handoff) await ctx.handoff.offer(sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])));
     const lost = new Set<string>();
     composed.forEach(({ plan }, i) => {
       if (lostPlans.has(i)) return lost.add(plan.uid);
@@ -323,9 +346,21 @@ async function judgeDigests(
   return { verdicts, postings };
 }
 
-async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<boolean[]> {
+async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<(Timestamp | null)[]> {
   await ctx.failpoint('before-digest-commit');
-  return commitGroups(ctx.db, groups, isLostRace);
+  return commitGroupsAt(ctx.db, groups, isLostRace);
+}
+
+/** A dry run's stand-in for a commit time: every plan counts as landed, and nothing is fenced by it. */
+const PLANNED = Timestamp.fromMillis(0);
+
+/** Several groups as one, all or nothing: a sealed set of digests is created whole or not at all. */
+function combined(groups: WriteGroup[]): WriteGroup {
+  return {
+    size: groups.reduce((n, g) => n + g.size, 0),
+    bytes: groups.reduce((n, g) => n + (g.bytes ?? 0), 0),
+    apply: (batch) => groups.forEach((g) => g.apply(batch)),
+  };
 }
 
 /**
@@ -627,6 +662,7 @@ async function composeDigestRow(
  * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
  */
 function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null): WriteGroup[] {
+  // (The row as it is created: pending for the dispatcher, or leased and sealed by the run's sender.)
   const groups: WriteGroup[] = [];
   // Judged items the digest lists carry their fit too (the delivery says why it was sent), written with the row.
   const listed = row && plan.judged ? plan.top : [];
@@ -651,6 +687,9 @@ function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null):
   }
   return groups;
 }
+
+/** Writes of a digest's first group: its row, its first closes, and the fit of the items it lists when judged. */
+const firstGroupSize = (plan: FlushPlan) => 1 + Math.min(plan.closed.length, CLOSES_PER_GROUP) + (plan.judged ? plan.top.length : 0);
 
 const judgementFields = (d: Delivery, judged: boolean): Partial<Delivery> =>
   judged ? { fit: d.fit ?? null, fitReason: d.fitReason ?? null, aiFallback: d.aiFallback ?? null } : {};

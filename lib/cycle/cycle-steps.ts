@@ -10,7 +10,8 @@ import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
 import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
 import { matchPostings, type Candidate } from '../matching/match-postings';
-import { dispatchOutbox, type DispatchStats } from '../outbox/dispatch-outbox';
+import { dispatchOutbox } from '../outbox/dispatch-outbox';
+import { addDispatchStats, emptyDispatchStats, type DispatchStats } from '../outbox/dispatch-stats';
 import { readActiveSubscribers, type IndexedSubscriber } from '../subscribers/match-index';
 import { repairMatchIndex, type RepairResult } from '../subscribers/repair-match-index';
 import { isDigestMode } from '../subscribers/subscriber';
@@ -125,6 +126,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
+      handoff: ctx.handoff,
     },
     {
       candidates: match.candidates,
@@ -166,6 +168,7 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
+      handoff: ctx.handoff,
     },
     {
       now: startedAt,
@@ -183,11 +186,16 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   return flushed;
 }
 
-/** Dispatch the outbox: lease → activity check → send (idempotency key) → record. */
+/**
+ * Dispatch the outbox: lease → activity check → send (idempotency key) → record. The rows this run
+ * created are already leased and on their way (handoff.ts): wait for them, then send what earlier
+ * runs left — rows whose sender died, and rows still pending.
+ */
 export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
   const { deps, runId } = ctx;
   const { config } = deps;
-  const sent = await dispatchOutbox(
+  const handed = ctx.handoff ? await ctx.handoff.drain() : emptyDispatchStats();
+  const found = await dispatchOutbox(
     {
       db: deps.db,
       mailer: deps.mailer,
@@ -202,7 +210,7 @@ export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
     },
     { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard: ctx.shard },
   );
-  return { ...sent, providerRequests: ctx.limiter.requests() };
+  return { ...addDispatchStats(handed, found), providerRequests: ctx.limiter.requests() };
 }
 
 /**

@@ -3,6 +3,7 @@ import { configuredSources } from '../feeds/source-list';
 import type { MailSettings } from '../mail/compose-email';
 import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
 import { newRunId, type CyclePhase } from '../ops/runs';
+import { createHandoff, type Handoff } from '../outbox/handoff';
 import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
 import { shardTag, type Shard } from '../runtime/shard';
 import { createJudge, type Judge } from '../verdicts/judge-postings';
@@ -40,6 +41,11 @@ export type RunContext = {
   limiter: SendLimiter;
   quota: QuotaPause;
   /**
+   * The sender of the rows this run creates (the claim's alerts, the flush's digests): they are
+   * created leased and sent as they land (handoff.ts). Null for a dry run, which creates nothing.
+   */
+  handoff: Handoff | null;
+  /**
    * The optional AI verdict stage for this run (its call cap, its counters), or null: the stage is
    * off, or the commit is (a dry run asks no model, and decides by keywords alone).
    */
@@ -59,6 +65,13 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
   const outOfTime = (reserveMs = 0) => elapsedMs() + reserveMs > config.RUN_BUDGET_MS;
   const runId = options.runId ?? newRunId(startedAt);
   const clock = () => new Date(startedAt.getTime() + elapsedMs());
+  const limiter = createSendLimiter({
+    ratePerSec: config.SEND_RATE_PER_SEC / (options.shard?.count ?? 1),
+    concurrency: config.SEND_CONCURRENCY,
+    sleep: deps.sleep,
+    via: deps.sendLimiter,
+  });
+  const quota = createQuotaPause();
   return {
     deps,
     runId,
@@ -72,13 +85,25 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     sources: configuredSources(config),
     mail: { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET },
     commit: !options.dryRun,
-    limiter: createSendLimiter({
-      ratePerSec: config.SEND_RATE_PER_SEC / (options.shard?.count ?? 1),
-      concurrency: config.SEND_CONCURRENCY,
-      sleep: deps.sleep,
-      via: deps.sendLimiter,
-    }),
-    quota: createQuotaPause(),
+    limiter,
+    quota,
+    handoff: options.dryRun
+      ? null
+      : createHandoff(
+          {
+            db: deps.db,
+            mailer: deps.mailer,
+            limiter,
+            failpoint: deps.failpoint,
+            clock,
+            sleep: deps.sleep,
+            outOfTime,
+            log: deps.log,
+            runId,
+            quota,
+          },
+          { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
+        ),
     judge:
       deps.verdictClient && !options.dryRun
         ? createJudge({

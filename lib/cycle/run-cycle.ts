@@ -49,6 +49,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     () => null,
     (error: unknown) => ({ error }),
   );
+  // Sends already started finish (or are fenced) before the run records itself, even after a throw.
+  await ctx.handoff?.settle();
   const stats = foldRunStats(ctx, steps, failed ? [describeError(failed.error)] : []);
   await recordRunEnd(db, stats, ctx.clock()).catch((e) => deps.log('run.record_failed', { runId, error: String(e) }));
   await lock.handle.release().catch((e) => deps.log('lock.release_failed', { runId, error: String(e) }));

@@ -2,28 +2,16 @@ import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { ownsSubscriber, type Shard } from '../runtime/shard';
 import { shortHash } from '../store/short-hash';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
-import { deliverUnit, LEASE_MS, type DeliverDeps, type MemberResult } from './deliver-unit';
+import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
+import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } from './dispatch-stats';
 import { leaseRows, type Lease } from './lease-row';
 import { batchBytesOf, outboxCollection, type EmailKind } from './outbox-row';
-import type { QuotaHit } from './quota-pause';
 import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
 export type DispatchDeps = DeliverDeps;
 
-export type DispatchStats = {
-  sent: Record<EmailKind, number>;
-  skipped: number;
-  failed: number;
-  dead: number;
-  retried: number;
-  deferred: number;
-  fenced: number;
-  /** Provider requests that carried more than one email. */
-  batches: number;
-  /** Set when the provider refused a send for quota: the run sent nothing after that. */
-  quota: QuotaHit | null;
-};
+export type { DispatchStats } from './dispatch-stats';
 
 /** Abandoned rows considered per run (recovery is rare and small; the rest waits for the next run). */
 const ABANDONED_PER_RUN = 20_000;
@@ -33,8 +21,6 @@ const ABANDONED_PER_RUN = 20_000;
  * budget, not a row count, is what ends a long dispatch.
  */
 const PENDING_PAGE = 2_000;
-/** Keeps one batch request well under provider body limits even for long digests. */
-const MAX_BATCH_BYTES = 3_000_000;
 /**
  * Units leased but not yet finished. Leasing the next chunk while earlier ones wait for the
  * limiter keeps the provider busy; leasing much further ahead would only hold leases (and
@@ -56,17 +42,7 @@ export async function dispatchOutbox(
   deps: DispatchDeps,
   input: { runId: string; maxAttempts: number; batchSize: number; shard?: Shard; pendingPageSize?: number },
 ): Promise<DispatchStats> {
-  const stats: DispatchStats = {
-    sent: { alert: 0, digest: 0, confirm: 0, manage: 0 },
-    skipped: 0,
-    failed: 0,
-    dead: 0,
-    retried: 0,
-    deferred: 0,
-    fenced: 0,
-    batches: 0,
-    quota: null,
-  };
+  const stats = emptyDispatchStats();
   const kinds = new Map<string, EmailKind>();
   // Given up before any send (the provider's key window passed): counted and logged like a failed send.
   const gaveUp = (emailKey: string, reason: string) => {
@@ -86,7 +62,7 @@ export async function dispatchOutbox(
       .then(({ results, retries }) => {
         stats.retried += retries;
         if (unit.batch) stats.batches += 1;
-        for (const [emailKey, result] of results) count(stats, result, kinds.get(emailKey) ?? 'alert');
+        for (const [emailKey, result] of results) countResult(stats, result, kinds.get(emailKey) ?? 'alert');
       })
       .catch((error: unknown) => void errors.push(error))
       .finally(() => inFlight.delete(tracked));
@@ -208,12 +184,6 @@ function chunked<T>(items: T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;
-}
-
-function count(stats: DispatchStats, result: MemberResult, kind: EmailKind) {
-  if (result === 'sent') stats.sent[kind] += 1;
-  else if (result === 'released' || result === 'quota') stats.deferred += 1;
-  else stats[result] += 1;
 }
 
 function chunkForBatches(leases: Lease[], batchSize: number): Lease[][] {

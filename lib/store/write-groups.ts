@@ -1,4 +1,4 @@
-import type { Firestore, WriteBatch } from 'firebase-admin/firestore';
+import { Timestamp, type Firestore, type WriteBatch } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import { isAlreadyExists } from './firestore-errors';
 import { COMMIT_CONCURRENCY, MAX_BATCH_WRITES } from './create-documents';
@@ -29,7 +29,20 @@ export async function commitGroups(
   groups: WriteGroup[],
   isLoss: (error: unknown) => boolean = isAlreadyExists,
 ): Promise<boolean[]> {
-  const results = new Array<boolean>(groups.length).fill(false);
+  return (await commitGroupsAt(db, groups, isLoss)).map((at) => at !== null);
+}
+
+/**
+ * commitGroups, answering each group's commit time instead of a boolean (null: lost). A batch
+ * commits at one instant, so that time is the version every document the group wrote now has: the
+ * precondition a later fenced update of one of them needs (a row created already leased, say).
+ */
+export async function commitGroupsAt(
+  db: Firestore,
+  groups: WriteGroup[],
+  isLoss: (error: unknown) => boolean = isAlreadyExists,
+): Promise<(Timestamp | null)[]> {
+  const results = new Array<Timestamp | null>(groups.length).fill(null);
   const commit = pLimit(COMMIT_CONCURRENCY);
   const batches: Promise<void>[] = [];
   let start = 0;
@@ -51,19 +64,22 @@ export async function commitGroups(
   return results;
 }
 
+/** The commit time of groups that wrote nothing: landed, with no document to fence. */
+const NOTHING_WRITTEN = Timestamp.fromMillis(0);
+
 async function commitPacked(
   db: Firestore,
   groups: WriteGroup[],
   start: number,
   end: number,
-  results: boolean[],
+  results: (Timestamp | null)[],
   isLoss: (error: unknown) => boolean,
 ): Promise<void> {
   const batch = db.batch();
   for (let i = start; i < end; i++) groups[i].apply(batch);
   try {
-    await batch.commit();
-    results.fill(true, start, end);
+    const written = await batch.commit();
+    results.fill(written[0]?.writeTime ?? NOTHING_WRITTEN, start, end);
     return;
   } catch (error) {
     if (!isLoss(error)) throw error;
@@ -73,8 +89,8 @@ async function commitPacked(
       const single = db.batch();
       group.apply(single);
       try {
-        await single.commit();
-        results[start + offset] = true;
+        const written = await single.commit();
+        results[start + offset] = written[0]?.writeTime ?? NOTHING_WRITTEN;
       } catch (inner) {
         if (!isLoss(inner)) throw inner;
       }

@@ -27,11 +27,12 @@ async function state() {
 }
 
 describe('instant alerts are at-most-once', () => {
-  it('the delivery and its outbox row exist before any send (crash right after the claim)', async () => {
-    expect((await h.cron({ now: at(0) }, { failpoint: crashAt('after-claim') })).status).toBe(500);
+  it('the delivery and its outbox row exist, leased, before any send (crash right before the first send)', async () => {
+    expect((await h.cron({ now: at(0) }, { failpoint: crashAt('before-send') })).status).toBe(500);
     expect(await h.inbox()).toHaveLength(0);
-    expect(await state()).toEqual({ row: 'pending', reason: null, deliveries: ['sending', 'sending'] });
-    // Never handed to the provider: the next run may send it, once.
+    // The claim created the row leased to its run (handoff.ts): `sending`, as if a send may have started.
+    expect(await state()).toEqual({ row: 'sending', reason: null, deliveries: ['sending', 'sending'] });
+    // Inside the provider's key window the next run may send it, once, under the same key.
     await h.cron({ now: at(15) });
     await h.cron({ now: at(30) });
     expect(await h.inbox()).toHaveLength(1);
@@ -77,7 +78,7 @@ describe('instant alerts are at-most-once', () => {
   });
 
   it('opt-outs win: unsubscribing between the claim and the send skips the email', async () => {
-    await h.cron({ now: at(0) }, { failpoint: crashAt('after-claim') });
+    await h.cron({ now: at(0) }, { failpoint: crashAt('before-send') });
     const user = (await h.db.collection('users').get()).docs[0];
     await user.ref.update({ status: 'unsubscribed' });
     await h.cron({ now: at(15) });
@@ -88,7 +89,7 @@ describe('instant alerts are at-most-once', () => {
 
 describe('a delivery whose outbox row is gone', () => {
   it('reads as failed (orphaned) and is never resent: sends come only from rows', async () => {
-    await h.cron({ now: at(0) }, { failpoint: crashAt('after-claim') });
+    await h.cron({ now: at(0) }, { failpoint: crashAt('before-send') });
     const row = (await h.db.collection('emails').get()).docs[0];
     await row.ref.delete(); // e.g. removed by hand
     await h.cron({ now: at(15) });
