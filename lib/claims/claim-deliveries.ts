@@ -235,7 +235,10 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
     const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
     // The alerts that landed go to the run's sender now, while the next slice is planned.
     if (ctx.handoff)
-      await ctx.handoff.offer(alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])));
+      await ctx.handoff.offer(
+        alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+        'claim',
+      );
     const lost: ClaimCandidate[][] = [];
     plans.forEach((plan, i) => {
       if (lostSubscribers.has(i)) return lost.push(pending[i]);
@@ -318,7 +321,7 @@ function alertWrites(
   return ctx.handoff.seal(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 }))).map((set) => ({
     write: {
       size: set.members.reduce((n, a) => n + a.writes, 0),
-      bytes: set.members.reduce((n, a) => n + bytesOf(a), 0),
+      bytes: set.members.reduce((n, a) => n + bytesOf(a), set.sealBytes),
       apply: (batch) => set.members.forEach((alert) => create(batch, alert, set.stored(alert))),
     },
     subscribers: set.members.map((a) => a.subscriber),

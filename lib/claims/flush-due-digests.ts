@@ -287,7 +287,10 @@ async function flushSlice(
     const groups = [
       // Sealed digests: each set's rows, with their first closes, created all or nothing.
       ...sets.map((set) => ({
-        write: combined(set.members.map((m) => flushWrites(ctx, m.plan, set.stored(m))[0])),
+        write: combined(
+          set.members.map((m) => flushWrites(ctx, m.plan, set.stored(m))[0]),
+          set.sealBytes,
+        ),
         plans: set.members.map((m) => m.index),
       })),
       ...composed.flatMap(({ plan, row }, i) =>
@@ -303,7 +306,11 @@ async function flushSlice(
         )
       : groups.map(() => PLANNED);
     const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
-    if (ctx.handoff) await ctx.handoff.offer(sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])));
+    if (ctx.handoff)
+      await ctx.handoff.offer(
+        sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+        'flush',
+      );
     const lost = new Set<string>();
     composed.forEach(({ plan }, i) => {
       if (lostPlans.has(i)) return lost.add(plan.uid);
@@ -355,10 +362,10 @@ async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<(Ti
 const PLANNED = Timestamp.fromMillis(0);
 
 /** Several groups as one, all or nothing: a sealed set of digests is created whole or not at all. */
-function combined(groups: WriteGroup[]): WriteGroup {
+function combined(groups: WriteGroup[], extraBytes: number): WriteGroup {
   return {
     size: groups.reduce((n, g) => n + g.size, 0),
-    bytes: groups.reduce((n, g) => n + (g.bytes ?? 0), 0),
+    bytes: groups.reduce((n, g) => n + (g.bytes ?? 0), extraBytes),
     apply: (batch) => groups.forEach((g) => g.apply(batch)),
   };
 }

@@ -102,7 +102,12 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
             runId,
             quota,
           },
-          { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE },
+          {
+            runId,
+            maxAttempts: config.SEND_MAX_ATTEMPTS,
+            batchSize: config.SEND_BATCH_SIZE,
+            lane: options.shard ? shardTag(options.shard) : 'run',
+          },
         ),
     judge:
       deps.verdictClient && !options.dryRun

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import type { QuotaHit } from '../outbox/quota-pause';
+import type { SenderTiming } from '../outbox/dispatch-stats';
 import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
 
@@ -54,6 +55,13 @@ export type RunStats = {
   durationMs: number;
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
+  /**
+   * The run's sender of the rows it created (lib/outbox/handoff.ts), which works alongside the claim
+   * and the flush: sets (provider requests' worth of rows) it was handed, the ms from its first
+   * send to its last record, and the ms the claim and the flush waited for room in its queue (part
+   * of their phase times, above). Null before the claim ran.
+   */
+  sender: SenderTiming | null;
   /** `held`: new postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
   feeds: {
     source: string;
@@ -91,6 +99,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     matchIndex: { subscribersFrom: null, repair: null },
     durationMs: 0,
     phases: {},
+    sender: null,
     feeds: [],
     errors: [],
   };

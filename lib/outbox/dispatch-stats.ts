@@ -53,3 +53,12 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
     quota: a.quota ?? b.quota,
   };
 }
+
+/** The run's sender of the rows it created (handoff.ts): sets handed, ms busy sending, ms its producers waited for it. */
+export type SenderTiming = {
+  sets: number;
+  busyMs: number;
+  /** Waited for room in the sender's queue (claim, flush), and for its last sends at the dispatch step (drain). */
+  waitedMs: { claim: number; flush: number; drain: number };
+};
+

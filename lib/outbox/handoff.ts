@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { SenderTiming } from './dispatch-stats';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { MAX_COMMIT_BYTES, payloadBytes } from '../store/write-groups';
@@ -41,12 +43,20 @@ export type Handoff = {
    * Sends sets whose create() landed at `writtenAt` (the commit time: the version of each row).
    * Resolves when there is room for more; throws the error that stopped the sender, if one did.
    */
-  offer(sets: { set: SealedSet<HandedRow>; writtenAt: Timestamp }[]): Promise<void>;
+  offer(sets: { set: SealedSet<HandedRow>; writtenAt: Timestamp }[], from: 'claim' | 'flush'): Promise<void>;
   /** Waits for every set offered; the sender's stats. Throws the first error a send met. */
   drain(): Promise<DispatchStats>;
   /** Waits for the sends in flight, whatever happened (a run that throws still finishes them before it records itself). */
   settle(): Promise<void>;
+  /** How long it sent, and how long the claim and the flush waited for it (the run record's `sender`). */
+  timing(): SenderTiming;
 };
+
+/**
+ * The async context the sender works in. Nothing in the app reads it: it lets a caller that counts
+ * store operations (the bench) tell the sender's from the claim's and the flush's it runs alongside.
+ */
+export const senderLane = new AsyncLocalStorage<string>();
 
 /** A row about to be created, as newOutboxRow made it (pending), with the writes its create group takes. */
 export type HandedRow = { emailKey: string; row: OutboxRow; writes: number };
@@ -55,6 +65,8 @@ export type SealedSet<T extends HandedRow> = {
   /** The batch key, or null for a set of one (sent alone under its own key). */
   key: string | null;
   members: T[];
+  /** What the seal adds to the set's commit: every member carries the list of all members. */
+  sealBytes: number;
   /** The row as the create() writes it: leased to this run and sealed. */
   stored(member: T): OutboxRow;
 };
@@ -67,23 +79,40 @@ const RENEW_BELOW_MS = LEASE_MS / 2;
 
 type Job = { set: SealedSet<HandedRow>; writtenAt: Timestamp };
 
-export function createHandoff(deps: DeliverDeps, input: { runId: string; maxAttempts: number; batchSize: number }): Handoff {
+export function createHandoff(
+  deps: DeliverDeps,
+  input: {
+    runId: string;
+    maxAttempts: number;
+    batchSize: number;
+    /** senderLane's name for this run's sends: its shard, or `run`. */ lane: string;
+  },
+): Handoff {
   const stats = emptyDispatchStats();
   const batchSize = Math.min(input.batchSize, MAX_BATCH_EMAILS);
   const queue: Job[] = [];
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
+  const timing: SenderTiming = { sets: 0, busyMs: 0, waitedMs: { claim: 0, flush: 0, drain: 0 } };
+  const wall = () => performance.now();
+  let busySince: number | null = null;
   // Read through a function: a send that fails sets it while `offer` awaits.
   const failed = () => failure;
 
   const pump = () => {
     while (!failure && inFlight.size < IN_FLIGHT && queue.length > 0) {
       const job = queue.shift()!;
-      const tracked: Promise<void> = sendSet(deps, stats, job, input)
+      busySince ??= wall();
+      const tracked: Promise<void> = senderLane
+        .run(input.lane, () => sendSet(deps, stats, job, input))
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           inFlight.delete(tracked);
           pump();
+          if (inFlight.size === 0 && busySince !== null) {
+            timing.busyMs += wall() - busySince;
+            busySince = null;
+          }
         });
       inFlight.add(tracked);
     }
@@ -96,21 +125,35 @@ export function createHandoff(deps: DeliverDeps, input: { runId: string; maxAtte
     seal(rows) {
       return sealSets(rows, { batchSize, runId: input.runId, now: deps.clock() });
     },
-    async offer(sets) {
+    async offer(sets, from) {
       if (failed()) throw failed()!.error;
       queue.push(...sets);
+      timing.sets += sets.length;
       pump();
+      const waitFrom = wall();
       while (!failed() && queue.length + inFlight.size > QUEUED) await Promise.race(inFlight);
+      timing.waitedMs[from] += wall() - waitFrom;
       if (failed()) throw failed()!.error;
     },
     async drain() {
       // A sender that failed starts nothing more: what is still queued stays leased, for recovery.
+      const waitFrom = wall();
       await settle();
+      timing.waitedMs.drain += wall() - waitFrom;
       if (failed()) throw failed()!.error;
       stats.quota = deps.quota.hit();
       return stats;
     },
     settle,
+    timing: () => ({
+      sets: timing.sets,
+      busyMs: Math.round(timing.busyMs),
+      waitedMs: {
+        claim: Math.round(timing.waitedMs.claim),
+        flush: Math.round(timing.waitedMs.flush),
+        drain: Math.round(timing.waitedMs.drain),
+      },
+    }),
   };
 }
 
@@ -128,23 +171,26 @@ export function sealSets<T extends HandedRow>(
   let current: T[] = [];
   let emailBytes = 0;
   let commitBytes = 0;
+  let keyBytes = 0;
   let writes = 0;
   for (const row of ordered) {
     const email = batchBytesOf(row.row);
     const commit = payloadBytes(row.row.payload);
+    const key = row.emailKey.length + 4;
     const full =
       current.length === input.batchSize ||
       emailBytes + email > MAX_BATCH_BYTES ||
-      commitBytes + commit > MAX_COMMIT_BYTES ||
+      commitBytes + commit + sealBytesOf(current.length + 1, keyBytes + key) > MAX_COMMIT_BYTES ||
       writes + row.writes > MAX_BATCH_WRITES;
     if (current.length > 0 && full) {
       sets.push(current);
       current = [];
-      emailBytes = commitBytes = writes = 0;
+      emailBytes = commitBytes = keyBytes = writes = 0;
     }
     current.push(row);
     emailBytes += email;
     commitBytes += commit;
+    keyBytes += key;
     writes += row.writes;
   }
   if (current.length > 0) sets.push(current);
@@ -156,6 +202,12 @@ export function sealSets<T extends HandedRow>(
     return {
       key,
       members,
+      sealBytes: key
+        ? sealBytesOf(
+            members.length,
+            memberKeys.reduce((n, k) => n + k.length + 4, 0),
+          )
+        : 0,
       stored: (member) => ({
         ...member.row,
         status: 'sending',
@@ -169,6 +221,9 @@ export function sealSets<T extends HandedRow>(
     };
   });
 }
+
+/** n members each carrying the list of all n keys (keyBytes in all, with room for their encoding). */
+const sealBytesOf = (members: number, keyBytes: number) => (members > 1 ? members * keyBytes : 0);
 
 /**
  * One set: the subscribers re-read (opt-outs win), the ones who may no longer receive set aside,

@@ -35,6 +35,8 @@ export type FirestoreCounts = { reads: number; writes: number; roundTrips: numbe
 /** One collection's share: `writes` counts deletes too, as FirestoreCounts does; `deletes` says how many of them were. */
 export type CollectionCounts = { reads: number; writes: number; deletes: number };
 export type CountsByCollection = Record<string, CollectionCounts>;
+/** What was done inside one lane: its totals, and its reads and writes by collection. */
+export type LaneCounts = FirestoreCounts & { collections: CountsByCollection };
 
 export type FirestoreCounter = {
   /** Counts since this counter was made or last reset. */
@@ -43,6 +45,12 @@ export type FirestoreCounter = {
   rpcs(): Record<string, number>;
   /** Reads and writes since this counter was made or last reset, by collection id (e.g. `users`). */
   byCollection(): CountsByCollection;
+  /**
+   * Counts since this counter was made or last reset of the work done inside a lane: the async
+   * context the `lane` resolver given to instrumentFirestore names (the run's sender, which works
+   * alongside the claim and the flush, see lib/outbox/handoff.ts).
+   */
+  byLane(): Record<string, LaneCounts>;
   reset(): void;
   /** Stops counting for this counter; the prototypes are put back once every counter is restored. */
   restore(): void;
@@ -58,6 +66,8 @@ type State = {
   counters: number;
   unpatch: () => void;
   target: string;
+  lanes: Map<string, { totals: FirestoreCounts; collections: Map<string, CollectionCounts> }>;
+  lane: () => string | undefined;
 };
 
 const KEY = Symbol.for('scout.bench.firestore-counter');
@@ -85,6 +95,24 @@ function install(): State {
     counters: 0,
     unpatch: () => {},
     target: path,
+    lanes: new Map(),
+    lane: () => undefined,
+  };
+  const inLane = (add: Partial<FirestoreCounts>, collection?: string, deletes = 0) => {
+    const name = state.lane();
+    if (name === undefined) return;
+    const lane = state.lanes.get(name) ?? { totals: { reads: 0, writes: 0, roundTrips: 0 }, collections: new Map() };
+    lane.totals.reads += add.reads ?? 0;
+    lane.totals.writes += add.writes ?? 0;
+    lane.totals.roundTrips += add.roundTrips ?? 0;
+    if (collection !== undefined) {
+      const c = lane.collections.get(collection) ?? { reads: 0, writes: 0, deletes: 0 };
+      c.reads += add.reads ?? 0;
+      c.writes += add.writes ?? 0;
+      c.deletes += deletes;
+      lane.collections.set(collection, c);
+    }
+    state.lanes.set(name, lane);
   };
   const originals: [object, string, Fn][] = [];
   const wrap = (proto: any, name: string, make: (original: Fn) => Fn) => {
@@ -94,6 +122,7 @@ function install(): State {
   };
   const rpc = (method: string) => {
     state.totals.roundTrips += 1;
+    inLane({ roundTrips: 1 });
     state.rpcs.set(method, (state.rpcs.get(method) ?? 0) + 1);
   };
   const tally = (collection: string, add: Partial<CollectionCounts>) => {
@@ -109,6 +138,7 @@ function install(): State {
       const result = await original.apply(this, args);
       for (const [collection, reads] of readsOf(this, result)) {
         state.totals.reads += reads;
+        inLane({ reads }, collection);
         tally(collection, { reads });
       }
       return result;
@@ -117,6 +147,7 @@ function install(): State {
   const countWrite = (write: any) => {
     const name: string = write?.update?.name ?? write?.delete ?? write?.transform?.document ?? '';
     state.totals.writes += 1;
+    inLane({ writes: 1 }, collectionOf(name), write?.delete ? 1 : 0);
     tally(collectionOf(name), { writes: 1, deletes: write?.delete ? 1 : 0 });
   };
 
@@ -169,10 +200,12 @@ function install(): State {
 }
 
 /** Patches the Firestore client once per process; every call returns an independent counter. */
-export function instrumentFirestore(): FirestoreCounter {
+export function instrumentFirestore(options: { lane?: () => string | undefined } = {}): FirestoreCounter {
   const state = (global[KEY] ??= install());
   state.counters += 1;
+  if (options.lane) state.lane = options.lane;
   let base = { ...state.totals };
+  let baseLanes = copyLanes(state.lanes);
   let baseRpcs = new Map(state.rpcs);
   let baseCollections = copyCollections(state.collections);
   let restored = false;
@@ -197,8 +230,29 @@ export function instrumentFirestore(): FirestoreCounter {
       }
       return out;
     },
+    byLane: () => {
+      const out: Record<string, LaneCounts> = {};
+      for (const [name, lane] of state.lanes) {
+        const b = baseLanes.get(name) ?? { totals: { reads: 0, writes: 0, roundTrips: 0 }, collections: new Map() };
+        const collections: CountsByCollection = {};
+        for (const [collection, c] of lane.collections) {
+          const was = b.collections.get(collection) ?? { reads: 0, writes: 0, deletes: 0 };
+          const d = { reads: c.reads - was.reads, writes: c.writes - was.writes, deletes: c.deletes - was.deletes };
+          if (d.reads > 0 || d.writes > 0) collections[collection] = d;
+        }
+        const t = lane.totals;
+        out[name] = {
+          reads: t.reads - b.totals.reads,
+          writes: t.writes - b.totals.writes,
+          roundTrips: t.roundTrips - b.totals.roundTrips,
+          collections,
+        };
+      }
+      return out;
+    },
     reset() {
       base = { ...state.totals };
+      baseLanes = copyLanes(state.lanes);
       baseRpcs = new Map(state.rpcs);
       baseCollections = copyCollections(state.collections);
     },
@@ -220,4 +274,6 @@ export function collectionOf(documentName: string): string {
   return segments.length >= 2 ? segments[segments.length - 2] : '?';
 }
 
+const copyLanes = (from: State['lanes']) =>
+  new Map([...from].map(([k, v]) => [k, { totals: { ...v.totals }, collections: copyCollections(v.collections) }]));
 const copyCollections = (from: Map<string, CollectionCounts>) => new Map([...from].map(([k, v]) => [k, { ...v }]));

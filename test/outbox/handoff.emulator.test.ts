@@ -97,6 +97,16 @@ describe('rows the run creates are sent as they land', () => {
     expect(counts('deliveries').writes).toBe(200);
   });
 
+  it('200 five-item digests in sealed sets of 100: each set commits on its own, inside the request size (two together would not fit)', async () => {
+    h = await createHarness();
+    await subscribers(200, 'daily');
+    h.serveFeed(postingsAbout('react', 5, { at: new Date(NOW) }));
+    await h.run({ now: NOW });
+    const run = await h.run({ now: '2026-11-30T08:05:00Z' });
+    expect(run).toMatchObject({ digests: 200, providerRequests: 2, partial: false });
+    expect(await statuses()).toEqual({ sent: 200 });
+  }, 120_000);
+
   it('an opt-out that lands between the claim and the send: skipped, and the batch resealed without it, so no recovery can carry it', async () => {
     h = await createHarness();
     const emails = await subscribers(30, 'instant');
