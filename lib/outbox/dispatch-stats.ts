@@ -61,4 +61,3 @@ export type SenderTiming = {
   /** Waited for room in the sender's queue (claim, flush), and for its last sends at the dispatch step (drain). */
   waitedMs: { claim: number; flush: number; drain: number };
 };
-

@@ -40,7 +40,7 @@ async function countSending(run: (trace: NonNullable<Parameters<typeof runCycle>
   const counter = instrumentFirestore();
   const totals: CountsByCollection = {};
   try {
-    await run(async <T,>(phase: CyclePhase, step: () => Promise<T>) => {
+    await run(async <T>(phase: CyclePhase, step: () => Promise<T>) => {
       if (phase !== 'claim' && phase !== 'flush' && phase !== 'dispatch') return step();
       const before = counter.byCollection();
       try {
