@@ -9,6 +9,7 @@ import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { readNearMisses } from '../ledger/near-misses';
+import { digestHourSince, readDigestRows } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { inSlices } from '../store/in-slices';
@@ -73,6 +74,11 @@ type FlushContext = {
    * failed read leaves the footer line out rather than the digest unsent.
    */
   coverage: () => Promise<SourceCoverage | null>;
+  /**
+   * Since when every flush has run on this deployment's digest hour (digest-rows.ts): read when
+   * the flush starts, and recorded, when it changed, before anything is claimed.
+   */
+  hourSince: Promise<Date>;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -132,24 +138,35 @@ export async function flushDueDigests(
     judge: deps.judge ?? null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
+    hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit: input.commit ?? true }),
   };
+  // Awaited whatever happens below, so its write never outlives the flush and its failure is not left unhandled.
+  const recorded = ctx.hourSince.then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard });
-  for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
-    if (deps.outOfTime()) {
-      stats.truncated = true;
-      break;
+  try {
+    for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
+      if (deps.outOfTime()) {
+        stats.truncated = true;
+        break;
+      }
+      stats.due += due.length;
+      await inSlices(due, async (slice) => {
+        if (deps.outOfTime()) return void (stats.truncated = true);
+        const flushed = await flushSlice(ctx, slice);
+        stats.claimed += flushed.claimed;
+        stats.items += flushed.items;
+        stats.skippedSubscribers += flushed.skippedSubscribers;
+        stats.notAFit += flushed.notAFit;
+        stats.gaveUp += flushed.gaveUp;
+      });
+      if (stats.truncated) break;
     }
-    stats.due += due.length;
-    await inSlices(due, async (slice) => {
-      if (deps.outOfTime()) return void (stats.truncated = true);
-      const flushed = await flushSlice(ctx, slice);
-      stats.claimed += flushed.claimed;
-      stats.items += flushed.items;
-      stats.skippedSubscribers += flushed.skippedSubscribers;
-      stats.notAFit += flushed.notAFit;
-      stats.gaveUp += flushed.gaveUp;
-    });
-    if (stats.truncated) break;
+  } finally {
+    const failed = await recorded;
+    if (failed) throw failed.error;
   }
   return stats;
 }
@@ -233,7 +250,7 @@ async function flushSlice(
     const schedules = subscribers.map((subscriber) => (subscriber ? digestScheduleOf(subscriber, ctx.digestHourUtc) : null));
     // The period their latest slot falls in: the digest this flush claims for them.
     const periods = schedules.map((schedule) => (schedule ? digestPeriod(schedule, latestDigestSlot(schedule, ctx.now)) : null));
-    const rows = await readDigestRows(db, current, periods);
+    const rows = await readDigestRows(db, current, { subscribers, schedules, periods, now: ctx.now, hourSince: await ctx.hourSince });
     const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined; period: string }[] = [];
     const movingOn: { due: Due; free: Delivery[]; schedule: DigestSchedule }[] = [];
     const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
@@ -347,55 +364,6 @@ async function rereadItems(db: Firestore, due: Due[], now: Date): Promise<Due[]>
       }),
     }))
     .filter((d) => d.items.length > 0);
-}
-
-/**
- * How far before an item's creation a digest row that lists it may have been stamped: a row's
- * `createdAt` is its run's clock, taken when that run started, and a run that started before the
- * item was written can still list it. Runs last minutes; an hour is room for clocks that disagree.
- */
-const ROW_CLOCK_SLACK_MS = 3_600_000;
-/** Firestore's `in` takes at most 30 values. */
-const IN_LIMIT = 30;
-
-/**
- * The digest rows that matter to these subscribers' due items: the row of the period this flush
- * would claim (its existence means that digest is taken), and every digest row created since their
- * earliest item, minus ROW_CLOCK_SLACK_MS — the only rows that can list those items. An item stays
- * `queued` until the row that lists it is final, so such a row may still hold it (not sent yet, or
- * sent and its marks lost to a crash). Found by a query on (uid, kind, createdAt) rather than by
- * guessing keys, so a change of zone or cadence between two digests hides no row. One getAll and
- * one query per 30 subscribers.
- */
-export async function readDigestRows(db: Firestore, due: Due[], periods: (string | null)[]): Promise<Map<string, OutboxRow | undefined>> {
-  const keys = due.flatMap((d, i) => (periods[i] ? [digestEmailKey(d.uid, periods[i]!)] : []));
-  const [claimed, ...recent] = await Promise.all([
-    readMany(
-      db,
-      keys.map((key) => outboxCollection(db).doc(key)),
-    ),
-    ...chunksOf(due, IN_LIMIT).map((chunk) => {
-      const earliest = Math.min(...chunk.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
-      return outboxCollection(db)
-        .where(
-          'uid',
-          'in',
-          chunk.map((d) => d.uid),
-        )
-        .where('kind', '==', 'digest')
-        .where('createdAt', '>=', Timestamp.fromMillis(earliest - ROW_CLOCK_SLACK_MS))
-        .get();
-    }),
-  ]);
-  const rows = new Map<string, OutboxRow | undefined>(keys.map((key, i) => [key, claimed[i].exists ? claimed[i].data() : undefined]));
-  for (const page of recent) for (const doc of page.docs) rows.set(doc.id, doc.data());
-  return rows;
-}
-
-function chunksOf<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
 }
 
 /**
