@@ -12,7 +12,7 @@ import { readNearMisses } from '../ledger/near-misses';
 import { digestHourSince, readDigestRows } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
-import { inSlices } from '../store/in-slices';
+import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
 import { addDays } from '../store/timestamps';
 import { digestPeriod, latestDigestSlot, nextDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
@@ -50,8 +50,12 @@ export type FlushStats = {
   gaveUp: number;
 };
 
-/** Due items read per query page; the flush walks them with a cursor until done or out of time. */
-const DUE_PAGE = 5_000;
+/**
+ * Due items asked per query; the flush walks them with a cursor until done or out of time. Each
+ * query's results are taken as they arrive (a stream), a slice of subscribers at a time, so this
+ * bounds how long one query stays open, not the memory: that stays the slices in flight.
+ */
+const DUE_PAGE = 25_000;
 /** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
 const CLOSES_PER_GROUP = 100;
 
@@ -146,6 +150,7 @@ export async function flushDueDigests(
     (error: unknown) => ({ error }),
   );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard });
+  const slices = slicePipeline();
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
       if (deps.outOfTime()) {
@@ -153,22 +158,73 @@ export async function flushDueDigests(
         break;
       }
       stats.due += due.length;
-      await inSlices(due, async (slice) => {
-        if (deps.outOfTime()) return void (stats.truncated = true);
-        const flushed = await flushSlice(ctx, slice);
-        stats.claimed += flushed.claimed;
-        stats.items += flushed.items;
-        stats.skippedSubscribers += flushed.skippedSubscribers;
-        stats.notAFit += flushed.notAFit;
-        stats.gaveUp += flushed.gaveUp;
-      });
-      if (stats.truncated) break;
+      // A group is a slice, but the dry run's planned items can come as one last, larger group.
+      for (let i = 0; i < due.length; i += SUBSCRIBERS_PER_SLICE) {
+        const slice = due.slice(i, i + SUBSCRIBERS_PER_SLICE);
+        slices.start(async () => {
+          if (deps.outOfTime()) return void (stats.truncated = true);
+          const flushed = await flushSlice(ctx, slice);
+          stats.claimed += flushed.claimed;
+          stats.items += flushed.items;
+          stats.skippedSubscribers += flushed.skippedSubscribers;
+          stats.notAFit += flushed.notAFit;
+          stats.gaveUp += flushed.gaveUp;
+        });
+      }
+      // The next group is read while these slices run, once none waits to start.
+      await slices.started();
+      if (stats.truncated || slices.failed()) break;
     }
   } finally {
     const failed = await recorded;
+    await slices.settled();
     if (failed) throw failed.error;
   }
   return stats;
+}
+
+/** Slices in progress at once: one renders (CPU) while the other waits on the store. */
+const SLICES_IN_FLIGHT = 2;
+
+/**
+ * The flush's slices, SLICES_IN_FLIGHT at a time across due pages, started in order. `started`
+ * resolves once every slice handed in so far has started (or the pipeline has failed), so the
+ * caller reads the next page while the last ones run; `settled` awaits them all, even when one
+ * failed, and then throws the first failure, so no write of this flush lands after it has returned.
+ */
+function slicePipeline() {
+  const limit = pLimit(SLICES_IN_FLIGHT);
+  const running: Promise<void>[] = [];
+  let failure: { error: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  return {
+    start(work: () => Promise<void>) {
+      running.push(
+        limit(async () => {
+          poke();
+          if (failure) return;
+          try {
+            await work();
+          } catch (error) {
+            failure ??= { error };
+          }
+        }).finally(poke),
+      );
+    },
+    failed: () => failure !== null,
+    async started() {
+      while (limit.pendingCount > 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
+    },
+    async settled() {
+      await Promise.all(running);
+      if (failure) throw failure.error;
+    },
+  };
 }
 
 /**
@@ -194,13 +250,19 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
 }
 
 /**
- * Subscribers with queued deliveries due by `now`, a query page at a time: one query over
+ * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time: one query over
  * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
- * arrive together and best first, and each item is read once. A subscriber whose items run past
- * the end of a page is held back and completed from the next one. Memory stays one page.
+ * arrive together and best first, and each item is read once. A subscriber is complete when the
+ * next one's first item arrives; one whose items run past the end of a page is held back and
+ * completed from the next page. The query's results are streamed and taken only as fast as the
+ * flush asks for the next group, so memory stays a group or two, whatever the page size.
  */
-export async function* dueSubscribers(db: Firestore, input: { now: Date; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
+export async function* dueSubscribers(
+  db: Firestore,
+  input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard },
+): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
+  const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
   const query = deliveriesCollection(db)
     .where('status', '==', 'queued')
     .where('digestDueAt', '<=', Timestamp.fromDate(input.now))
@@ -208,24 +270,31 @@ export async function* dueSubscribers(db: Firestore, input: { now: Date; pageSiz
     .orderBy('score', 'desc');
   let cursor: QueryDocumentSnapshot<Delivery> | undefined;
   let carried: Due | null = null;
+  let group: Due[] = [];
+  const complete = (due: Due) => {
+    if (ownsSubscriber(input.shard, due.uid)) group.push(due);
+  };
   for (;;) {
-    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
-    const last = page.size < pageSize;
-    const complete: Due[] = [];
-    for (const doc of page.docs) {
+    let size = 0;
+    const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
+    for await (const doc of page) {
+      size += 1;
+      cursor = doc;
       const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
       if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
       else {
-        if (carried) complete.push(carried);
+        if (carried) complete(carried);
         carried = { uid: item.delivery.uid, items: [item] };
       }
+      if (group.length >= groupSize) {
+        yield group;
+        group = [];
+      }
     }
-    if (last && carried) (complete.push(carried), (carried = null));
-    const owned = complete.filter((d) => ownsSubscriber(input.shard, d.uid));
-    if (owned.length > 0) yield owned;
-    if (last) return;
-    cursor = page.docs[page.docs.length - 1];
+    if (size < pageSize) break;
   }
+  if (carried) complete(carried);
+  if (group.length > 0) yield group;
 }
 
 async function flushSlice(
