@@ -9,7 +9,7 @@ import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { readNearMisses } from '../ledger/near-misses';
-import { digestHourSince, readDigestRows } from './digest-rows';
+import { digestHourSince, readDigestRows, scheduleKey } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
@@ -73,6 +73,8 @@ type FlushContext = {
   judge: Judge | null;
   /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
   plannedPostings: Map<string, StoredPosting>;
+  /** Postings read by this flush, by id (undefined: not stored): each is read once, whichever slice lists it first. */
+  postingsRead: Map<string, Promise<StoredPosting | undefined>>;
   /**
    * feeds/ read once, when the first digest is composed: a flush with nothing due reads nothing. A
    * failed read leaves the footer line out rather than the digest unsent.
@@ -83,6 +85,8 @@ type FlushContext = {
    * the flush starts, and recorded, when it changed, before anything is claimed.
    */
   hourSince: Promise<Date>;
+  /** The period of a schedule's latest slot at `now`: worked out once per schedule (subscribers share a few). */
+  periodNow: (schedule: DigestSchedule) => string;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -141,6 +145,8 @@ export async function flushDueDigests(
     commit: input.commit ?? true,
     judge: deps.judge ?? null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
+    postingsRead: new Map(),
+    periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
     hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit: input.commit ?? true }),
   };
@@ -318,7 +324,7 @@ async function flushSlice(
     const subscribers = snaps.map((snap) => (snap.exists ? snap.data()! : undefined));
     const schedules = subscribers.map((subscriber) => (subscriber ? digestScheduleOf(subscriber, ctx.digestHourUtc) : null));
     // The period their latest slot falls in: the digest this flush claims for them.
-    const periods = schedules.map((schedule) => (schedule ? digestPeriod(schedule, latestDigestSlot(schedule, ctx.now)) : null));
+    const periods = schedules.map((schedule) => (schedule ? ctx.periodNow(schedule) : null));
     const rows = await readDigestRows(db, current, { subscribers, schedules, periods, now: ctx.now, hourSince: await ctx.hourSince });
     const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined; period: string }[] = [];
     const movingOn: { due: Due; free: Delivery[]; schedule: DigestSchedule }[] = [];
@@ -545,6 +551,16 @@ export function decideDigest(input: {
   };
 }
 
+/** A function of a schedule, worked out once per distinct schedule (a flush's subscribers share a few). */
+function memoBySchedule<T>(of: (schedule: DigestSchedule) => T): (schedule: DigestSchedule) => T {
+  const memo = new Map<string, T>();
+  return (schedule) => {
+    const key = scheduleKey(schedule);
+    if (!memo.has(key)) memo.set(key, of(schedule));
+    return memo.get(key)!;
+  };
+}
+
 /** The first call's promise, shared by every later call. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null;
@@ -563,15 +579,36 @@ async function readPostings(ctx: FlushContext, plans: FlushPlan[], known: Map<st
   return new Map([...known, ...read]);
 }
 
-/** Postings by id in one getAll sweep; a dry run's planned (unwritten) postings come from its plan. */
+/** Postings a flush keeps once read; past this many it forgets them and reads again (memory stays bounded). */
+const POSTINGS_KEPT = 20_000;
+
+/**
+ * Postings by id: those this flush has not read yet in one getAll sweep, the rest as this flush
+ * read them before (its slices list the same few postings over and over, and a digest composed a
+ * minute later from the same read says nothing older than one composed from a read per slice).
+ * A dry run's planned (unwritten) postings come from its plan.
+ */
 async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<string, StoredPosting>> {
   const jobIds = [...new Set(ids)].filter((id) => !ctx.plannedPostings.has(id));
-  const snaps = await readMany(
-    ctx.db,
-    jobIds.map((id) => postingsCollection(ctx.db).doc(id)),
-  );
-  const read = jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : []));
-  return new Map([...ctx.plannedPostings, ...read]);
+  let unread = jobIds.filter((id) => !ctx.postingsRead.has(id));
+  if (ctx.postingsRead.size + unread.length > POSTINGS_KEPT) {
+    ctx.postingsRead.clear();
+    unread = jobIds;
+  }
+  if (unread.length > 0) {
+    const snaps = readMany(
+      ctx.db,
+      unread.map((id) => postingsCollection(ctx.db).doc(id)),
+    );
+    unread.forEach((id, i) =>
+      ctx.postingsRead.set(
+        id,
+        snaps.then((s) => (s[i].exists ? s[i].data()! : undefined)),
+      ),
+    );
+  }
+  const read = await Promise.all(jobIds.map(async (id) => [id, await ctx.postingsRead.get(id)!] as const));
+  return new Map([...ctx.plannedPostings, ...read.flatMap(([id, posting]) => (posting ? [[id, posting] as const] : []))]);
 }
 
 /**
