@@ -9,9 +9,10 @@ import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { readNearMisses } from '../ledger/near-misses';
+import { digestHourSince, readDigestRows, scheduleKey } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
-import { inSlices } from '../store/in-slices';
+import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
 import { settleDigestItems, settledAs } from '../outbox/settle-digest-items';
 import { addDays } from '../store/timestamps';
 import { digestPeriod, latestDigestSlot, nextDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
@@ -50,8 +51,12 @@ export type FlushStats = {
   gaveUp: number;
 };
 
-/** Due items read per query page; the flush walks them with a cursor until done or out of time. */
-const DUE_PAGE = 5_000;
+/**
+ * Due items asked per query; the flush walks them with a cursor until done or out of time. Each
+ * query's results are taken as they arrive (a stream), a slice of subscribers at a time, so this
+ * bounds how long one query stays open, not the memory: that stays the slices in flight.
+ */
+const DUE_PAGE = 25_000;
 /** Items closed per write group beside the digest row: groups of several subscribers still pack into one batch. */
 const CLOSES_PER_GROUP = 100;
 
@@ -71,11 +76,20 @@ type FlushContext = {
   handoff: Handoff | null;
   /** Postings of the planned (unwritten) deliveries a dry run hands in; a run reads every posting from jobs/. */
   plannedPostings: Map<string, StoredPosting>;
+  /** Postings read by this flush, by id (undefined: not stored): each is read once, whichever slice lists it first. */
+  postingsRead: Map<string, Promise<StoredPosting | undefined>>;
   /**
    * feeds/ read once, when the first digest is composed: a flush with nothing due reads nothing. A
    * failed read leaves the footer line out rather than the digest unsent.
    */
   coverage: () => Promise<SourceCoverage | null>;
+  /**
+   * Since when every flush has run on this deployment's digest hour (digest-rows.ts): read when
+   * the flush starts, and recorded, when it changed, before anything is claimed.
+   */
+  hourSince: Promise<Date>;
+  /** The period of a schedule's latest slot at `now`: worked out once per schedule (subscribers share a few). */
+  periodNow: (schedule: DigestSchedule) => string;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -137,27 +151,92 @@ export async function flushDueDigests(
     judge: deps.judge ?? null,
     handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
+    postingsRead: new Map(),
+    periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
+    hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit: input.commit ?? true }),
   };
+  // Awaited whatever happens below, so its write never outlives the flush and its failure is not left unhandled.
+  const recorded = ctx.hourSince.then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard });
-  for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
-    if (deps.outOfTime()) {
-      stats.truncated = true;
-      break;
+  const slices = slicePipeline();
+  try {
+    for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
+      if (deps.outOfTime()) {
+        stats.truncated = true;
+        break;
+      }
+      stats.due += due.length;
+      // A group is a slice, but the dry run's planned items can come as one last, larger group.
+      for (let i = 0; i < due.length; i += SUBSCRIBERS_PER_SLICE) {
+        const slice = due.slice(i, i + SUBSCRIBERS_PER_SLICE);
+        slices.start(async () => {
+          if (deps.outOfTime()) return void (stats.truncated = true);
+          const flushed = await flushSlice(ctx, slice);
+          stats.claimed += flushed.claimed;
+          stats.items += flushed.items;
+          stats.skippedSubscribers += flushed.skippedSubscribers;
+          stats.notAFit += flushed.notAFit;
+          stats.gaveUp += flushed.gaveUp;
+        });
+      }
+      // The next group is read while these slices run, once none waits to start.
+      await slices.started();
+      if (stats.truncated || slices.failed()) break;
     }
-    stats.due += due.length;
-    await inSlices(due, async (slice) => {
-      if (deps.outOfTime()) return void (stats.truncated = true);
-      const flushed = await flushSlice(ctx, slice);
-      stats.claimed += flushed.claimed;
-      stats.items += flushed.items;
-      stats.skippedSubscribers += flushed.skippedSubscribers;
-      stats.notAFit += flushed.notAFit;
-      stats.gaveUp += flushed.gaveUp;
-    });
-    if (stats.truncated) break;
+  } finally {
+    const failed = await recorded;
+    await slices.settled();
+    if (failed) throw failed.error;
   }
   return stats;
+}
+
+/** Slices in progress at once: one renders (CPU) while the other waits on the store. */
+const SLICES_IN_FLIGHT = 2;
+
+/**
+ * The flush's slices, SLICES_IN_FLIGHT at a time across due pages, started in order. `started`
+ * resolves once every slice handed in so far has started (or the pipeline has failed), so the
+ * caller reads the next page while the last ones run; `settled` awaits them all, even when one
+ * failed, and then throws the first failure, so no write of this flush lands after it has returned.
+ */
+function slicePipeline() {
+  const limit = pLimit(SLICES_IN_FLIGHT);
+  const running: Promise<void>[] = [];
+  let failure: { error: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  return {
+    start(work: () => Promise<void>) {
+      running.push(
+        limit(async () => {
+          poke();
+          if (failure) return;
+          try {
+            await work();
+          } catch (error) {
+            failure ??= { error };
+          }
+        }).finally(poke),
+      );
+    },
+    failed: () => failure !== null,
+    async started() {
+      while (limit.pendingCount > 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
+    },
+    async settled() {
+      await Promise.all(running);
+      if (failure) throw failure.error;
+    },
+  };
 }
 
 /**
@@ -183,13 +262,19 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
 }
 
 /**
- * Subscribers with queued deliveries due by `now`, a query page at a time: one query over
+ * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time: one query over
  * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
- * arrive together and best first, and each item is read once. A subscriber whose items run past
- * the end of a page is held back and completed from the next one. Memory stays one page.
+ * arrive together and best first, and each item is read once. A subscriber is complete when the
+ * next one's first item arrives; one whose items run past the end of a page is held back and
+ * completed from the next page. The query's results are streamed and taken only as fast as the
+ * flush asks for the next group, so memory stays a group or two, whatever the page size.
  */
-export async function* dueSubscribers(db: Firestore, input: { now: Date; pageSize?: number; shard?: Shard }): AsyncGenerator<Due[]> {
+export async function* dueSubscribers(
+  db: Firestore,
+  input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard },
+): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
+  const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
   const query = deliveriesCollection(db)
     .where('status', '==', 'queued')
     .where('digestDueAt', '<=', Timestamp.fromDate(input.now))
@@ -197,24 +282,31 @@ export async function* dueSubscribers(db: Firestore, input: { now: Date; pageSiz
     .orderBy('score', 'desc');
   let cursor: QueryDocumentSnapshot<Delivery> | undefined;
   let carried: Due | null = null;
+  let group: Due[] = [];
+  const complete = (due: Due) => {
+    if (ownsSubscriber(input.shard, due.uid)) group.push(due);
+  };
   for (;;) {
-    const page = await (cursor ? query.startAfter(cursor) : query).limit(pageSize).get();
-    const last = page.size < pageSize;
-    const complete: Due[] = [];
-    for (const doc of page.docs) {
+    let size = 0;
+    const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
+    for await (const doc of page) {
+      size += 1;
+      cursor = doc;
       const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
       if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
       else {
-        if (carried) complete.push(carried);
+        if (carried) complete(carried);
         carried = { uid: item.delivery.uid, items: [item] };
       }
+      if (group.length >= groupSize) {
+        yield group;
+        group = [];
+      }
     }
-    if (last && carried) (complete.push(carried), (carried = null));
-    const owned = complete.filter((d) => ownsSubscriber(input.shard, d.uid));
-    if (owned.length > 0) yield owned;
-    if (last) return;
-    cursor = page.docs[page.docs.length - 1];
+    if (size < pageSize) break;
   }
+  if (carried) complete(carried);
+  if (group.length > 0) yield group;
 }
 
 async function flushSlice(
@@ -238,8 +330,8 @@ async function flushSlice(
     const subscribers = snaps.map((snap) => (snap.exists ? snap.data()! : undefined));
     const schedules = subscribers.map((subscriber) => (subscriber ? digestScheduleOf(subscriber, ctx.digestHourUtc) : null));
     // The period their latest slot falls in: the digest this flush claims for them.
-    const periods = schedules.map((schedule) => (schedule ? digestPeriod(schedule, latestDigestSlot(schedule, ctx.now)) : null));
-    const rows = await readDigestRows(db, current, periods);
+    const periods = schedules.map((schedule) => (schedule ? ctx.periodNow(schedule) : null));
+    const rows = await readDigestRows(db, current, { subscribers, schedules, periods, now: ctx.now, hourSince: await ctx.hourSince });
     const toDecide: { due: Due; free: Delivery[]; subscriber: Subscriber | undefined; period: string }[] = [];
     const movingOn: { due: Due; free: Delivery[]; schedule: DigestSchedule }[] = [];
     const repairs: { row: OutboxRow; emailKey: string; items: DueItem[] }[] = [];
@@ -392,55 +484,6 @@ async function rereadItems(db: Firestore, due: Due[], now: Date): Promise<Due[]>
 }
 
 /**
- * How far before an item's creation a digest row that lists it may have been stamped: a row's
- * `createdAt` is its run's clock, taken when that run started, and a run that started before the
- * item was written can still list it. Runs last minutes; an hour is room for clocks that disagree.
- */
-const ROW_CLOCK_SLACK_MS = 3_600_000;
-/** Firestore's `in` takes at most 30 values. */
-const IN_LIMIT = 30;
-
-/**
- * The digest rows that matter to these subscribers' due items: the row of the period this flush
- * would claim (its existence means that digest is taken), and every digest row created since their
- * earliest item, minus ROW_CLOCK_SLACK_MS — the only rows that can list those items. An item stays
- * `queued` until the row that lists it is final, so such a row may still hold it (not sent yet, or
- * sent and its marks lost to a crash). Found by a query on (uid, kind, createdAt) rather than by
- * guessing keys, so a change of zone or cadence between two digests hides no row. One getAll and
- * one query per 30 subscribers.
- */
-export async function readDigestRows(db: Firestore, due: Due[], periods: (string | null)[]): Promise<Map<string, OutboxRow | undefined>> {
-  const keys = due.flatMap((d, i) => (periods[i] ? [digestEmailKey(d.uid, periods[i]!)] : []));
-  const [claimed, ...recent] = await Promise.all([
-    readMany(
-      db,
-      keys.map((key) => outboxCollection(db).doc(key)),
-    ),
-    ...chunksOf(due, IN_LIMIT).map((chunk) => {
-      const earliest = Math.min(...chunk.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
-      return outboxCollection(db)
-        .where(
-          'uid',
-          'in',
-          chunk.map((d) => d.uid),
-        )
-        .where('kind', '==', 'digest')
-        .where('createdAt', '>=', Timestamp.fromMillis(earliest - ROW_CLOCK_SLACK_MS))
-        .get();
-    }),
-  ]);
-  const rows = new Map<string, OutboxRow | undefined>(keys.map((key, i) => [key, claimed[i].exists ? claimed[i].data() : undefined]));
-  for (const page of recent) for (const doc of page.docs) rows.set(doc.id, doc.data());
-  return rows;
-}
-
-function chunksOf<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
-
-/**
  * Items due in a period whose digest is already claimed without them are due in the next one: their
  * `digestDueAt` moves to the next slot, guarded by the version read (an item that moved meanwhile
  * is left to whoever moved it), so the flush stops finding them until then.
@@ -550,6 +593,16 @@ export function decideDigest(input: {
   };
 }
 
+/** A function of a schedule, worked out once per distinct schedule (a flush's subscribers share a few). */
+function memoBySchedule<T>(of: (schedule: DigestSchedule) => T): (schedule: DigestSchedule) => T {
+  const memo = new Map<string, T>();
+  return (schedule) => {
+    const key = scheduleKey(schedule);
+    if (!memo.has(key)) memo.set(key, of(schedule));
+    return memo.get(key)!;
+  };
+}
+
 /** The first call's promise, shared by every later call. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null;
@@ -568,15 +621,36 @@ async function readPostings(ctx: FlushContext, plans: FlushPlan[], known: Map<st
   return new Map([...known, ...read]);
 }
 
-/** Postings by id in one getAll sweep; a dry run's planned (unwritten) postings come from its plan. */
+/** Postings a flush keeps once read; past this many it forgets them and reads again (memory stays bounded). */
+const POSTINGS_KEPT = 20_000;
+
+/**
+ * Postings by id: those this flush has not read yet in one getAll sweep, the rest as this flush
+ * read them before (its slices list the same few postings over and over, and a digest composed a
+ * minute later from the same read says nothing older than one composed from a read per slice).
+ * A dry run's planned (unwritten) postings come from its plan.
+ */
 async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<string, StoredPosting>> {
   const jobIds = [...new Set(ids)].filter((id) => !ctx.plannedPostings.has(id));
-  const snaps = await readMany(
-    ctx.db,
-    jobIds.map((id) => postingsCollection(ctx.db).doc(id)),
-  );
-  const read = jobIds.flatMap((id, i) => (snaps[i].exists ? [[id, snaps[i].data()!] as const] : []));
-  return new Map([...ctx.plannedPostings, ...read]);
+  let unread = jobIds.filter((id) => !ctx.postingsRead.has(id));
+  if (ctx.postingsRead.size + unread.length > POSTINGS_KEPT) {
+    ctx.postingsRead.clear();
+    unread = jobIds;
+  }
+  if (unread.length > 0) {
+    const snaps = readMany(
+      ctx.db,
+      unread.map((id) => postingsCollection(ctx.db).doc(id)),
+    );
+    unread.forEach((id, i) =>
+      ctx.postingsRead.set(
+        id,
+        snaps.then((s) => (s[i].exists ? s[i].data()! : undefined)),
+      ),
+    );
+  }
+  const read = await Promise.all(jobIds.map(async (id) => [id, await ctx.postingsRead.get(id)!] as const));
+  return new Map([...ctx.plannedPostings, ...read.flatMap(([id, posting]) => (posting ? [[id, posting] as const] : []))]);
 }
 
 /**

@@ -232,13 +232,21 @@ export async function composeInstantAlert(input: {
   };
 }
 
+const dayLabelFormat = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+// A flush labels thousands of digests with a handful of periods: each label is worked out once.
+const dayLabels = new Map<string, string>();
+
 /** "Monday 30 November" for a daily digest's local date; "the week of Monday 30 November" for a weekly one's ISO week. */
 export function digestPeriodLabel(period: string): string {
-  const start = periodStart(period) ?? period;
-  const date = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-    new Date(`${start}T12:00:00Z`),
-  );
-  return isWeekPeriod(period) ? `the week of ${date}` : date;
+  let label = dayLabels.get(period);
+  if (label === undefined) {
+    const start = periodStart(period) ?? period;
+    const date = dayLabelFormat.format(new Date(`${start}T12:00:00Z`));
+    label = isWeekPeriod(period) ? `the week of ${date}` : date;
+    if (dayLabels.size >= 1_000) dayLabels.clear();
+    dayLabels.set(period, label);
+  }
+  return label;
 }
 
 export async function composeDailyDigest(input: {

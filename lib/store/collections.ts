@@ -26,7 +26,7 @@ export const COLLECTIONS = {
   feedStates: 'feeds',
   /** Self-expiring locks of the cycle (lib/cycle/lock.ts). */
   locks: 'locks',
-  /** Where a claim cut short, or the ledger migration, resumes. */
+  /** Where a claim cut short, or the ledger migration, resumes; and the digest hour every flush has run with (lib/claims/digest-rows.ts). */
   cursors: 'cursors',
   /** Counters of the rate limits (lib/http/rate-limit.ts). */
   rateLimits: 'rateLimits',

@@ -81,8 +81,17 @@ export async function buildMatchIndex(db: Firestore, now: Date): Promise<{ runs:
   }
 }
 
+/**
+ * How long before the bench's day its subscribers signed up and last changed anything: a running
+ * deployment's subscribers are not all edited at the instant of its first run (the flush reads a
+ * subscriber's digest rows by key only when their schedule is older than their queued items,
+ * lib/claims/digest-rows.ts).
+ */
+const SIGNED_UP_DAYS_BEFORE = 30;
+
 export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Date): Promise<void> {
   const k = keywordCount(shape);
+  const signedUp = new Date(now.getTime() - SIGNED_UP_DAYS_BEFORE * 86_400_000);
   const writes: Promise<unknown>[] = [];
   // Each batch writes its subscribers and their match index entries, as the signups that made them would have.
   for (let start = 0; start < shape.subscribers; start += SEED_BATCH) {
@@ -104,9 +113,9 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         ...benchSchedule(i, shape.digestWorld, now),
         weekdays: [...WEEKDAYS],
         weeklyDay: 'mon',
-        createdAt: now,
-        confirmedAt: now,
-        updatedAt: now,
+        createdAt: signedUp,
+        confirmedAt: signedUp,
+        updatedAt: signedUp,
       };
       batch.set(subscribersCollection(db).doc(subscriber.id), subscriber);
       const shard = matchIndexShardOf(subscriber.id);

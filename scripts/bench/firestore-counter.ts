@@ -7,7 +7,7 @@
  *   Firestore.getAll, Transaction.get/getAll of refs) costs one per ref asked, found or missing;
  *   a query costs one per document returned, at least 1; an aggregation (count()) one per 1,000
  *   entries counted, at least 1. A ref asked twice in one getAll is one read (the client dedupes).
- *   Choke points: DocumentReader._get, Query._get, AggregateQuery._get.
+ *   Choke points: DocumentReader._get, Query._get, Query.stream, AggregateQuery._get.
  * - writes: documents written by a commit that succeeded — the ops of a WriteBatch, of a single
  *   DocumentReference.create/set/update/delete (which the client sends as a one-op batch, so it is
  *   counted once, here), of a transaction's commit, of a BulkWriter batchWrite (its OK statuses).
@@ -18,9 +18,10 @@
  *
  * Not seen: retries the client makes below these methods (gax retries of a unary call such as an
  * ABORTED/UNAVAILABLE commit, backoff re-opens of a stream) count as one round trip; a stream the
- * client resumes after partial progress (getAll, runQuery) is a new round trip. Query.stream(),
- * explain() and onSnapshot documents are not counted as reads (the app uses none of them; their
- * RPCs still count, except the long-lived `listen` stream). Failed reads and failed commits count a
+ * client resumes after partial progress (getAll, runQuery) is a new round trip. Query.stream()
+ * counts as its get() would, one read per document as it passes (at least 1): the flush streams
+ * its due query. explain() and onSnapshot documents are not counted as reads (the app uses
+ * neither; their RPCs still count, except the long-lived `listen` stream). Failed reads and failed commits count a
  * round trip but no reads or writes. Counts are process-wide: anything else running in the process
  * (another Firestore instance, a concurrent test) is in them.
  *
@@ -29,6 +30,7 @@
  * bill prices a delete apart from a write (bill.ts), and attributes what a run did by collection.
  */
 import { createRequire } from 'node:module';
+import { Transform } from 'node:stream';
 import { dirname, join } from 'node:path';
 
 export type FirestoreCounts = { reads: number; writes: number; roundTrips: number };
@@ -184,6 +186,37 @@ function install(): State {
     gcf.Query.prototype,
     '_get',
     countReads((query, response) => [[query._queryOptions.collectionId, Math.max(1, response.result.size)]]),
+  );
+  // A streamed query is billed as its get() is: one read per document returned, at least 1. Counted
+  // as the documents pass, so the stream keeps its backpressure; a stream left early counts what it gave.
+  wrap(
+    gcf.Query.prototype,
+    'stream',
+    (original) =>
+      function (this: any, ...args: any[]) {
+        const source = original.apply(this, args);
+        const collection: string = this._queryOptions.collectionId;
+        let documents = 0;
+        const counted = new Transform({
+          objectMode: true,
+          transform(doc, _encoding, callback) {
+            documents += 1;
+            state.totals.reads += 1;
+            tally(collection, { reads: 1 });
+            callback(null, doc);
+          },
+          flush(callback) {
+            if (documents === 0) {
+              state.totals.reads += 1;
+              tally(collection, { reads: 1 });
+            }
+            callback();
+          },
+        });
+        source.on('error', (error: Error) => counted.destroy(error));
+        counted.on('close', () => source.destroy());
+        return source.pipe(counted);
+      },
   );
   wrap(
     AggregateQuery.prototype,

@@ -69,6 +69,22 @@ describe('firestore counter', () => {
     expect(counter.snapshot()).toEqual({ reads: 2, writes: 0, roundTrips: 2 });
   });
 
+  it('a streamed query counts as its get(): 4 documents 4 reads, an empty one 1, a stream left early what it gave', async () => {
+    await seed(6, (i) => ({ i, tag: i < 4 ? 'hit' : 'miss' }));
+    let seen = 0;
+    for await (const _ of col.where('tag', '==', 'hit').stream()) seen += 1;
+    expect(seen).toBe(4);
+    expect(counter.snapshot()).toEqual({ reads: 4, writes: 0, roundTrips: 1 });
+    counter.reset();
+    for await (const _ of col.where('tag', '==', 'none').stream()) seen += 1;
+    expect(counter.snapshot()).toEqual({ reads: 1, writes: 0, roundTrips: 1 });
+    counter.reset();
+    for await (const _ of col.orderBy('i').stream()) if (++seen > 0) break;
+    expect(counter.snapshot().reads).toBeGreaterThanOrEqual(1);
+    expect(counter.snapshot().reads).toBeLessThanOrEqual(6);
+    expect(counter.byCollection()).toEqual({ [col.id]: { reads: counter.snapshot().reads, writes: 0, deletes: 0 } });
+  });
+
   it('a query returning 4 documents is 4 reads; an empty query is still 1', async () => {
     await seed(6, (i) => ({ i, tag: i < 4 ? 'hit' : 'miss' }));
     expect((await col.where('tag', '==', 'hit').get()).size).toBe(4);
