@@ -128,7 +128,18 @@ export type BenchResult = {
   partial: { cycle: boolean; flush: boolean };
   failures: number;
   /** Peak RSS of the bench process during Scout's runs (seeding included; the sink and the emulator run apart). */
+  /** The process that ran Scout: the bench's own with one caller; with --shards n, the largest of the n shard processes'. */
   peakRssMb: number;
+  /**
+   * With --shards n (each shard's calls in a process of its own): per shard, its process's peak RSS,
+   * and per run what each shard's call answered (its wall time as the bench saw it, the run's own
+   * durationMs, partial). Null with one caller.
+   */
+  shards: {
+    count: number;
+    peakRssMb: number[];
+    runs: { run: BenchRun; calls: { shard: number; ms: number; durationMs: number; partial: boolean }[] }[];
+  } | null;
   /** Null with --no-naive (and with --ai, which runs no naive baseline). */
   naive: BenchNaive | null;
   /** With --ai only; the figures above are then the last model-on run's. */

@@ -26,6 +26,14 @@
  *   npm run bench -- --json out.json --emulator-port 8290
  *   npm run bench -- --ai                           the same workload with the model off and on
  *   npm run bench -- --no-render                    without the render bench alongside
+ *   npm run bench -- --subscribers 100000 --shards 4   four shards called together, a process each
+ *
+ * --shards n calls each run as n schedulers call a sharded deployment (`?shard=k&shards=n`, all
+ * at once), each shard's calls in a process of its own (shard-process.ts), as each shard's
+ * invocation runs in its own function instance: every process counts its own store operations
+ * (so phases, floor ratios and the bill add the shards up) and reports its own peak RSS and each
+ * call's duration against the 300 s wall. A run that answers partial is followed by catch-up runs
+ * every 15 minutes, as a scheduler would, until one finishes or the next scheduled run comes.
  *
  * --json <path> also writes the figures as JSON (shape: BenchResult in bench-result.ts);
  * --emulator-port <n> (default 8190; 0 = a free one) keeps two benches off one emulator: an
@@ -42,15 +50,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../lib/runtime/config';
-import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { AppDeps } from '../../lib/wiring/app-deps';
 import type { CyclePhase } from '../../lib/ops/runs';
-import { noFailpoints } from '../../lib/runtime/failpoints';
-import { silentLogger } from '../../lib/runtime/logger';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
-import { buildDeps } from '../../lib/wiring/production-deps';
 import { rssFeed } from '../sample-feed/rss-feed';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
@@ -72,9 +74,20 @@ import {
 } from './bench-world';
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
-import { instrumentFirestore, type FirestoreCounter, type LaneCounts } from './firestore-counter';
+import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
 import { senderLane } from '../../lib/outbox/handoff';
-import type { SenderTiming } from '../../lib/outbox/dispatch-stats';
+import {
+  addByCollection,
+  benchDeps,
+  addCounts,
+  BENCH_SECRET,
+  shardCaller,
+  trackPeakMemory,
+  type Counts,
+  type PhaseRow,
+  type ShardCall,
+} from './shard-caller';
+import { startShardProcesses } from './shard-processes';
 import { runNaiveCycle } from './naive-cycle';
 import { COLLECTIONS } from '../../lib/store/collections';
 import type { Firestore } from 'firebase-admin/firestore';
@@ -151,7 +164,6 @@ const FLUSHES_AT: string[] =
     : ['2026-11-30T08:05:00Z'];
 /** A run's label: `06:00 cycle`, `09:00 flush`, `+1d 03:00 flush`. */
 const runLabel = (at: string, what: string) => `${at.slice(0, 10) === RUN_AT.slice(0, 10) ? '' : '+1d '}${at.slice(11, 16)} ${what}`;
-const SECRET = 'bench-cron-secret-0123456789';
 
 /** --ai: runs with the model off and as many with it on, alternating; their medians are compared. */
 const REPEATS = Number(values.repeats);
@@ -164,29 +176,6 @@ if (!Number.isInteger(EMULATOR_PORT) || EMULATOR_PORT < 0 || EMULATOR_PORT > 655
   console.error(`--emulator-port must be an integer between 0 and 65535, got "${values['emulator-port']}"`);
   process.exit(2);
 }
-
-type Counts = { reads: number; writes: number; roundTrips: number };
-/** `collections`: the phase's reads and writes by collection, for the bill; not written to the JSON result. */
-type PhaseRow = { phase: CyclePhase; ms: number; shard: number; collections: CountsByCollection } & Counts;
-const addCounts = (a: Counts, b: Counts): Counts => ({
-  reads: a.reads + b.reads,
-  writes: a.writes + b.writes,
-  roundTrips: a.roundTrips + b.roundTrips,
-});
-const diff = (a: Counts, b: Counts): Counts => ({
-  reads: b.reads - a.reads,
-  writes: b.writes - a.writes,
-  roundTrips: b.roundTrips - a.roundTrips,
-});
-const diffByCollection = (a: CountsByCollection, b: CountsByCollection): CountsByCollection => {
-  const out: CountsByCollection = {};
-  for (const [collection, after] of Object.entries(b)) {
-    const before = a[collection] ?? { reads: 0, writes: 0, deletes: 0 };
-    const d = { reads: after.reads - before.reads, writes: after.writes - before.writes, deletes: after.deletes - before.deletes };
-    if (d.reads !== 0 || d.writes !== 0) out[collection] = d;
-  }
-  return out;
-};
 
 /** The collections under a TTL policy on `expireAt`, as scripts/apply-ttl.sh sets them: what they keep, Firestore deletes (and bills). */
 const TTL_COLLECTIONS = [
@@ -281,8 +270,16 @@ async function main() {
 
     const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
     printScout(scout, extras);
-    const peakRssMb = peak.stop() / 1024 / 1024;
-    console.log(`peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${peakRssMb.toFixed(0)} MB`);
+    const benchPeakMb = peak.stop() / 1024 / 1024;
+    const shardPeaks = shardPeakRssMb(scout);
+    const peakRssMb = shardPeaks ? Math.max(...shardPeaks) : benchPeakMb;
+    if (shardPeaks) {
+      printShards(scout);
+      console.log(
+        `peak RSS per shard process (each shard's calls in a process of its own; the sink and the emulator run apart): ${shardPeaks.map((mb) => `${mb} MB`).join(', ')}; the bench's own process ${benchPeakMb.toFixed(0)} MB`,
+      );
+    } else
+      console.log(`peak RSS of the bench process during Scout's runs (the sink and the emulator run apart): ${peakRssMb.toFixed(0)} MB`);
 
     let naive: BenchNaive | null = null;
     if (!values['no-naive']) {
@@ -305,9 +302,10 @@ async function main() {
 /** With the model on: the fake, and the API key that names this run's requests there. */
 type ModelSetup = { fake: ModelFakeProcess; apiKey: string };
 
-function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string; model?: ModelSetup }): AppDeps {
-  const config = loadConfig({
-    CRON_SECRET: SECRET,
+/** The deployment's environment for one project: every caller, in this process or a shard's, builds its deps from it. */
+function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string; model?: ModelSetup }) {
+  return {
+    CRON_SECRET: BENCH_SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
     ADMIN_SECRET: 'bench-admin-secret-0123456789',
     APP_URL: 'https://scout.example.com',
@@ -325,8 +323,7 @@ function depsFor(input: { sink: SinkProcess; feeds: FeedServer; projectId: strin
     SEND_CONCURRENCY: '2',
     RUN_BUDGET_MS: '280000',
     ...(input.model ? modelConfig(input.model) : {}),
-  });
-  return { ...buildDeps(config), log: silentLogger, failpoint: noFailpoints };
+  };
 }
 
 /** The AI stage pointed at the fake, with caps high enough that they do not bite unless asked to. */
@@ -352,7 +349,8 @@ async function benchScout(input: {
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_scout_${projectId}`;
   const model = input.modelFake ? { fake: input.modelFake, apiKey: `sk-bench-${projectId}` } : undefined;
-  const deps = depsFor({ ...input, projectId, apiKey, model });
+  const env = benchEnv({ ...input, projectId, apiKey, model });
+  const deps = benchDeps(env);
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
   await seedSubscribers(deps.db, shape, new Date(RUN_AT));
@@ -369,102 +367,76 @@ async function benchScout(input: {
   const sweep = { ...(await buildMatchIndex(deps.db, lastRunAt)), ms: 0, ...input.counter.snapshot() };
   sweep.ms = Date.now() - sweepStart;
 
-  const phases: PhaseRow[] = [];
-  // What each shard's sender did during the claim and the flush, moved onto its dispatch row.
-  const carried = new Map<number, LaneCounts>();
-  const laneOf = (shard: number) => (SHARDS > 1 ? `${shard}-of-${SHARDS}` : 'run');
-  const noLane: LaneCounts = { reads: 0, writes: 0, roundTrips: 0, collections: {} };
-  const traced = (shard: number): AppDeps => ({
-    ...deps,
-    trace: async (phase: CyclePhase, step) => {
-      const before = input.counter.snapshot();
-      const beforeByCollection = input.counter.byCollection();
-      const laneBefore = input.counter.byLane()[laneOf(shard)] ?? noLane;
-      const started = Date.now();
-      try {
-        return await step();
-      } finally {
-        const laneAfter = input.counter.byLane()[laneOf(shard)] ?? noLane;
-        const sending = { ...diff(laneBefore, laneAfter), collections: diffByCollection(laneBefore.collections, laneAfter.collections) };
-        const held = carried.get(shard) ?? noLane;
-        const toCarry = { ...addCounts(held, sending), collections: addByCollection(held.collections, sending.collections) };
-        const counts = diff(before, input.counter.snapshot());
-        const collections = diffByCollection(beforeByCollection, input.counter.byCollection());
-        if (phase === 'dispatch') {
-          carried.delete(shard);
-          phases.push({
-            phase,
-            shard,
-            ms: Date.now() - started,
-            ...addCounts(diff(sending, counts), toCarry),
-            collections: addByCollection(diffByCollection(sending.collections, collections), toCarry.collections),
-          });
-        } else {
-          carried.set(shard, toCarry);
-          phases.push({
-            phase,
-            shard,
-            ms: Date.now() - started,
-            ...diff(sending, counts),
-            collections: diffByCollection(sending.collections, collections),
-          });
-        }
-      }
-    },
-  });
-  const callShard = async (now: string, shard: number) => {
-    const query = SHARDS > 1 ? `&shard=${shard}&shards=${SHARDS}` : '';
-    const res = await handleCronRequest(
-      new Request(`https://scout.example.com/api/cron?now=${now}${query}`, { headers: { authorization: `Bearer ${SECRET}` } }),
-      traced(shard),
-    );
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`cycle failed: ${res.status} ${JSON.stringify(body)}`);
-    // The claim and the flush waited for room in the sender's queue: that is sending time, not
-    // theirs. Their rows keep their own work; the dispatch row is the sender's time plus what the
-    // dispatch step did after the sender was done (rows earlier runs left).
-    const sender: SenderTiming | null = body.sender ?? null;
-    if (sender)
-      for (const row of phases.filter((p) => p.shard === shard)) {
-        if (row.phase === 'claim') row.ms -= sender.waitedMs.claim;
-        if (row.phase === 'flush') row.ms -= sender.waitedMs.flush;
-        if (row.phase === 'dispatch') row.ms = sender.busyMs + Math.max(0, row.ms - sender.waitedMs.drain);
-      }
-    return body;
-  };
-  const call = async (now: string) => {
-    const before = input.counter.snapshot();
-    const beforeByCollection = input.counter.byCollection();
+  // One caller in this process, or one process per shard (as a sharded deployment runs them).
+  const shardProcesses = SHARDS > 1 ? await startShardProcesses({ env, shards: SHARDS }) : null;
+  const inProcess = shardCaller({ deps, counter: input.counter, shard: 0, shards: 1, peakRssMb: () => 0 });
+  const call = async (now: string): Promise<RunCounts> => {
     const started = Date.now();
-    const bodies = await Promise.all(Array.from({ length: SHARDS }, (_, shard) => callShard(now, shard)));
+    const calls = shardProcesses ? await shardProcesses.call(now) : [await inProcess(now)];
     return {
-      body: sumOfRuns(bodies),
+      body: sumOfRuns(calls.map((c) => c.body)),
       ms: Date.now() - started,
-      total: diff(before, input.counter.snapshot()),
-      collections: diffByCollection(beforeByCollection, input.counter.byCollection()),
+      total: calls.reduce((sum, c) => addCounts(sum, c.total), { reads: 0, writes: 0, roundTrips: 0 }),
+      collections: calls.reduce((sum, c) => addByCollection(sum, c.collections), {} as CountsByCollection),
+      phases: calls.flatMap((c) => c.phases),
+      shards: calls.map(shardAnswer),
     };
   };
+  try {
+    return await runTheDay({ ...input, deps, call, projectId, apiKey, model, seedMs, sweep, sentBefore });
+  } finally {
+    await shardProcesses?.close();
+  }
+}
 
+/** The 06:00 cycle, the runs after it (and catch-up runs while one is partial), the idle run; what each left to the TTL. */
+async function runTheDay(input: {
+  sink: SinkProcess;
+  counter: FirestoreCounter;
+  deps: ReturnType<typeof benchDeps>;
+  call: (now: string) => Promise<RunCounts>;
+  projectId: string;
+  apiKey: string;
+  model: ModelSetup | undefined;
+  seedMs: number;
+  sweep: Sweep;
+  sentBefore: number;
+}) {
+  const { deps, call, model, projectId, apiKey, seedMs, sweep, sentBefore } = input;
   // Counted between the runs, outside every run's figures: what each run leaves for the TTL to delete.
   const expiringBefore = await countExpiring(deps.db);
   input.counter.reset();
   const cycle = await call(RUN_AT);
-  const cyclePhases = phases.splice(0);
+  const cyclePhases = cycle.phases;
   const expiringAfterCycle = await countExpiring(deps.db);
   // Read between the runs, outside both runs' counts and times.
   const cycleRequests = model ? await model.fake.requestCount(model.apiKey) : 0;
   const flushes: FlushRun[] = [];
-  for (const at of FLUSHES_AT) {
+  // A run that answered partial (its time budget spent, say on sending at the provider's rate) is
+  // followed, as a scheduler every 15 minutes would, by catch-up runs until one finishes or the
+  // next scheduled run comes.
+  const catchUp = async (after: string, last: RunCounts, before: string | undefined) => {
+    let at = after;
+    for (let previous = last; previous.body.partial && flushes.length < 64;) {
+      at = new Date(Date.parse(at) + CATCH_UP_EVERY_MS).toISOString().replace('.000Z', 'Z');
+      if (before && Date.parse(at) >= Date.parse(before)) return;
+      previous = await call(at);
+      flushes.push({ at, label: runLabel(at, 'catch-up'), ...previous });
+    }
+  };
+  await catchUp(RUN_AT, cycle, FLUSHES_AT[0]);
+  for (const [i, at] of FLUSHES_AT.entries()) {
     const run = await call(at);
-    flushes.push({ at, label: runLabel(at, 'flush'), ...run, phases: phases.splice(0) });
+    flushes.push({ at, label: runLabel(at, 'flush'), ...run });
+    await catchUp(at, run, FLUSHES_AT[i + 1]);
   }
   const flush = sumOfFlushes(flushes);
   const flushPhases = flushes.flatMap((f) => f.phases);
   const expiringAfterFlushes = await countExpiring(deps.db);
   // Five minutes after the last run: nothing new, nothing due. Every run of a day pays at least this (bill.ts); not in the figures above.
-  const idleAt = new Date(Date.parse(FLUSHES_AT.at(-1) ?? RUN_AT) + 5 * 60_000).toISOString().replace('.000Z', 'Z');
+  const idleAt = new Date(Date.parse(flushes.at(-1)?.at ?? RUN_AT) + 5 * 60_000).toISOString().replace('.000Z', 'Z');
   const idleRun = await call(idleAt);
-  const idle = { ...idleRun, at: idleAt, label: runLabel(idleAt, 'idle run'), phases: phases.splice(0) };
+  const idle = { ...idleRun, at: idleAt, label: runLabel(idleAt, 'idle run') };
   const expiring = {
     cycle: diffCounts(expiringBefore, expiringAfterCycle),
     afterCycle: diffCounts(expiringAfterCycle, expiringAfterFlushes),
@@ -472,7 +444,7 @@ async function benchScout(input: {
   };
   const due = dueSubscribersPerRun(shape, {
     claimedAt: new Date(RUN_AT),
-    runs: FLUSHES_AT.map((at) => new Date(at)),
+    runs: flushes.map((f) => new Date(f.at)),
     digestHourUtc: deps.config.DIGEST_HOUR_UTC,
   });
   const received = await input.sink.count(apiKey);
@@ -502,12 +474,32 @@ async function benchScout(input: {
   };
 }
 
-type RunCounts = { body: Record<string, any>; ms: number; total: Counts; collections: CountsByCollection };
-/** One run after the cycle, with the phases it was traced through. */
-type FlushRun = RunCounts & { at: string; label: string; phases: PhaseRow[] };
+/** What one shard's caller answered of a run: its own wall, the run's durationMs and partial, its process's peak RSS. */
+type ShardAnswer = { shard: number; ms: number; durationMs: number; partial: boolean; peakRssMb: number };
+const shardAnswer = (c: ShardCall): ShardAnswer => ({
+  shard: c.shard,
+  ms: c.ms,
+  durationMs: Number(c.body.durationMs ?? c.ms),
+  partial: Boolean(c.body.partial),
+  peakRssMb: Math.round(c.peakRssMb),
+});
+/** One run, every shard's call of it together: the answers added up, the phases each shard was traced through. */
+type RunCounts = {
+  body: Record<string, any>;
+  ms: number;
+  total: Counts;
+  collections: CountsByCollection;
+  phases: PhaseRow[];
+  shards: ShardAnswer[];
+};
+/** One run after the cycle. */
+type FlushRun = RunCounts & { at: string; label: string };
+type Sweep = Awaited<ReturnType<typeof buildMatchIndex>> & Counts & { ms: number };
+/** A scheduler's period: how soon a partial run is followed by the next. */
+const CATCH_UP_EVERY_MS = 15 * 60_000;
 
 /** The runs after the cycle as one: their counts, times and answers added up. */
-function sumOfFlushes(flushes: FlushRun[]): RunCounts {
+function sumOfFlushes(flushes: FlushRun[]): Omit<RunCounts, 'phases' | 'shards'> {
   return {
     body: sumOfRuns(flushes.map((f) => f.body)),
     ms: flushes.reduce((ms, f) => ms + f.ms, 0),
@@ -521,15 +513,6 @@ function sumOfFlushes(flushes: FlushRun[]): RunCounts {
     ),
     collections: flushes.reduce((sum, f) => addByCollection(sum, f.collections), {} as CountsByCollection),
   };
-}
-
-function addByCollection(a: CountsByCollection, b: CountsByCollection): CountsByCollection {
-  const out: CountsByCollection = { ...a };
-  for (const [collection, c] of Object.entries(b)) {
-    const seen = out[collection] ?? { reads: 0, writes: 0, deletes: 0 };
-    out[collection] = { reads: seen.reads + c.reads, writes: seen.writes + c.writes, deletes: seen.deletes + c.deletes };
-  }
-  return out;
 }
 
 /** Per run: the subscribers its flush ought to find due, what it claimed, and what its flush phase and the whole run cost. */
@@ -647,13 +630,13 @@ function printRender(render: RenderFigures) {
  * Each phase against the emulator's floor: the time its counted reads and writes take at the
  * floor's rates (floor.ts). The cycle's phases and the cycle without dispatch; the flush and
  * dispatch phases of the runs after it, added up. Dispatch waits on the provider's rate, so its
- * ratio says how much of it is not the store. None with several shards: their phases overlap in the counts.
+ * ratio says how much of it is not the store. With several shards, every shard's reads and writes
+ * against the slowest shard's time: they share one store, as they share one database deployed.
  */
 function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
-  if (SHARDS > 1) return [];
   const row = (run: string, phase: string, rows: PhaseRow[]): BenchFloorRatio => {
     const counts = rows.reduce((sum, p) => ({ reads: sum.reads + p.reads, writes: sum.writes + p.writes }), { reads: 0, writes: 0 });
-    const ms = rows.reduce((sum, p) => sum + p.ms, 0);
+    const ms = slowestShardMs(rows);
     return { run, phase, ms, ...counts, floorMs: floorMs(counts, floor), timesFloor: timesFloor(ms, counts, floor) };
   };
   const cycle = runLabel(RUN_AT, 'cycle');
@@ -685,10 +668,6 @@ function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
 }
 
 function printFloorRatios(ratios: BenchFloorRatio[], floor: EmulatorFloor) {
-  if (SHARDS > 1) {
-    console.log('\nphases against the floor: not with --shards > 1 (the shards’ phases overlap in the counts); run with one shard');
-    return;
-  }
   console.log(
     `\nphases against the emulator's floor (${Math.round(floor.createsPerSec).toLocaleString('en-US')} creates/s, ${Math.round(floor.readsPerSec).toLocaleString('en-US')} reads/s, measured before the runs):\n`,
   );
@@ -707,7 +686,6 @@ function printFloorRatios(ratios: BenchFloorRatio[], floor: EmulatorFloor) {
 
 /** The realistic day's Firestore bill (bill.ts), at U=10,000 and U=100,000 with the bench's J postings a day. */
 function realisticBill(r: ScoutResult): BenchBill | null {
-  if (SHARDS > 1) return null;
   const phasesOf = (rows: PhaseRow[]) => {
     const out: Partial<Record<CyclePhase, CountsByCollection>> = {};
     for (const p of rows) out[p.phase] = addByCollection(out[p.phase] ?? {}, p.collections);
@@ -733,9 +711,7 @@ function realisticBill(r: ScoutResult): BenchBill | null {
 
 function printBill(r: ScoutResult, bill: BenchBill | null) {
   if (!bill) {
-    console.log(
-      '\nthe realistic day’s bill: not with --shards > 1 (the shards’ phases overlap in the counts it splits); run with one shard',
-    );
+    console.log('\nthe realistic day’s bill: none');
     return;
   }
   const b = r.idle.body;
@@ -774,14 +750,14 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   );
   if (SHARDS > 1)
     console.log(
-      `${SHARDS} shards called at once: a phase's wall time is the slowest shard's; store counts are per run (the shards' phases overlap)\n`,
+      `${SHARDS} shards called at once, each in its own process: a phase's wall time is the slowest shard's; store counts are all shards' together\n`,
     );
   console.log('| run | phase | wall time | reads | writes | round trips |');
   console.log('| --- | --- | --- | --- | --- | --- |');
-  const count = (n: number) => (SHARDS > 1 ? '—' : n.toLocaleString('en-US'));
+  const count = (n: number) => n.toLocaleString('en-US');
   // Every phase of the cycle, and of the runs after it (with spread digests, those are listed whole below).
-  const phaseRows: [string, PhaseRow[]][] = [[runLabel(RUN_AT, 'cycle'), slowestShard(r.cyclePhases)]];
-  if (r.flushes.length === 1) phaseRows.push([r.flushes[0].label, slowestShard(r.flushes[0].phases)]);
+  const phaseRows: [string, PhaseRow[]][] = [[runLabel(RUN_AT, 'cycle'), acrossShards(r.cyclePhases)]];
+  if (r.flushes.length === 1) phaseRows.push([r.flushes[0].label, acrossShards(r.flushes[0].phases)]);
   for (const [label, rows] of phaseRows) {
     for (const p of rows)
       console.log(
@@ -819,7 +795,7 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   console.log(
     `Firestore at list price per million deliveries: $${firestoreDollarsPerMillion({ reads, writes, deliveries }).toFixed(2)} (Standard edition, nam5: reads $0.06, writes $0.18 per 100,000; no free tier)`,
   );
-  const dispatch = slowestShard(r.cyclePhases).find((p) => p.phase === 'dispatch');
+  const dispatch = acrossShards(r.cyclePhases).find((p) => p.phase === 'dispatch');
   if (dispatch && b.providerRequests > 0) {
     console.log(
       `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
@@ -875,18 +851,56 @@ function printPerFlush(r: ScoutResult) {
 const firestoreDollarsPerMillion = (input: { reads: number; writes: number; deliveries: number }) =>
   ((input.reads * FIRESTORE_LIST_PRICE.read + input.writes * FIRESTORE_LIST_PRICE.write) / Math.max(1, input.deliveries)) * 1_000_000;
 
-/** Per phase, the row of the shard that took longest (with one caller, the rows as they are). */
-function slowestShard(rows: PhaseRow[]): PhaseRow[] {
-  const slowest = new Map<CyclePhase, PhaseRow>();
-  for (const row of rows) if ((slowest.get(row.phase)?.ms ?? -1) < row.ms) slowest.set(row.phase, row);
-  return [...slowest.values()];
+/** With several shards: each shard process's peak RSS over the day's runs, in MB. Null with one caller. */
+function shardPeakRssMb(r: ScoutResult): number[] | null {
+  if (SHARDS === 1) return null;
+  const runs = [r.cycle, ...r.flushes, r.idle];
+  return Array.from({ length: SHARDS }, (_, shard) =>
+    Math.max(...runs.flatMap((run) => run.shards.filter((a) => a.shard === shard).map((a) => a.peakRssMb))),
+  );
 }
 
-/** The shards' answers as one run's: their counts added up. */
+/** With several shards: per run, each shard's call against the platform's 300 s wall. */
+function printShards(r: ScoutResult) {
+  const runs = [{ label: runLabel(RUN_AT, 'cycle'), ...r.cycle }, ...r.flushes, r.idle];
+  console.log(`\neach shard's call of each run (the platform's wall: 300 s; RUN_BUDGET_MS 280 s):\n`);
+  console.log(`| run | ${Array.from({ length: SHARDS }, (_, k) => `shard ${k}`).join(' | ')} |`);
+  console.log(`| --- | ${Array.from({ length: SHARDS }, () => '---').join(' | ')} |`);
+  for (const run of runs)
+    console.log(
+      `| ${run.label} | ${run.shards.map((a) => `${(a.durationMs / 1000).toFixed(1)} s${a.partial ? ' (partial)' : ''}`).join(' | ')} |`,
+    );
+  const longest = Math.max(...runs.flatMap((run) => run.shards.map((a) => a.durationMs)));
+  console.log(`longest shard call: ${(longest / 1000).toFixed(1)} s (wall 300 s)`);
+}
+
+/** The time the shards took over these rows: the slowest shard's own total (with one caller, the rows' total). */
+function slowestShardMs(rows: PhaseRow[]): number {
+  const byShard = new Map<number, number>();
+  for (const row of rows) byShard.set(row.shard, (byShard.get(row.shard) ?? 0) + row.ms);
+  return Math.max(0, ...byShard.values());
+}
+
+/** Per phase, one row for all shards: their counts added up, the slowest shard's time (with one caller, the rows as they are). */
+function acrossShards(rows: PhaseRow[]): PhaseRow[] {
+  const phases = new Map<CyclePhase, PhaseRow[]>();
+  for (const row of rows) phases.set(row.phase, [...(phases.get(row.phase) ?? []), row]);
+  return [...phases].map(([phase, of]) => ({
+    phase,
+    shard: -1,
+    ms: slowestShardMs(of),
+    ...of.reduce((sum, p) => addCounts(sum, p), { reads: 0, writes: 0, roundTrips: 0 }),
+    collections: of.reduce((sum, p) => addByCollection(sum, p.collections), {} as CountsByCollection),
+  }));
+}
+
+/** The shards' answers as one run's: their counts added up, partial if any shard's was, the longest duration. */
 function sumOfRuns(bodies: Record<string, unknown>[]): Record<string, any> {
   const sum: Record<string, any> = { ...bodies[0] };
   for (const body of bodies.slice(1))
     for (const [key, value] of Object.entries(body)) if (typeof value === 'number') sum[key] = (sum[key] ?? 0) + value;
+  sum.partial = bodies.some((b) => Boolean(b.partial));
+  sum.durationMs = Math.max(...bodies.map((b) => Number(b.durationMs ?? 0)));
   return sum;
 }
 
@@ -894,7 +908,7 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   const projectId = `bench-naive-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_naive_${projectId}`;
-  const deps = depsFor({ ...input, projectId, apiKey });
+  const deps = benchDeps(benchEnv({ ...input, projectId, apiKey }));
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const now = new Date(RUN_AT);
   await seedSubscribers(deps.db, shape, now);
@@ -962,7 +976,7 @@ function benchResult(input: {
   const b = r.cycle.body;
   const f = r.flush.body;
   const rows = (run: BenchRun, phases: PhaseRow[]): BenchPhaseRow[] => phases.map(({ collections: _, ...p }) => ({ run, ...p }));
-  const total = (run: typeof r.cycle) => ({ ms: run.ms, ...run.total });
+  const total = (run: Pick<RunCounts, 'ms' | 'total'>) => ({ ms: run.ms, ...run.total });
   return {
     version: 1,
     finishedAt: new Date().toISOString(),
@@ -995,21 +1009,21 @@ function benchResult(input: {
     partial: { cycle: Boolean(b.partial), flush: Boolean(f.partial) },
     failures: (b.failures ?? 0) + (f.failures ?? 0),
     peakRssMb: Math.round(input.peakRssMb * 10) / 10,
+    shards:
+      SHARDS === 1
+        ? null
+        : {
+            count: SHARDS,
+            peakRssMb: shardPeakRssMb(r) ?? [],
+            runs: [{ label: runLabel(RUN_AT, 'cycle'), ...r.cycle }, ...r.flushes, r.idle].map((run) => ({
+              run: run.label,
+              calls: run.shards.map(({ peakRssMb: _, ...call }) => call),
+            })),
+          },
     naive: input.naive,
     floor: { ...input.extras.floor, ratios: floorRatios(r, input.extras.floor) },
     render: input.extras.render,
     bill: realisticBill(r),
-  };
-}
-
-function trackPeakMemory() {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage().rss);
-    },
   };
 }
 
