@@ -10,7 +10,8 @@ import type { EmulatorFloor } from './floor';
 export type BenchCounts = { reads: number; writes: number; roundTrips: number };
 /** A run's label: `06:00 cycle`, then `08:05 flush` (utc08) or `09:00 flush` … `+1d 06:00 flush` (spread). */
 export type BenchRun = string;
-export type BenchPhaseRow = { run: BenchRun; phase: CyclePhase; ms: number } & BenchCounts;
+/** `shard`: which shard's caller ran it (0 with one caller; absent in results written before shards had processes). */
+export type BenchPhaseRow = { run: BenchRun; phase: CyclePhase; ms: number; shard?: number } & BenchCounts;
 
 export type BenchNaive = {
   matchMs: number;

@@ -5,7 +5,7 @@
  * through `--json`, prints a table per series, and writes docs/bench-scaling.json (raw) and
  * docs/bench-scaling.svg (wall time and reads vs U, and vs J).
  *
- *   npm run bench:scaling                                  U = 1,000 10,000 50,000 at J = 500;
+ *   npm run bench:scaling                                  U = 1,000 10,000 50,000 100,000 at J = 500;
  *                                                          J = 100 500 2,000 at U = 10,000
  *   npm run bench:scaling -- --subscribers 1000,10000 --postings 100,500
  *   npm run bench:scaling -- --quick                       U = 200 1,000 2,000 at J = 100;
@@ -16,6 +16,10 @@
  * The U series runs at --fixed-postings, the J series at --fixed-subscribers; each defaults to the
  * middle entry of the other list, so the shared point (U=10,000, J=500 by default) runs once and
  * serves both series. --emulator-port defaults to a free port, picked once for the whole run.
+ *
+ * A point of --sharded-from subscribers or more (default 100,000) runs as a sharded deployment:
+ * --shards callers at once (default 4), each in a process of its own (run-bench's --shards), so
+ * its peak memory is the largest shard process's and its wall times the slowest shard's.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -45,10 +49,12 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     replot: { type: 'boolean', default: false },
     'emulator-port': { type: 'string' },
+    'sharded-from': { type: 'string', default: '100000' },
+    shards: { type: 'string', default: '4' },
   },
 });
 
-const FULL = { subscribers: [1_000, 10_000, 50_000], postings: [100, 500, 2_000] };
+const FULL = { subscribers: [1_000, 10_000, 50_000, 100_000], postings: [100, 500, 2_000] };
 const QUICK = { subscribers: [200, 1_000, 2_000], postings: [50, 100, 200] };
 
 function positiveInts(flag: string, raw: string): number[] {
@@ -87,6 +93,10 @@ const series: Series[] = [
   { name: 'J', fixed: fixedU, points: jList.map((J) => ({ U: fixedU, J })) },
 ];
 const key = (p: { U: number; J: number }) => `${p.U}x${p.J}`;
+const SHARDED_FROM = positiveInts('sharded-from', values['sharded-from'])[0];
+const SHARDS = positiveInts('shards', values.shards)[0];
+/** The callers a point runs with: a deployment this large shards its subscribers. */
+const shardsFor = (point: { U: number }) => (point.U >= SHARDED_FROM ? SHARDS : 1);
 
 let current: ReturnType<typeof spawn> | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -180,6 +190,8 @@ async function runPoint(point: { U: number; J: number }, port: number, jsonPath:
     '--digest-world',
     'utc08',
     '--no-render',
+    '--shards',
+    String(shardsFor(point)),
   ];
   args.push('--json', jsonPath, '--emulator-port', String(port));
   const code = await new Promise<number | null>((resolve) => {
@@ -199,7 +211,16 @@ async function runPoint(point: { U: number; J: number }, port: number, jsonPath:
 
 /** The figures one table row and one chart point are made of. */
 function figures(r: BenchResult) {
-  const sum = (pick: (phase: string) => boolean) => r.phases.filter((p) => pick(p.phase)).reduce((ms, p) => ms + p.ms, 0);
+  // Per run, the slowest shard's time (shards run at once); the runs one after the other.
+  const sum = (pick: (phase: string) => boolean) => {
+    const byRunAndShard = new Map<string, Map<number, number>>();
+    for (const p of r.phases.filter((row) => pick(row.phase))) {
+      const shards = byRunAndShard.get(p.run) ?? new Map<number, number>();
+      shards.set(p.shard ?? 0, (shards.get(p.shard ?? 0) ?? 0) + p.ms);
+      byRunAndShard.set(p.run, shards);
+    }
+    return [...byRunAndShard.values()].reduce((ms, shards) => ms + Math.max(...shards.values()), 0);
+  };
   const t = r.totals.both;
   return {
     deliveries: r.deliveriesClaimed,
@@ -222,23 +243,26 @@ function printSeries(s: Series, outcomes: Map<string, PointOutcome>) {
   const title = s.name === 'U' ? `subscribers U, at J = ${fmt(s.fixed)}` : `postings J, at U = ${fmt(s.fixed)}`;
   console.log(`\n### Scaling in ${title}\n`);
   console.log(
-    '| U | J | deliveries | fetch+match+claim+flush | dispatch | reads | writes | round trips | reads / delivery | peak RSS | cycle × floor |',
+    '| U | J | shards | deliveries | fetch+match+claim+flush | dispatch | reads | writes | round trips | reads / delivery | peak RSS | cycle × floor |',
   );
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   let partial = false;
   for (const p of s.points) {
     const o = outcomes.get(key(p));
     if (!o?.result) {
-      console.log(`| ${fmt(p.U)} | ${fmt(p.J)} | failed: ${o?.error ?? 'not run'} | | | | | | | | |`);
+      console.log(`| ${fmt(p.U)} | ${fmt(p.J)} | ${shardsFor(p)} | failed: ${o?.error ?? 'not run'} | | | | | | | | |`);
       continue;
     }
     const f = figures(o.result);
     partial ||= f.partial;
     console.log(
-      `| ${fmt(p.U)} | ${fmt(p.J)} | ${fmt(f.deliveries)}${f.partial ? ' *' : ''} | ${f.withoutDispatchS.toFixed(1)} s | ${f.dispatchS.toFixed(1)} s | ${fmt(f.reads)} | ${fmt(f.writes)} | ${fmt(f.roundTrips)} | ${f.readsPerDelivery.toFixed(2)} | ${o.result.peakRssMb.toFixed(0)} MB | ${f.cycleTimesFloor === null ? '—' : `${f.cycleTimesFloor.toFixed(1)}×`} |`,
+      `| ${fmt(p.U)} | ${fmt(p.J)} | ${o.result.shards?.count ?? 1} | ${fmt(f.deliveries)}${f.partial ? ' *' : ''} | ${f.withoutDispatchS.toFixed(1)} s | ${f.dispatchS.toFixed(1)} s | ${fmt(f.reads)} | ${fmt(f.writes)} | ${fmt(f.roundTrips)} | ${f.readsPerDelivery.toFixed(2)} | ${o.result.peakRssMb.toFixed(0)} MB | ${f.cycleTimesFloor === null ? '—' : `${f.cycleTimesFloor.toFixed(1)}×`} |`,
     );
   }
-  console.log('\nwall times sum the phases of both runs (06:00 cycle and 08:05 flush); reads, writes and round trips are both runs too');
+  console.log(
+    '\nwall times sum the phases of the runs (06:00 cycle, 08:05 flush, and catch-up runs after a partial one), the slowest shard of each; reads, writes and round trips are every run and every shard',
+  );
+  console.log('peak RSS: the process that ran Scout (with shards, the largest shard process)');
   console.log(
     "cycle × floor: the 06:00 cycle's fetch + match + claim + flush over the time its reads and writes take at the emulator's floor",
   );
@@ -315,7 +339,7 @@ async function renderSvg(raw: ScalingFile, outcomes: Map<string, PointOutcome>):
       text: `Scout scaling — ${raw.command} — ${raw.finishedAt.slice(0, 10)}`,
       subtitle: [
         `one run-bench process per point (--no-naive), ${shape}${raw.machine.cores} cores, ${raw.machine.memoryGiB} GiB`,
-        'wall times and reads cover both runs: the 06:00 cycle and the 08:05 flush',
+        `wall times and reads cover every run: the 06:00 cycle, the 08:05 flush, catch-ups after a partial run; U ≥ ${fmt(SHARDED_FROM)} as ${SHARDS} shards, a process each`,
       ],
       anchor: 'start',
     },
