@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   allShardTags,
@@ -76,5 +78,17 @@ describe('shard buckets', () => {
     expect(shardBuckets(undefined)).toBeNull();
     expect(shardBuckets({ index: 0, count: 1 })).toBeNull();
     for (const count of [7, 9, 11, 64]) expect(shardBuckets({ index: 0, count })).toBeNull();
+  });
+
+  it('firestore.indexes.json carries the index of the bucketed due query, beside the one of the unbucketed', () => {
+    const config = JSON.parse(readFileSync(join(__dirname, '../../firestore.indexes.json'), 'utf8')) as {
+      indexes: { collectionGroup: string; queryScope: string; fields: { fieldPath: string; order: string }[] }[];
+    };
+    const deliveries = config.indexes
+      .filter((index) => index.collectionGroup === 'deliveries' && index.queryScope === 'COLLECTION')
+      .map((index) => index.fields.map((f) => `${f.fieldPath} ${f.order === 'DESCENDING' ? 'desc' : 'asc'}`).join(', '));
+    // dueSubscribers (flush-due-digests.ts): status ==, [shardBucket in], digestDueAt <=, orderBy uid, score desc.
+    expect(deliveries).toContain('status asc, uid asc, score desc, digestDueAt desc');
+    expect(deliveries).toContain('status asc, shardBucket asc, uid asc, score desc, digestDueAt desc');
   });
 });
