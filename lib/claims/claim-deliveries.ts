@@ -1,6 +1,7 @@
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
+import { shardBucketOf } from '../runtime/shard';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { composeWithinBudget } from '../mail/email-budget';
 import type { EmailPayload } from '../mail/email-payload';
@@ -412,8 +413,10 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
 
   if (decision.digest) {
     const { period, dueAt } = decision.digest;
+    // The bucket a shard's flush asks for (shard.ts): the same for all of a subscriber's items.
+    const bucket = shardBucketOf(subscriber.id);
     const queued = decision.queued.map((c) =>
-      delivery(c, { status: 'queued', emailKey: null, digestDate: period, digestDueAt: dueAt, reason: null }),
+      delivery(c, { status: 'queued', emailKey: null, digestDate: period, digestDueAt: dueAt, shardBucket: bucket, reason: null }),
     );
     const planned = queued.map((d, i) => ({ delivery: d, posting: decision.queued[i].posting }));
     return {

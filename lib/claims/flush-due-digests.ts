@@ -1,7 +1,7 @@
 import { Timestamp, type Firestore, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
-import { ownsSubscriber, type Shard } from '../runtime/shard';
+import { ownsSubscriber, shardBuckets, type Shard } from '../runtime/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { readSourceCoverage, type SourceCoverage } from '../feeds/source-coverage';
 import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
@@ -135,6 +135,11 @@ export async function flushDueDigests(
     duePageSize?: number;
     /** A shard's run flushes only its own subscribers' digests. */
     shard?: Shard;
+    /**
+     * Every queued item carries its `shardBucket` (the backfill, backfill-shard-bucket.ts, is done):
+     * a shard's run then asks for its own buckets' items only. Off by default: every due item is read.
+     */
+    bucketed?: boolean;
     /** Off: plan only, write nothing (the dry run). On by default. */
     commit?: boolean;
     /** With the commit off: the queued deliveries the claim step planned and did not write. */
@@ -161,7 +166,7 @@ export async function flushDueDigests(
     () => null,
     (error: unknown) => ({ error }),
   );
-  const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard });
+  const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard, bucketed: input.bucketed });
   const slices = slicePipeline();
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
@@ -261,6 +266,9 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
   if (extra.size > 0) yield [...extra].map(([uid, items]) => ({ uid, items }));
 }
 
+/** Values one `in` filter may hold (Firestore's limit). */
+const IN_VALUES = 30;
+
 /**
  * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time: one query over
  * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
@@ -268,44 +276,57 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
  * next one's first item arrives; one whose items run past the end of a page is held back and
  * completed from the next page. The query's results are streamed and taken only as fast as the
  * flush asks for the next group, so memory stays a group or two, whatever the page size.
+ *
+ * A shard's run, once every queued item carries its bucket (`bucketed`) and its count divides
+ * SHARD_BUCKETS, asks only for its own buckets (`shardBucket in [...]`, at most 30 a query, the
+ * queries one after the other), so it reads its share of the due items instead of all of them.
+ * A subscriber's items are all in one bucket, so each query still brings them together, and one
+ * query's last subscriber is complete when it ends. Otherwise a shard reads every due item and
+ * keeps its own; either way each subscriber is checked against the shard.
  */
 export async function* dueSubscribers(
   db: Firestore,
-  input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard },
+  input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard; bucketed?: boolean },
 ): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
   const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
-  const query = deliveriesCollection(db)
-    .where('status', '==', 'queued')
-    .where('digestDueAt', '<=', Timestamp.fromDate(input.now))
-    .orderBy('uid')
-    .orderBy('score', 'desc');
-  let cursor: QueryDocumentSnapshot<Delivery> | undefined;
-  let carried: Due | null = null;
+  const queued = deliveriesCollection(db).where('status', '==', 'queued');
+  const buckets = input.bucketed ? shardBuckets(input.shard) : null;
+  const filters = buckets
+    ? Array.from({ length: Math.ceil(buckets.length / IN_VALUES) }, (_, i) =>
+        queued.where('shardBucket', 'in', buckets.slice(i * IN_VALUES, (i + 1) * IN_VALUES)),
+      )
+    : [queued];
   let group: Due[] = [];
   const complete = (due: Due) => {
     if (ownsSubscriber(input.shard, due.uid)) group.push(due);
   };
-  for (;;) {
-    let size = 0;
-    const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
-    for await (const doc of page) {
-      size += 1;
-      cursor = doc;
-      const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
-      if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
-      else {
-        if (carried) complete(carried);
-        carried = { uid: item.delivery.uid, items: [item] };
+  for (const filtered of filters) {
+    const query = filtered.where('digestDueAt', '<=', Timestamp.fromDate(input.now)).orderBy('uid').orderBy('score', 'desc');
+    let cursor: QueryDocumentSnapshot<Delivery> | undefined;
+    let carried: Due | null = null;
+    for (;;) {
+      let size = 0;
+      const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
+      for await (const doc of page) {
+        size += 1;
+        cursor = doc;
+        const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
+        if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
+        else {
+          if (carried) complete(carried);
+          carried = { uid: item.delivery.uid, items: [item] };
+        }
+        if (group.length >= groupSize) {
+          yield group;
+          group = [];
+        }
       }
-      if (group.length >= groupSize) {
-        yield group;
-        group = [];
-      }
+      if (size < pageSize) break;
     }
-    if (size < pageSize) break;
+    // None of this subscriber's items is in another query's buckets.
+    if (carried) complete(carried);
   }
-  if (carried) complete(carried);
   if (group.length > 0) yield group;
 }
 

@@ -1,4 +1,6 @@
 import { backfillDigestDue } from '../ledger/backfill-digest-due';
+import { backfillShardBucket } from '../ledger/backfill-shard-bucket';
+import { shardBuckets } from '../runtime/shard';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
 import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
@@ -160,7 +162,8 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
   // Items queued before schedules existed get their due instant first (one read once it is done).
-  if (ctx.commit) await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt });
+  const dueBackfilled = ctx.commit && (await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt })).done;
+  const bucketed = await shardBucketsReady(ctx, dueBackfilled);
   const flushed = await flushDueDigests(
     {
       db,
@@ -177,6 +180,7 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
       maxItems: config.DIGEST_MAX_ITEMS,
       retentionDays: config.RETENTION_DAYS,
       shard: ctx.shard,
+      bucketed,
       commit: ctx.commit,
       // With the commit off, what the claim step queued exists only in its plan.
       planned: claims.planned,
@@ -184,6 +188,20 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   );
   if (flushed.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'digests', subscribers: flushed.gaveUp });
   return flushed;
+}
+
+/**
+ * Whether every queued item carries its shard bucket, so that this shard's flush may ask for its
+ * own buckets only (one read once the backfill is done). The walk that stamps the items queued
+ * before buckets existed is done by runs that commit, unsharded or the first shard, and only once
+ * the due-instant backfill is done (the two never write the same items at once); the other shards
+ * only read whether it is done, and only when their count divides SHARD_BUCKETS.
+ */
+async function shardBucketsReady(ctx: RunContext, dueBackfilled: boolean): Promise<boolean> {
+  const walk = ctx.commit && dueBackfilled && (!ctx.shard || ctx.shard.index === 0);
+  const asked = shardBuckets(ctx.shard) !== null;
+  if (!walk && !asked) return false;
+  return (await backfillShardBucket(ctx.deps.db, { now: ctx.startedAt, walk })).done && asked;
 }
 
 /**

@@ -47,6 +47,13 @@ export type Delivery = {
    * period claimed without it move it on.
    */
   digestDueAt?: Date | null;
+  /**
+   * daily / weekly, queued: the subscriber's bucket among SHARD_BUCKETS (shardBucketOf(uid),
+   * lib/runtime/shard.ts), so a shard's flush asks for its own buckets' due items only. Set when the
+   * item is queued and never changed (the uid does not change); items queued before it existed get
+   * it from the backfill (backfill-shard-bucket.ts). Absent on every other delivery.
+   */
+  shardBucket?: number;
   reason: string | null;
   runId: string;
   createdAt: Date;
@@ -61,12 +68,13 @@ export const rankOf = (item: { score: number; fit?: number | null }) => item.fit
 export const deliveryId = (uid: string, jobId: string) => `${uid}_${jobId}`;
 
 export const deliveryConverter: FirestoreDataConverter<Delivery> = {
-  toFirestore: ({ digestDueAt, ...d }) => ({
+  toFirestore: ({ digestDueAt, shardBucket, ...d }) => ({
     ...d,
     createdAt: toTimestamp(d.createdAt as Date),
     sentAt: toTimestamp(d.sentAt as Date | null),
     // Only on what waits for a digest: every other delivery is as it was before schedules.
     ...(digestDueAt ? { digestDueAt: toTimestamp(digestDueAt as Date) } : {}),
+    ...(typeof shardBucket === 'number' ? { shardBucket } : {}),
     expireAt: toTimestamp(d.expireAt as Date),
   }),
   fromFirestore: (snap) => {
@@ -84,6 +92,7 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
       emailKey: d.emailKey ?? null,
       digestDate: d.digestDate ?? null,
       digestDueAt: toDate(d.digestDueAt),
+      ...(typeof d.shardBucket === 'number' ? { shardBucket: d.shardBucket } : {}),
       reason: d.reason ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,

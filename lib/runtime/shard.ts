@@ -19,6 +19,27 @@ export function shardOf(uid: string, count: number): number {
   return createHash('sha256').update(uid).digest().readUInt32BE(0) % count;
 }
 
+/**
+ * Buckets a queued delivery is stamped with (`shardBucket`), so a shard's flush can ask the store
+ * for its own subscribers' items instead of reading everyone's. 240 is divisible by 1, 2, 3, 4, 5,
+ * 6, 8, 10, 12, 15, 16, 20, 24, 30, 40, 48, 60, 80, 120 and 240, the shard counts an operator
+ * picks; for any such n, hash % 240 % n === hash % n, so bucket b belongs wholly to shard b % n.
+ * Never change it: stored items carry buckets of this modulus.
+ */
+export const SHARD_BUCKETS = 240;
+
+/** A subscriber's bucket among SHARD_BUCKETS: the same hash as shardOf, so shardBucketOf(uid) % n === shardOf(uid, n) when n divides 240. */
+export const shardBucketOf = (uid: string): number => shardOf(uid, SHARD_BUCKETS);
+
+/**
+ * The buckets of a shard, when its items can be asked for by bucket: a shard of n > 1 where n
+ * divides SHARD_BUCKETS (null otherwise: its flush reads every due item and keeps its own).
+ */
+export function shardBuckets(shard: Shard | undefined): number[] | null {
+  if (!shard || shard.count <= 1 || SHARD_BUCKETS % shard.count !== 0) return null;
+  return Array.from({ length: SHARD_BUCKETS / shard.count }, (_, i) => shard.index + i * shard.count);
+}
+
 /** Whether a run of this shard (or an unsharded run, which owns everybody) handles this subscriber. */
 export const ownsSubscriber = (shard: Shard | undefined, uid: string) => !shard || shardOf(uid, shard.count) === shard.index;
 

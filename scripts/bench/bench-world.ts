@@ -6,6 +6,7 @@ import { digestScheduleOf, subscribersCollection, subscriberId, type Subscriber 
 import { entryFor, matchIndexShardOf, matchIndexShardRef, type IndexEntry } from '../../lib/subscribers/match-index';
 import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
 import { DIGEST_DUE_BACKFILL } from '../../lib/ledger/backfill-digest-due';
+import { SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
 import { COLLECTIONS } from '../../lib/store/collections';
 import type { TestItem } from '../sample-feed/rss-feed';
 
@@ -56,9 +57,13 @@ const isDaily = (i: number) => i % 2 === 1;
 export const keywordCount = (shape: BenchShape) => Math.max(1, Math.round(1 / shape.matchRate));
 const keyword = (i: number) => `kw${i}`;
 
-/** The backfill of queued items from before schedules (lib/ledger/backfill-digest-due.ts) as a running deployment has it: done. */
-export async function markDigestDueBackfillDone(db: Firestore, now: Date): Promise<void> {
+/**
+ * The backfills of queued items from before schedules (lib/ledger/backfill-digest-due.ts) and
+ * before shard buckets (lib/ledger/backfill-shard-bucket.ts) as a running deployment has them: done.
+ */
+export async function markQueueBackfillsDone(db: Firestore, now: Date): Promise<void> {
   await db.collection(COLLECTIONS.cursors).doc(DIGEST_DUE_BACKFILL).set({ after: null, doneAt: now, updated: 0 });
+  await db.collection(COLLECTIONS.cursors).doc(SHARD_BUCKET_BACKFILL).set({ since: now, after: null, doneAt: now, updated: 0 });
 }
 
 /** Subscribers a seeding batch writes: with one index write per shard, under the 500 writes a batch may hold. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shardBucketOf } from '../../lib/runtime/shard';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
@@ -42,8 +43,8 @@ describe('the ledger after a cycle', () => {
           'createdAt',
           'sentAt',
           'expireAt',
-          // Only what waits for a digest carries when it is due.
-          ...(doc.get('status') === 'queued' ? ['digestDueAt'] : []),
+          // Only what waits for a digest carries when it is due, and the bucket a shard's flush asks for.
+          ...(doc.get('status') === 'queued' ? ['digestDueAt', 'shardBucket'] : []),
         ].sort(),
       );
       expect(doc.id).toBe(`${doc.get('uid')}_${doc.get('jobId')}`);
@@ -52,8 +53,8 @@ describe('the ledger after a cycle', () => {
     expect(docs.filter((d) => d.get('uid') === ada).map((d) => [d.get('status'), d.get('emailKey')])).toEqual(
       Array(3).fill(['sending', alertKey]),
     );
-    expect(docs.filter((d) => d.get('uid') === bob).map((d) => [d.get('status'), d.get('digestDate')])).toEqual(
-      Array(5).fill(['queued', '2026-11-30']),
+    expect(docs.filter((d) => d.get('uid') === bob).map((d) => [d.get('status'), d.get('digestDate'), d.get('shardBucket')])).toEqual(
+      Array(5).fill(['queued', '2026-11-30', shardBucketOf(bob)]),
     );
   });
 });

@@ -1,5 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allShardTags, ownsSubscriber, shardOf, shardTag } from '../../lib/runtime/shard';
+import {
+  allShardTags,
+  MAX_SHARDS,
+  ownsSubscriber,
+  SHARD_BUCKETS,
+  shardBucketOf,
+  shardBuckets,
+  shardOf,
+  shardTag,
+} from '../../lib/runtime/shard';
 
 const uids = Array.from({ length: 2_000 }, (_, i) => Buffer.from(`user${i}@example.com`).toString('base64url'));
 
@@ -32,5 +43,52 @@ describe('shard of a subscriber', () => {
   it('names shards k-of-n', () => {
     expect(shardTag({ index: 2, count: 3 })).toBe('2-of-3');
     expect(allShardTags(3)).toEqual(['0-of-3', '1-of-3', '2-of-3']);
+  });
+});
+
+describe('shard buckets', () => {
+  const divisors = Array.from({ length: SHARD_BUCKETS }, (_, i) => i + 1).filter((n) => SHARD_BUCKETS % n === 0);
+
+  it('240 is divisible by the shard counts an operator picks', () => {
+    expect(divisors).toEqual([1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 40, 48, 60, 80, 120, 240]);
+  });
+
+  it("a subscriber's bucket names their shard for every count that divides 240", () => {
+    for (const uid of uids) {
+      const bucket = shardBucketOf(uid);
+      expect(bucket).toBeGreaterThanOrEqual(0);
+      expect(bucket).toBeLessThan(SHARD_BUCKETS);
+      for (const n of divisors) expect(bucket % n, `${uid} of ${n}`).toBe(shardOf(uid, n));
+    }
+  });
+
+  it("a shard's buckets: those b with b % n === k, every bucket in exactly one shard of n", () => {
+    for (const count of divisors.filter((n) => n > 1 && n <= MAX_SHARDS)) {
+      const all = Array.from({ length: count }, (_, index) => shardBuckets({ index, count })!);
+      for (const [index, buckets] of all.entries()) {
+        expect(buckets).toHaveLength(SHARD_BUCKETS / count);
+        expect(buckets.every((b) => b % count === index)).toBe(true);
+      }
+      expect(all.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: SHARD_BUCKETS }, (_, b) => b));
+    }
+    for (const uid of uids.slice(0, 200)) expect(shardBuckets({ index: shardOf(uid, 4), count: 4 })).toContain(shardBucketOf(uid));
+  });
+
+  it('none for an unsharded run, a shard of one, or a count that does not divide 240 (those read every due item)', () => {
+    expect(shardBuckets(undefined)).toBeNull();
+    expect(shardBuckets({ index: 0, count: 1 })).toBeNull();
+    for (const count of [7, 9, 11, 64]) expect(shardBuckets({ index: 0, count })).toBeNull();
+  });
+
+  it('firestore.indexes.json carries the index of the bucketed due query, beside the one of the unbucketed', () => {
+    const config = JSON.parse(readFileSync(join(__dirname, '../../firestore.indexes.json'), 'utf8')) as {
+      indexes: { collectionGroup: string; queryScope: string; fields: { fieldPath: string; order: string }[] }[];
+    };
+    const deliveries = config.indexes
+      .filter((index) => index.collectionGroup === 'deliveries' && index.queryScope === 'COLLECTION')
+      .map((index) => index.fields.map((f) => `${f.fieldPath} ${f.order === 'DESCENDING' ? 'desc' : 'asc'}`).join(', '));
+    // dueSubscribers (flush-due-digests.ts): status ==, [shardBucket in], digestDueAt <=, orderBy uid, score desc.
+    expect(deliveries).toContain('status asc, uid asc, score desc, digestDueAt desc');
+    expect(deliveries).toContain('status asc, shardBucket asc, uid asc, score desc, digestDueAt desc');
   });
 });

@@ -10,6 +10,7 @@ import { toPosting } from '../../lib/feeds/to-posting';
 import { postingId, type Posting } from '../../lib/feeds/posting';
 import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
 import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/delivery';
+import { shardBucketOf } from '../../lib/runtime/shard';
 import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/store/firestore-limits';
 import { addDays, utcDay } from '../../lib/store/timestamps';
 import { HEALTH_RULES } from '../../lib/feeds/source-health';
@@ -157,6 +158,9 @@ const largestDelivery: Delivery = {
   aiFallback: 'server-error',
   emailKey: manualDigestEmailKey(longestUid, now),
   digestDate: day,
+  // Closed after it was queued: it keeps when it was due and its shard bucket.
+  digestDueAt: now,
+  shardBucket: shardBucketOf(longestUid),
   reason: 'subscriber_unsubscribed',
   runId,
   createdAt: now,
@@ -595,6 +599,8 @@ describe('a subscriber with 25 broad keywords on a day of 10,000 matching postin
         reasons,
         emailKey: null,
         digestDate: day,
+        digestDueAt: now,
+        shardBucket: shardBucketOf(uid),
         reason: null,
         runId,
         createdAt: now,

@@ -1,0 +1,206 @@
+import { FieldValue } from 'firebase-admin/firestore';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dueSubscribers, type Due } from '../../lib/claims/flush-due-digests';
+import { deliveriesCollection } from '../../lib/ledger/delivery';
+import { SETTLE_MS, SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
+import { shardBucketOf, shardOf, type Shard } from '../../lib/runtime/shard';
+import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+import { createHarness, type Harness } from '../support/harness';
+
+/**
+ * A shard's flush asks the store for its own subscribers' due items (`shardBucket in [...]`) once
+ * every queued item carries its bucket, and reads every due item (keeping its own) until then, or
+ * when its count does not divide SHARD_BUCKETS. Either way every digest goes out exactly once.
+ */
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => h.close());
+
+const DAY = '2026-11-30';
+const at = (time: string, day = DAY) => `${day}T${time}:00Z`;
+const shardsOf = (count: number): Shard[] => Array.from({ length: count }, (_, index) => ({ index, count }));
+const cronOf = (shard: Shard | null, now: string) =>
+  h.cron(shard ? { now, shard: String(shard.index), shards: String(shard.count) } : { now });
+
+/** `n` daily subscribers to react postings; their uids. */
+async function dailySubscribers(n: number): Promise<string[]> {
+  const uids: string[] = [];
+  for (let i = 0; i < n; i++) uids.push(await h.subscribe({ email: `daily${i}@example.com`, keywords: ['react'], mode: 'daily' }));
+  return uids;
+}
+
+/** `count` react postings first seen on `day`, claimed by an unsharded run at 06:00: queued for that day's digest. */
+async function queuePostings(prefix: string, count: number, day = DAY) {
+  h.serveFeed(postingsAbout('react', count, { at: new Date(at('05:00', day)), prefix }));
+  const claimed = await cronOf(null, at('06:00', day));
+  expect(claimed.body.digests).toBe(0);
+  return claimed.body.queued as number;
+}
+
+async function queuedItems() {
+  return (await deliveriesCollection(h.db).where('status', '==', 'queued').get()).docs;
+}
+
+/** What a deployment from before buckets left: queued items without one, and no backfill cursor. */
+async function stripBuckets() {
+  const batch = h.db.batch();
+  for (const doc of await queuedItems()) batch.update(doc.ref, { shardBucket: FieldValue.delete() });
+  await batch.commit();
+  await h.db.collection('cursors').doc(SHARD_BUCKET_BACKFILL).delete();
+}
+
+const bucketCursor = async () => (await h.db.collection('cursors').doc(SHARD_BUCKET_BACKFILL).get()).data();
+
+/** Digests received, by recipient. */
+async function digestsByRecipient(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const mail of await h.inbox()) counts.set(mail.to[0], (counts.get(mail.to[0]) ?? 0) + 1);
+  return counts;
+}
+
+const everyoneOnce = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`daily${i}@example.com`, 1]));
+
+/** One shard's cron run, alone, with what it read from deliveries/. */
+async function countedRun(shard: Shard | null, now: string) {
+  const counter = instrumentFirestore();
+  try {
+    const run = await cronOf(shard, now);
+    return { body: run.body, deliveryReads: counter.byCollection().deliveries?.reads ?? 0 };
+  } finally {
+    counter.restore();
+  }
+}
+
+describe('a sharded flush reads its own share of the due items', () => {
+  it('once the queue is bucketed, each of 4 shards reads about a quarter of the queued items, and together they send every digest once', async () => {
+    const uids = await dailySubscribers(40);
+    expect(await queuePostings('a', 3)).toBe(120);
+    // The first run recorded when the walk may start; an hour on, a run walks the queue and finds it bucketed.
+    expect(await bucketCursor()).toMatchObject({ doneAt: null });
+    expect((await cronOf(null, at('07:30'))).body.digests).toBe(0);
+    expect((await bucketCursor())?.doneAt).toBeTruthy();
+    for (const doc of await queuedItems()) expect(doc.get('shardBucket')).toBe(shardBucketOf(doc.get('uid')));
+
+    const own = shardsOf(4).map((shard) => uids.filter((uid) => shardOf(uid, 4) === shard.index).length);
+    expect(own.every((n) => n > 0)).toBe(true);
+    const runs = [];
+    for (const shard of shardsOf(4)) runs.push(await countedRun(shard, at('08:05')));
+
+    expect(runs.map((r) => r.body.digests)).toEqual(own);
+    // Its own 3 items per subscriber (each of its 2 queries of 30 buckets finds some), never another shard's.
+    expect(runs.map((r) => r.deliveryReads)).toEqual(own.map((n) => 3 * n));
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+    expect(await queuedItems()).toHaveLength(0);
+  });
+
+  it('before it is bucketed (legacy items without a bucket), every shard reads every due item and keeps its own: still once each', async () => {
+    await dailySubscribers(40);
+    await queuePostings('a', 3);
+    await stripBuckets();
+
+    // The upgrade's first runs: the walk waits an hour after the first of them, so these use the old query.
+    const runs = [];
+    for (const shard of shardsOf(4)) runs.push({ queued: (await queuedItems()).length, ...(await countedRun(shard, at('08:05'))) });
+    expect((await bucketCursor())?.since.toDate()).toEqual(new Date(at('08:05')));
+    // Every item still queued, whoever's it is (the shards before it sent theirs).
+    expect(runs[0].queued).toBe(120);
+    for (const run of runs) expect(run.deliveryReads).toBe(run.queued);
+    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+  });
+
+  it('legacy items are stamped by the walk an hour after the upgrade, and then found by the bucketed query: once each', async () => {
+    await dailySubscribers(40);
+    await queuePostings('a', 2);
+    await stripBuckets();
+    // The first run after the upgrade (shard 0 walks; the others only read) records the start of the wait.
+    await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('06:15'))));
+    expect(await bucketCursor()).toMatchObject({ doneAt: null, after: null });
+    // Within the hour nothing is walked; after it, shard 0's run stamps every queued item and records the walk done.
+    await cronOf({ index: 1, count: 4 }, at('07:00'));
+    await cronOf({ index: 0, count: 4 }, at('07:10'));
+    expect((await queuedItems()).filter((doc) => doc.get('shardBucket') === undefined)).toHaveLength(80);
+    await cronOf({ index: 0, count: 4 }, new Date(Date.parse(at('06:15')) + SETTLE_MS).toISOString());
+    expect(await bucketCursor()).toMatchObject({ updated: 80 });
+    expect((await bucketCursor())?.doneAt).toBeTruthy();
+    for (const doc of await queuedItems()) expect(doc.get('shardBucket')).toBe(shardBucketOf(doc.get('uid')));
+
+    const runs = await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('08:05'))));
+    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+    expect(await queuedItems()).toHaveLength(0);
+  });
+
+  it('a shard count that does not divide 240 (7) reads every due item, and still reaches everyone once', async () => {
+    await dailySubscribers(40);
+    await queuePostings('a', 2);
+    await cronOf(null, at('07:30'));
+    expect((await bucketCursor())?.doneAt).toBeTruthy();
+
+    const runs = [];
+    for (const shard of shardsOf(7)) runs.push({ queued: (await queuedItems()).length, ...(await countedRun(shard, at('08:05'))) });
+    expect(runs[0].queued).toBe(80);
+    for (const run of runs) expect(run.deliveryReads).toBe(run.queued);
+    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+  });
+
+  it('the 4 shards and an unsharded run flushing at the same moment: each digest once (the digest row create() decides)', async () => {
+    await dailySubscribers(40);
+    await queuePostings('a', 3);
+    await cronOf(null, at('07:30'));
+    expect((await bucketCursor())?.doneAt).toBeTruthy();
+
+    const runs = await Promise.all([...shardsOf(4).map((shard) => cronOf(shard, at('08:05'))), cronOf(null, at('08:05'))]);
+    expect(runs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+    const rows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.id);
+    expect(rows).toHaveLength(40);
+    expect(await queuedItems()).toHaveLength(0);
+
+    // And again, all at once: nothing more for anyone.
+    const again = await Promise.all([...shardsOf(4).map((shard) => cronOf(shard, at('08:20'))), cronOf(null, at('08:20'))]);
+    expect(again.map((r) => r.body.digests)).toEqual([0, 0, 0, 0, 0]);
+    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
+  });
+});
+
+describe('dueSubscribers by bucket', () => {
+  /** Every group the query yields, flattened: the subscriber and their item ids, in the order they came. */
+  async function collect(input: Parameters<typeof dueSubscribers>[1]): Promise<Due[]> {
+    const out: Due[] = [];
+    for await (const group of dueSubscribers(h.db, input)) {
+      expect(group.length).toBeLessThanOrEqual(input.groupSize ?? Infinity);
+      out.push(...group);
+    }
+    return out;
+  }
+  const shape = (due: Due[]) => due.map((d) => ({ uid: d.uid, items: d.items.map((i) => i.id) }));
+  const byUid = (due: Due[]) => [...due].sort((a, b) => a.uid.localeCompare(b.uid));
+
+  it('with tiny pages and groups, over several queries of 30 buckets: each subscriber whole, once, best first, as the unbucketed query has them', async () => {
+    await dailySubscribers(30);
+    await queuePostings('a', 3);
+    const now = new Date(at('08:05'));
+    for (const count of [2, 3, 4, 5]) {
+      for (const shard of shardsOf(count)) {
+        const bucketed = await collect({ now, shard, bucketed: true, pageSize: 2, groupSize: 4 });
+        const unbucketed = await collect({ now, shard, pageSize: 2, groupSize: 4 });
+        expect(bucketed.length).toBeGreaterThan(0);
+        expect(bucketed.every((d) => shardOf(d.uid, count) === shard.index)).toBe(true);
+        expect(new Set(bucketed.map((d) => d.uid)).size).toBe(bucketed.length);
+        expect(bucketed.every((d) => d.items.length === 3)).toBe(true);
+        for (const d of bucketed) {
+          const scores = d.items.map((i) => i.delivery.score);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        }
+        expect(shape(byUid(bucketed))).toEqual(shape(byUid(unbucketed)));
+      }
+    }
+  });
+});
