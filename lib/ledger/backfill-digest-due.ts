@@ -51,9 +51,12 @@ export async function backfillDigestDue(
   return { updated, done: false };
 }
 
-/** The old rule: an item of day D was due from D at DIGEST_HOUR_UTC. A value that is not a day is due now. */
+/** The old rule: an item of day D was due from D at DIGEST_HOUR_UTC. A value that is not a day is due from its creation. */
+export function legacyDigestDueAt(digestDate: string | null | undefined, createdAt: Date, digestHourUtc: number): Date {
+  const due = new Date(`${digestDate ?? ''}T${String(digestHourUtc).padStart(2, '0')}:00:00Z`);
+  return Number.isNaN(due.getTime()) ? createdAt : due;
+}
+
 function legacyDueAt(doc: QueryDocumentSnapshot<Delivery>, digestHourUtc: number): Date {
-  const day = doc.data().digestDate ?? '';
-  const due = new Date(`${day}T${String(digestHourUtc).padStart(2, '0')}:00:00Z`);
-  return Number.isNaN(due.getTime()) ? doc.data().createdAt : due;
+  return legacyDigestDueAt(doc.data().digestDate, doc.data().createdAt, digestHourUtc);
 }

@@ -13,6 +13,8 @@ import { toDate } from '../store/timestamps';
 import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-groups';
 import { guardedUpdate } from '../store/guarded-update';
 import { COLLECTIONS } from '../store/collections';
+import { shardBucketOf } from '../runtime/shard';
+import { legacyDigestDueAt } from './backfill-digest-due';
 
 export type MigrationProgress = {
   /** Day documents migrated (dry run: that would be) and deleted, by this run. */
@@ -85,12 +87,19 @@ export async function migrateLedger(
   input: {
     dryRun: boolean;
     now: Date;
+    /**
+     * DIGEST_HOUR_UTC: a queued pair is created with the due instant and shard bucket the flush's
+     * query asks for. Without them, a migration run after the backfills finished would leave the
+     * pair where no query finds it. Default 8, the deployment's default hour.
+     */
+    digestHourUtc?: number;
     batchSize?: number;
     onProgress?: (progress: MigrationProgress) => void;
     failpoint?: MigrationFailpoint;
   },
 ): Promise<MigrationReport> {
   const batchSize = input.batchSize ?? MIGRATION_BATCH_SIZE;
+  const digestHourUtc = input.digestHourUtc ?? 8;
   const failpoint = input.failpoint ?? (async () => {});
   const cursor = await readCursor(db);
   // A dry run deletes nothing, so a walk from a cursor and then from the start would count day documents twice.
@@ -108,11 +117,11 @@ export async function migrateLedger(
       if (snap.empty) break;
       const dayDocuments: DayDocument[] = [];
       for (const doc of snap.docs) {
-        const dayDocument = readDayDocument(doc.ref, doc.data(), doc.updateTime);
+        const dayDocument = readDayDocument(doc.ref, doc.data(), doc.updateTime, digestHourUtc);
         if (dayDocument) dayDocuments.push(dayDocument);
         else unreadable.add(doc.id);
       }
-      const done = input.dryRun ? await countChunk(db, dayDocuments) : await migrateChunk(db, dayDocuments, failpoint);
+      const done = input.dryRun ? await countChunk(db, dayDocuments) : await migrateChunk(db, dayDocuments, failpoint, digestHourUtc);
       progress.dayDocuments += done.dayDocuments;
       progress.deliveries += done.deliveries;
       progress.skippedExisting += done.skippedExisting;
@@ -142,7 +151,7 @@ export async function migrateLedger(
  * One old day document as the per-pair documents it becomes, or null when it does not read as a day document.
  * Read raw, not through a converter: the current code has no type for day documents any more.
  */
-function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime: Timestamp): DayDocument | null {
+function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime: Timestamp, digestHourUtc: number): DayDocument | null {
   const { uid, day, deliveries } = data;
   if (typeof uid !== 'string' || typeof day !== 'string' || typeof deliveries !== 'object' || deliveries === null) return null;
   const entries = Object.entries(deliveries as Record<string, unknown>);
@@ -150,6 +159,13 @@ function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime:
   const expireAt = toDate(data.expireAt)!;
   const pairs = entries.map(([jobId, raw]): Delivery => {
     const d = raw as Record<string, unknown>;
+    const createdAt = toDate(d.createdAt)!;
+    const digestDate = (d.digestDate as string | undefined) ?? null;
+    // Found by the flush's query like any item the claim queues today (lib/claims/flush-due-digests.ts).
+    const queued =
+      d.status === 'queued'
+        ? { digestDueAt: legacyDigestDueAt(digestDate, createdAt, digestHourUtc), shardBucket: shardBucketOf(uid) }
+        : {};
     return {
       uid,
       // The map key is the job id (the day document's own converter read it so); the copy inside may be absent.
@@ -159,12 +175,13 @@ function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime:
       score: d.score as number,
       reasons: (d.reasons as string[] | undefined) ?? [],
       emailKey: (d.emailKey as string | undefined) ?? null,
-      digestDate: (d.digestDate as string | undefined) ?? null,
+      digestDate,
       reason: (d.reason as string | undefined) ?? null,
       runId: d.runId as string,
-      createdAt: toDate(d.createdAt)!,
+      createdAt,
       sentAt: null,
       expireAt,
+      ...queued,
     };
   });
   return { id: ref.id, ref, day, updateTime, pairs };
@@ -177,7 +194,12 @@ const pairRef = (db: Firestore, d: Delivery) => deliveriesCollection(db).doc(del
  * its guarded delete); a group that lost (a pair exists, the day document changed) and every bigger day document
  * are then migrated one at a time from a fresh read.
  */
-async function migrateChunk(db: Firestore, dayDocuments: DayDocument[], failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+async function migrateChunk(
+  db: Firestore,
+  dayDocuments: DayDocument[],
+  failpoint: MigrationFailpoint,
+  digestHourUtc: number,
+): Promise<MigrationProgress> {
   const done: MigrationProgress = { dayDocuments: 0, deliveries: 0, skippedExisting: 0 };
   const small = dayDocuments.filter((p) => p.pairs.length <= PAIRS_PER_BATCH);
   if (dayDocuments.length > 0) await failpoint('before-chunk-commit', dayDocuments[dayDocuments.length - 1].id);
@@ -192,7 +214,7 @@ async function migrateChunk(db: Firestore, dayDocuments: DayDocument[], failpoin
     done.deliveries += dayDocument.pairs.length;
   }
   for (const dayDocument of left) {
-    const one = await migrateDayDocument(db, dayDocument.ref, failpoint);
+    const one = await migrateDayDocument(db, dayDocument.ref, failpoint, digestHourUtc);
     done.dayDocuments += one.dayDocuments;
     done.deliveries += one.deliveries;
     done.skippedExisting += one.skippedExisting;
@@ -223,13 +245,18 @@ const createPairs = (db: Firestore, batch: WriteBatch, pairs: Delivery[]) => {
  * Counts are of this call's own creates, so a round that re-reads after its own chunks does not
  * count them as found.
  */
-async function migrateDayDocument(db: Firestore, ref: DocumentReference, failpoint: MigrationFailpoint): Promise<MigrationProgress> {
+async function migrateDayDocument(
+  db: Firestore,
+  ref: DocumentReference,
+  failpoint: MigrationFailpoint,
+  digestHourUtc: number,
+): Promise<MigrationProgress> {
   const ours = new Set<string>();
   const migrated = await guardedUpdate<{ dayDocuments: number; pairs: Delivery[]; created: Delivery[] }>(
     ref,
     async (snap) => {
       if (!snap.exists) return { done: { dayDocuments: 0, pairs: [], created: [] } };
-      const dayDocument = readDayDocument(ref, snap.data()!, snap.updateTime!);
+      const dayDocument = readDayDocument(ref, snap.data()!, snap.updateTime!, digestHourUtc);
       if (!dayDocument) throw new Error(`deliveries/${ref.id} no longer reads as a day document`);
       const existing = await readMany(
         db,

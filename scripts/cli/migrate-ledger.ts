@@ -52,6 +52,7 @@ export async function runMigrateLedger(ctx: CommandContext, args: MigrateLedgerA
     dryRun: args.dryRun,
     batchSize: args.batchSize,
     now: ctx.now,
+    digestHourUtc: ctx.digestHourUtc,
     onProgress: (p) => ctx.out(`${args.dryRun ? 'counted' : 'migrated'} so far: ${counts(p, args.dryRun)}`),
   });
   if (report.resumedAfter) ctx.out(`resumed after deliveries/${report.resumedAfter}, where the last run stopped`);

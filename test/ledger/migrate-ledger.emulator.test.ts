@@ -3,6 +3,7 @@ import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createFirestore } from '../../lib/store/firestore';
+import { shardBucketOf } from '../../lib/runtime/shard';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import { migrateLedger, MIGRATION_CURSOR, type MigrationFailpoint, type MigrationProgress } from '../../lib/ledger/migrate-ledger';
 
@@ -143,10 +144,24 @@ describe('migrateLedger: day documents to per-pair documents', () => {
         createdAt: d.createdAt,
         sentAt: null,
         expireAt: EXPIRE,
+        // A queued pair is found by the flush's query (due instant, shard bucket) even if the backfills finished long ago.
+        ...(d.status === 'queued'
+          ? { digestDueAt: Timestamp.fromDate(new Date(`${d.digestDate}T08:00:00Z`)), shardBucket: shardBucketOf('uid-ada') }
+          : {}),
       });
     // And the current code reads them through its own converter.
     const read = await deliveriesCollection(db).doc('uid-ada_rss_d2').get();
     expect(read.data()).toMatchObject({ status: 'sending', emailKey: 'digest_uid-ada_2026-11-30', createdAt: CREATED.toDate() });
+  });
+
+  it('a queued pair migrated after the backfills are done is due at its day at DIGEST_HOUR_UTC and carries its shard bucket, so the flush (sharded or not) finds it', async () => {
+    const db = freshStore();
+    await seedDayDocument(db, 'uid-bo', '2026-11-30', [old('rss_q1', { status: 'queued', digestDate: '2026-11-30', score: 50 })]);
+
+    await migrateLedger(db, { dryRun: false, now: NOW, digestHourUtc: 6 });
+
+    const read = (await deliveriesCollection(db).doc('uid-bo_rss_q1').get()).data();
+    expect(read).toMatchObject({ status: 'queued', digestDueAt: new Date('2026-11-30T06:00:00Z'), shardBucket: shardBucketOf('uid-bo') });
   });
 
   it('run twice: the second run migrates 0 day documents and writes nothing, not even its cursor', async () => {
