@@ -13,6 +13,13 @@ import { nextStep, type Answer } from './send-rules';
 import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
 
 export const LEASE_MS = 120_000;
+/**
+ * Rate-limited retries of one unit in one run before it is handed back to the next run. They use
+ * up no attempt, so this bounds only how long one unit keeps a run's sender busy.
+ */
+export const MAX_PACED_RETRIES = 30;
+/** A paced retry renews the lease (a write) only when less than this would be left of it. */
+const LEASE_RENEW_MARGIN_MS = 30_000;
 
 export type DeliverDeps = {
   db: Firestore;
@@ -63,6 +70,10 @@ export async function deliverUnit(
     return { results, retries };
   };
   let retries = 0;
+  // Retries after a rate limit: no attempt used, but they still lengthen the backoff without Retry-After.
+  let paced = 0;
+  // The caller hands the unit over with at least half a lease left (a fresh lease, or handoff's renewal).
+  let leaseSafeUntil = deps.clock().getTime() + LEASE_MS / 2;
   // Whether an attempt of this unit may have reached the provider: a holder that died mid-send
   // left it `sending`, or an outcome in this run was unknown. Decides where a quota hands it back.
   let handedOver = active().some((m) => m.row.status === 'sending');
@@ -83,7 +94,12 @@ export async function deliverUnit(
     if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: unit.key });
     if (outcome.kind === 'quota' && refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
 
-    const answer: Answer = outcome.kind === 'quota' ? { ...outcome, ours: refused !== null } : outcome;
+    const answer: Answer =
+      outcome.kind === 'quota'
+        ? { ...outcome, ours: refused !== null }
+        : outcome.kind === 'refused'
+          ? { ...outcome, rateLimited: outcome.status === 429 }
+          : outcome;
     const attempts = Math.max(...active().map((m) => m.attempts));
     const rules = {
       answer,
@@ -91,7 +107,7 @@ export async function deliverUnit(
       attempts,
       maxAttempts: input.maxAttempts,
       handedOver,
-      delayMs: retryDelayMs({ attempt: attempts, retryAfterMs: outcome.kind === 'refused' ? outcome.retryAfterMs : null }),
+      delayMs: retryDelayMs({ attempt: attempts + paced, retryAfterMs: outcome.kind === 'refused' ? outcome.retryAfterMs : null }),
     };
     const ids = outcome.kind !== 'accepted' ? [] : 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
     const stepOf = (m: Member) => nextStep({ ...rules, kind: m.row.kind });
@@ -131,7 +147,8 @@ export async function deliverUnit(
 
     handedOver = step.handedOver;
     if (step.backOffMs !== null) deps.limiter.backOff(step.backOffMs);
-    if (deps.outOfTime(step.afterMs + 5_000)) {
+    if (!step.countsAttempt) paced += 1;
+    if (deps.outOfTime(step.afterMs + 5_000) || paced > MAX_PACED_RETRIES) {
       // Only a unit no attempt of which may have reached the provider goes back to `pending`, and
       // unsealed: a pending row that kept a seal would have to be leased with all its batch at
       // once, and nothing went out under that key. Otherwise it stays `sending` for the next
@@ -151,8 +168,14 @@ export async function deliverUnit(
       const snaps = await deps.db.getAll(...active().map((m) => outboxCollection(deps.db).doc(m.emailKey)));
       if (snaps.every((s) => s.get('status') === 'sent')) return settle('fenced');
     }
-    if (!(await extendLease(deps.db, unit, { leaseUntil: new Date(deps.clock().getTime() + LEASE_MS), lastError: step.error })))
-      return settle('fenced');
+    // An attempt is recorded before it is made; a paced retry writes only when the lease runs short.
+    const now = deps.clock().getTime();
+    if (step.countsAttempt || now + LEASE_RENEW_MARGIN_MS > leaseSafeUntil) {
+      const leaseUntil = new Date(now + LEASE_MS);
+      if (!(await extendLease(deps.db, unit, { leaseUntil, lastError: step.error, countsAttempt: step.countsAttempt })))
+        return settle('fenced');
+      leaseSafeUntil = leaseUntil.getTime();
+    }
     retries += 1;
   }
 }

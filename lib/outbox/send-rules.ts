@@ -71,7 +71,8 @@ export function leaseStep(input: {
 /** The provider's answer as the rules see it (SendOutcome / BatchOutcome, plus the two answers that never left this run). */
 export type Answer =
   | { kind: 'accepted' }
-  | { kind: 'refused'; retryable: boolean; error: string }
+  /** `rateLimited`: a 429 rate limit (not a quota): the provider pacing the requests, nothing about the email. */
+  | { kind: 'refused'; retryable: boolean; error: string; rateLimited?: boolean }
   | { kind: 'ambiguous'; error: string }
   | { kind: 'key-conflict'; reason: 'concurrent' | 'mismatch'; error: string }
   /** `ours`: this send was the one refused; otherwise the run had already stopped sending and it never left. */
@@ -90,8 +91,19 @@ export type SendStep =
    * Try again after `afterMs` under the same key; a run that cannot wait that long leaves it to the
    * next run (`pending` if it was never handed over, else `sending`, for the key-window rule).
    * `recheck`: the same key is in flight elsewhere, whose sender may finish the job first.
+   * `countsAttempt`: false after a rate limit. Callers that share the provider's rate (shards,
+   * several deployments on one team) are refused now and then however they pace themselves; a
+   * refusal that says only "not this second" must not use up the email's attempts and kill it.
    */
-  | { step: 'retry'; afterMs: number; backOffMs: number | null; handedOver: boolean; error: string; recheck: boolean };
+  | {
+      step: 'retry';
+      afterMs: number;
+      backOffMs: number | null;
+      handedOver: boolean;
+      error: string;
+      recheck: boolean;
+      countsAttempt: boolean;
+    };
 
 /**
  * What follows a provider answer for one row of a send unit (§2.3–2.4, §2.11, DESIGN §3 Outbox).
@@ -148,5 +160,13 @@ export function nextStep(input: {
     }
     return { step: 'give-up', status: 'dead', error, backOffMs };
   }
-  return { step: 'retry', afterMs: input.delayMs, backOffMs, handedOver, error, recheck: answer.kind === 'key-conflict' };
+  return {
+    step: 'retry',
+    afterMs: input.delayMs,
+    backOffMs,
+    handedOver,
+    error,
+    recheck: answer.kind === 'key-conflict',
+    countsAttempt: !(answer.kind === 'refused' && answer.rateLimited === true),
+  };
 }

@@ -152,13 +152,18 @@ export async function recoverBatch(
 }
 
 /** Refreshes the lease of every active member before another attempt; false when any was taken over. */
-export async function extendLease(db: Firestore, unit: SendUnit, input: { leaseUntil: Date; lastError: string }): Promise<boolean> {
+export async function extendLease(
+  db: Firestore,
+  unit: SendUnit,
+  input: { leaseUntil: Date; lastError: string; countsAttempt?: boolean },
+): Promise<boolean> {
+  const counts = input.countsAttempt ?? true;
   const batch = db.batch();
   const active = unit.members.filter((m) => m.active);
   for (const m of active) {
     batch.update(
       outboxCollection(db).doc(m.emailKey),
-      { attempts: m.attempts + 1, lastError: input.lastError, leaseUntil: input.leaseUntil },
+      { ...(counts ? { attempts: m.attempts + 1 } : {}), lastError: input.lastError, leaseUntil: input.leaseUntil },
       m.guard,
     );
   }
@@ -166,7 +171,7 @@ export async function extendLease(db: Firestore, unit: SendUnit, input: { leaseU
   if (!results) return false;
   active.forEach((m, i) => {
     m.guard = { lastUpdateTime: results[i].writeTime };
-    m.attempts += 1;
+    if (counts) m.attempts += 1;
   });
   return true;
 }

@@ -44,7 +44,10 @@ describe('when a used-up quota lets email through again', () => {
 
 describe('retry delay', () => {
   it('honours Retry-After, otherwise full jitter under an exponential, capped ceiling', () => {
-    expect(retryDelayMs({ attempt: 3, retryAfterMs: 1234 })).toBe(1234);
+    expect(retryDelayMs({ attempt: 3, retryAfterMs: 1234, random: () => 0 })).toBe(1234);
+    // Never sooner than Retry-After; up to a second later, so callers refused together spread out.
+    expect(retryDelayMs({ attempt: 3, retryAfterMs: 1234, random: () => 0.5 })).toBe(1734);
+    expect(retryDelayMs({ attempt: 3, retryAfterMs: 400, random: () => 0.999 })).toBeLessThan(800);
     expect(retryDelayMs({ attempt: 1, retryAfterMs: null, random: () => 0.999 })).toBeLessThan(500);
     expect(retryDelayMs({ attempt: 3, retryAfterMs: null, random: () => 0.5 })).toBe(1000);
     expect(retryDelayMs({ attempt: 30, retryAfterMs: null, random: () => 0.999 })).toBeLessThan(30_000);

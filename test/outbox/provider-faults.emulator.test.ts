@@ -21,13 +21,22 @@ async function row() {
 }
 
 describe('provider faults inside one run', () => {
-  it('429 with Retry-After: waits as told and sends once', async () => {
+  it('429 with Retry-After: waits as told, sends once, and uses up no attempt (a rate limit says nothing about the email)', async () => {
     await setup();
     await h.setFaults({ failNext: { count: 1, status: 429, name: 'rate_limit_exceeded' } });
     const res = await h.cron({ now: NOW });
     expect(res.body.instantEmails).toBe(1);
     expect(await h.inbox()).toHaveLength(1);
-    expect(await row()).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await row()).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('more 429 rate limits in a row than SEND_MAX_ATTEMPTS (shards sharing one provider rate): the alert is still sent once, never dead', async () => {
+    await setup();
+    await h.setFaults({ failNext: { count: 4, status: 429, name: 'rate_limit_exceeded' } });
+    const res = await h.cron({ now: NOW });
+    expect(res.body).toMatchObject({ instantEmails: 1, failures: 0 });
+    expect(await h.inbox()).toHaveLength(1);
+    expect(await row()).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
   it('500 then success: the alert is retried under the same key and arrives once', async () => {

@@ -25,7 +25,7 @@ const HOUR = 3_600_000;
 
 const answers = {
   accepted: { kind: 'accepted' },
-  rateLimited: { kind: 'refused', retryable: true, error: '429 rate_limit_exceeded' },
+  rateLimited: { kind: 'refused', retryable: true, error: '429 rate_limit_exceeded', rateLimited: true },
   invalid: { kind: 'refused', retryable: false, error: '422 validation_error' },
   serverError: { kind: 'ambiguous', error: '500 internal_server_error' },
   timeout: { kind: 'ambiguous', error: 'network timeout' },
@@ -126,6 +126,20 @@ const sendRows: SendRow[] = [
     answer,
     attempts,
     expected: { step: 'retry', afterMs: DELAY, backOffMs: DELAY, handedOver: false, recheck: false },
+  })),
+  ...cross(EMAIL_KINDS, ['rateLimited'], [1, MAX - 1], (kind, answer, attempts) => ({
+    name: 'a rate limit uses up no attempt: callers sharing the provider rate (shards) are refused now and then, and that must never kill an email',
+    kind,
+    answer,
+    attempts,
+    expected: { step: 'retry', countsAttempt: false },
+  })),
+  ...cross(EMAIL_KINDS, UNKNOWN, [1, MAX - 1], (kind, answer, attempts) => ({
+    name: 'every other retry uses up an attempt, so an email the provider keeps failing ends dead or failed at the cap',
+    kind,
+    answer,
+    attempts,
+    expected: { step: 'retry', countsAttempt: true },
   })),
   ...cross(EMAIL_KINDS, ['rateLimited'], [MAX - 1], (kind, answer, attempts) => ({
     name: 'a rate limit does not forget that an earlier attempt may have reached the provider',
