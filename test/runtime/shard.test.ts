@@ -11,6 +11,7 @@ import {
   shardOf,
   shardTag,
 } from '../../lib/runtime/shard';
+import { MATCH_INDEX_SHARDS } from '../../lib/subscribers/match-index';
 
 const uids = Array.from({ length: 2_000 }, (_, i) => Buffer.from(`user${i}@example.com`).toString('base64url'));
 
@@ -49,11 +50,12 @@ describe('shard of a subscriber', () => {
 describe('shard buckets', () => {
   const divisors = Array.from({ length: SHARD_BUCKETS }, (_, i) => i + 1).filter((n) => SHARD_BUCKETS % n === 0);
 
-  it('240 is divisible by the shard counts an operator picks', () => {
-    expect(divisors).toEqual([1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 24, 30, 40, 48, 60, 80, 120, 240]);
+  it('16 buckets: the shard counts that split them whole are those that also halve the match index', () => {
+    expect(divisors).toEqual([1, 2, 4, 8, 16]);
+    expect(SHARD_BUCKETS).toBe(MATCH_INDEX_SHARDS);
   });
 
-  it("a subscriber's bucket names their shard for every count that divides 240", () => {
+  it("a subscriber's bucket names their shard for every count that divides 16", () => {
     for (const uid of uids) {
       const bucket = shardBucketOf(uid);
       expect(bucket).toBeGreaterThanOrEqual(0);
@@ -74,10 +76,10 @@ describe('shard buckets', () => {
     for (const uid of uids.slice(0, 200)) expect(shardBuckets({ index: shardOf(uid, 4), count: 4 })).toContain(shardBucketOf(uid));
   });
 
-  it('none for an unsharded run, a shard of one, or a count that does not divide 240 (those read every due item)', () => {
+  it('none for an unsharded run, a shard of one, or a count that does not divide 16 (those read every due item)', () => {
     expect(shardBuckets(undefined)).toBeNull();
     expect(shardBuckets({ index: 0, count: 1 })).toBeNull();
-    for (const count of [7, 9, 11, 64]) expect(shardBuckets({ index: 0, count })).toBeNull();
+    for (const count of [3, 7, 9, 11, 64]) expect(shardBuckets({ index: 0, count })).toBeNull();
   });
 
   it('firestore.indexes.json carries the index of the bucketed due query, beside the one of the unbucketed', () => {
