@@ -95,6 +95,8 @@ export function createHandoff(
   let failure: { error: unknown } | null = null;
   const timing: SenderTiming = { sets: 0, busyMs: 0, waitedMs: { claim: 0, flush: 0, drain: 0 } };
   const wall = () => performance.now();
+  const waiting = { claim: 0, flush: 0 };
+  const waitingSince = { claim: 0, flush: 0 };
   let busySince: number | null = null;
   // Read through a function: a send that fails sets it while `offer` awaits.
   const failed = () => failure;
@@ -130,9 +132,15 @@ export function createHandoff(
       queue.push(...sets);
       timing.sets += sets.length;
       pump();
-      const waitFrom = wall();
-      while (!failed() && queue.length + inFlight.size > QUEUED) await Promise.race(inFlight);
-      timing.waitedMs[from] += wall() - waitFrom;
+      if (!failed() && queue.length + inFlight.size > QUEUED) {
+        // Slices offer at once: the time counted is while any of them waited, not the sum of their waits.
+        if (waiting[from]++ === 0) waitingSince[from] = wall();
+        try {
+          while (!failed() && queue.length + inFlight.size > QUEUED) await Promise.race(inFlight);
+        } finally {
+          if (--waiting[from] === 0) timing.waitedMs[from] += wall() - waitingSince[from];
+        }
+      }
       if (failed()) throw failed()!.error;
     },
     async drain() {
