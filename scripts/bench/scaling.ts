@@ -12,6 +12,7 @@
  *                                                          J = 50 100 200 at U = 1,000 (smoke check)
  *   npm run bench:scaling -- --emulator-port 8290
  *   npm run bench:scaling -- --replot                      tables and plot again from docs/bench-scaling.json
+ *   npm run bench:scaling -- --keep 100000x500             that point as docs/bench-scaling.json has it, the rest run again
  *
  * The U series runs at --fixed-postings, the J series at --fixed-subscribers; each defaults to the
  * middle entry of the other list, so the shared point (U=10,000, J=500 by default) runs once and
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     replot: { type: 'boolean', default: false },
     'emulator-port': { type: 'string' },
+    keep: { type: 'string' },
     'sharded-from': { type: 'string', default: '100000' },
     shards: { type: 'string', default: '4' },
   },
@@ -122,9 +124,16 @@ async function main() {
   );
 
   const tmp = await mkdtemp(join(tmpdir(), 'scout-bench-scaling-'));
-  const outcomes = new Map<string, PointOutcome>();
+  const outcomes = await keptPoints();
   try {
     for (const [i, point] of unique.entries()) {
+      const kept = outcomes.get(key(point));
+      if (kept) {
+        console.log(
+          `\n── point ${i + 1}/${unique.length}: U=${fmt(point.U)} J=${fmt(point.J)}: kept from ${relative(OUT_JSON)} (measured ${kept.result?.finishedAt}) ──`,
+        );
+        continue;
+      }
       console.log(`\n── point ${i + 1}/${unique.length}: U=${fmt(point.U)} J=${fmt(point.J)} ──`);
       const outcome = await runPoint(point, port, join(tmp, `${key(point)}.json`));
       if (outcome.error) console.error(`bench:scaling: U=${point.U} J=${point.J} failed: ${outcome.error}`);
@@ -161,6 +170,22 @@ async function main() {
     console.error(`bench:scaling: ${failed.length} of ${outcomes.size} points failed`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * --keep UxJ,…: those points as the last run measured them (each keeps its own finishedAt and
+ * args), so one long point (U=100,000) need not run again when the others are re-measured.
+ */
+async function keptPoints(): Promise<Map<string, PointOutcome>> {
+  const kept = new Map<string, PointOutcome>();
+  if (!values.keep) return kept;
+  const raw = JSON.parse(await readFile(OUT_JSON, 'utf8')) as ScalingFile;
+  for (const name of values.keep.split(',').map((k) => k.trim())) {
+    const point = raw.points.find((o) => key(o) === name && o.result);
+    if (!point) fail(`--keep ${name}: no measured point U x J = ${name} in ${relative(OUT_JSON)}`);
+    kept.set(name, point);
+  }
+  return kept;
 }
 
 /** The tables and the plot again from the raw file, without running anything (to change the plot after a long run). */
