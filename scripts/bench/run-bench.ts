@@ -144,6 +144,8 @@ const RATE = Number(values.rate);
 const SHARDS = Number(values.shards);
 if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--shards must be a whole number from 1 to 64');
 const RUN_AT = '2026-11-30T06:00:00Z';
+/** The emulator's heap for the largest worlds: 16 GiB of this 24 GiB machine (the sink and four shard processes take ~3 GiB). */
+const EMULATOR_HEAP_MB_LARGE = 16_384;
 /**
  * The runs after the cycle: with digests spread over the day, every three hours round the clock
  * (12:05 finds nothing due: the cost of a run with no digest); at 08:00 UTC only, the 08:05 one.
@@ -217,7 +219,8 @@ async function main() {
       `note: an emulator already runs on port ${port}; sharing it (its other load skews the timings; --emulator-port picks another)`,
     );
   }
-  const emulator = await startFirestoreEmulator({ port });
+  // Past U=50,000 the emulator's default heap (a quarter of the machine) fills and stalls: give it room.
+  const emulator = await startFirestoreEmulator({ port, maxHeapMb: shape.subscribers > 50_000 ? EMULATOR_HEAP_MB_LARGE : undefined });
   process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
   const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
