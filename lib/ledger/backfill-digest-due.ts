@@ -1,8 +1,8 @@
-import { FieldPath, type Firestore, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
+import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitGroups } from '../store/write-groups';
 import { COLLECTIONS } from '../store/collections';
-import { deliveriesCollection, type Delivery } from './delivery';
+import { queuedDeliveriesPage, type Delivery } from './delivery';
 
 /**
  * Queued items written before digest schedules carry a `digestDate` (a UTC day) and no
@@ -28,9 +28,7 @@ export async function backfillDigestDue(
   let after = cursor?.after ?? null;
   let updated = 0;
   for (let page = 0; page < PAGES_PER_RUN; page++) {
-    let query = deliveriesCollection(db).where('status', '==', 'queued').orderBy(FieldPath.documentId()).limit(PAGE);
-    if (after) query = query.startAfter(after);
-    const snap = await query.get();
+    const snap = await queuedDeliveriesPage(db, after, PAGE);
     const missing = snap.docs.filter((doc) => !doc.data().digestDueAt && doc.data().digestDate);
     const committed = await commitGroups(
       db,

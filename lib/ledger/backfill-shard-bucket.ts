@@ -1,10 +1,10 @@
-import { FieldPath, type Firestore } from 'firebase-admin/firestore';
+import type { Firestore } from 'firebase-admin/firestore';
 import { shardBucketOf } from '../runtime/shard';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { toDate } from '../store/timestamps';
 import { commitGroups } from '../store/write-groups';
 import { COLLECTIONS } from '../store/collections';
-import { deliveriesCollection } from './delivery';
+import { queuedDeliveriesPage } from './delivery';
 
 /**
  * Queued items written before `shardBucket` existed carry none, and a shard's flush that asks for
@@ -52,9 +52,7 @@ export async function backfillShardBucket(db: Firestore, input: { now: Date; wal
   let after = cursor?.after ?? null;
   let updated = 0;
   for (let page = 0; page < PAGES_PER_RUN; page++) {
-    let query = deliveriesCollection(db).where('status', '==', 'queued').orderBy(FieldPath.documentId()).limit(PAGE);
-    if (after) query = query.startAfter(after);
-    const snap = await query.get();
+    const snap = await queuedDeliveriesPage(db, after, PAGE);
     const missing = snap.docs.filter((doc) => typeof doc.get('shardBucket') !== 'number' && typeof doc.get('uid') === 'string');
     const committed = await commitGroups(
       db,

@@ -1,4 +1,4 @@
-import type { DocumentSnapshot, Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { FieldPath, type DocumentSnapshot, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { readMany } from '../store/create-documents';
 import type { DeliveryMode } from '../subscribers/subscriber';
 import { toDate, toTimestamp } from '../store/timestamps';
@@ -104,6 +104,12 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
 
 export const deliveriesCollection = (db: Firestore) => db.collection(COLLECTIONS.deliveries).withConverter(deliveryConverter);
 export const deliveryRef = (db: Firestore, uid: string, jobId: string) => deliveriesCollection(db).doc(deliveryId(uid, jobId));
+
+/** One page of the queued deliveries in id order, after the id `after`: the walk the backfills resume from a cursor. */
+export function queuedDeliveriesPage(db: Firestore, after: string | null, limit: number) {
+  const query = deliveriesCollection(db).where('status', '==', 'queued').orderBy(FieldPath.documentId()).limit(limit);
+  return (after ? query.startAfter(after) : query).get();
+}
 
 /** Which of these pairs already have a delivery: one getAll per chunk, never one get() per pair. */
 export async function readDeliveries(db: Firestore, ids: string[]): Promise<Map<string, DocumentSnapshot<Delivery>>> {
