@@ -266,9 +266,6 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
   if (extra.size > 0) yield [...extra].map(([uid, items]) => ({ uid, items }));
 }
 
-/** Values one `in` filter may hold (Firestore's limit). */
-const IN_VALUES = 30;
-
 /**
  * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time: one query over
  * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
@@ -278,11 +275,10 @@ const IN_VALUES = 30;
  * flush asks for the next group, so memory stays a group or two, whatever the page size.
  *
  * A shard's run, once every queued item carries its bucket (`bucketed`) and its count divides
- * SHARD_BUCKETS, asks only for its own buckets (`shardBucket in [...]`, at most 30 a query, the
- * queries one after the other), so it reads its share of the due items instead of all of them.
- * A subscriber's items are all in one bucket, so each query still brings them together, and one
- * query's last subscriber is complete when it ends. Otherwise a shard reads every due item and
- * keeps its own; either way each subscriber is checked against the shard.
+ * SHARD_BUCKETS, asks only for its own buckets (`shardBucket in [...]`: 16 ÷ n values, within
+ * Firestore's 30), so it reads its share of the due items instead of all of them, still in uid
+ * order. Otherwise a shard reads every due item and keeps its own; either way each subscriber is
+ * checked against the shard.
  */
 export async function* dueSubscribers(
   db: Firestore,
@@ -292,41 +288,34 @@ export async function* dueSubscribers(
   const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
   const queued = deliveriesCollection(db).where('status', '==', 'queued');
   const buckets = input.bucketed ? shardBuckets(input.shard) : null;
-  const filters = buckets
-    ? Array.from({ length: Math.ceil(buckets.length / IN_VALUES) }, (_, i) =>
-        queued.where('shardBucket', 'in', buckets.slice(i * IN_VALUES, (i + 1) * IN_VALUES)),
-      )
-    : [queued];
+  const filtered = buckets ? queued.where('shardBucket', 'in', buckets) : queued;
   let group: Due[] = [];
   const complete = (due: Due) => {
     if (ownsSubscriber(input.shard, due.uid)) group.push(due);
   };
-  for (const filtered of filters) {
-    const query = filtered.where('digestDueAt', '<=', Timestamp.fromDate(input.now)).orderBy('uid').orderBy('score', 'desc');
-    let cursor: QueryDocumentSnapshot<Delivery> | undefined;
-    let carried: Due | null = null;
-    for (;;) {
-      let size = 0;
-      const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
-      for await (const doc of page) {
-        size += 1;
-        cursor = doc;
-        const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
-        if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
-        else {
-          if (carried) complete(carried);
-          carried = { uid: item.delivery.uid, items: [item] };
-        }
-        if (group.length >= groupSize) {
-          yield group;
-          group = [];
-        }
+  const query = filtered.where('digestDueAt', '<=', Timestamp.fromDate(input.now)).orderBy('uid').orderBy('score', 'desc');
+  let cursor: QueryDocumentSnapshot<Delivery> | undefined;
+  let carried: Due | null = null;
+  for (;;) {
+    let size = 0;
+    const page = (cursor ? query.startAfter(cursor) : query).limit(pageSize).stream() as AsyncIterable<QueryDocumentSnapshot<Delivery>>;
+    for await (const doc of page) {
+      size += 1;
+      cursor = doc;
+      const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
+      if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
+      else {
+        if (carried) complete(carried);
+        carried = { uid: item.delivery.uid, items: [item] };
       }
-      if (size < pageSize) break;
+      if (group.length >= groupSize) {
+        yield group;
+        group = [];
+      }
     }
-    // None of this subscriber's items is in another query's buckets.
-    if (carried) complete(carried);
+    if (size < pageSize) break;
   }
+  if (carried) complete(carried);
   if (group.length > 0) yield group;
 }
 
