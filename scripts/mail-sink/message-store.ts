@@ -7,14 +7,21 @@ function addressedTo(message: SinkMessage, address: string): boolean {
   return [...message.to, ...message.cc, ...message.bcc].some((recipient) => parseAddress(recipient) === wanted);
 }
 
-export function createMessageStore() {
+/**
+ * `keepBodies: false` keeps every message's envelope (recipients, subject, tags, key) but not its
+ * html and text: a bench that sends 100,000 emails needs the count, not 4 GB of markup.
+ */
+export function createMessageStore({ keepBodies = true }: { keepBodies?: boolean } = {}) {
   const list: SinkMessage[] = [];
   const byId = new Map<string, SinkMessage>();
+  const matches = (m: SinkMessage, filter: MessageFilter) =>
+    (filter.apiKey === undefined || m.apiKey === filter.apiKey) && (!filter.to || addressedTo(m, filter.to));
 
   return {
     add(message: SinkMessage) {
-      list.push(message);
-      byId.set(message.id, message);
+      const kept = keepBodies ? message : { ...message, html: null, text: null };
+      list.push(kept);
+      byId.set(kept.id, kept);
     },
     /** Scoped by key like the real API: another team's email id is simply not found. */
     get(apiKey: string, id: string): SinkMessage | undefined {
@@ -23,9 +30,13 @@ export function createMessageStore() {
     },
     /** Oldest first; copies, so a test cannot edit what the sink recorded. */
     list(filter: MessageFilter = {}): SinkMessage[] {
-      return list
-        .filter((m) => (filter.apiKey === undefined || m.apiKey === filter.apiKey) && (!filter.to || addressedTo(m, filter.to)))
-        .map((m) => structuredClone(m));
+      return list.filter((m) => matches(m, filter)).map((m) => structuredClone(m));
+    },
+    /** Without copying: counting 100,000 messages must not clone them all. */
+    count(filter: MessageFilter = {}): number {
+      let n = 0;
+      for (const m of list) if (matches(m, filter)) n++;
+      return n;
     },
     clear() {
       list.length = 0;

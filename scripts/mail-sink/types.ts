@@ -41,6 +41,11 @@ export type MailSinkOptions = {
   host?: string;
   /** The sink's clock (ms since epoch): idempotency-key expiry, rate windows, receivedAt. */
   now?: () => number;
+  /**
+   * False keeps each message without its html and text (GET /emails/:id answers them as null):
+   * for a bench whose 100,000 emails would not fit in the sink's heap. Default true.
+   */
+  keepBodies?: boolean;
 };
 
 export type MailSink = {

@@ -31,6 +31,22 @@ describe('mail sink: sending', () => {
     expect(result.headers?.['ratelimit-reset']).toBeDefined();
   });
 
+  it("without bodies (the bench's sink) keeps and counts every envelope, and forgets only html and text", async () => {
+    const { sink, resend } = await openSink({ keepBodies: false });
+    const sent = await resend.emails.send(email());
+    await resend.batch.send([email({ to: 'a@example.com' }), email({ to: 'b@example.com' })]);
+
+    expect(sink.messages().map((m) => [m.to[0], m.subject, m.html, m.text])).toEqual([
+      ['ada@example.com', 'New jobs for you', null, null],
+      ['a@example.com', 'New jobs for you', null, null],
+      ['b@example.com', 'New jobs for you', null, null],
+    ]);
+    const count = await fetch(`${sink.url}/sink/messages/count?apiKey=re_test_x`);
+    expect(await count.json()).toEqual({ count: 3 });
+    const fetched = await resend.emails.get(sent.data!.id);
+    expect(fetched.data).toMatchObject({ id: sent.data!.id, subject: 'New jobs for you', html: null, text: null });
+  });
+
   it('sends a batch of 3 through resend.batch.send', async () => {
     const { sink, resend } = await openSink();
     const result = await resend.batch.send([
