@@ -162,7 +162,9 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
   // Items queued before schedules existed get their due instant first (one read once it is done).
-  const dueBackfilled = ctx.commit && (await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt })).done;
+  // A run whose budget is spent walks nothing: the flush below then stops before its first query.
+  const walkable = ctx.commit && !ctx.outOfTime(modelReserveMs(ctx));
+  const dueBackfilled = walkable && (await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt })).done;
   const bucketed = await shardBucketsReady(ctx, dueBackfilled);
   const flushed = await flushDueDigests(
     {

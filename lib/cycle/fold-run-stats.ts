@@ -44,6 +44,7 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
       flush?.truncated,
       (flush?.gaveUp ?? 0) > 0,
       (dispatch?.deferred ?? 0) > 0,
+      dispatch?.unlisted,
     ].some(Boolean),
     quota: dispatch?.quota ?? null,
     model: ctx.judge?.stats() ?? null,

@@ -69,7 +69,15 @@ export async function dispatchOutbox(
     inFlight.add(tracked);
   };
 
+  // Each listing is one query that cannot be cut short once started (on the emulator a scan of the
+  // whole outbox): a run whose budget is spent does not start one, and says it left rows unlisted.
+  const outOfTimeToList = () => {
+    if (!deps.outOfTime()) return false;
+    stats.unlisted = true;
+    return true;
+  };
   try {
+    if (outOfTimeToList()) return stats;
     // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read
     // a chunk at a time when they are leased, so memory does not grow with the backlog.
     const abandoned = await outboxCollection(deps.db)
@@ -121,6 +129,7 @@ export async function dispatchOutbox(
     let cursor: QueryDocumentSnapshot | undefined;
     // A run stopped by its budget leaves the rest pending (counted as deferred, so the run is partial).
     for (let more = lonePlan === 'done'; more;) {
+      if (outOfTimeToList()) break;
       const page = await (cursor ? pendingQuery.startAfter(cursor) : pendingQuery).limit(pageSize).get();
       cursor = page.docs[page.docs.length - 1];
       const rows = page.docs

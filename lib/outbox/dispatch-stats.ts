@@ -14,6 +14,11 @@ export type DispatchStats = {
   batches: number;
   /** Set when the provider refused a send for quota: the run sent nothing after that. */
   quota: QuotaHit | null;
+  /**
+   * The budget ran out before the outbox was listed (or listed to its end): rows may be waiting
+   * that this run never looked at, so the run is partial even with nothing counted as deferred.
+   */
+  unlisted: boolean;
 };
 
 /** Keeps one batch request well under provider body limits even for long digests. */
@@ -29,6 +34,7 @@ export const emptyDispatchStats = (): DispatchStats => ({
   fenced: 0,
   batches: 0,
   quota: null,
+  unlisted: false,
 });
 
 export function countResult(stats: DispatchStats, result: MemberResult, kind: EmailKind) {
@@ -51,6 +57,7 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
     fenced: a.fenced + b.fenced,
     batches: a.batches + b.batches,
     quota: a.quota ?? b.quota,
+    unlisted: a.unlisted || b.unlisted,
   };
 }
 

@@ -44,4 +44,32 @@ describe('the time budget', () => {
     expect((await h.cron({ now: '2026-11-30T06:15:00Z' })).body).toMatchObject({ instantEmails: 3, partial: false });
     expect((await cursor.get()).exists).toBe(false);
   });
+
+  it('a run whose budget is spent before the 08:05 flush starts no due query and no outbox listing, reports partial, and the next run sends each digest once', async () => {
+    for (const name of ['dee', 'eve']) await h.subscribe({ email: `${name}@example.com`, keywords: ['react'], mode: 'daily' });
+    expect((await h.cron({ now: '2026-11-30T06:00:00Z' })).body).toMatchObject({ instantEmails: 3, queued: 4, partial: false });
+    const queries: string[] = [];
+    const db = new Proxy(h.db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'collection') return typeof value === 'function' ? value.bind(target) : value;
+        return (path: string) => {
+          if (path === 'deliveries' || path === 'outbox') queries.push(path);
+          return target.collection(path);
+        };
+      },
+    });
+
+    const stopped = await runCycle(
+      { ...h.deps, db, wallClock: leapingClock(h.config.RUN_BUDGET_MS), failpoint: noFailpoints },
+      { now: new Date('2026-11-30T08:05:00Z'), dryRun: false, trigger: 'test' },
+    );
+    expect(stopped).toMatchObject({ kind: 'ran', partial: true, digests: 0 });
+    expect(queries).toEqual([]);
+
+    expect((await h.cron({ now: '2026-11-30T08:20:00Z' })).body).toMatchObject({ digests: 2, partial: false });
+    expect((await h.cron({ now: '2026-11-30T08:35:00Z' })).body).toMatchObject({ digests: 0 });
+    const digests = (await h.inbox()).filter((m) => ['dee@example.com', 'eve@example.com'].includes(m.to[0]));
+    expect(digests.map((m) => m.to[0]).sort()).toEqual(['dee@example.com', 'eve@example.com']);
+  });
 });
