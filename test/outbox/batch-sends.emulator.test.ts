@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InjectedCrash, type Failpoint } from '../../lib/runtime/failpoints';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+import { PROVIDER_KEY_WINDOW_MS } from '../../lib/outbox/send-rules';
+import { checkDeliveries } from '../support/queue-checker';
 
 const NOW = '2026-11-30T06:00:00Z';
 const SUBSCRIBERS = 150;
@@ -113,5 +115,36 @@ describe('batch sends', () => {
     expect(final.size).toBe(SUBSCRIBERS);
     expect([...final.values()].every((n) => n === 1)).toBe(true);
     expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
+  });
+
+  it('a digest batch accepted, its sender dead, recovered past the provider key window: each digest is sent again on its own (at-least-once), never lost', async () => {
+    h = await createHarness();
+    for (let i = 0; i < 3; i++) await h.subscribe({ email: `daily${i}@example.com`, keywords: ['react'], mode: 'daily' });
+    h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
+    expect((await h.cron({ now: NOW })).body).toMatchObject({ queued: 6 });
+    let crashed = false;
+    const crashOnce: Failpoint = async (name, ctx) => {
+      if (name === 'before-record' && ctx?.emailKey?.startsWith('batch_') && !crashed) {
+        crashed = true;
+        throw new InjectedCrash(name);
+      }
+    };
+    expect((await h.cron({ now: '2026-11-30T08:05:00Z' }, { failpoint: crashOnce })).status).toBe(500);
+    expect([...(await perRecipient()).values()]).toEqual([1, 1, 1]);
+
+    // A day on, the batch key no longer protects anything (PROVIDER_KEY_WINDOW_MS): the batch is
+    // dissolved and each digest goes out alone under its own key. DESIGN §2.4 and §2.9 allow this
+    // duplicate, and only past the window; the queue checker counts it apart (pastKeyWindow).
+    await h.cron({ now: '2026-12-01T07:30:00Z' });
+    expect([...(await perRecipient()).values()]).toEqual([2, 2, 2]);
+    const rows = (await h.db.collection('emails').get()).docs;
+    expect(rows.map((d) => d.get('status'))).toEqual(['sent', 'sent', 'sent']);
+    for (const row of rows) {
+      const gap = row.get('sentAt').toMillis() - row.get('firstAttemptAt').toMillis();
+      expect(gap).toBeGreaterThan(PROVIDER_KEY_WINDOW_MS);
+    }
+    const report = await checkDeliveries(h.db, await h.inbox(), { lastRun: new Date('2026-12-01T07:30:00Z'), digestHourUtc: 8 });
+    expect(report.digest).toMatchObject({ duplicated: 0, pastKeyWindow: 3, lost: 0 });
+    expect(report.duplicatePostings).toEqual([]);
   });
 });

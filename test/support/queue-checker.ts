@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { deliveriesCollection, type Delivery } from '../../lib/ledger/delivery';
 import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
+import { PROVIDER_KEY_WINDOW_MS } from '../../lib/outbox/send-rules';
 import { digestPeriod, latestDigestSlot, nextDigestSlot } from '../../lib/subscribers/digest-schedule';
 import { digestScheduleOf, subscribersCollection, type Subscriber } from '../../lib/subscribers/subscriber';
 
@@ -12,6 +13,12 @@ export type KindCounts = {
   received: number;
   lost: number;
   duplicated: number;
+  /**
+   * Digests received again because their last send came after the provider's key window
+   * (PROVIDER_KEY_WINDOW_MS from the first attempt): at-least-once outside the window is what
+   * DESIGN §2.4 and §2.9 promise, so these are counted apart from `duplicated`, never in it.
+   */
+  pastKeyWindow: number;
   unexpected: number;
   recovered: number;
   visibleFailures: number;
@@ -31,6 +38,7 @@ const empty = (): KindCounts => ({
   received: 0,
   lost: 0,
   duplicated: 0,
+  pastKeyWindow: 0,
   unexpected: 0,
   recovered: 0,
   visibleFailures: 0,
@@ -43,6 +51,7 @@ const FINAL_ROWS = new Set(['sent', 'failed', 'dead', 'skipped']);
  *   was sent and the inbox lacks; and for digests, each queued item whose digest was due by its
  *   subscriber's own schedule (see `digestDueBy`) before the last run and never claimed;
  * - duplicated: the same email (key) received twice, or one posting reaching a subscriber twice;
+ *   except a digest whose last send came past the provider's key window (pastKeyWindow);
  * - unexpected: received though no outbox row asked for it, or a scheduled digest claimed off its
  *   subscriber's schedule (before the local hour, on a day it does not go out, for a period not
  *   the latest) — listed in `offSchedule`;
@@ -75,6 +84,8 @@ export async function checkDeliveries(
       report[kind].unexpected += messages.length;
     }
   }
+  // Rows whose copies are the window's allowance: their later copies carry no posting a second time.
+  const resentPastWindow = new Set<string>();
   for (const doc of rows.docs) {
     const kind = doc.get('kind') as 'alert' | 'digest';
     const counts = report[kind];
@@ -82,7 +93,10 @@ export async function checkDeliveries(
     const got = byIdentity.get(rowIdentity.get(doc.id)!)?.length ?? 0;
     counts.attempted += 1;
     counts.received += Math.min(got, 1);
-    if (got > 1) counts.duplicated += got - 1;
+    if (got > 1 && kind === 'digest' && sentPastKeyWindow(doc)) {
+      counts.pastKeyWindow += got - 1;
+      resentPastWindow.add(rowIdentity.get(doc.id)!);
+    } else if (got > 1) counts.duplicated += got - 1;
     if (status === 'sent') {
       counts.accepted += 1;
       if (got === 0) counts.lost += 1; // the ledger says sent, the inbox disagrees
@@ -103,7 +117,11 @@ export async function checkDeliveries(
 
   // One posting must never reach a subscriber twice, whichever emails carried it.
   const seen = new Set<string>();
+  const copies = new Set<string>();
   for (const message of received) {
+    const id = identity(message.to.join(','), message.subject, message.text);
+    if (resentPastWindow.has(id) && copies.has(id)) continue;
+    copies.add(id);
     const titles = (message.text ?? '').split('\n').filter((l) => l.startsWith('* '));
     for (const title of titles) {
       const id = `${message.to.join(',')}|${title}`;
@@ -127,6 +145,13 @@ export async function checkDeliveries(
   }
   // A digest that was due but whose row ended dead is a visible failure; one with no row at all would be lost.
   return report;
+}
+
+/** Sent (by the ledger's clock) more than the provider's key window after its first attempt. */
+function sentPastKeyWindow(doc: FirebaseFirestore.QueryDocumentSnapshot): boolean {
+  const first = doc.get('firstAttemptAt')?.toMillis() as number | undefined;
+  const sent = doc.get('sentAt')?.toMillis() as number | undefined;
+  return first !== undefined && sent !== undefined && sent - first > PROVIDER_KEY_WINDOW_MS;
 }
 
 /**
