@@ -153,9 +153,14 @@ export async function deliverUnit(
       // unsealed: a pending row that kept a seal would have to be leased with all its batch at
       // once, and nothing went out under that key. Otherwise it stays `sending` for the next
       // run's recovery, which resends it whole under the same key inside the key window.
+      // A batch's members were never tried before it (only never-tried rows are batched) and were
+      // only refused since: they go back as never tried, to be batched again. Kept as tried, each
+      // would go out alone, one request per email: with shards sharing the provider's rate, the
+      // rows their 429s handed back were then sent at a hundredth of the rate a batch gets.
       const released = await releaseUnit(deps.db, unit, {
         neverSent: !handedOver,
         dissolve: !handedOver,
+        asNew: !handedOver && unit.batch,
         lastError: step.error,
         now: deps.clock(),
       });

@@ -184,7 +184,7 @@ export async function extendLease(
 export async function releaseUnit(
   db: Firestore,
   unit: SendUnit,
-  input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date },
+  input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date; asNew?: boolean },
 ): Promise<boolean> {
   const batch = db.batch();
   for (const m of unit.members.filter((member) => member.active)) {
@@ -196,6 +196,7 @@ export async function releaseUnit(
         lastError: input.lastError,
         attempts: m.attempts,
         ...(input.dissolve ? { batchKey: null, batchMembers: null } : {}),
+        ...(input.asNew ? { firstAttemptAt: null } : {}),
       },
       m.guard,
     );

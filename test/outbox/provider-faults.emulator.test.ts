@@ -98,7 +98,7 @@ describe('provider faults inside one run', () => {
 });
 
 describe('a batch refused as the run runs out of time', () => {
-  it('a batch rate-limited (429) just as the budget ends goes back to pending unsealed: the next run, new rows beside it, sends each email once', async () => {
+  it('a batch rate-limited (429) just as the budget ends goes back to pending as never tried: the next run batches it again beside the new rows (2 requests, not one per email) and sends each email once', async () => {
     h = await createHarness();
     for (let i = 0; i < 3; i++) await h.subscribe({ email: `a${i}@example.com`, keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
@@ -114,14 +114,14 @@ describe('a batch refused as the run runs out of time', () => {
     );
     expect(first).toMatchObject({ partial: true, instantEmails: 0, providerRequests: 1 });
     const released = (await h.db.collection('emails').get()).docs.map((d) => d.data());
-    expect(released.map((r) => [r.status, r.batchKey, r.attempts])).toEqual(Array(3).fill(['pending', null, 1]));
+    expect(released.map((r) => [r.status, r.batchKey, r.firstAttemptAt, r.attempts])).toEqual(Array(3).fill(['pending', null, null, 1]));
 
-    // New rows are sealed into a batch of their own; the released ones go alone under their own keys.
+    // New rows are sealed into a batch of their own; the released ones into another, under a new key.
     for (let i = 0; i < 3; i++) await h.subscribe({ email: `b${i}@example.com`, keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:10:00Z'), prefix: 'second' }));
     const second = await h.cron({ now: '2026-11-30T06:15:00Z' });
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ instantEmails: 9, failures: 0, partial: false });
+    expect(second.body).toMatchObject({ instantEmails: 9, failures: 0, partial: false, providerRequests: 2 });
     const perRecipient = new Map<string, number>();
     for (const m of await h.inbox()) perRecipient.set(m.to[0], (perRecipient.get(m.to[0]) ?? 0) + 1);
     expect([...perRecipient].sort()).toEqual([
