@@ -38,7 +38,7 @@ function decodeId(raw: string): string | null {
 export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
-  const store = createMessageStore({ keepBodies: options.keepBodies ?? true });
+  const store = createMessageStore({ keepBodies: options.keepBodies });
   const idempotency = createIdempotencyStore(now);
   const faults = createFaultBook(now);
   const limiter = createRateLimiter(now);
