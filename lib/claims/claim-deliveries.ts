@@ -1,9 +1,9 @@
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
-import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
 import { shardBucketOf } from '../runtime/shard';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { composeWithinBudget } from '../mail/email-budget';
+import { composeInWaves, WAVE_BYTES } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
@@ -21,7 +21,6 @@ import { inSlices } from '../store/in-slices';
 import { addDays } from '../store/timestamps';
 import { commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
 
-export const RENDER_CONCURRENCY = 16;
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
 
@@ -92,6 +91,7 @@ type ClaimContext = {
   digestHourUtc: number;
   commit: boolean;
   handoff: Handoff | null;
+  waveBytes: number;
 };
 
 /**
@@ -131,6 +131,8 @@ export async function claimDeliveries(
     /** Where a run stopped by its budget left off: subscribers after this uid go first. */
     resumeAfter?: string | null;
     subscribersPerSlice?: number;
+    /** The email bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
+    waveBytes?: number;
     /** Off: plan only, write nothing (the dry run). On by default. */
     commit?: boolean;
   },
@@ -158,6 +160,7 @@ export async function claimDeliveries(
     digestHourUtc: input.digestHourUtc,
     commit: input.commit ?? true,
     handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
+    waveBytes: input.waveBytes ?? WAVE_BYTES,
   };
   const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
@@ -214,45 +217,60 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
         ),
       ),
     );
-    // Rendering is CPU and memory, not I/O: a few at a time keeps thousands of React renders from peaking together.
-    const render = pLimit(RENDER_CONCURRENCY);
-    const plans = await Promise.all(
-      fresh.map((items, i) => render(() => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null))),
-    );
-    const alerts = alertWrites(
-      ctx,
-      plans.flatMap((plan, i) => (plan.alert ? [{ ...plan.alert, subscriber: i }] : [])),
-    );
-    const writes = [
-      ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
-      ...plans.flatMap((plan, i) => plan.writes.map((write) => ({ write, subscribers: [i] }))),
-    ];
-    const committed = ctx.commit
-      ? await commitPlans(
-          ctx,
-          writes.map((w) => w.write),
-        )
-      : writes.map(() => PLANNED);
-    const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
-    // The alerts that landed go to the run's sender now, while the next slice is planned.
-    if (ctx.handoff)
-      await ctx.handoff.offer(
-        alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
-        'claim',
-      );
+    // The slice's alerts are composed, written and handed over a wave at a time (compose-in-waves.ts):
+    // its memory is a wave of email bodies, however many subscribers it plans.
     const lost: ClaimCandidate[][] = [];
-    plans.forEach((plan, i) => {
-      if (lostSubscribers.has(i)) return lost.push(pending[i]);
-      stats.instantDeliveries += plan.sending;
-      stats.alertEmails += plan.sending > 0 ? 1 : 0;
-      stats.queued += plan.queued;
-      stats.skipped += plan.skipped;
-      stats.notAFit += plan.notAFit;
-      if (!ctx.commit) stats.planned.push(...plan.planned);
-    });
+    const waves = composeInWaves(
+      fresh,
+      (items, i) => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null),
+      (plan) => plan.alert?.row.payload ?? null,
+      ctx.waveBytes,
+    );
+    for await (const wave of waves) {
+      for (const i of await commitWave(ctx, wave, stats)) lost.push(pending[i]);
+    }
     return lost;
   });
   stats.gaveUp += gaveUp.length;
+}
+
+/**
+ * One wave of a slice's subscriber plans, written: the alerts (sealed into their provider batches
+ * when the run has a sender) and every other write. The alerts that landed go to the sender at
+ * once, while the next wave is composed. Counts what landed; returns the subscribers (by their
+ * index in the round) any of whose writes lost a race, to be re-read and re-planned whole.
+ */
+async function commitWave(ctx: ClaimContext, wave: { index: number; result: SubscriberPlan }[], stats: ClaimStats): Promise<number[]> {
+  const alerts = alertWrites(
+    ctx,
+    wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
+  );
+  const writes = [
+    ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
+    ...wave.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
+  ];
+  const committed = ctx.commit
+    ? await commitPlans(
+        ctx,
+        writes.map((w) => w.write),
+      )
+    : writes.map(() => PLANNED);
+  const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
+  if (ctx.handoff)
+    await ctx.handoff.offer(
+      alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+      'claim',
+    );
+  for (const { index, result: plan } of wave) {
+    if (lostSubscribers.has(index)) continue;
+    stats.instantDeliveries += plan.sending;
+    stats.alertEmails += plan.sending > 0 ? 1 : 0;
+    stats.queued += plan.queued;
+    stats.skipped += plan.skipped;
+    stats.notAFit += plan.notAFit;
+    if (!ctx.commit) stats.planned.push(...plan.planned);
+  }
+  return [...lostSubscribers];
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Failpoint } from '../runtime/failpoints';
 import { ownsSubscriber, shardBuckets, type Shard } from '../runtime/shard';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { readSourceCoverage, type SourceCoverage } from '../feeds/source-coverage';
-import { RENDER_CONCURRENCY, type PlannedDelivery } from './claim-deliveries';
+import type { PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
@@ -20,6 +20,7 @@ import { commitGroups, commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteG
 import type { Handoff } from '../outbox/handoff';
 import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import { composeWithinBudget } from '../mail/email-budget';
+import { composeInWaves, WAVE_BYTES } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
 import { digestScheduleOf, isDigestMode, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
@@ -90,6 +91,7 @@ type FlushContext = {
   hourSince: Promise<Date>;
   /** The period of a schedule's latest slot at `now`: worked out once per schedule (subscribers share a few). */
   periodNow: (schedule: DigestSchedule) => string;
+  waveBytes: number;
 };
 
 /** A queued delivery as read, with the version a close must be guarded by. */
@@ -133,6 +135,8 @@ export async function flushDueDigests(
     maxItems: number;
     retentionDays: number;
     duePageSize?: number;
+    /** The digest bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
+    waveBytes?: number;
     /** A shard's run flushes only its own subscribers' digests. */
     shard?: Shard;
     /**
@@ -160,6 +164,7 @@ export async function flushDueDigests(
     handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
     plannedPostings: new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting])),
     postingsRead: new Map(),
+    waveBytes: input.waveBytes ?? WAVE_BYTES,
     periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
     hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit: input.commit ?? true }),
@@ -382,53 +387,83 @@ async function flushSlice(
         ),
       );
     const [postings, nearMisses] = await Promise.all([readPostings(ctx, plans, judged.postings), countNearMisses(ctx, plans)]);
-    const render = pLimit(RENDER_CONCURRENCY);
-    const composed = await Promise.all(plans.map((plan, i) => render(() => composeDigestRow(ctx, plan, postings, nearMisses[i]))));
-    const fresh = composed.flatMap(({ plan, row }, i) =>
-      row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i }] : [],
-    );
-    const sets = ctx.handoff ? ctx.handoff.seal(fresh.map((r) => ({ ...r, writes: firstGroupSize(r.plan) }))) : [];
-    const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
-    const groups = [
-      // Sealed digests: each set's rows, with their first closes, created all or nothing.
-      ...sets.map((set) => ({
-        write: combined(
-          set.members.map((m) => flushWrites(ctx, m.plan, set.stored(m))[0]),
-          set.sealBytes,
-        ),
-        plans: set.members.map((m) => m.index),
-      })),
-      ...composed.flatMap(({ plan, row }, i) =>
-        flushWrites(ctx, plan, row)
-          .filter((_, g) => !(g === 0 && sealed.has(i)))
-          .map((write) => ({ write, plans: [i] })),
-      ),
-    ];
-    const committed = ctx.commit
-      ? await commitFlush(
-          ctx,
-          groups.map((g) => g.write),
-        )
-      : groups.map(() => PLANNED);
-    const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
-    if (ctx.handoff)
-      await ctx.handoff.offer(
-        sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
-        'flush',
-      );
+    // Composed, written and handed over a wave at a time (compose-in-waves.ts): the slice holds a wave of digests, not all of them.
     const lost = new Set<string>();
-    composed.forEach(({ plan }, i) => {
-      if (lostPlans.has(i)) return lost.add(plan.uid);
-      notAFit += plan.notAFit;
-      if (plan.top.length > 0) {
-        claimed += 1;
-        items += plan.top.length;
-      } else if (plan.closed.length > 0) skippedSubscribers += 1;
-    });
+    const waves = composeInWaves(
+      plans,
+      (plan, i) => composeDigestRow(ctx, plan, postings, nearMisses[i]),
+      ({ row }) => row?.payload ?? null,
+      ctx.waveBytes,
+    );
+    for await (const wave of waves) {
+      const landed = await commitDigests(
+        ctx,
+        wave.map((w) => w.result),
+      );
+      claimed += landed.claimed;
+      items += landed.items;
+      skippedSubscribers += landed.skippedSubscribers;
+      notAFit += landed.notAFit;
+      for (const uid of landed.lost) lost.add(uid);
+    }
     // Someone changed one of these items (an opt-out, a concurrent flush) or claimed the digest: look again.
     return current.filter((d) => lost.has(d.uid));
   });
   return { claimed, items, skippedSubscribers, notAFit, gaveUp: gaveUp.length };
+}
+
+/**
+ * One wave of a slice's composed digests, written: sealed digests as whole sets (their rows with
+ * their first closes, all or nothing), every other close in its own group; the sets that landed go
+ * to the run's sender at once. Counts what landed; `lost` are the subscribers any of whose writes
+ * lost a race, to be read again.
+ */
+async function commitDigests(
+  ctx: FlushContext,
+  composed: { plan: FlushPlan; row: OutboxRow | null }[],
+): Promise<{ claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[] }> {
+  const landed = { claimed: 0, items: 0, skippedSubscribers: 0, notAFit: 0, lost: [] as string[] };
+  const fresh = composed.flatMap(({ plan, row }, i) =>
+    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i }] : [],
+  );
+  const sets = ctx.handoff ? ctx.handoff.seal(fresh.map((r) => ({ ...r, writes: firstGroupSize(r.plan) }))) : [];
+  const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
+  const groups = [
+    // Sealed digests: each set's rows, with their first closes, created all or nothing.
+    ...sets.map((set) => ({
+      write: combined(
+        set.members.map((m) => flushWrites(ctx, m.plan, set.stored(m))[0]),
+        set.sealBytes,
+      ),
+      plans: set.members.map((m) => m.index),
+    })),
+    ...composed.flatMap(({ plan, row }, i) =>
+      flushWrites(ctx, plan, row)
+        .filter((_, g) => !(g === 0 && sealed.has(i)))
+        .map((write) => ({ write, plans: [i] })),
+    ),
+  ];
+  const committed = ctx.commit
+    ? await commitFlush(
+        ctx,
+        groups.map((g) => g.write),
+      )
+    : groups.map(() => PLANNED);
+  const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
+  if (ctx.handoff)
+    await ctx.handoff.offer(
+      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+      'flush',
+    );
+  composed.forEach(({ plan }, i) => {
+    if (lostPlans.has(i)) return void landed.lost.push(plan.uid);
+    landed.notAFit += plan.notAFit;
+    if (plan.top.length > 0) {
+      landed.claimed += 1;
+      landed.items += plan.top.length;
+    } else if (plan.closed.length > 0) landed.skippedSubscribers += 1;
+  });
+  return landed;
 }
 
 /**

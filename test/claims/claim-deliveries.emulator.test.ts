@@ -45,7 +45,7 @@ const posting = (n: number): StoredPosting =>
 const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
   subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
 
-const claim = (runId: string, list: ClaimCandidate[]) =>
+const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
   claimDeliveries(
     {
       db: h.db,
@@ -53,7 +53,7 @@ const claim = (runId: string, list: ClaimCandidate[]) =>
         ({ from: 'a@scout.test', to: s.email, subject: `${items.length}`, html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
       outOfTime: () => false,
     },
-    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8 },
+    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, waveBytes },
   );
 
 describe('claiming deliveries onto pages', () => {
@@ -83,6 +83,30 @@ describe('claiming deliveries onto pages', () => {
     const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
     expect(alerts).toHaveLength(2 * 10);
     expect(new Set(alerts).size).toBe(10);
+  });
+
+  it('N runs racing, each writing its slice in waves of one round of renders: each pair claimed once, one alert per subscriber', async () => {
+    // 40 instant subscribers are three rounds of renders; a one-byte wave budget writes each round as its own wave.
+    const subscribers = [
+      ...Array.from({ length: 40 }, (_, i) => subscriber(i, 'instant')),
+      ...Array.from({ length: 8 }, (_, i) => subscriber(i, 'daily')),
+    ];
+    const fresh = [posting(1), posting(2)];
+
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => claim(`run-${i}`, candidates(subscribers, fresh), 1)));
+
+    expect(results.reduce((n, r) => n + r.instantDeliveries, 0)).toBe(40 * 2);
+    expect(results.reduce((n, r) => n + r.alertEmails, 0)).toBe(40);
+    expect(results.reduce((n, r) => n + r.queued, 0)).toBe(8 * 2);
+    expect(results.every((r) => r.gaveUp === 0)).toBe(true);
+    expect((await deliveriesCollection(h.db).get()).size).toBe(48 * 2);
+    const alerts = (await h.db.collection('emails').get()).docs.map((d) => d.get('uid') as string);
+    expect(alerts.sort()).toEqual(
+      subscribers
+        .filter((s) => s.mode === 'instant')
+        .map((s) => s.id)
+        .sort(),
+    );
   });
 
   it('a run that stored the postings skips the existence read, yet its create() still never claims a pair twice', async () => {

@@ -287,4 +287,37 @@ describe('daily digest flush over many due pages', () => {
     const listed = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs.map((d) => d.get('deliveryIds').length);
     expect(listed).toEqual([2, 2, 2, 2, 2]);
   });
+
+  it('flushes racing, each writing its slices in waves of one round of renders: every subscriber gets one digest, none twice', async () => {
+    const names = Array.from({ length: 35 }, (_, i) => `sub${i}@example.com`);
+    for (const email of names) await h.subscribe({ email, keywords: ['python'], mode: 'daily' });
+    h.serveFeed(postings('waves', 2, 0, '2026-11-30T06:00:00Z'));
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    const flush = (runId: string) =>
+      flushDueDigests(
+        {
+          db: h.db,
+          composeDigest: async ({ subscriber, items }) => ({
+            from: 'a@scout.test',
+            to: subscriber.email,
+            subject: `${items.length}`,
+            html: '<p>d</p>',
+            text: 'd',
+            headers: {},
+          }),
+          outOfTime: () => false,
+        },
+        // A one-byte wave budget: 36 digests are three waves (rounds of 16) in each flush.
+        { now: new Date('2026-11-30T08:05:00Z'), runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+      );
+
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => flush(`run-${r}`)));
+
+    expect(results.reduce((n, r) => n + r.claimed, 0)).toBe(36);
+    expect(results.every((r) => r.gaveUp === 0)).toBe(true);
+    const rows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs;
+    expect(rows).toHaveLength(36);
+    expect(new Set(rows.map((d) => d.get('uid'))).size).toBe(36);
+    expect(rows.every((d) => d.get('deliveryIds').length === 2)).toBe(true);
+  });
 });

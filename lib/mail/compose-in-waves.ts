@@ -1,0 +1,50 @@
+import { emailBytes, MAX_EMAIL_BYTES } from './email-budget';
+import type { EmailPayload } from './email-payload';
+
+/**
+ * The bodies one wave of composed emails holds at most (UTF-8 bytes; V8 may hold a body with one
+ * character past Latin-1 at twice that). A slice plans a thousand subscribers from one round of
+ * reads, but its emails are composed, written and handed to the sender a wave at a time, so what a
+ * slice holds in memory is a wave of bodies, not a thousand of them: at 20 items an email weighs
+ * about 50 KB as a JS string, and a thousand of them from each of two slices in flight ran a
+ * 320 MB heap out (docs/performance.md, J = 2,000). 8 MB still holds more than two provider batches
+ * (MAX_BATCH_BYTES) of the heaviest emails, so a wave never makes a batch smaller than it would be.
+ */
+export const WAVE_BYTES = 8_000_000;
+
+/** Emails composed at once within a wave: rendering is CPU, so a few at a time is as fast as all. */
+export const COMPOSE_CONCURRENCY = 16;
+
+/**
+ * Composes `items` in order, COMPOSE_CONCURRENCY at a time, and yields them in waves: each wave
+ * ends once its payloads weigh `maxBytes` or more, so a wave holds at most `maxBytes` plus one
+ * round of the heaviest emails. The caller writes each wave before asking for the next; the wave's
+ * bodies are then garbage once the sender has them.
+ */
+export async function* composeInWaves<T, R>(
+  items: T[],
+  compose: (item: T, index: number) => Promise<R>,
+  payloadOf: (result: R) => EmailPayload | null,
+  maxBytes = WAVE_BYTES,
+): AsyncGenerator<{ index: number; result: R }[]> {
+  let wave: { index: number; result: R }[] = [];
+  let bytes = 0;
+  for (let start = 0; start < items.length; start += COMPOSE_CONCURRENCY) {
+    const round = items.slice(start, start + COMPOSE_CONCURRENCY);
+    const results = await Promise.all(round.map((item, i) => compose(item, start + i)));
+    results.forEach((result, i) => {
+      const payload = payloadOf(result);
+      bytes += payload ? emailBytes(payload) : 0;
+      wave.push({ index: start + i, result });
+    });
+    if (bytes >= maxBytes) {
+      yield wave;
+      wave = [];
+      bytes = 0;
+    }
+  }
+  if (wave.length > 0) yield wave;
+}
+
+/** The most a wave can hold: its budget, and one more round of the heaviest emails. */
+export const MAX_WAVE_BYTES = WAVE_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES;
