@@ -3,7 +3,7 @@ import type { Failpoint } from '../runtime/failpoints';
 import { shardBucketOf } from '../runtime/shard';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { composeWithinBudget } from '../mail/email-budget';
-import { composeInWaves, WAVE_BYTES } from '../mail/compose-in-waves';
+import { composeInWaves, WAVE_BYTES, type Composed } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
 import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
@@ -226,8 +226,11 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
       (plan) => plan.alert?.row.payload ?? null,
       ctx.waveBytes,
     );
+    let held: Composed<SubscriberPlan>[] = [];
     for await (const wave of waves) {
-      for (const i of await commitWave(ctx, wave, stats)) lost.push(pending[i]);
+      const written = await commitWave(ctx, [...held, ...wave.items], stats, { holdOpenSet: !wave.last });
+      held = written.held;
+      for (const i of written.lost) lost.push(pending[i]);
     }
     return lost;
   });
@@ -237,17 +240,30 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
 /**
  * One wave of a slice's subscriber plans, written: the alerts (sealed into their provider batches
  * when the run has a sender) and every other write. The alerts that landed go to the sender at
- * once, while the next wave is composed. Counts what landed; returns the subscribers (by their
- * index in the round) any of whose writes lost a race, to be re-read and re-planned whole.
+ * once, while the next wave is composed. With `holdOpenSet` (more waves to come), the subscribers
+ * of the last set, if it is not full, are held back whole and written with the next wave, so the
+ * cut between waves does not cut a provider request short. Counts what landed; returns the
+ * subscribers (by their index in the round) any of whose writes lost a race, to be re-read and
+ * re-planned whole, and those held back.
  */
-async function commitWave(ctx: ClaimContext, wave: { index: number; result: SubscriberPlan }[], stats: ClaimStats): Promise<number[]> {
-  const alerts = alertWrites(
-    ctx,
-    wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
-  );
+async function commitWave(
+  ctx: ClaimContext,
+  wave: Composed<SubscriberPlan>[],
+  stats: ClaimStats,
+  options: { holdOpenSet: boolean },
+): Promise<{ lost: number[]; held: Composed<SubscriberPlan>[] }> {
+  const alertsOf = (items: Composed<SubscriberPlan>[]) =>
+    items.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : []));
+  const heldBack = new Set<number>();
+  if (options.holdOpenSet && ctx.handoff) {
+    const tail = ctx.handoff.seal(alertsOf(wave).map((alert) => ({ ...alert, writes: alert.sending.length + 1 }))).at(-1);
+    if (tail?.open) for (const member of tail.members) heldBack.add(member.subscriber);
+  }
+  const now = wave.filter(({ index }) => !heldBack.has(index));
+  const alerts = alertWrites(ctx, alertsOf(now));
   const writes = [
     ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
-    ...wave.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
+    ...now.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
   ];
   const committed = ctx.commit
     ? await commitPlans(
@@ -261,7 +277,7 @@ async function commitWave(ctx: ClaimContext, wave: { index: number; result: Subs
       alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
       'claim',
     );
-  for (const { index, result: plan } of wave) {
+  for (const { index, result: plan } of now) {
     if (lostSubscribers.has(index)) continue;
     stats.instantDeliveries += plan.sending;
     stats.alertEmails += plan.sending > 0 ? 1 : 0;
@@ -270,7 +286,7 @@ async function commitWave(ctx: ClaimContext, wave: { index: number; result: Subs
     stats.notAFit += plan.notAFit;
     if (!ctx.commit) stats.planned.push(...plan.planned);
   }
-  return [...lostSubscribers];
+  return { lost: [...lostSubscribers], held: wave.filter(({ index }) => heldBack.has(index)) };
 }
 
 /**

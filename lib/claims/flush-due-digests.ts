@@ -395,11 +395,10 @@ async function flushSlice(
       ({ row }) => row?.payload ?? null,
       ctx.waveBytes,
     );
+    let held: ComposedDigest[] = [];
     for await (const wave of waves) {
-      const landed = await commitDigests(
-        ctx,
-        wave.map((w) => w.result),
-      );
+      const landed = await commitDigests(ctx, [...held, ...wave.items.map((w) => w.result)], { holdOpenSet: !wave.last });
+      held = landed.held;
       claimed += landed.claimed;
       items += landed.items;
       skippedSubscribers += landed.skippedSubscribers;
@@ -412,21 +411,41 @@ async function flushSlice(
   return { claimed, items, skippedSubscribers, notAFit, gaveUp: gaveUp.length };
 }
 
+type ComposedDigest = { plan: FlushPlan; row: OutboxRow | null };
+
 /**
  * One wave of a slice's composed digests, written: sealed digests as whole sets (their rows with
  * their first closes, all or nothing), every other close in its own group; the sets that landed go
- * to the run's sender at once. Counts what landed; `lost` are the subscribers any of whose writes
- * lost a race, to be read again.
+ * to the run's sender at once. With `holdOpenSet` (more waves to come), the digests of the last
+ * set, if it is not full, are held back and written with the next wave, so the cut between waves
+ * does not cut a provider request short. Counts what landed; `lost` are the subscribers any of
+ * whose writes lost a race, to be read again; `held` what waits for the next wave.
  */
 async function commitDigests(
   ctx: FlushContext,
-  composed: { plan: FlushPlan; row: OutboxRow | null }[],
-): Promise<{ claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[] }> {
-  const landed = { claimed: 0, items: 0, skippedSubscribers: 0, notAFit: 0, lost: [] as string[] };
-  const fresh = composed.flatMap(({ plan, row }, i) =>
-    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i }] : [],
-  );
-  const sets = ctx.handoff ? ctx.handoff.seal(fresh.map((r) => ({ ...r, writes: firstGroupSize(r.plan) }))) : [];
+  wave: ComposedDigest[],
+  options: { holdOpenSet: boolean },
+): Promise<{ claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[]; held: ComposedDigest[] }> {
+  const rowsOf = (composed: ComposedDigest[]) =>
+    composed.flatMap(({ plan, row }, i) =>
+      row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstGroupSize(plan) }] : [],
+    );
+  const heldBack = new Set<number>();
+  if (options.holdOpenSet && ctx.handoff) {
+    const tail = ctx.handoff.seal(rowsOf(wave)).at(-1);
+    if (tail?.open) for (const member of tail.members) heldBack.add(member.index);
+  }
+  const composed = wave.filter((_, i) => !heldBack.has(i));
+  const landed = {
+    claimed: 0,
+    items: 0,
+    skippedSubscribers: 0,
+    notAFit: 0,
+    lost: [] as string[],
+    held: wave.filter((_, i) => heldBack.has(i)),
+  };
+  const fresh = rowsOf(composed);
+  const sets = ctx.handoff ? ctx.handoff.seal(fresh) : [];
   const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
   const groups = [
     // Sealed digests: each set's rows, with their first closes, created all or nothing.

@@ -15,19 +15,25 @@ export const WAVE_BYTES = 8_000_000;
 /** Emails composed at once within a wave: rendering is CPU, so a few at a time is as fast as all. */
 export const COMPOSE_CONCURRENCY = 16;
 
+/** What one item composed to, with its place among the items. */
+export type Composed<R> = { index: number; result: R };
+/** A wave of composed items; `last` when no item is left to compose after it. */
+export type Wave<R> = { items: Composed<R>[]; last: boolean };
+
 /**
  * Composes `items` in order, COMPOSE_CONCURRENCY at a time, and yields them in waves: each wave
  * ends once its payloads weigh `maxBytes` or more, so a wave holds at most `maxBytes` plus one
  * round of the heaviest emails. The caller writes each wave before asking for the next; the wave's
- * bodies are then garbage once the sender has them.
+ * bodies are then garbage once the sender has them. (A caller may carry the last, unfilled provider
+ * batch of a wave into the next one, so its requests stay full: one batch more, MAX_BATCH_BYTES.)
  */
 export async function* composeInWaves<T, R>(
   items: T[],
   compose: (item: T, index: number) => Promise<R>,
   payloadOf: (result: R) => EmailPayload | null,
   maxBytes = WAVE_BYTES,
-): AsyncGenerator<{ index: number; result: R }[]> {
-  let wave: { index: number; result: R }[] = [];
+): AsyncGenerator<Wave<R>> {
+  let wave: Composed<R>[] = [];
   let bytes = 0;
   for (let start = 0; start < items.length; start += COMPOSE_CONCURRENCY) {
     const round = items.slice(start, start + COMPOSE_CONCURRENCY);
@@ -37,13 +43,13 @@ export async function* composeInWaves<T, R>(
       bytes += payload ? emailBytes(payload) : 0;
       wave.push({ index: start + i, result });
     });
-    if (bytes >= maxBytes) {
-      yield wave;
+    const last = start + COMPOSE_CONCURRENCY >= items.length;
+    if (bytes >= maxBytes || last) {
+      yield { items: wave, last };
       wave = [];
       bytes = 0;
     }
   }
-  if (wave.length > 0) yield wave;
 }
 
 /** The most a wave can hold: its budget, and one more round of the heaviest emails. */

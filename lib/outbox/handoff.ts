@@ -67,6 +67,12 @@ export type SealedSet<T extends HandedRow> = {
   members: T[];
   /** What the seal adds to the set's commit: every member carries the list of all members. */
   sealBytes: number;
+  /**
+   * The set ended because the rows ran out, not because it reached a limit (emails, bytes, writes):
+   * a caller with more rows coming can hold its members back and seal them with those, so each
+   * provider request carries as many emails as it may.
+   */
+  open: boolean;
   /** The row as the create() writes it: leased to this run and sealed. */
   stored(member: T): OutboxRow;
 };
@@ -202,9 +208,11 @@ export function sealSets<T extends HandedRow>(
     writes += row.writes;
   }
   if (current.length > 0) sets.push(current);
+  // Every set but the last was closed by a limit; the last only if it reached the batch size.
+  const lastOpen = sets.length > 0 && sets[sets.length - 1].length < input.batchSize;
 
   const leaseUntil = new Date(input.now.getTime() + (input.leaseMs ?? LEASE_MS));
-  return sets.map((members) => {
+  return sets.map((members, i) => {
     const memberKeys = members.map((m) => m.emailKey);
     const key = members.length > 1 ? batchKeyFor(memberKeys) : null;
     return {
@@ -216,6 +224,7 @@ export function sealSets<T extends HandedRow>(
             memberKeys.reduce((n, k) => n + k.length + 4, 0),
           )
         : 0,
+      open: lastOpen && i === sets.length - 1,
       stored: (member) => ({
         ...member.row,
         status: 'sending',

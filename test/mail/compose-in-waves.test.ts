@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPOSE_CONCURRENCY, composeInWaves, MAX_WAVE_BYTES, WAVE_BYTES } from '../../lib/mail/compose-in-waves';
+import { COMPOSE_CONCURRENCY, composeInWaves, MAX_WAVE_BYTES, WAVE_BYTES, type Wave } from '../../lib/mail/compose-in-waves';
 import { emailBytes, MAX_EMAIL_BYTES } from '../../lib/mail/email-budget';
 import { MAX_BATCH_BYTES } from '../../lib/outbox/dispatch-stats';
 import type { EmailPayload } from '../../lib/mail/email-payload';
@@ -13,8 +13,8 @@ const email = (bytes: number): EmailPayload => ({
   headers: {},
 });
 
-async function collect<R>(gen: AsyncGenerator<{ index: number; result: R }[]>) {
-  const waves: { index: number; result: R }[][] = [];
+async function collect<R>(gen: AsyncGenerator<Wave<R>>) {
+  const waves: Wave<R>[] = [];
   for await (const wave of gen) waves.push(wave);
   return waves;
 }
@@ -32,9 +32,11 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
     );
     expect(waves.length).toBeGreaterThan(10);
     for (const wave of waves) {
-      const bytes = wave.reduce((n, { result }) => n + emailBytes(result), 0);
+      const bytes = wave.items.reduce((n, { result }) => n + emailBytes(result), 0);
       expect(bytes).toBeLessThan(400_000 + COMPOSE_CONCURRENCY * 80_000);
     }
+    // Only the wave after which nothing is left says so: a caller holds nothing back from it.
+    expect(waves.map((w) => w.last)).toEqual([...Array(waves.length - 1).fill(false), true]);
   });
 
   it('every item is composed once, in order, with its index, whatever the waves', async () => {
@@ -48,7 +50,7 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
         20_000,
       ),
     );
-    const flat = waves.flat();
+    const flat = waves.flatMap((w) => w.items);
     expect(flat.map((w) => w.index)).toEqual(items.map((_, i) => i));
     expect(flat.map((w) => w.result.item)).toEqual(items);
     expect(flat.every((w) => w.result.index === w.index)).toBe(true);
@@ -64,11 +66,14 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
       ),
     );
     expect(waves).toEqual([
-      [
-        { index: 0, result: 1 },
-        { index: 1, result: 2 },
-        { index: 2, result: 3 },
-      ],
+      {
+        items: [
+          { index: 0, result: 1 },
+          { index: 1, result: 2 },
+          { index: 2, result: 3 },
+        ],
+        last: true,
+      },
     ]);
   });
 

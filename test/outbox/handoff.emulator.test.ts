@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCycle } from '../../lib/cycle/run-cycle';
+import { createRunContext } from '../../lib/cycle/run-context';
+import { claimDeliveries } from '../../lib/claims/claim-deliveries';
+import { flushDueDigests } from '../../lib/claims/flush-due-digests';
+import type { EmailPayload } from '../../lib/mail/email-payload';
 import type { CyclePhase } from '../../lib/ops/runs';
 import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { subscriberId } from '../../lib/subscribers/subscriber';
@@ -106,6 +110,82 @@ describe('rows the run creates are sent as they land', () => {
     expect(run).toMatchObject({ digests: 200, providerRequests: 2, partial: false });
     expect(await statuses()).toEqual({ sent: 200 });
   }, 120_000);
+
+  it('a slice written in many waves still fills its provider requests: an open last set waits for the next wave', async () => {
+    h = await createHarness();
+    await subscribers(150, 'instant');
+    const ids = await Promise.all(Array.from({ length: 150 }, (_, i) => subscriberId(`instant${i}@example.com`)));
+    const run = createRunContext({ ...h.deps, failpoint: noFailpoints }, { now: new Date(NOW), dryRun: false, trigger: 'test' });
+    const subscribersNow = (await h.db.collection('users').get()).docs.map((d) => ({ ...d.data(), id: d.id }));
+    const posting = { id: 'rss_waves', title: 'React', url: 'https://jobs.example/1', runId: 'run-feed' };
+    const alert = async (s: { email: string }): Promise<EmailPayload> => ({
+      from: 'a@scout.test',
+      to: s.email,
+      subject: 'React',
+      html: '<p>React</p>',
+      text: 'React',
+      headers: {},
+    });
+    // A one-byte wave budget: each round of 16 renders is a wave of its own, ten waves for 150 alerts.
+    const claimed = await claimDeliveries(
+      { db: h.db, composeAlert: alert, outOfTime: () => false, handoff: run.handoff },
+      {
+        candidates: subscribersNow.map((subscriber) => ({
+          subscriber: subscriber as never,
+          posting: posting as never,
+          score: 70,
+          reasons: ['keyword: react'],
+        })),
+        runId: run.runId,
+        now: new Date(NOW),
+        retentionDays: 30,
+        digestHourUtc: 8,
+        waveBytes: 1,
+      },
+    );
+    const sent = await run.handoff!.drain();
+
+    expect(claimed).toMatchObject({ alertEmails: 150, gaveUp: 0 });
+    expect(sent.sent.alert).toBe(150);
+    expect(sent.batches).toBe(2);
+    expect([...(await perRecipient()).values()]).toEqual(Array(150).fill(1));
+    expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(Array.from({ length: 150 }, (_, i) => `instant${i}@example.com`).sort());
+    // Two requests (100 + 50), as one wave would make: not one per wave.
+    const rows = (await h.db.collection('emails').get()).docs;
+    expect(rows.map((d) => d.get('uid')).sort()).toEqual([...ids].sort());
+    expect(new Set(rows.map((d) => d.get('batchKey'))).size).toBe(2);
+  });
+
+  it('a flush written in many waves still fills its provider requests, and each digest goes once', async () => {
+    h = await createHarness();
+    await subscribers(130, 'daily');
+    h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
+    await h.run({ now: NOW });
+    const at = new Date('2026-11-30T08:05:00Z');
+    const run = createRunContext({ ...h.deps, failpoint: noFailpoints }, { now: at, dryRun: false, trigger: 'test' });
+    const digest = async ({ subscriber }: { subscriber: { email: string } }): Promise<EmailPayload> => ({
+      from: 'a@scout.test',
+      to: subscriber.email,
+      subject: 'digest',
+      html: '<p>d</p>',
+      text: 'd',
+      headers: {},
+    });
+
+    const flushed = await flushDueDigests(
+      { db: h.db, composeDigest: digest, outOfTime: () => false, handoff: run.handoff },
+      { now: at, runId: run.runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+    );
+    const sent = await run.handoff!.drain();
+
+    expect(flushed).toMatchObject({ due: 130, claimed: 130, gaveUp: 0 });
+    expect(sent.sent.digest).toBe(130);
+    expect(sent.batches).toBe(2);
+    expect([...(await perRecipient()).values()]).toEqual(Array(130).fill(1));
+    const rows = (await h.db.collection('emails').where('kind', '==', 'digest').get()).docs;
+    expect(rows).toHaveLength(130);
+    expect(new Set(rows.map((d) => d.get('batchKey'))).size).toBe(2);
+  });
 
   it('an opt-out that lands between the claim and the send: skipped, and the batch resealed without it, so no recovery can carry it', async () => {
     h = await createHarness();

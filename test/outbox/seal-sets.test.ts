@@ -58,6 +58,17 @@ describe('sealed sets fit one commit and one provider batch', () => {
     }
   });
 
+  it('only a last set that ran out of rows short of the batch size is open (a caller with more rows coming may hold it back)', () => {
+    const at = (n: number) => sealSets(rows(n, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
+    expect(at(250).map((s) => [s.members.length, s.open])).toEqual([
+      [100, false],
+      [100, false],
+      [50, true],
+    ]);
+    expect(at(200).map((s) => s.open)).toEqual([false, false]);
+    expect(at(1).map((s) => s.open)).toEqual([true]);
+  });
+
   it('a set of one is not sealed: it goes alone under its own key', () => {
     const [only] = sealSets(rows(1, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
     expect(only.key).toBeNull();
