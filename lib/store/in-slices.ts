@@ -1,6 +1,9 @@
 import pLimit from 'p-limit';
 
-/** Subscribers planned, rendered and committed together: bounds the emails held in memory at once. */
+/**
+ * Subscribers planned together from one round of reads. Their emails are composed and written a
+ * wave at a time within the slice (compose-in-waves.ts), which is what bounds the bodies in memory.
+ */
 export const SUBSCRIBERS_PER_SLICE = 1_000;
 /** Slices in progress at once: one renders (CPU) while the other waits on the store. */
 const SLICES_IN_FLIGHT = 2;
