@@ -125,6 +125,11 @@ export type BenchResult = {
   queued: number;
   emails: { alerts: number; digests: number; receivedBySink: number };
   providerRequests: { cycle: number; flush: number; total: number };
+  /**
+   * The same requests as the provider (the sink) counted them: admitted, and refused with a 429 by
+   * its rate limit, by the cycle and by the runs after it. Absent from results written before it.
+   */
+  providerSaw?: { cycle: { admitted: number; refused: number }; flush: { admitted: number; refused: number } };
   /** The run stats' `partial` flag: work left for a later run (run budget, postings-per-run cap, truncated digests). */
   partial: { cycle: boolean; flush: boolean };
   failures: number;

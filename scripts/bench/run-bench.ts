@@ -408,10 +408,12 @@ async function runTheDay(input: {
   const { deps, call, model, projectId, apiKey, seedMs, sweep, sentBefore } = input;
   // Counted between the runs, outside every run's figures: what each run leaves for the TTL to delete.
   const expiringBefore = await countExpiring(deps.db);
+  const requestsBefore = await input.sink.requests(apiKey);
   input.counter.reset();
   const cycle = await call(RUN_AT);
   const cyclePhases = cycle.phases;
   const expiringAfterCycle = await countExpiring(deps.db);
+  const requestsAfterCycle = await input.sink.requests(apiKey);
   // Read between the runs, outside both runs' counts and times.
   const cycleRequests = model ? await model.fake.requestCount(model.apiKey) : 0;
   const flushes: FlushRun[] = [];
@@ -436,6 +438,16 @@ async function runTheDay(input: {
   const flush = sumOfFlushes(flushes);
   const flushPhases = flushes.flatMap((f) => f.phases);
   const expiringAfterFlushes = await countExpiring(deps.db);
+  const requestsAfterFlushes = await input.sink.requests(apiKey);
+  // The provider's view (the sink's count): requests it admitted, and refused with a 429, by the cycle and by the runs after it.
+  const requestsSeen = (from: typeof requestsBefore, to: typeof requestsBefore) => ({
+    admitted: to.admitted - from.admitted,
+    refused: to.refused - from.refused,
+  });
+  const providerSaw = {
+    cycle: requestsSeen(requestsBefore, requestsAfterCycle),
+    flush: requestsSeen(requestsAfterCycle, requestsAfterFlushes),
+  };
   // Five minutes after the last run: nothing new, nothing due. Every run of a day pays at least this (bill.ts); not in the figures above.
   const idleAt = new Date(Date.parse(flushes.at(-1)?.at ?? RUN_AT) + 5 * 60_000).toISOString().replace('.000Z', 'Z');
   const idleRun = await call(idleAt);
@@ -472,6 +484,7 @@ async function runTheDay(input: {
     expiring,
     due,
     received,
+    providerSaw,
     config: deps.config,
     modelUsage,
   };
@@ -804,6 +817,9 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
       `dispatch: ${b.providerRequests} requests in ${(dispatch.ms / 1000).toFixed(1)} s = ${((b.providerRequests / dispatch.ms) * 1000).toFixed(2)} requests/s of ${RATE} allowed`,
     );
   }
+  console.log(
+    `the provider's count (the sink's): the cycle ${r.providerSaw.cycle.admitted} requests admitted, ${r.providerSaw.cycle.refused} refused with a 429; the runs after it ${r.providerSaw.flush.admitted} admitted, ${r.providerSaw.flush.refused} refused`,
+  );
   // Everything the dispatch rows counted (the sender's work during the claim and the flush included), per email sent.
   const perEmail = (rows: PhaseRow[], emails: number, kind: string) => {
     const sending = rows.filter((p) => p.phase === 'dispatch');
@@ -1009,6 +1025,7 @@ function benchResult(input: {
     queued: b.queued,
     emails: { alerts: b.instantEmails, digests: b.digests + f.digests, receivedBySink: r.received },
     providerRequests: { cycle: b.providerRequests, flush: f.providerRequests, total: b.providerRequests + f.providerRequests },
+    providerSaw: r.providerSaw,
     partial: { cycle: Boolean(b.partial), flush: Boolean(f.partial) },
     failures: (b.failures ?? 0) + (f.failures ?? 0),
     peakRssMb: Math.round(input.peakRssMb * 10) / 10,

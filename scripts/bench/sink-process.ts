@@ -9,6 +9,8 @@ export type SinkProcess = {
   url: string;
   setFaults(apiKey: string, faults: object): Promise<void>;
   count(apiKey: string): Promise<number>;
+  /** The key's API requests as the sink counted them: admitted, and refused with a 429. */
+  requests(apiKey: string): Promise<{ admitted: number; refused: number }>;
   close(): Promise<void>;
 };
 
@@ -27,6 +29,12 @@ export async function startSinkProcess(): Promise<SinkProcess> {
     async count(apiKey) {
       const res = await fetch(`${url}/sink/messages/count?${new URLSearchParams({ apiKey })}`);
       return ((await res.json()) as { count: number }).count;
+    },
+    async requests(apiKey) {
+      const res = await fetch(`${url}/sink/requests?${new URLSearchParams({ apiKey })}`);
+      if (!res.ok) throw new Error(`sink requests: ${res.status}`);
+      const { admitted, refused } = (await res.json()) as { admitted: number; refused: number };
+      return { admitted, refused };
     },
     close,
   };

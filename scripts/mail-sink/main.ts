@@ -4,7 +4,11 @@ import { startMailSink } from './server';
 /** `tsx scripts/mail-sink/main.ts --port 3025 [--host 127.0.0.1] [--no-bodies]` */
 async function main() {
   const { values } = parseArgs({
-    options: { port: { type: 'string', default: process.env.MAIL_SINK_PORT ?? '3025' }, host: { type: 'string', default: '127.0.0.1' }, 'no-bodies': { type: 'boolean', default: false } },
+    options: {
+      port: { type: 'string', default: process.env.MAIL_SINK_PORT ?? '3025' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'no-bodies': { type: 'boolean', default: false },
+    },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

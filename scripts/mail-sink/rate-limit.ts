@@ -13,6 +13,9 @@ export type RateVerdict = { allowed: boolean; headers: Record<string, string> };
  */
 export function createRateLimiter(now: () => number) {
   const windows = new Map<string, { start: number; count: number }>();
+  // What the provider saw of each key: a client's own count of its requests cannot tell a 429 from a send.
+  const tallies = new Map<string, RequestTally>();
+  const tallyOf = (apiKey: string) => tallies.get(apiKey) ?? tallies.set(apiKey, { admitted: 0, refused: 0 }).get(apiKey)!;
 
   function take(apiKey: string, limit: number | undefined): RateVerdict {
     const at = now();
@@ -24,6 +27,7 @@ export function createRateLimiter(now: () => number) {
     const ceiling = limit ?? UNLIMITED_NOMINAL;
     const resetSeconds = String(Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000)));
     if (limit !== undefined && window.count >= limit) {
+      tallyOf(apiKey).refused += 1;
       return {
         allowed: false,
         headers: {
@@ -35,6 +39,7 @@ export function createRateLimiter(now: () => number) {
       };
     }
     window.count += 1;
+    tallyOf(apiKey).admitted += 1;
     const remaining = Math.max(0, ceiling - window.count);
     return {
       allowed: true,
@@ -42,7 +47,10 @@ export function createRateLimiter(now: () => number) {
     };
   }
 
-  return { take };
+  return { take, tally: (apiKey: string): RequestTally => ({ ...tallyOf(apiKey) }) };
 }
+
+/** API requests a key made: admitted past the rate limit, and refused by it (429). */
+export type RequestTally = { admitted: number; refused: number };
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

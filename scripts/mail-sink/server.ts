@@ -6,7 +6,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createMessageStore, toResendEmail } from './message-store';
 import { createRateLimiter } from './rate-limit';
 import { handleSend, type SendContext } from './send-handler';
-import { handleFaults, handleInbox, handleMessageCount, handleMessages, type SinkRouteContext } from './sink-routes';
+import { handleFaults, handleInbox, handleMessageCount, handleMessages, handleRequestTally, type SinkRouteContext } from './sink-routes';
 import type { MailSink, MailSinkOptions } from './types';
 
 export type { MailSink, MailSinkOptions, MessageFilter, SinkFaults, SinkMessage } from './types';
@@ -50,7 +50,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     idempotency.clear();
   };
   const sendContext: SendContext = { store, idempotency, faults, now, signal: shutdown.signal };
-  const sinkContext: SinkRouteContext = { store, faults, clear };
+  const sinkContext: SinkRouteContext = { store, faults, requests: limiter.tally, clear };
 
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = requestUrl(req.url);
@@ -64,6 +64,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     if (path === '/sink/messages') return handleMessages(sinkContext, req, res, url.searchParams);
     if (path === '/sink/messages/count') return handleMessageCount(sinkContext, req, res, url.searchParams);
     if (path === '/sink/faults') return handleFaults(sinkContext, req, res, url.searchParams);
+    if (path === '/sink/requests') return handleRequestTally(sinkContext, req, res, url.searchParams);
 
     const emailId = EMAIL_PATH.exec(path)?.[1];
     const isSend = path === '/emails' || path === '/emails/batch';

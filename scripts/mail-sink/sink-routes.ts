@@ -4,9 +4,10 @@ import { parseFaults } from './faults';
 import { methodNotAllowed, readJsonRequest, sendError, sendJson, sendText } from './http-io';
 import { INBOX_PAGE_CSP, renderInboxPage } from './inbox-page';
 import type { MessageStore } from './message-store';
+import type { RequestTally } from './rate-limit';
 import type { MessageFilter } from './types';
 
-export type SinkRouteContext = { store: MessageStore; faults: FaultBook; clear(): void };
+export type SinkRouteContext = { store: MessageStore; faults: FaultBook; requests(apiKey: string): RequestTally; clear(): void };
 
 /** Empty query values mean "no filter", so `?to=&apiKey=k` works as a form would send it. */
 function filterFrom(query: URLSearchParams): MessageFilter {
@@ -40,6 +41,17 @@ export function handleMessages(ctx: SinkRouteContext, req: IncomingMessage, res:
 export function handleMessageCount(ctx: SinkRouteContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
   if (req.method !== 'GET') return methodNotAllowed(res);
   return sendJson(res, 200, { count: ctx.store.count(filterFrom(query)) });
+}
+
+/**
+ * The API requests a key made, as the provider counts them: admitted, and refused with a 429 by
+ * the rate limit. The bench reads it to tell how much of a run's pacing the provider refused.
+ */
+export function handleRequestTally(ctx: SinkRouteContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+  if (req.method !== 'GET') return methodNotAllowed(res);
+  const apiKey = query.get('apiKey');
+  if (!apiKey) return sendError(res, 422, 'validation_error', 'The `apiKey` query parameter is required.');
+  return sendJson(res, 200, { apiKey, ...ctx.requests(apiKey) });
 }
 
 /** Same effect as sink.setFaults, for a sink running in another process (the CLI, a demo). */

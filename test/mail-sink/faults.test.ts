@@ -26,6 +26,13 @@ describe('mail sink: injected faults', () => {
     clock += 600;
     expect((await resend.emails.send(email())).error).toBeNull();
     expect(sink.messages({ apiKey: 're_test_x' })).toHaveLength(3);
+
+    // The provider's own count of each key's requests: what a client cannot tell from its own tally.
+    const tally = async (apiKey: string) => (await fetch(`${sink.url}/sink/requests?apiKey=${apiKey}`)).json();
+    expect(await tally('re_test_x')).toEqual({ apiKey: 're_test_x', admitted: 3, refused: 1 });
+    expect(await tally('re_other_team')).toEqual({ apiKey: 're_other_team', admitted: 1, refused: 0 });
+    expect((await fetch(`${sink.url}/sink/requests`)).status).toBe(422);
+    expect((await fetch(`${sink.url}/sink/requests?apiKey=re_test_x`, { method: 'POST' })).status).toBe(405);
   });
 
   it('fails the next send with an injected 500, then processes a retry with the same key', async () => {
