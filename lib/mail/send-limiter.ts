@@ -40,6 +40,14 @@ export function createSendLimiter(options: {
   const limit = pLimit(options.concurrency);
   let nextStart = 0;
   let started = 0;
+  // The slots are a grid, so a start that came late (the event loop busy rendering or committing)
+  // is followed by ones on time, and the provider, whose window opens on its first request, can
+  // then see one more than its rate inside a second and answer 429, which costs a whole
+  // Retry-After. So besides the grid, no request starts until the one `perWindow` before it
+  // actually started a headroom window ago: no window of the provider's holds more than its rate.
+  const perWindow = Math.max(1, Math.floor(options.ratePerSec));
+  const windowMs = perWindow * spacingMs;
+  const recentStarts: number[] = [];
 
   // Reserve the slot before sleeping so concurrent callers queue behind each other, not on top.
   const waitForSlot = async () => {
@@ -47,6 +55,15 @@ export function createSendLimiter(options: {
     nextStart = at + spacingMs;
     const wait = at - now();
     if (wait > 0) await sleep(wait);
+    for (;;) {
+      const behind = recentStarts.length >= perWindow ? recentStarts[recentStarts.length - perWindow] + windowMs - now() : 0;
+      if (behind <= 0) return;
+      await sleep(Math.ceil(behind));
+    }
+  };
+  const recordStart = () => {
+    recentStarts.push(now());
+    if (recentStarts.length > perWindow) recentStarts.shift();
   };
 
   return {
@@ -59,6 +76,7 @@ export function createSendLimiter(options: {
         if (after !== null) return after;
         const start = () => {
           started += 1;
+          recordStart();
           return task();
         };
         return options.via ? options.via.run(start, { unless }) : start();

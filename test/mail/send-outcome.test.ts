@@ -83,6 +83,34 @@ describe('the send limiter', () => {
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(500);
   });
 
+  it('a start that came late does not let the next ones catch up into one provider window (no third request inside a second)', async () => {
+    // One request at a time, on a clock that sleeps exactly, except that the wake-ups named here
+    // come late (the event loop was busy rendering or committing).
+    let clock = 0;
+    let sleeps = 0;
+    const lateOn = new Map([
+      [2, 300],
+      [5, 120],
+      [8, 480],
+    ]);
+    const limiter = createSendLimiter({
+      ratePerSec: 2,
+      concurrency: 1,
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps += 1;
+        clock += ms + (lateOn.get(sleeps) ?? 0);
+      },
+    });
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 12 }, () => limiter.run(async () => void starts.push(clock))));
+    expect(starts).toHaveLength(12);
+    // The provider's window opens on its first request: any three starts must span more than a second.
+    for (let i = 2; i < starts.length; i++) expect(starts[i] - starts[i - 2], `starts ${starts.join(', ')}`).toBeGreaterThan(1_000);
+    // And the pace is kept: twelve starts 526 ms apart, later only by the lateness.
+    expect(starts[11] - starts[0]).toBeLessThanOrEqual(11 * (1000 / 1.9) + 300 + 120 + 480 + 1);
+  });
+
   it('a task whose `unless` answers is not started, not counted, and gets that answer', async () => {
     const limiter = createSendLimiter({ ratePerSec: 1_000, concurrency: 2 });
     let stop = false;
