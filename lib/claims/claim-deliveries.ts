@@ -252,15 +252,12 @@ async function commitWave(
   stats: ClaimStats,
   options: { holdOpenSet: boolean },
 ): Promise<{ lost: number[]; held: Composed<SubscriberPlan>[] }> {
-  const alertsOf = (items: Composed<SubscriberPlan>[]) =>
-    items.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : []));
-  const heldBack = new Set<number>();
-  if (options.holdOpenSet && ctx.handoff) {
-    const tail = ctx.handoff.seal(alertsOf(wave).map((alert) => ({ ...alert, writes: alert.sending.length + 1 }))).at(-1);
-    if (tail?.open) for (const member of tail.members) heldBack.add(member.subscriber);
-  }
+  const { groups: alerts, heldBack } = alertWrites(
+    ctx,
+    wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
+    options,
+  );
   const now = wave.filter(({ index }) => !heldBack.has(index));
-  const alerts = alertWrites(ctx, alertsOf(now));
   const writes = [
     ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
     ...now.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
@@ -337,31 +334,45 @@ type PlannedAlert = { emailKey: string; row: OutboxRow; sending: Delivery[] };
  * starts with the row existing before any send). Handed to the run's sender, alerts are created
  * leased, several to a group — one sealed provider batch, created whole or not at all, so a set
  * that loses a race (a concurrent run claimed one of its pairs) re-plans all its subscribers.
+ * With `holdOpenSet`, a last set that is not full is not written: its subscribers come back in
+ * `heldBack`, to be planned into the next wave's sets.
  */
 function alertWrites(
   ctx: ClaimContext,
   alerts: (PlannedAlert & { subscriber: number })[],
-): { write: WriteGroup; subscribers: number[]; set: SealedSet<HandedRow & PlannedAlert & { subscriber: number }> | null }[] {
+  options: { holdOpenSet: boolean },
+): {
+  groups: { write: WriteGroup; subscribers: number[]; set: SealedSet<HandedRow & PlannedAlert & { subscriber: number }> | null }[];
+  heldBack: Set<number>;
+} {
   const create = (batch: FirebaseFirestore.WriteBatch, alert: PlannedAlert, row: OutboxRow) => {
     for (const d of alert.sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
     batch.create(outboxCollection(ctx.db).doc(alert.emailKey), row);
   };
   const bytesOf = (alert: PlannedAlert) => alert.sending.length * DELIVERY_BYTES + payloadBytes(alert.row.payload);
   if (!ctx.handoff)
-    return alerts.map((alert) => ({
-      write: { size: alert.sending.length + 1, bytes: bytesOf(alert), apply: (batch) => create(batch, alert, alert.row) },
-      subscribers: [alert.subscriber],
-      set: null,
-    }));
-  return ctx.handoff.seal(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 }))).map((set) => ({
-    write: {
-      size: set.members.reduce((n, a) => n + a.writes, 0),
-      bytes: set.members.reduce((n, a) => n + bytesOf(a), set.sealBytes),
-      apply: (batch) => set.members.forEach((alert) => create(batch, alert, set.stored(alert))),
-    },
-    subscribers: set.members.map((a) => a.subscriber),
-    set,
-  }));
+    return {
+      groups: alerts.map((alert) => ({
+        write: { size: alert.sending.length + 1, bytes: bytesOf(alert), apply: (batch) => create(batch, alert, alert.row) },
+        subscribers: [alert.subscriber],
+        set: null,
+      })),
+      heldBack: new Set(),
+    };
+  const sets = ctx.handoff.seal(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 })));
+  const held = options.holdOpenSet && sets.at(-1)?.open ? sets.pop()! : null;
+  return {
+    groups: sets.map((set) => ({
+      write: {
+        size: set.members.reduce((n, a) => n + a.writes, 0),
+        bytes: set.members.reduce((n, a) => n + bytesOf(a), set.sealBytes),
+        apply: (batch) => set.members.forEach((alert) => create(batch, alert, set.stored(alert))),
+      },
+      subscribers: set.members.map((a) => a.subscriber),
+      set,
+    })),
+    heldBack: new Set(held?.members.map((a) => a.subscriber) ?? []),
+  };
 }
 
 /** Creates per group beyond the alert's own: far under a batch's 500 writes, so groups of several subscribers still pack together. */

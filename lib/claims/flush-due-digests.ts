@@ -426,16 +426,12 @@ async function commitDigests(
   wave: ComposedDigest[],
   options: { holdOpenSet: boolean },
 ): Promise<{ claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[]; held: ComposedDigest[] }> {
-  const rowsOf = (composed: ComposedDigest[]) =>
-    composed.flatMap(({ plan, row }, i) =>
-      row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstGroupSize(plan) }] : [],
-    );
-  const heldBack = new Set<number>();
-  if (options.holdOpenSet && ctx.handoff) {
-    const tail = ctx.handoff.seal(rowsOf(wave)).at(-1);
-    if (tail?.open) for (const member of tail.members) heldBack.add(member.index);
-  }
-  const composed = wave.filter((_, i) => !heldBack.has(i));
+  const fresh = wave.flatMap(({ plan, row }, i) =>
+    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstGroupSize(plan) }] : [],
+  );
+  const sets = ctx.handoff ? ctx.handoff.seal(fresh) : [];
+  const heldSet = options.holdOpenSet && sets.at(-1)?.open ? sets.pop()! : null;
+  const heldBack = new Set(heldSet?.members.map((m) => m.index) ?? []);
   const landed = {
     claimed: 0,
     items: 0,
@@ -444,8 +440,6 @@ async function commitDigests(
     lost: [] as string[],
     held: wave.filter((_, i) => heldBack.has(i)),
   };
-  const fresh = rowsOf(composed);
-  const sets = ctx.handoff ? ctx.handoff.seal(fresh) : [];
   const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
   const groups = [
     // Sealed digests: each set's rows, with their first closes, created all or nothing.
@@ -456,10 +450,12 @@ async function commitDigests(
       ),
       plans: set.members.map((m) => m.index),
     })),
-    ...composed.flatMap(({ plan, row }, i) =>
-      flushWrites(ctx, plan, row)
-        .filter((_, g) => !(g === 0 && sealed.has(i)))
-        .map((write) => ({ write, plans: [i] })),
+    ...wave.flatMap(({ plan, row }, i) =>
+      heldBack.has(i)
+        ? []
+        : flushWrites(ctx, plan, row)
+            .filter((_, g) => !(g === 0 && sealed.has(i)))
+            .map((write) => ({ write, plans: [i] })),
     ),
   ];
   const committed = ctx.commit
@@ -474,7 +470,8 @@ async function commitDigests(
       sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
       'flush',
     );
-  composed.forEach(({ plan }, i) => {
+  wave.forEach(({ plan }, i) => {
+    if (heldBack.has(i)) return;
     if (lostPlans.has(i)) return void landed.lost.push(plan.uid);
     landed.notAFit += plan.notAFit;
     if (plan.top.length > 0) {
