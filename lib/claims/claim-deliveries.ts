@@ -257,10 +257,10 @@ async function commitWave(
     wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
     options,
   );
-  const now = wave.filter(({ index }) => !heldBack.has(index));
+  const writing = wave.filter(({ index }) => !heldBack.has(index));
   const writes = [
     ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
-    ...now.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
+    ...writing.flatMap(({ index, result: plan }) => plan.writes.map((write) => ({ write, subscribers: [index] }))),
   ];
   const committed = ctx.commit
     ? await commitPlans(
@@ -274,7 +274,7 @@ async function commitWave(
       alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
       'claim',
     );
-  for (const { index, result: plan } of now) {
+  for (const { index, result: plan } of writing) {
     if (lostSubscribers.has(index)) continue;
     stats.instantDeliveries += plan.sending;
     stats.alertEmails += plan.sending > 0 ? 1 : 0;
