@@ -65,6 +65,16 @@ async function countSending(run: (trace: NonNullable<Parameters<typeof runCycle>
   return (name: string) => totals[name] ?? { reads: 0, writes: 0, deletes: 0 };
 }
 
+/** An email with nothing in it but its recipient: the wave tests compose with it instead of the templates. */
+const plainEmail = (to: string, subject: string): EmailPayload => ({
+  from: 'a@scout.test',
+  to,
+  subject,
+  html: `<p>${subject}</p>`,
+  text: subject,
+  headers: {},
+});
+
 describe('rows the run creates are sent as they land', () => {
   it('120 alerts cost one read (the subscriber) and one write (the record) each to send, in 2 sealed batches', async () => {
     h = await createHarness();
@@ -118,14 +128,7 @@ describe('rows the run creates are sent as they land', () => {
     const run = createRunContext({ ...h.deps, failpoint: noFailpoints }, { now: new Date(NOW), dryRun: false, trigger: 'test' });
     const subscribersNow = (await h.db.collection('users').get()).docs.map((d) => ({ ...d.data(), id: d.id }));
     const posting = { id: 'rss_waves', title: 'React', url: 'https://jobs.example/1', runId: 'run-feed' };
-    const alert = async (s: { email: string }): Promise<EmailPayload> => ({
-      from: 'a@scout.test',
-      to: s.email,
-      subject: 'React',
-      html: '<p>React</p>',
-      text: 'React',
-      headers: {},
-    });
+    const alert = async (s: { email: string }) => plainEmail(s.email, 'React');
     // A one-byte wave budget: each round of 16 renders is a wave of its own, ten waves for 150 alerts.
     const claimed = await claimDeliveries(
       { db: h.db, composeAlert: alert, outOfTime: () => false, handoff: run.handoff },
@@ -163,14 +166,7 @@ describe('rows the run creates are sent as they land', () => {
     await h.run({ now: NOW });
     const at = new Date('2026-11-30T08:05:00Z');
     const run = createRunContext({ ...h.deps, failpoint: noFailpoints }, { now: at, dryRun: false, trigger: 'test' });
-    const digest = async ({ subscriber }: { subscriber: { email: string } }): Promise<EmailPayload> => ({
-      from: 'a@scout.test',
-      to: subscriber.email,
-      subject: 'digest',
-      html: '<p>d</p>',
-      text: 'd',
-      headers: {},
-    });
+    const digest = async ({ subscriber }: { subscriber: { email: string } }) => plainEmail(subscriber.email, 'digest');
 
     const flushed = await flushDueDigests(
       { db: h.db, composeDigest: digest, outOfTime: () => false, handoff: run.handoff },
