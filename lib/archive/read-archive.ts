@@ -1,4 +1,4 @@
-import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore } from 'firebase-admin/firestore';
+import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot, type Firestore } from 'firebase-admin/firestore';
 import { postingsCollection } from '../feeds/postings-collection';
 import { toSafeUrl } from '../feeds/safe-url';
 import { deliveriesCollection, deliveryId, type Delivery } from '../ledger/delivery';
@@ -170,7 +170,7 @@ async function sentItems(db: Firestore, deliveries: Delivery[]): Promise<SentIte
   const keys = [...new Set(deliveries.filter((d) => d.status === 'sending' && d.emailKey).map((d) => d.emailKey!))];
   const rows =
     keys.length > 0
-      ? await db.getAll(...keys.map((key) => outboxCollection(db).withConverter(null).doc(key)), { fieldMask: ['status', 'sentAt'] })
+      ? await db.getAll(...keys.map((key) => outboxCollection(db).withConverter<DocumentData>(null).doc(key)), { fieldMask: ['status', 'sentAt'] })
       : [];
   const rowSentAt = new Map<string, Date | null>(
     rows.map((row) => [row.id, row.get('status') === 'sent' ? (toDate(row.get('sentAt')) ?? null) : null]),
@@ -201,7 +201,7 @@ async function readPostings(db: Firestore, items: SentItem[], into: Map<string, 
   const missing = [...new Set(items.map((item) => item.jobId))].filter((id) => !into.has(id));
   if (missing.length === 0) return;
   const fieldMask = withDescription ? [...POSTING_FIELDS, 'description'] : POSTING_FIELDS;
-  const snaps = await db.getAll(...missing.map((id) => postingsCollection(db).withConverter(null).doc(id)), { fieldMask });
+  const snaps = await db.getAll(...missing.map((id) => postingsCollection(db).withConverter<DocumentData>(null).doc(id)), { fieldMask });
   snaps.forEach((snap, i) => into.set(missing[i], snap.exists ? archivePostingOf(snap, withDescription) : null));
 }
 

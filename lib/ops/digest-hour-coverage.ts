@@ -1,4 +1,4 @@
-import type { Firestore, Query } from 'firebase-admin/firestore';
+import type { DocumentData, Firestore, Query } from 'firebase-admin/firestore';
 import { isKnownTimeZone, nextDigestSlot, WEEKDAYS, type DigestSchedule } from '../subscribers/digest-schedule';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { runsCollection } from './runs';
@@ -92,7 +92,7 @@ export async function readDigestHourCoverage(
 /** Active daily and weekly subscribers at one hour value, by zone: the index (status, mode, digestHour, timezone) serves it. */
 function atHour(db: Firestore, digestHour: number | null): Query {
   return subscribersCollection(db)
-    .withConverter(null)
+    .withConverter<DocumentData>(null)
     .where('status', '==', 'active')
     .where('mode', 'in', DIGEST_MODES)
     .where('digestHour', '==', digestHour);
