@@ -170,7 +170,9 @@ async function sentItems(db: Firestore, deliveries: Delivery[]): Promise<SentIte
   const keys = [...new Set(deliveries.filter((d) => d.status === 'sending' && d.emailKey).map((d) => d.emailKey!))];
   const rows =
     keys.length > 0
-      ? await db.getAll(...keys.map((key) => outboxCollection(db).withConverter<DocumentData>(null).doc(key)), { fieldMask: ['status', 'sentAt'] })
+      ? await db.getAll(...keys.map((key) => outboxCollection(db).withConverter<DocumentData>(null).doc(key)), {
+          fieldMask: ['status', 'sentAt'],
+        })
       : [];
   const rowSentAt = new Map<string, Date | null>(
     rows.map((row) => [row.id, row.get('status') === 'sent' ? (toDate(row.get('sentAt')) ?? null) : null]),
