@@ -40,12 +40,20 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
+ * undici 8 offers HTTP/2 by default. Sources are read over HTTP/1.1, as before that default, until
+ * HTTP/2 is taken on deliberately: the fetch's error taxonomy, timeouts and size cap are tested
+ * against HTTP/1.1 answers only.
+ */
+export const SOURCE_HTTP_VERSION = { allowH2: false } as const;
+
+/**
  * An HTTP agent that connects only to public addresses. Node skips `lookup` for a host that is
  * already an address (http://127.0.0.1/, http://[::1]/), so the connector checks those itself.
  */
 export function createPublicOnlyAgent(): Agent {
-  const connect = buildConnector({ lookup: publicOnlyLookup });
+  const connect = buildConnector({ lookup: publicOnlyLookup, ...SOURCE_HTTP_VERSION });
   return new Agent({
+    ...SOURCE_HTTP_VERSION,
     connect: (options, callback) => {
       if (isIP(options.hostname) && !isPublicAddress(options.hostname)) return callback(new BlockedAddressError(), null);
       connect(options, callback);

