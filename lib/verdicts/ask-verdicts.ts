@@ -61,6 +61,7 @@ type ClientConfig = Pick<Config, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI
 /** The client for the configured server, or null while the stage is off (nothing is created, nothing is sent). */
 export function createVerdictClient(config: ClientConfig, options: { fetch?: typeof fetch } = {}): VerdictClient | null {
   if (!aiEnabled(config)) return null;
+  const send = options.fetch ?? fetch;
   const openai = new OpenAI({
     baseURL: config.AI_BASE_URL,
     // A server without auth (a local Ollama) gets no Authorization header at all: the SDK insists
@@ -77,7 +78,10 @@ export function createVerdictClient(config: ClientConfig, options: { fetch?: typ
     timeout: config.AI_TIMEOUT_MS,
     // The SDK logs nothing: no request, header or key ever reaches the log from here.
     logLevel: 'off',
-    fetch: options.fetch,
+    // AI_BASE_URL names the one server the prompts and the key may go to: a redirect would let that
+    // server send them anywhere, so a 3xx is taken as the answer (an error status) and never followed.
+    // Set here rather than through fetchOptions so that no per-request option or SDK default can undo it.
+    fetch: (input, init) => send(input, { ...init, redirect: 'manual' }),
   });
   return {
     openai,
@@ -144,7 +148,8 @@ function faultOf(error: unknown, signal: AbortSignal): { reason: FallbackReason;
       return retryAfterMs === undefined ? { reason: 'rate-limited', status } : { reason: 'rate-limited', status, retryAfterMs };
     }
     if (status === 408) return { reason: 'timeout', status };
-    // 5xx, and any other status (400 for an unsupported response_format, 401, 404 for an unknown model): the server's answer, not ours to fix in a run.
+    // 5xx, and any other status (400 for an unsupported response_format, 401, 404 for an unknown model,
+    // a 3xx that is never followed): the server's answer, not ours to fix in a run.
     return { reason: 'server-error', status };
   }
   // A 200 whose body is not JSON at all.

@@ -337,6 +337,37 @@ describe('askVerdicts', () => {
       expect(await askVerdicts(clientFor(), { subscriber, postings })).toEqual({ kind: 'fallback', reason: 'server-error', status: 400 });
     });
 
+    it('a redirect (3xx) is not followed: server-error with the status, and the target is never asked', async () => {
+      // Another loopback server that would answer a perfectly good completion, so following the
+      // redirect would look like success; only an unfollowed redirect leaves it untouched.
+      let targetHits = 0;
+      const target = createServer((_req, res) => {
+        targetHits += 1;
+        json(res, 200, completion(JSON.stringify({ verdicts: [{ id: 'feed-a_1', fit: 99, reason: 'Redirected.' }] })));
+      });
+      await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+      const location = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1/chat/completions`;
+      try {
+        for (const status of [301, 302, 303, 307, 308]) {
+          requests = [];
+          handler = (_request, response) => {
+            response.writeHead(status, { location });
+            response.end();
+          };
+          expect(await askVerdicts(clientFor(), { subscriber, postings }), String(status)).toEqual({
+            kind: 'fallback',
+            reason: 'server-error',
+            status,
+          });
+          expect(requests).toHaveLength(1);
+        }
+        expect(targetHits).toBe(0);
+      } finally {
+        target.closeAllConnections();
+        await new Promise((resolve) => target.close(resolve));
+      }
+    });
+
     it('429 with Retry-After in seconds: rate-limited, retryAfterMs parsed', async () => {
       handler = (_request, response) => json(response, 429, { error: { message: 'slow down' } }, { 'retry-after': '7' });
       expect(await askVerdicts(clientFor(), { subscriber, postings })).toEqual({
