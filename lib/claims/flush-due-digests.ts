@@ -467,7 +467,7 @@ async function commitDigests(
   const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
   if (ctx.handoff)
     await ctx.handoff.offer(
-      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
       'flush',
     );
   wave.forEach(({ plan }, i) => {

@@ -17,7 +17,7 @@ export async function startScriptProcess(main: URL, args: string[]): Promise<Scr
   const child = spawn(tsx, [fileURLToPath(main), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${fileURLToPath(main)} exited (${code})`)));
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0].trim()));
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0].trim()));
   });
   return {
     url,
