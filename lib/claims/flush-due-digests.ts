@@ -176,6 +176,7 @@ export async function flushDueDigests(
   );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard, bucketed: input.bucketed });
   const slices = slicePipeline();
+  let stopped: { error: unknown } | null = null;
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
       if (deps.outOfTime()) {
@@ -200,11 +201,18 @@ export async function flushDueDigests(
       await slices.started();
       if (stats.truncated || slices.failed()) break;
     }
-  } finally {
-    const failed = await recorded;
-    await slices.settled();
-    if (failed) throw failed.error;
+  } catch (error) {
+    stopped = { error };
   }
+  // Both awaited whatever happened above, so no write of this flush lands after it has returned.
+  // Then one failure is thrown: a slice's first, else the hour's record's, else the due pages'.
+  const recordFailed = await recorded;
+  const sliceFailed = await slices.settled().then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  const failed = sliceFailed ?? recordFailed ?? stopped;
+  if (failed) throw failed.error;
   return stats;
 }
 
