@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** A test server (the mail sink, the model fake) in a process of its own, by the URL it printed first. */
-export type ScriptProcess = { url: string; close(): Promise<void> };
+export type ScriptProcess = { url: string; close: () => Promise<void> };
 
 /**
  * Starts `tsx <main> <args>` and waits for the first line of its stdout: the bare URL the sink and
