@@ -745,9 +745,9 @@ async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(
           ctx.db,
           sending.map((plan) => ({ uid: plan.uid, day: plan.period })),
         )
-      : new Map();
+      : null;
   return plans.map((plan) => {
-    const doc = docs.get(plan.uid)?.data();
+    const doc = docs?.get(plan.uid)?.data();
     return doc ? { excluded: doc.excluded.length, underMinBudget: doc.underMinBudget.length } : null;
   });
 }

@@ -44,7 +44,7 @@ export function guardedSubscriberUpdate<R>(
  */
 export function applyUpdate(stored: DocumentData, update: DocumentData): DocumentData {
   const after: DocumentData = { ...stored };
-  for (const [field, value] of Object.entries(update)) {
+  for (const [field, value] of Object.entries<unknown>(update)) {
     if (value instanceof FieldValue && value.isEqual(FieldValue.delete())) delete after[field];
     else after[field] = value;
   }
