@@ -8,6 +8,8 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   // Build output, local state and generated files: nobody writes them by hand.
   globalIgnores(['.next/', '.next-*/', 'out/', 'coverage/', '.scout/', 'next-env.d.ts']),
+  // A rule that is wrong for Scout is turned off here, with its reason, never by a comment in the code.
+  { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' } },
 
   js.configs.recommended,
   {
@@ -38,12 +40,20 @@ export default defineConfig(
   {
     files: ['test/**'],
     rules: {
-      // Tests read raw Firestore documents and JSON bodies to assert on them: the expect() is the check.
+      // Tests read raw Firestore documents and JSON bodies (typed any) to assert on them: the expect() is the check.
+      '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
+    files: ['lib/feeds/source-adapter.ts'],
+    rules: {
+      // AnySourceAdapter erases each adapter's params type for the registry; unknown cannot, as attribution takes them.
+      '@typescript-eslint/no-explicit-any': 'off',
     },
   },
   {
@@ -67,6 +77,10 @@ export default defineConfig(
   {
     files: ['app/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts'],
     extends: [nextPlugin.configs.recommended, nextPlugin.configs['core-web-vitals']],
+    rules: {
+      // Scout's one Next page links as plain HTML, as every route handler's page does; it needs no client-side navigation.
+      '@next/next/no-html-link-for-pages': 'off',
+    },
   },
 
   // The pages' form script is served as written: a plain browser script, no modules, no build.
