@@ -57,7 +57,7 @@ export function SignupForm({ timeZones, defaultDigestHour }: { timeZones: readon
     if (!form) return;
     const fields = fieldsOf(form, PREVIEW_FIELDS);
     inFlight.current?.abort();
-    if (!String(fields.keywords ?? '').trim()) {
+    if (typeof fields.keywords !== 'string' || !fields.keywords.trim()) {
       inFlight.current = null;
       setPreviewBusy(false);
       setPreview({ kind: 'idle' });
@@ -143,7 +143,7 @@ export function SignupForm({ timeZones, defaultDigestHour }: { timeZones: readon
       defaultDigestHour={defaultDigestHour}
       formError={state.kind === 'refused' ? state.message : null}
       busy={state.kind === 'sending'}
-      onSubmit={submit}
+      onSubmit={(event) => void submit(event)}
       onChange={changed}
       preview={preview}
       previewBusy={previewBusy}

@@ -12,6 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Firestore } from 'firebase-admin/firestore';
+import type { RunAnswer } from '../lib/ops/runs';
 import { clearEmulatorProject } from './stack/firestore-emulator';
 import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startNextServer } from './stack/next-server';
@@ -51,18 +52,18 @@ async function main() {
       console.log(
         `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`,
       );
-      if (row.input.about) console.log(`           about: ${row.input.about}`);
+      if (typeof row.input.about === 'string' && row.input.about) console.log(`           about: ${row.input.about}`);
     }
 
     const cron = async (now: string) => {
       const res = await fetch(`${app.url}/api/cron?now=${encodeURIComponent(now)}`, {
         headers: { authorization: `Bearer ${env.CRON_SECRET}` },
       });
-      const body = await res.json();
+      const body: unknown = await res.json();
       if (res.status !== 200) throw new Error(`GET /api/cron → ${res.status} ${JSON.stringify(body)}`);
-      return body;
+      return body as RunAnswer;
     };
-    const summary = (b: Record<string, number>) =>
+    const summary = (b: RunAnswer) =>
       `new postings ${b.jobsNew}, matches ${b.matches}, instant emails ${b.instantEmails}, queued for digest ${b.queued}, digests ${b.digests}, failures ${b.failures}`;
     const received = (label: string) => {
       heading(label);

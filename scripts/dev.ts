@@ -26,11 +26,15 @@ Ctrl-C stops everything.`);
     await stack.stop();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // A stop that fails ends the process as a failed start does, not as an unhandled rejection.
+  const onSignal = () => void shutdown().catch(fail);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 }
 
-main().catch((error) => {
+function fail(error: unknown) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
-});
+}
+
+main().catch(fail);

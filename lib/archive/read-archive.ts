@@ -209,7 +209,7 @@ async function readPostings(db: Firestore, items: SentItem[], into: Map<string, 
 
 function archivePostingOf(snap: DocumentSnapshot, withDescription: boolean): ArchivePosting {
   const text = (field: string) => {
-    const value = snap.get(field);
+    const value: unknown = snap.get(field);
     return typeof value === 'string' ? value : null;
   };
   return {

@@ -15,7 +15,7 @@ const cursorRef = (db: Firestore, shardTag: string | null) => db.collection(COLL
 
 export async function readClaimCursor(db: Firestore, shardTag: string | null): Promise<string | null> {
   const snap = await cursorRef(db, shardTag).get();
-  return snap.exists ? (snap.get('resumeAfter') ?? null) : null;
+  return snap.exists ? ((snap.get('resumeAfter') as string | null | undefined) ?? null) : null;
 }
 
 /** Saves where to resume (`resumeAfter`), or clears the cursor once a run got through everybody (null). */

@@ -271,7 +271,7 @@ async function commitWave(
   const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
   if (ctx.handoff)
     await ctx.handoff.offer(
-      alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+      alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
       'claim',
     );
   for (const { index, result: plan } of writing) {

@@ -176,6 +176,7 @@ export async function flushDueDigests(
   );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard, bucketed: input.bucketed });
   const slices = slicePipeline();
+  let stopped: { error: unknown } | null = null;
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
       if (deps.outOfTime()) {
@@ -200,11 +201,18 @@ export async function flushDueDigests(
       await slices.started();
       if (stats.truncated || slices.failed()) break;
     }
-  } finally {
-    const failed = await recorded;
-    await slices.settled();
-    if (failed) throw failed.error;
+  } catch (error) {
+    stopped = { error };
   }
+  // Both awaited whatever happened above, so no write of this flush lands after it has returned.
+  // Then one failure is thrown: a slice's first, else the hour's record's, else the due pages'.
+  const recordFailed = await recorded;
+  const sliceFailed = await slices.settled().then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  const failed = sliceFailed ?? recordFailed ?? stopped;
+  if (failed) throw failed.error;
   return stats;
 }
 
@@ -467,7 +475,7 @@ async function commitDigests(
   const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
   if (ctx.handoff)
     await ctx.handoff.offer(
-      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j]! }] : [])),
+      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
       'flush',
     );
   wave.forEach(({ plan }, i) => {
@@ -737,9 +745,9 @@ async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(
           ctx.db,
           sending.map((plan) => ({ uid: plan.uid, day: plan.period })),
         )
-      : new Map();
+      : null;
   return plans.map((plan) => {
-    const doc = docs.get(plan.uid)?.data();
+    const doc = docs?.get(plan.uid)?.data();
     return doc ? { excluded: doc.excluded.length, underMinBudget: doc.underMinBudget.length } : null;
   });
 }

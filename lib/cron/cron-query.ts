@@ -41,7 +41,7 @@ export type CronQuery = z.output<typeof cronQuerySchema>;
 export function parseCronQuery(url: string): { ok: true; query: CronQuery } | { ok: false; errors: Record<string, string> } {
   const params = new URL(url).searchParams;
   // No prototype: `__proto__` and `constructor` are parameter names like any other (unknown ones).
-  const raw: Record<string, string> = Object.create(null);
+  const raw = Object.create(null) as Record<string, string>;
   for (const [name, value] of params) {
     if (Object.hasOwn(raw, name)) return { ok: false, errors: { [name]: 'given more than once' } };
     raw[name] = value;

@@ -20,7 +20,8 @@ export async function acquireLock(db: Firestore, input: { name: string; owner: s
       await ref.create(data);
     } else {
       const expiresAt = toDate(snap.get('expiresAt'));
-      if (expiresAt && expiresAt > input.now) return { acquired: false, owner: snap.get('owner') ?? null, expiresAt };
+      if (expiresAt && expiresAt > input.now)
+        return { acquired: false, owner: (snap.get('owner') as string | null | undefined) ?? null, expiresAt };
       // Take over an expired lock only if nobody else did since we read it.
       await ref.update(data, { lastUpdateTime: snap.updateTime! });
     }

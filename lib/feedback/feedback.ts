@@ -2,7 +2,7 @@ import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore
 import { capText, collapseWhitespace } from '../feeds/plain-text';
 import type { Posting } from '../feeds/posting';
 import { COLLECTIONS } from '../store/collections';
-import { addDays, toDate, toTimestamp } from '../store/timestamps';
+import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 
 /**
  * feedback/{uid}_{jobId}: a subscriber said "not a fit" about one posting they were sent. Written
@@ -47,7 +47,7 @@ export const feedbackConverter: FirestoreDataConverter<Feedback> = {
     expireAt: toTimestamp(f.expireAt as Date),
   }),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<Feedback>;
     return {
       uid: d.uid,
       jobId: d.jobId,

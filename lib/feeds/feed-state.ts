@@ -1,5 +1,5 @@
 import type { DocumentData, Firestore } from 'firebase-admin/firestore';
-import { toDate } from '../store/timestamps';
+import { toDate, type Stored } from '../store/timestamps';
 import { COLLECTIONS } from '../store/collections';
 import { guardedUpdate } from '../store/guarded-update';
 import type { Validators } from './source-adapter';
@@ -27,16 +27,17 @@ const HEALTH_STATES: readonly HealthState[] = ['ok', 'failing', 'disabled', 'sil
 
 export function readFeedState(data: DocumentData | undefined): FeedState | null {
   if (!data) return null;
+  const d = data as Stored<Omit<FeedState, 'health'>>;
   return {
-    kind: data.kind ?? 'feed',
-    label: data.label ?? null,
-    url: data.url ?? null,
-    etag: data.etag ?? null,
-    lastModified: data.lastModified ?? null,
-    lastFetchedAt: toDate(data.lastFetchedAt),
-    lastError: data.lastError ?? null,
-    retryAfter: toDate(data.retryAfter),
-    lastItemCount: typeof data.lastItemCount === 'number' ? data.lastItemCount : null,
+    kind: d.kind ?? 'feed',
+    label: d.label ?? null,
+    url: d.url ?? null,
+    etag: d.etag ?? null,
+    lastModified: d.lastModified ?? null,
+    lastFetchedAt: toDate(d.lastFetchedAt),
+    lastError: d.lastError ?? null,
+    retryAfter: toDate(d.retryAfter),
+    lastItemCount: typeof d.lastItemCount === 'number' ? d.lastItemCount : null,
     health: readHealth(data),
   };
 }
@@ -46,31 +47,35 @@ export function readFeedState(data: DocumentData | undefined): FeedState | null 
  * what it can tell: its failures so far (failing) or ok, with no history.
  */
 export function readHealth(data: DocumentData): SourceHealth {
+  const d = data as StoredHealth;
   const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const consecutiveFailures = count(data.consecutiveFailures);
-  const state = HEALTH_STATES.includes(data.health) ? (data.health as HealthState) : consecutiveFailures > 0 ? 'failing' : 'ok';
+  const consecutiveFailures = count(d.consecutiveFailures);
+  const state = HEALTH_STATES.includes(d.health) ? d.health : consecutiveFailures > 0 ? 'failing' : 'ok';
   return {
     state,
-    trackedSince: toDate(data.trackedSince),
-    lastSuccessAt: toDate(data.lastSuccessAt),
+    trackedSince: toDate(d.trackedSince),
+    lastSuccessAt: toDate(d.lastSuccessAt),
     consecutiveFailures,
-    goneStreak: count(data.goneStreak),
-    parseStreak: count(data.parseStreak),
-    lastError: data.lastError ?? null,
-    lastErrorAt: toDate(data.lastErrorAt),
-    lastErrorStatus: typeof data.lastErrorStatus === 'number' ? data.lastErrorStatus : null,
-    failingSince: toDate(data.failingSince) ?? (consecutiveFailures > 0 ? toDate(data.lastErrorAt) : null),
-    disabledAt: toDate(data.disabledAt),
-    disabledReason: data.disabledReason ?? null,
-    nextProbeAt: toDate(data.nextProbeAt),
-    lastNewPostingAt: toDate(data.lastNewPostingAt),
-    newPostingGapsMinutes: Array.isArray(data.newPostingGapsMinutes) ? data.newPostingGapsMinutes.filter((n) => typeof n === 'number') : [],
+    goneStreak: count(d.goneStreak),
+    parseStreak: count(d.parseStreak),
+    lastError: d.lastError ?? null,
+    lastErrorAt: toDate(d.lastErrorAt),
+    lastErrorStatus: typeof d.lastErrorStatus === 'number' ? d.lastErrorStatus : null,
+    failingSince: toDate(d.failingSince) ?? (consecutiveFailures > 0 ? toDate(d.lastErrorAt) : null),
+    disabledAt: toDate(d.disabledAt),
+    disabledReason: d.disabledReason ?? null,
+    nextProbeAt: toDate(d.nextProbeAt),
+    lastNewPostingAt: toDate(d.lastNewPostingAt),
+    newPostingGapsMinutes: Array.isArray(d.newPostingGapsMinutes) ? d.newPostingGapsMinutes.filter((n) => typeof n === 'number') : [],
     newPostingsByDay:
-      data.newPostingsByDay && typeof data.newPostingsByDay === 'object'
-        ? (Object.fromEntries(Object.entries(data.newPostingsByDay).filter(([, n]) => typeof n === 'number')) as Record<string, number>)
+      d.newPostingsByDay && typeof d.newPostingsByDay === 'object'
+        ? Object.fromEntries(Object.entries(d.newPostingsByDay).filter(([, n]) => typeof n === 'number'))
         : {},
   };
 }
+
+/** A feeds/ document's health fields as healthFields writes them: the state under `health`. */
+type StoredHealth = Stored<Omit<SourceHealth, 'state'>> & { health: HealthState };
 
 /** The health as stored: every field whole (a map is replaced, never merged, so old days drop out). */
 function healthFields(health: SourceHealth): DocumentData {

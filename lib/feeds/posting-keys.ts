@@ -1,6 +1,6 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { COLLECTIONS } from '../store/collections';
-import { addDays, toDate, toTimestamp } from '../store/timestamps';
+import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { canonicalUrl, jobFingerprint, normaliseText } from './job-identity';
 import { hashKey, type Posting } from './posting';
 
@@ -78,7 +78,7 @@ export const postingKeyFields = (key: PostingKey) => ({
 const postingKeyConverter: FirestoreDataConverter<PostingKey> = {
   toFirestore: (key) => postingKeyFields(key as PostingKey),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<PostingKey>;
     return { canonicalId: d.canonicalId, firstSeenAt: toDate(d.firstSeenAt)!, expireAt: toDate(d.expireAt)! };
   },
 };

@@ -1,5 +1,5 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
-import { toDate, toTimestamp } from '../store/timestamps';
+import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 import type { Budget, Posting } from './posting';
 import { COLLECTIONS } from '../store/collections';
 
@@ -49,7 +49,7 @@ export const postingConverter: FirestoreDataConverter<StoredPosting> = {
     ...(p.sightings ? { sightings: (p.sightings as Sighting[]).map(sightingToFirestore) } : {}),
   }),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as StoredPostingFields;
     return {
       id: snap.id,
       source: d.source,
@@ -77,6 +77,9 @@ export const postingConverter: FirestoreDataConverter<StoredPosting> = {
     };
   },
 };
+
+/** A posting as its converter writes it; its sightings are read one field at a time (sightingFromFirestore). */
+type StoredPostingFields = Stored<Omit<StoredPosting, 'id' | 'sightings'>> & { sightings?: Record<string, unknown>[] };
 
 export const sightingToFirestore = (s: Sighting) => ({ source: s.source, label: s.label, url: s.url, seenAt: toTimestamp(s.seenAt) });
 const sightingFromFirestore = (s: Record<string, unknown>): Sighting => ({

@@ -61,5 +61,4 @@ export type SourceAdapter<P = Record<string, unknown>> = {
 };
 
 /** Erases P for the registry: each adapter parses its own params before it sees them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnySourceAdapter = SourceAdapter<any>;

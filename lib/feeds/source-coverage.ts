@@ -31,9 +31,9 @@ export async function readSourceCoverage(db: Firestore, now: Date): Promise<Sour
     if (!askedAt || askedAt > now) continue;
     coverage.sources += 1;
     const listedAt = toDate(doc.get('lastSuccessAt'));
-    const listed = doc.get('lastItemCount');
+    const listed: unknown = doc.get('lastItemCount');
     if (listedAt && now.getTime() - listedAt.getTime() <= LISTED_WITHIN_MS && typeof listed === 'number') coverage.postings += listed;
-    const health = doc.get('health');
+    const health: unknown = doc.get('health');
     const failing = health === 'failing' || health === 'disabled' || (health === undefined && (doc.get('consecutiveFailures') ?? 0) > 0);
     if (!failing) continue;
     coverage.unreachable += 1;

@@ -232,7 +232,9 @@ const NETWORK_ERRORS: Record<string, string> = {
 // own message may quote the address it tried, and the source's status is visible outside.
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: unknown } | null)?.cause;
-  const codes = [cause, ...(cause instanceof AggregateError ? cause.errors : [])].map((e) => (e as { code?: unknown } | null)?.code);
+  const codes = [cause, ...(cause instanceof AggregateError ? (cause.errors as unknown[]) : [])].map(
+    (e) => (e as { code?: unknown } | null)?.code,
+  );
   for (const code of codes) if (typeof code === 'string' && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code];
   if (codes.some((code) => typeof code === 'string' && /CERT|TLS|SSL/.test(code))) return 'TLS error';
   return 'network error';

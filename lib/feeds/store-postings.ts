@@ -210,7 +210,7 @@ export async function storePosting(db: Firestore, posting: Posting, ctx: StoreCo
         keys
           .map((k) => k.data())
           .filter((k) => isLiveKey(k, ctx.now))
-          .map((k) => k!.canonicalId),
+          .map((k) => k.canonicalId),
       ),
     ];
     const named = liveIds.length > 0 ? await db.getAll(...liveIds.map((id) => jobs.doc(id))) : [];

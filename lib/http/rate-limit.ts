@@ -79,7 +79,7 @@ export const signupEmailsDoc = (db: Firestore, now: Date) =>
  */
 async function countSignupEmail(db: Firestore, input: { perHour: number; now: Date }): Promise<boolean> {
   const ref = signupEmailsDoc(db, input.now);
-  const current = (await ref.get()).get('count');
+  const current: unknown = (await ref.get()).get('count');
   if (typeof current === 'number' && current >= input.perHour) return false;
   const window = Math.floor(input.now.getTime() / SIGNUP_LIMITS.globalWindowMs);
   const count = await countAndRead(ref, {
@@ -123,6 +123,6 @@ export const clientKey = (clientAddress: string, secret: string) =>
  */
 export async function countAndRead(ref: DocumentReference, fields: { kind: string; expireAt: Date }): Promise<number> {
   await ref.set({ ...fields, count: FieldValue.increment(1) }, { merge: true });
-  const count = (await ref.get()).get('count');
+  const count: unknown = (await ref.get()).get('count');
   return typeof count === 'number' ? count : Number.POSITIVE_INFINITY;
 }

@@ -1,7 +1,7 @@
 import { FieldPath, type DocumentSnapshot, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { readMany } from '../store/create-documents';
 import type { DeliveryMode } from '../subscribers/subscriber';
-import { toDate, toTimestamp } from '../store/timestamps';
+import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { COLLECTIONS } from '../store/collections';
 
 /**
@@ -78,7 +78,7 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
     expireAt: toTimestamp(d.expireAt as Date),
   }),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<Delivery>;
     return {
       uid: d.uid,
       jobId: d.jobId,

@@ -126,7 +126,7 @@ export async function migrateLedger(
       progress.deliveries += done.deliveries;
       progress.skippedExisting += done.skippedExisting;
       const last = snap.docs[snap.docs.length - 1];
-      after = { day: last.get('day'), id: last.id };
+      after = { day: last.get('day') as string, id: last.id };
       if (!input.dryRun) {
         await failpoint('before-cursor-save', last.id);
         await saveCursor(
@@ -310,13 +310,14 @@ async function readCursor(db: Firestore): Promise<Cursor | null> {
   if (!snap.exists) return null;
   return {
     // `lastPageId` and `pages`: the names a cursor saved by an earlier Scout used for the same fields.
-    lastDayDocumentId: snap.get('lastDayDocumentId') ?? snap.get('lastPageId') ?? null,
-    lastDay: snap.get('lastDay') ?? null,
+    lastDayDocumentId:
+      (snap.get('lastDayDocumentId') as string | null | undefined) ?? (snap.get('lastPageId') as string | undefined) ?? null,
+    lastDay: (snap.get('lastDay') as string | null | undefined) ?? null,
     doneAt: toDate(snap.get('doneAt')),
     totals: {
-      dayDocuments: snap.get('dayDocuments') ?? snap.get('pages') ?? 0,
-      deliveries: snap.get('deliveries') ?? 0,
-      skippedExisting: snap.get('skippedExisting') ?? 0,
+      dayDocuments: (snap.get('dayDocuments') as number | undefined) ?? (snap.get('pages') as number | undefined) ?? 0,
+      deliveries: (snap.get('deliveries') as number | undefined) ?? 0,
+      skippedExisting: (snap.get('skippedExisting') as number | undefined) ?? 0,
     },
   };
 }

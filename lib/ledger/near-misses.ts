@@ -2,7 +2,7 @@ import { FieldValue, type DocumentSnapshot, type Firestore, type FirestoreDataCo
 import { COLLECTIONS } from '../store/collections';
 import { readMany } from '../store/create-documents';
 import { shortHash } from '../store/short-hash';
-import { toDate, toTimestamp } from '../store/timestamps';
+import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 
 /**
  * nearMisses/{uid}_{day}: the postings that matched a daily subscriber's keywords and were left
@@ -33,7 +33,7 @@ export const nearMissEntry = (jobId: string) => shortHash(jobId, 12);
 export const nearMissesConverter: FirestoreDataConverter<NearMisses> = {
   toFirestore: (n) => ({ ...n, expireAt: toTimestamp(n.expireAt as Date) }),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<NearMisses>;
     return {
       uid: d.uid,
       day: d.day,

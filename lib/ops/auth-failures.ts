@@ -143,7 +143,7 @@ export async function readDoor(db: Firestore, input: { now: Date; signupEmailsPe
   const locks = lockDocs(db, input.now);
   const snaps = await db.getAll(...counters, signupEmailsDoc(db, input.now), ...locks);
   const count = (i: number) => {
-    const value = snaps[i].get('count');
+    const value: unknown = snaps[i].get('count');
     return typeof value === 'number' ? value : 0;
   };
   return {
@@ -174,7 +174,8 @@ function lockIn(snaps: FirebaseFirestore.DocumentSnapshot[], now: Date): LoginLo
   let lock: LoginLock | null = null;
   for (const snap of snaps) {
     const until = toDate(snap.get('until'));
-    if (until && until > now && (!lock || until > lock.until)) lock = { until, failures: snap.get('failures') ?? 0 };
+    if (until && until > now && (!lock || until > lock.until))
+      lock = { until, failures: (snap.get('failures') as number | undefined) ?? 0 };
   }
   return lock;
 }

@@ -149,8 +149,8 @@ export async function readDashboard(
   const stored = new Set(feeds.docs.map((d) => d.id));
   const feedViews: FeedView[] = feeds.docs.map((d) => ({
     ...sourceHealthView(d.id, d.data(), input.now),
-    status: d.get('lastStatus') ?? (d.get('lastError') ? 'error' : 'ok'),
-    lastItemCount: d.get('lastItemCount') ?? null,
+    status: (d.get('lastStatus') as string | undefined) ?? (d.get('lastError') ? 'error' : 'ok'),
+    lastItemCount: (d.get('lastItemCount') as number | undefined) ?? null,
   }));
   for (const feed of input.configuredFeeds ?? []) {
     if (!stored.has(feed.source)) feedViews.push({ ...neverFetchedView(feed), status: 'never', lastItemCount: null });
@@ -160,11 +160,11 @@ export async function readDashboard(
     const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
     return {
       runId: d.id,
-      trigger: d.get('trigger') ?? '',
-      shard: d.get('shard') ?? null,
-      status: d.get('status') ?? 'unknown',
+      trigger: (d.get('trigger') as string | undefined) ?? '',
+      shard: (d.get('shard') as string | null | undefined) ?? null,
+      status: (d.get('status') as string | undefined) ?? 'unknown',
       startedAt: toDate(d.get('startedAt')),
-      durationMs: d.get('durationMs') ?? null,
+      durationMs: (d.get('durationMs') as number | null | undefined) ?? null,
       jobsFetched: stat('jobsFetched'),
       jobsNew: stat('jobsNew'),
       matches: stat('matches'),
@@ -174,7 +174,7 @@ export async function readDashboard(
       partial: d.get('partial') === true,
       quota: readRunQuota(d.get('quota')),
       model: readRunModel(d.get('stats.model')),
-      errors: d.get('errors') ?? [],
+      errors: (d.get('errors') as string[] | undefined) ?? [],
     };
   });
 
@@ -195,7 +195,7 @@ export async function readDashboard(
       const expiresAt = toDate(d.get('expiresAt'));
       return {
         name: d.id,
-        owner: d.get('owner') ?? null,
+        owner: (d.get('owner') as string | null | undefined) ?? null,
         acquiredAt: toDate(d.get('ts')),
         expiresAt,
         held: (expiresAt?.getTime() ?? 0) > input.now.getTime(),

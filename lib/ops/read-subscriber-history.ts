@@ -71,15 +71,15 @@ export async function readSubscriberHistory(db: Firestore, input: { uid: string 
     })),
     emails: emailsSnap.docs.map((d) => ({
       emailKey: d.id,
-      kind: d.get('kind') ?? '',
-      status: d.get('status') ?? '',
-      attempts: d.get('attempts') ?? 0,
-      subject: d.get('payload.subject') ?? null,
-      lastError: d.get('lastError') ?? null,
+      kind: (d.get('kind') as string | undefined) ?? '',
+      status: (d.get('status') as string | undefined) ?? '',
+      attempts: (d.get('attempts') as number | undefined) ?? 0,
+      subject: (d.get('payload.subject') as string | undefined) ?? null,
+      lastError: (d.get('lastError') as string | null | undefined) ?? null,
       createdAt: toDate(d.get('createdAt')),
       sentAt: toDate(d.get('sentAt')),
       deliveries: (d.get('deliveryIds') as string[] | undefined)?.length ?? 0,
-      retries: d.get('retries') ?? 0,
+      retries: (d.get('retries') as number | undefined) ?? 0,
     })),
   };
 }

@@ -74,6 +74,12 @@ export type RunStats = {
   errors: string[];
 };
 
+/**
+ * A run's stats as GET /api/cron answers them for a run that ran, read back from the JSON. The
+ * quota's instants are strings there, not Dates, so it is left out.
+ */
+export type RunAnswer = Omit<RunStats, 'quota'>;
+
 export function emptyRunStats(runId: string, trigger: string, shard: string | null = null): RunStats {
   return {
     runId,

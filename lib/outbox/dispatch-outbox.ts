@@ -89,11 +89,11 @@ export async function dispatchOutbox(
     const recovering = new Map<string, string[]>();
     const lone: Row[] = [];
     for (const doc of abandoned.docs) {
-      kinds.set(doc.id, doc.get('kind'));
-      const batchKey: string | null = doc.get('batchKey') ?? null;
-      const batchMembers: string[] | null = doc.get('batchMembers') ?? null;
+      kinds.set(doc.id, doc.get('kind') as EmailKind);
+      const batchKey = (doc.get('batchKey') as string | null | undefined) ?? null;
+      const batchMembers = (doc.get('batchMembers') as string[] | null | undefined) ?? null;
       if (batchKey && batchMembers) recovering.set(batchKey, batchMembers);
-      else lone.push({ emailKey: doc.id, uid: doc.get('uid') });
+      else lone.push({ emailKey: doc.id, uid: doc.get('uid') as string });
     }
     for (const [batchKey, memberKeys] of recovering) {
       // Over quota, a recovered batch would only be handed back: it waits, `sending`, for a run that can send.
@@ -135,7 +135,7 @@ export async function dispatchOutbox(
       const rows = page.docs
         .map((d) => ({ emailKey: d.id, uid: d.get('uid') as string }))
         .filter((row) => ownsSubscriber(input.shard, row.uid));
-      for (const doc of page.docs) kinds.set(doc.id, doc.get('kind'));
+      for (const doc of page.docs) kinds.set(doc.id, doc.get('kind') as EmailKind);
       const chunkSize = batchSize > 1 ? batchSize : SINGLE_LEASE_CHUNK;
       const planned = await plan(chunked(rows, chunkSize).map((c) => ({ rows: c, seal: batchSize > 1 })));
       more = planned === 'done' && page.size === pageSize;

@@ -1,6 +1,6 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { sha256Hex, shortHash } from '../store/short-hash';
-import { toDate, toTimestamp } from '../store/timestamps';
+import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { hashPayload, type EmailPayload } from '../mail/email-payload';
 import { COLLECTIONS } from '../store/collections';
 
@@ -117,7 +117,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
     return data;
   },
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<OutboxRow>;
     return {
       uid: d.uid,
       kind: d.kind,

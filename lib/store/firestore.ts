@@ -1,4 +1,4 @@
-import { cert, getApps, initializeApp, type App } from 'firebase-admin/app';
+import { cert, getApps, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
 import { getFirestore, type Firestore } from 'firebase-admin/firestore';
 
 /**
@@ -20,7 +20,7 @@ export function createFirestore(options: { projectId: string; serviceAccountJson
     initializeApp(
       {
         projectId: options.projectId,
-        ...(options.serviceAccountJson ? { credential: cert(JSON.parse(options.serviceAccountJson)) } : {}),
+        ...(options.serviceAccountJson ? { credential: cert(JSON.parse(options.serviceAccountJson) as ServiceAccount) } : {}),
       },
       appName,
     );

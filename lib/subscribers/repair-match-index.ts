@@ -1,6 +1,6 @@
-import { FieldPath, FieldValue, type DocumentData, type Firestore } from 'firebase-admin/firestore';
+import { FieldPath, FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { COLLECTIONS } from '../store/collections';
-import { DAY_MS, toDate } from '../store/timestamps';
+import { DAY_MS, toDate, type Stored } from '../store/timestamps';
 import {
   entryForStored,
   MATCH_INDEX_SHARDS,
@@ -49,17 +49,23 @@ export type RepairResult = { ran: boolean; checked: number; drift: number; fixed
 const stateRef = (db: Firestore) => db.collection(COLLECTIONS.cursors).doc(MATCH_INDEX_REPAIR);
 const layoutOf = (count: number) => `${count} shards`;
 
+/** cursors/match-index-repair as runRepair writes it: a RepairState with its instants as Timestamps. */
+type StoredRepairState = Pick<RepairState, 'layout' | 'after'> & {
+  sweep: Stored<SweepFigures> | null;
+  lastSweep: Stored<SweepFigures & { finishedAt: Date }> | null;
+};
+
 export async function readRepairState(db: Firestore): Promise<RepairState | null> {
-  const data = (await stateRef(db).get()).data();
+  const data = (await stateRef(db).get()).data() as StoredRepairState | undefined;
   if (!data) return null;
-  const figures = (f: DocumentData | null | undefined): SweepFigures | null =>
+  const figures = (f: Stored<SweepFigures> | null | undefined): SweepFigures | null =>
     f ? { startedAt: toDate(f.startedAt) ?? new Date(0), checked: f.checked ?? 0, drift: f.drift ?? 0, fixed: f.fixed ?? 0 } : null;
   const last = figures(data.lastSweep);
   return {
     layout: data.layout ?? '',
     after: data.after ?? null,
     sweep: figures(data.sweep),
-    lastSweep: last ? { ...last, finishedAt: toDate(data.lastSweep.finishedAt) ?? new Date(0) } : null,
+    lastSweep: last ? { ...last, finishedAt: toDate(data.lastSweep?.finishedAt) ?? new Date(0) } : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { FieldValue, type DocumentData, type DocumentReference } from 'firebase-admin/firestore';
-import { guardedUpdate, type GuardedStep, type GuardedUpdateOptions } from '../store/guarded-update';
+import { guardedUpdate, type GuardedUpdateOptions } from '../store/guarded-update';
 import { entryForStored, writeMatchProfile } from './match-index';
 import type { Subscriber } from './subscriber';
 
@@ -31,7 +31,7 @@ export function guardedSubscriberUpdate<R>(
           step.alongside?.(batch);
           writeMatchProfile(batch, db, ref.id, change);
         },
-      } as GuardedStep<R>;
+      };
     },
     options,
   );
@@ -44,7 +44,7 @@ export function guardedSubscriberUpdate<R>(
  */
 export function applyUpdate(stored: DocumentData, update: DocumentData): DocumentData {
   const after: DocumentData = { ...stored };
-  for (const [field, value] of Object.entries(update)) {
+  for (const [field, value] of Object.entries<unknown>(update)) {
     if (value instanceof FieldValue && value.isEqual(FieldValue.delete())) delete after[field];
     else after[field] = value;
   }

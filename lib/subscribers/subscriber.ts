@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { FieldValue, type DocumentData, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
-import { addDays, toDate, toTimestamp } from '../store/timestamps';
+import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
@@ -133,7 +133,8 @@ export const readProfileVersion = (value: unknown) => (typeof value === 'number'
  * reads as its default). The converter's reading, and the match index's (match-index.ts), which
  * must derive an entry from the fields an update is about to write.
  */
-export function readSubscriberFields(id: string, d: DocumentData): Subscriber {
+export function readSubscriberFields(id: string, data: DocumentData): Subscriber {
+  const d = data as Stored<Omit<Subscriber, 'id'>>;
   const expireAt = toDate(d.expireAt);
   return {
     id,

@@ -99,9 +99,9 @@ export async function handlePreviewRequest(request: Request, deps: PreviewReques
     const outcome = await runPreview(deps, { clientAddress: clientAddressOf(request, deps.config), profile: parsed.input });
     if (outcome.kind === 'rate-limited') {
       log('preview.refused', { reason: 'rate-limit' });
-      return answer(429, { kind: 'rate-limited', retryAfterSec: outcome.retryAfterSec }, { retryAfterSec: outcome.retryAfterSec });
+      return await answer(429, { kind: 'rate-limited', retryAfterSec: outcome.retryAfterSec }, { retryAfterSec: outcome.retryAfterSec });
     }
-    return answer(200, { kind: 'shown', preview: outcome.preview });
+    return await answer(200, { kind: 'shown', preview: outcome.preview });
   } catch (error) {
     log('preview.error', { error: error instanceof Error ? error.message : String(error) });
     return refuse(REFUSALS.serverError, isForm);

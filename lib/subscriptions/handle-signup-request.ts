@@ -89,7 +89,7 @@ export async function handleSignupRequest(request: Request, deps: SignupRequestD
 
   try {
     const outcome = await signUp(deps, parsed.input, { clientAddress: clientAddressOf(request, deps.config), now: deps.now });
-    if (outcome.kind === 'client-rate-limited') return refuse(REFUSALS.rateLimited, isForm, outcome.retryAfterSec);
+    if (outcome.kind === 'client-rate-limited') return await refuse(REFUSALS.rateLimited, isForm, outcome.retryAfterSec);
   } catch (error) {
     deps.log('signup.error', { error: error instanceof Error ? error.message : String(error) });
     return refuse(REFUSALS.serverError, isForm);

@@ -45,7 +45,8 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<
       if (!snap.exists || !snap.updateTime) return { done: 'unknown' };
       if (snap.get('status') === 'unsubscribed') return { done: 'already' };
       // The private feed's URL dies with the subscription: someone who comes back gets a new one, never the old.
-      const feedTokenVersion = (typeof snap.get('feedTokenVersion') === 'number' ? snap.get('feedTokenVersion') : 0) + 1;
+      const stored: unknown = snap.get('feedTokenVersion');
+      const feedTokenVersion = (typeof stored === 'number' ? stored : 0) + 1;
       return {
         update: { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now, feedTokenVersion, ...leavePendingFields() },
         result: 'done',

@@ -141,10 +141,10 @@ function faultOf(error: unknown, signal: AbortSignal): { reason: FallbackReason;
   // APIConnectionTimeoutError is an APIConnectionError: tested first.
   if (error instanceof APIConnectionTimeoutError) return { reason: 'timeout' };
   if (error instanceof APIConnectionError) return { reason: 'unreachable' };
-  if (error instanceof APIError && error.status !== undefined) {
+  if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     if (status === 429) {
-      const retryAfterMs = parseRetryAfter(error.headers);
+      const retryAfterMs = parseRetryAfter(error.headers as Headers | undefined);
       return retryAfterMs === undefined ? { reason: 'rate-limited', status } : { reason: 'rate-limited', status, retryAfterMs };
     }
     if (status === 408) return { reason: 'timeout', status };

@@ -1,7 +1,7 @@
 import type { DocumentSnapshot, Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
 import { readMany } from '../store/create-documents';
 import { COLLECTIONS } from '../store/collections';
-import { toDate, toTimestamp } from '../store/timestamps';
+import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 
 /**
  * matches/{uid}_{jobId}: the model's verdict on one posting for one subscriber, scored once
@@ -53,7 +53,7 @@ export const matchVerdictConverter: FirestoreDataConverter<MatchVerdict> = {
     expireAt: toTimestamp(m.expireAt as Date),
   }),
   fromFirestore: (snap) => {
-    const d = snap.data();
+    const d = snap.data() as Stored<MatchVerdict>;
     return {
       uid: d.uid,
       jobId: d.jobId,

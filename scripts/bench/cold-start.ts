@@ -61,11 +61,11 @@ async function coldStart(env: Record<string, string>): Promise<Start> {
     detached: true,
   });
   const output: string[] = [];
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr.on('data', (c: Buffer) => output.push(c.toString()));
   try {
     // Ready by the server's own word, so that no probe request warms a route before the measured one.
     await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (c: Buffer) => {
+      child.stdout.on('data', (c: Buffer) => {
         output.push(c.toString());
         if (/Ready in/.test(output.join(''))) resolve();
       });

@@ -15,7 +15,7 @@ export async function measureRendering(input: { emails?: number; repeats?: numbe
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NODE_OPTIONS: '' };
   const child = spawn(tsx, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', resolve);

@@ -50,7 +50,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase, RunAnswer } from '../../lib/ops/runs';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
 import { rssFeed } from '../sample-feed/rss-feed';
@@ -206,7 +206,7 @@ async function countExpiring(db: Firestore): Promise<Record<string, number>> {
 const diffCounts = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries(
     Object.keys(b)
-      .map((k) => [k, b[k] - (a[k] ?? 0)])
+      .map((k) => [k, b[k] - (a[k] ?? 0)] as const)
       .filter(([, n]) => n !== 0),
   );
 
@@ -501,7 +501,7 @@ const shardAnswer = (c: ShardCall): ShardAnswer => ({
 });
 /** One run, every shard's call of it together: the answers added up, the phases each shard was traced through. */
 type RunCounts = {
-  body: Record<string, any>;
+  body: RunAnswer;
   ms: number;
   total: Counts;
   collections: CountsByCollection;
@@ -914,13 +914,15 @@ function acrossShards(rows: PhaseRow[]): PhaseRow[] {
 }
 
 /** The shards' answers as one run's: their counts added up, partial if any shard's was, the longest duration. */
-function sumOfRuns(bodies: Record<string, unknown>[]): Record<string, any> {
-  const sum: Record<string, any> = { ...bodies[0] };
+function sumOfRuns(bodies: RunAnswer[]): RunAnswer {
+  const sum: Record<string, unknown> = { ...bodies[0] };
   for (const body of bodies.slice(1))
-    for (const [key, value] of Object.entries(body)) if (typeof value === 'number') sum[key] = (sum[key] ?? 0) + value;
-  sum.partial = bodies.some((b) => Boolean(b.partial));
-  sum.durationMs = Math.max(...bodies.map((b) => Number(b.durationMs ?? 0)));
-  return sum;
+    for (const [key, value] of Object.entries(body)) if (typeof value === 'number') sum[key] = Number(sum[key] ?? 0) + value;
+  return {
+    ...(sum as RunAnswer),
+    partial: bodies.some((b) => Boolean(b.partial)),
+    durationMs: Math.max(...bodies.map((b) => Number(b.durationMs ?? 0))),
+  };
 }
 
 async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulatorHost: string; counter: FirestoreCounter }) {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** A test server (the mail sink, the model fake) in a process of its own, by the URL it printed first. */
-export type ScriptProcess = { url: string; close(): Promise<void> };
+export type ScriptProcess = { url: string; close: () => Promise<void> };
 
 /**
  * Starts `tsx <main> <args>` and waits for the first line of its stdout: the bare URL the sink and
@@ -17,7 +17,7 @@ export async function startScriptProcess(main: URL, args: string[]): Promise<Scr
   const child = spawn(tsx, [fileURLToPath(main), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${fileURLToPath(main)} exited (${code})`)));
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0].trim()));
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0].trim()));
   });
   return {
     url,

@@ -5,7 +5,7 @@
  * shard's counts are its own and its peak memory is a process's, as deployed.
  */
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase, RunAnswer } from '../../lib/ops/runs';
 import type { SenderTiming } from '../../lib/outbox/dispatch-stats';
 import { loadConfig } from '../../lib/runtime/config';
 import { noFailpoints } from '../../lib/runtime/failpoints';
@@ -21,7 +21,7 @@ export type PhaseRow = { phase: CyclePhase; ms: number; shard: number; collectio
 /** What one caller's run answered and cost: its JSON, its traced phases, and everything it asked of the store. */
 export type ShardCall = {
   shard: number;
-  body: Record<string, any>;
+  body: RunAnswer;
   phases: PhaseRow[];
   ms: number;
   total: Counts;
@@ -138,8 +138,9 @@ export function shardCaller(input: {
       new Request(`https://scout.example.com/api/cron?now=${now}${query}`, { headers: { authorization: `Bearer ${BENCH_SECRET}` } }),
       traced,
     );
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`shard ${shard}: cycle failed: ${res.status} ${JSON.stringify(body)}`);
+    const answer: unknown = await res.json();
+    if (res.status !== 200) throw new Error(`shard ${shard}: cycle failed: ${res.status} ${JSON.stringify(answer)}`);
+    const body = answer as RunAnswer;
     const ms = Date.now() - started;
     const rows = phases;
     phases = [];

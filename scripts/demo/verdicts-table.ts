@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { postingsCollection } from '../../lib/feeds/postings-collection';
+import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings-collection';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { matchesCollection } from '../../lib/verdicts/match-verdict';
 import { formatTable } from '../cli/format-table';
@@ -16,7 +16,8 @@ export async function verdictLines(db: Firestore, emails: string[]): Promise<str
   const verdicts = (await matchesCollection(db).get()).docs.map((doc) => doc.data()).filter((m) => m.state === 'scored');
   const jobIds = [...new Set(verdicts.map((v) => v.jobId))];
   const postings = jobIds.length > 0 ? await db.getAll(...jobIds.map((id) => postingsCollection(db).doc(id))) : [];
-  const titles = new Map(postings.map((snap) => [snap.id, snap.data()?.title ?? snap.id]));
+  // Firestore's getAll drops the converter's type, not the converter: each snapshot reads as a StoredPosting.
+  const titles = new Map(postings.map((snap) => [snap.id, (snap.data() as StoredPosting | undefined)?.title ?? snap.id]));
 
   const lines: string[] = [];
   for (const email of emails) {

@@ -30,7 +30,8 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 /** A client may have gone away during injected latency; writing then must be a no-op, not a crash. */
 const writable = (res: ServerResponse) => !res.destroyed && !res.writableEnded && !res.headersSent;
 
-export function sendJson(res: ServerResponse, status: number, body: string | unknown, headers: Record<string, string> = {}) {
+/** A string body is JSON already serialized; anything else is serialized here. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   if (!writable(res)) return;
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });

@@ -25,16 +25,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** JSON null and an absent field mean the same to the API (the SDK sends `undefined`, which vanishes). */
 const present = (value: unknown) => value !== undefined && value !== null;
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function addressList(value: unknown, field: string, required: boolean): Checked<string[]> {
   if (!present(value)) return required ? { ok: false, message: `Missing \`${field}\` field.` } : { ok: true, value: [] };
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
+  if (!isStringList(list)) {
     return { ok: false, message: `The \`${field}\` field must be a \`string\` or an array of \`string\`.` };
   }
   if (required && list.length === 0) return { ok: false, message: `Missing \`${field}\` field.` };
   if (list.some((item) => parseAddress(item) === null)) return { ok: false, message: `Invalid \`${field}\` field. ${FORMAT_HINT}` };
-  return { ok: true, value: list.map((item: string) => item.trim()) };
+  return { ok: true, value: list.map((item) => item.trim()) };
 }
 
 function optionalString(value: unknown, field: string): Checked<string | null> {

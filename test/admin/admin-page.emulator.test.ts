@@ -479,11 +479,11 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
 
     // The day's budget is used up: the next run asks nothing, and every match goes out on its keywords.
     await usage.set({ day: '2026-11-30', tokens: 5_000, calls: 4 });
-    const asked = (await fake.requests(API_KEY)).length;
+    const asked = fake.requests(API_KEY).length;
     h.serveFeed(items('2026-11-30T08:30:00Z', 'c'));
     const run = await h.cron({ now: '2026-11-30T08:30:00Z' });
     expect(run.body.model).toMatchObject({ calls: 0, fallbacks: { budget: 3 } });
-    expect(await fake.requests(API_KEY)).toHaveLength(asked);
+    expect(fake.requests(API_KEY)).toHaveLength(asked);
 
     const body = await page();
     const spent = aiPanel(body);

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredPosting } from '../../lib/feeds/postings-collection';
 import { claimDeliveries, type ClaimCandidate } from '../../lib/claims/claim-deliveries';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
-import type { EmailPayload } from '../../lib/mail/email-payload';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 
@@ -25,22 +24,21 @@ const subscriber = (i: number, mode: Subscriber['mode']): Subscriber =>
     status: 'active',
   }) as unknown as Subscriber;
 
-const posting = (n: number): StoredPosting =>
-  ({
-    id: `rss_${String(n).padStart(4, '0')}`,
-    source: 'rss',
-    guid: null,
-    title: `React role ${n}`,
-    url: `https://jobs.example/${n}`,
-    description: 'React',
-    budget: null,
-    skills: [],
-    publishedAt: NOW,
-    matchState: 'pending',
-    runId: 'run-feed',
-    fetchedAt: NOW,
-    expireAt: new Date('2026-12-30T00:00:00Z'),
-  }) as StoredPosting;
+const posting = (n: number): StoredPosting => ({
+  id: `rss_${String(n).padStart(4, '0')}`,
+  source: 'rss',
+  guid: null,
+  title: `React role ${n}`,
+  url: `https://jobs.example/${n}`,
+  description: 'React',
+  budget: null,
+  skills: [],
+  publishedAt: NOW,
+  matchState: 'pending',
+  runId: 'run-feed',
+  fetchedAt: NOW,
+  expireAt: new Date('2026-12-30T00:00:00Z'),
+});
 
 const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
   subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
@@ -49,8 +47,14 @@ const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
   claimDeliveries(
     {
       db: h.db,
-      composeAlert: async (s, items) =>
-        ({ from: 'a@scout.test', to: s.email, subject: `${items.length}`, html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+      composeAlert: async (s, items) => ({
+        from: 'a@scout.test',
+        to: s.email,
+        subject: `${items.length}`,
+        html: '<p>x</p>',
+        text: 'x',
+        headers: {},
+      }),
       outOfTime: () => false,
     },
     { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, waveBytes },
@@ -174,8 +178,7 @@ describe('claiming deliveries onto pages', () => {
       return claimDeliveries(
         {
           db: h.db,
-          composeAlert: async (s) =>
-            ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }) as EmailPayload,
+          composeAlert: async (s) => ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }),
           outOfTime: () => checks++ > 0,
         },
         { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },

@@ -39,8 +39,7 @@ beforeEach(() => {
   served = [];
 });
 
-const subscribe = (input: Partial<SubscriberInput>) =>
-  h.subscribe({ email: EMAIL, keywords: ['python'], mode: 'daily', ...input } as SubscriberInput);
+const subscribe = (input: Partial<SubscriberInput>) => h.subscribe({ email: EMAIL, keywords: ['python'], mode: 'daily', ...input });
 const digestKeys = async () =>
   (await h.db.collection('emails').where('uid', '==', uid).where('kind', '==', 'digest').get()).docs.map((d) => d.id).sort();
 const queued = async () => (await h.db.collection('deliveries').where('uid', '==', uid).where('status', '==', 'queued').get()).size;

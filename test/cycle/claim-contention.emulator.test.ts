@@ -34,10 +34,10 @@ const posting = (guid: string, at: string): TestItem => ({
 function contendOn(step: 'before-delivery-commit' | 'before-digest-commit'): Failpoint {
   const planted: DocumentReference[] = [];
   const getAll = h.db.getAll.bind(h.db);
-  h.db.getAll = (async (...args: Parameters<Firestore['getAll']>) => {
+  h.db.getAll = async (...args: Parameters<Firestore['getAll']>) => {
     await Promise.all(planted.splice(0).map((ref) => ref.delete()));
     return getAll(...args);
-  }) as Firestore['getAll'];
+  };
   return async (name) => {
     if (name !== step) return;
     const users = (await h.db.collection('users').get()).docs.map((d) => d.id);

@@ -224,7 +224,7 @@ describe('fetchFeed with an injected fetch', () => {
     const controller = new AbortController();
     const fakeFetch = ((_url: string | URL | Request, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => {
-        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as DOMException));
       })) as FeedFetch;
     const pending = fetchFeed({
       source: source('https://feeds.example/x'),

@@ -10,7 +10,7 @@ describe('mail sink: CLI', () => {
     });
     const exited = once(child, 'exit');
     try {
-      const [firstLine] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const [firstLine] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
       expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await (await fetch(`${firstLine}/health`)).text()).toBe('ok');
     } finally {

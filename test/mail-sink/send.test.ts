@@ -127,7 +127,7 @@ describe('mail sink: sending', () => {
       email({ from: 'nobody' }),
     ];
     for (const payload of cases) {
-      const result = await resend.emails.send(payload as never);
+      const result = await resend.emails.send(payload);
       expect(result.error, JSON.stringify(payload).slice(0, 80)).toMatchObject({ statusCode: 422, name: 'validation_error' });
       expect(result.error?.message).toBeTruthy();
     }

@@ -13,7 +13,7 @@ describe('model fake: CLI', () => {
     });
     const exited = once(child, 'exit');
     try {
-      const [firstLine] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const [firstLine] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
       expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const models = await fetch(`${firstLine}/v1/models`, { headers: { authorization: 'Bearer sk-cli' } });
       expect(await models.json()).toMatchObject({ data: [{ id: 'm-1' }] });
@@ -36,7 +36,7 @@ describe('model fake: CLI', () => {
     });
     const exited = once(child, 'exit');
     try {
-      const [url] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
       const started = performance.now();
       const answer = await chat(`${url}/v1`, 'sk-cli-delay', request);
       expect(answer.status).toBe(200);

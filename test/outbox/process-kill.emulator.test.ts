@@ -289,11 +289,11 @@ async function expectFinalLedger(world: World) {
   return { rows, lines };
 }
 
-function dumpLogsOnFailure(world: () => World | undefined) {
+function dumpLogsOnFailure(world: World) {
   onTestFailed(() => {
-    const w = world();
-    if (!w) return;
-    console.log(`--- next start output (${w.name}) ---\n${[...w.logs, w.server?.output() ?? ''].join('\n--- restart ---\n').slice(-8000)}`);
+    console.log(
+      `--- next start output (${world.name}) ---\n${[...world.logs, world.server?.output() ?? ''].join('\n--- restart ---\n').slice(-8000)}`,
+    );
   });
 }
 
@@ -315,9 +315,8 @@ afterAll(async () => {
 
 describe('the real Next server killed with SIGKILL mid-send, restarted, run again', () => {
   it('instant alerts: no subscriber gets a duplicate, every alert arrives once, every row ends final', async () => {
-    let world: World | undefined;
-    dumpLogsOnFailure(() => world);
-    world = await createWorld('instant');
+    const world = await createWorld('instant');
+    dumpLogsOnFailure(world);
     await startServer(world);
 
     const kill = await killMidSend(world, { now: at('06:00'), kind: 'alert' });
@@ -365,9 +364,8 @@ describe('the real Next server killed with SIGKILL mid-send, restarted, run agai
   }, 120_000);
 
   it('daily digest: one digest per daily subscriber for the day, rows and items sent', async () => {
-    let world: World | undefined;
-    dumpLogsOnFailure(() => world);
-    world = await createWorld('digest');
+    const world = await createWorld('digest');
+    dumpLogsOnFailure(world);
     await startServer(world);
 
     const queuedItems = DAILY.reduce((n, s) => n + expectedTitles(s).length, 0);

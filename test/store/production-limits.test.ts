@@ -314,7 +314,7 @@ const specimens: Specimen[] = [
     collection: 'deliveries',
     what: `one pair with ${largestDelivery.reasons.length} reasons`,
     id: deliveryId(largestDelivery.uid, largestDelivery.jobId),
-    data: deliveryConverter.toFirestore(largestDelivery) as Record<string, unknown>,
+    data: deliveryConverter.toFirestore(largestDelivery),
   },
   {
     collection: 'emails',
@@ -389,13 +389,13 @@ const specimens: Specimen[] = [
     collection: 'matches',
     what: `a verdict with a ${MAX_REASON_LENGTH}-character reason`,
     id: matchId(largestMatch.uid, largestMatch.jobId),
-    data: matchVerdictConverter.toFirestore(largestMatch) as Record<string, unknown>,
+    data: matchVerdictConverter.toFirestore(largestMatch),
   },
   {
     collection: 'feedback',
     what: `"not a fit" on a posting at every cap, ${largestFeedback.skills.length} skills`,
     id: feedbackId(largestFeedback.uid, largestFeedback.jobId),
-    data: feedbackConverter.toFirestore(largestFeedback) as Record<string, unknown>,
+    data: feedbackConverter.toFirestore(largestFeedback),
   },
   {
     collection: 'aiUsage',

@@ -54,8 +54,8 @@ function spawnNext(args: string[], env: Record<string, string>) {
   alive.add(child);
   child.once('exit', () => alive.delete(child));
   const output: string[] = [];
-  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stdout.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr.on('data', (c: Buffer) => output.push(c.toString()));
   return { child, output: () => output.join('') };
 }
 

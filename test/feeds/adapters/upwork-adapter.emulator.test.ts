@@ -29,7 +29,7 @@ describeHostileAnswers({
     // MarketplaceJobPostingSearchResult: id ID!, title String!, the rest typed as in the query's selection.
     wrongTypes: search([
       {
-        id: 1841203379554062337,
+        id: 1841203379554062,
         title: ['Next.js developer'],
         description: 7,
         ciphertext: 8,
