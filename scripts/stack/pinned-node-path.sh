@@ -23,7 +23,8 @@ pinned_node_path() {
     tmp=$(mktemp -d)
     (cd "$tmp" && npm pack --silent "${package}@${version}" >/dev/null)
     local tarball=("$tmp"/*.tgz)
-    local actual="sha512-$(openssl dgst -sha512 -binary "${tarball[0]}" | base64 -w0)"
+    local actual
+    actual=$(node -e "process.stdout.write('sha512-' + require('node:crypto').createHash('sha512').update(require('node:fs').readFileSync(process.argv[1])).digest('base64'))" "${tarball[0]}")
     if [ "$actual" != "$integrity" ]; then
       echo "${package}@${version}: integrity ${actual} is not the lock's ${integrity}" >&2
       rm -rf "$tmp"
