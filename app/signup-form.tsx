@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent, type SubmitEvent } from 'react';
 import { emptySignupValues, SignupFormView } from '../lib/subscriptions/signup-form';
 import type { SignupFieldErrors } from '../lib/subscribers/signup-schema';
 import { PREVIEW_DEBOUNCE_MS, PREVIEW_FIELDS, type Preview } from '../lib/preview/preview';
@@ -89,8 +89,9 @@ export function SignupForm({ timeZones, defaultDigestHour }: { timeZones: readon
     setPreviewBusy(false);
   }
 
-  function changed(event: FormEvent<HTMLFormElement>) {
-    const name = (event.target as HTMLInputElement).name;
+  // A change on the form comes from one of its fields, bubbled up.
+  function changed(event: ChangeEvent<HTMLFormElement, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) {
+    const name = event.target.name;
     if (!(PREVIEW_FIELDS as readonly string[]).includes(name)) return;
     clearTimeout(debounce.current);
     debounce.current = setTimeout(() => void showPreview(), PREVIEW_DEBOUNCE_MS);
@@ -101,7 +102,7 @@ export function SignupForm({ timeZones, defaultDigestHour }: { timeZones: readon
     void showPreview();
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (state.kind === 'sending') return;
     const fields = fieldsOf(event.currentTarget);

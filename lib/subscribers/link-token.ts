@@ -27,9 +27,9 @@ const claimsSchema = z
     version: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   })
   // A posting id belongs to a "not a fit" link and to no other: one without it, or another link with one, was not made by Scout.
-  .refine((claims) => (claims.purpose === 'not-a-fit') === (claims.job !== undefined), { message: 'job goes with not-a-fit only' })
+  .refine((claims) => (claims.purpose === 'not-a-fit') === (claims.job !== undefined), { error: 'job goes with not-a-fit only' })
   // Likewise a feed version: a feed link without one could never be revoked.
-  .refine((claims) => (claims.purpose === 'feed') === (claims.version !== undefined), { message: 'version goes with feed only' });
+  .refine((claims) => (claims.purpose === 'feed') === (claims.version !== undefined), { error: 'version goes with feed only' });
 export type LinkClaims = z.infer<typeof claimsSchema>;
 
 export type TokenCheck =

@@ -1,4 +1,4 @@
-import type { FormEventHandler, MouseEventHandler, ReactNode, Ref } from 'react';
+import type { ChangeEventHandler, MouseEventHandler, ReactNode, Ref, SubmitEventHandler } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
 import { MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 import { DEFAULT_TIMEZONE, DEFAULT_WEEKLY_DAY, WEEKDAYS } from '../subscribers/digest-schedule';
@@ -85,9 +85,9 @@ export type SignupFormViewProps = {
   busy?: boolean;
   /** On a page rendered for a failed form post, the first field with an error takes focus. */
   autoFocusFirstError?: boolean;
-  onSubmit?: FormEventHandler<HTMLFormElement>;
+  onSubmit?: SubmitEventHandler<HTMLFormElement>;
   /** Every change to a field (the landing page's script previews from it). */
-  onChange?: FormEventHandler<HTMLFormElement>;
+  onChange?: ChangeEventHandler<HTMLFormElement>;
   formRef?: Ref<HTMLFormElement>;
   preview?: PreviewPanelState;
   previewBusy?: boolean;

@@ -13,7 +13,8 @@ export function lenient<T extends z.ZodType>(schema: T) {
   return schema.nullish().catch(null);
 }
 export const optionalText = z.string().nullish().catch(null);
-export const optionalNumber = z.number().finite().nullish().catch(null);
+// z.number() refuses Infinity and NaN by itself since zod 4.
+export const optionalNumber = z.number().nullish().catch(null);
 /** A list of strings; anything in it that is not a string is dropped, a list that is not one reads as empty. */
 export const textList = z
   .array(z.unknown())
