@@ -2,7 +2,7 @@ import { DAY_MS, utcDay } from '../store/timestamps';
 import { FeedFetchError, FeedParseError } from './feed-errors';
 
 /**
- * A source's health, as an operator acts on it (issue 16 §3):
+ * A source's health, as an operator acts on it:
  * - `ok`: its last fetch worked and it posts as often as it usually does;
  * - `failing`: its last fetch (and perhaps a few before) failed; every run still asks it;
  * - `disabled`: it answered 404/410 GONE_TO_DISABLE times in a row, or its answer failed to parse

@@ -1,8 +1,7 @@
 import type { DeliveryMode } from '../subscribers/subscriber';
 
 /**
- * What the signup and preferences forms show while a person types (issue 17, "preview before
- * saving"): how many postings of the last week their keywords, excludes, budget and cadence would
+ * What the signup and preferences forms show while a person types ("preview before saving"): how many postings of the last week their keywords, excludes, budget and cadence would
  * have matched, the best few, and how many emails that would have made. Types and numbers only:
  * the landing page's script imports this file, so nothing here may pull in the server.
  */

@@ -16,7 +16,7 @@ import type { TestItem } from '../sample-feed/rss-feed';
  * probability 1/K. Every other subscriber is instant, the rest daily.
  *
  * Where the daily subscribers' digests fall (`digestWorld`):
- *   - `spread` (issue 17): over the 24 hours of the UTC day. Daily subscriber d has its slot at UTC
+ *   - `spread`: over the 24 hours of the UTC day. Daily subscriber d has its slot at UTC
  *     hour d mod 24 of the bench's day, in one of SPREAD_ZONES (the zone by ⌊d / 24⌋), at the local
  *     hour that makes it so — in a half-hour zone (Kolkata, Lord Howe) the slot is half an hour
  *     earlier. So a flush at any hour finds about 1/24 of them due per hour since the last one.

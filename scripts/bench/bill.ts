@@ -197,7 +197,7 @@ export type RealisticDay = {
   /** The share of subscribers who take instant alerts; the rest take a daily digest. */
   instantShare: number;
 };
-/** Issue 18's day: a scheduler every 15 minutes, 1% of pairs matching, half instant and half daily. */
+/** The realistic day: a scheduler every 15 minutes, 1% of pairs matching, half instant and half daily. */
 export const REALISTIC_DAY: Omit<RealisticDay, 'subscribers' | 'postingsPerDay'> = { runsPerDay: 96, matchRate: 0.01, instantShare: 0.5 };
 
 export type DayUnits = Record<Unit, number>;

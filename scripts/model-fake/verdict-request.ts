@@ -30,7 +30,7 @@ export const chatRequestSchema = z.looseObject({
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 type Message = ChatRequest['messages'][number];
 
-/** The wire contract of issue 15: what Scout puts in the last user message. */
+/** The wire contract of the verdict request: what Scout puts in the last user message. */
 const verdictInputSchema = z.object({
   subscriber: z.object({
     keywords: z.array(z.string()),
