@@ -9,7 +9,8 @@ import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
 /**
  * `board`: the board token in `boards.greenhouse.io/{board}`. `company`: the employer's name on the
- * cards; without it the board's own name is asked once per changed list (`GET /v1/boards/{board}`).
+ * cards; without it each job's `company_name`, and only for a list whose jobs lack one, the board's
+ * own name, asked once per changed list (`GET /v1/boards/{board}`).
  * `baseUrl`: the API origin, `https://boards-api.greenhouse.io` unless the local stack or a test
  * points it elsewhere.
  */
@@ -19,12 +20,16 @@ type GreenhouseParams = z.output<typeof greenhouseParams>;
 const GREENHOUSE_ORIGIN = 'https://boards-api.greenhouse.io';
 
 const answerSchema = z.object({ jobs: z.array(z.unknown()) });
-// Fields of "List jobs" with ?content=true (developers.greenhouse.io/job-board.html).
+// Fields of "List jobs" with ?content=true (developers.greenhouse.io/job-board.html), and two that
+// every real answer carries though the page does not list them: `first_published` and `company_name`.
 const jobSchema = z.object({
   // The job *post* id: one job can have several posts, each a listing of its own.
   id: z.int().nonnegative(),
   title: z.string(),
+  // A bulk edit moves every job's updated_at to one instant; first_published is when it was listed.
+  first_published: lenient(z.string()),
   updated_at: lenient(z.string()),
+  company_name: lenient(z.string()),
   location: lenient(z.object({ name: lenient(z.string()) })),
   absolute_url: lenient(z.string()),
   content: lenient(z.string()),
@@ -56,10 +61,13 @@ export const greenhouseAdapter: SourceAdapter<GreenhouseParams> = {
       lastModified: validators?.lastModified,
     });
     if (answer.status === 'not-modified') return answer;
-    const company = source.params.company ?? (await boardCompanyName(source.id, http, boardPath));
+    const named = parseGreenhouseJobs(source.id, answer.text, { company: source.params.company ?? null });
+    // Real answers name the employer on every job; the board is asked only for a list that does not.
+    const unnamed = named.some((posting) => !posting.company);
+    const company = unnamed ? await boardCompanyName(source.id, http, boardPath) : null;
     return {
       status: 'ok',
-      postings: parseGreenhouseJobs(source.id, answer.text, { company }),
+      postings: company ? named.map((posting) => (posting.company ? posting : { ...posting, company })) : named,
       validators: { etag: answer.etag, lastModified: answer.lastModified },
     };
   },
@@ -76,16 +84,16 @@ export function parseGreenhouseJobs(source: string, text: string, options: { com
 }
 
 function toRawJob(job: z.output<typeof jobSchema>, company: string | null): RawJob {
-  const location = job.location?.name ?? null;
+  const location = job.location?.name?.trim() || null;
   return {
     providerId: String(job.id),
     title: job.title,
     description: job.content ? { value: unescapeContent(job.content), html: true } : null,
     url: job.absolute_url ?? null,
-    company,
+    company: company ?? (job.company_name?.trim() || null),
     location,
-    remote: saysRemote(location),
-    publishedAt: job.updated_at ?? null,
+    remote: workplaceOf(job.metadata) ?? saysRemote(location),
+    publishedAt: job.first_published ?? job.updated_at ?? null,
     tags: [...namesOf(job.departments, 'name'), ...namesOf(job.offices, 'name'), ...namesOf(job.metadata, 'value')],
   };
 }
@@ -103,8 +111,23 @@ export function unescapeContent(content: string): string {
 }
 const ESCAPES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", '#39': "'", '#x27': "'" };
 
-// The documented shape has no remote flag: the location's free text is all there is. A location
-// that does not say "remote" is not a statement that the job is on site.
+/**
+ * Remote from a board's own custom field, where it keeps one: real boards name it "Location Type"
+ * or "Workplace Type" (values such as Remote, On-Site, Hybrid). Hybrid says neither, so null.
+ */
+function workplaceOf(metadata: unknown[] | null | undefined): boolean | null {
+  for (const field of metadata ?? []) {
+    if (typeof field !== 'object' || field === null) continue;
+    const { name, value } = field as { name?: unknown; value?: unknown };
+    if (typeof name !== 'string' || !/^(location|workplace) type$/i.test(name.trim()) || typeof value !== 'string') continue;
+    if (/^remote$/i.test(value.trim())) return true;
+    if (/^on[- ]?site$/i.test(value.trim())) return false;
+  }
+  return null;
+}
+
+// Without such a field the location's free text is all there is. A location that does not say
+// "remote" is not a statement that the job is on site.
 function saysRemote(location: string | null): boolean | null {
   return location && /\b(remote|anywhere)\b/i.test(location) ? true : null;
 }
