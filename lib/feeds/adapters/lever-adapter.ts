@@ -93,7 +93,8 @@ function toRawJob(job: LeverJob, company: string | null): RawJob {
   const categories = job.categories;
   const allLocations = stringsOf(categories?.allLocations);
   const location = allLocations.length > 0 ? allLocations.join('; ') : (categories?.location ?? null);
-  const workplace = job.workplaceType?.toLowerCase() ?? null;
+  // Real answers spell it `onsite`; the docs, `on-site`. Both are read as one value.
+  const workplace = job.workplaceType?.toLowerCase().replace(/[-_\s]/g, '') ?? null;
   return {
     providerId: job.id,
     title: job.text,
@@ -101,8 +102,8 @@ function toRawJob(job: LeverJob, company: string | null): RawJob {
     url: job.hostedUrl ?? null,
     company,
     location,
-    // `unspecified` says nothing; `hybrid` and `on-site` say the job is not remote.
-    remote: workplace === 'remote' ? true : workplace === 'hybrid' || workplace === 'on-site' ? false : null,
+    // `unspecified` says nothing; `hybrid` and `onsite` say the job is not remote.
+    remote: workplace === 'remote' ? true : workplace === 'hybrid' || workplace === 'onsite' ? false : null,
     budget: salaryOf(job.salaryRange),
     publishedAt: job.createdAt ?? null,
     tags: [categories?.team, categories?.department, categories?.commitment, workplace === 'unspecified' ? null : job.workplaceType].filter(
