@@ -61,36 +61,48 @@ export const greenhouseAdapter: SourceAdapter<GreenhouseParams> = {
       lastModified: validators?.lastModified,
     });
     if (answer.status === 'not-modified') return answer;
-    const named = parseGreenhouseJobs(source.id, answer.text, { company: source.params.company ?? null });
+    const jobs = readGreenhouseJobs(source.id, answer.text);
+    const company = source.params.company ?? null;
     // Real answers name the employer on every job; the board is asked only for a list that does not.
-    const unnamed = named.some((posting) => !posting.company);
-    const company = unnamed ? await boardCompanyName(source.id, http, boardPath) : null;
+    const unnamed = company === null && jobs.some((job) => !job.company_name?.trim());
+    const boardName = unnamed ? await boardCompanyName(source.id, http, boardPath) : null;
     return {
       status: 'ok',
-      postings: company ? named.map((posting) => (posting.company ? posting : { ...posting, company })) : named,
+      postings: greenhousePostings(source.id, jobs, { company, boardName }),
       validators: { etag: answer.etag, lastModified: answer.lastModified },
     };
   },
 };
 
+type GreenhouseJob = z.output<typeof jobSchema>;
+/** The employer on the cards: the operator's `company`, else each job's own, else the board's name. */
+type EmployerNames = { company: string | null; boardName?: string | null };
+
 /** The jobs of one "List jobs" answer as Postings; throws FeedParseError for an answer not of the documented shape. */
-export function parseGreenhouseJobs(source: string, text: string, options: { company: string | null }): Posting[] {
+export function parseGreenhouseJobs(source: string, text: string, names: EmployerNames): Posting[] {
+  return greenhousePostings(source, readGreenhouseJobs(source, text), names);
+}
+
+function readGreenhouseJobs(source: string, text: string): GreenhouseJob[] {
   const answer = parseAnswer(source, parseJsonBody(source, text), answerSchema, 'Greenhouse answer');
-  const jobs = parseJobs(source, answer.jobs, jobSchema, 'job');
+  return parseJobs(source, answer.jobs, jobSchema, 'job');
+}
+
+function greenhousePostings(source: string, jobs: GreenhouseJob[], names: EmployerNames): Posting[] {
   return buildPostings(
     source,
-    jobs.map((job) => toRawJob(job, options.company)),
+    jobs.map((job) => toRawJob(job, names)),
   );
 }
 
-function toRawJob(job: z.output<typeof jobSchema>, company: string | null): RawJob {
+function toRawJob(job: GreenhouseJob, names: EmployerNames): RawJob {
   const location = job.location?.name?.trim() || null;
   return {
     providerId: String(job.id),
     title: job.title,
     description: job.content ? { value: unescapeContent(job.content), html: true } : null,
     url: job.absolute_url ?? null,
-    company: company ?? (job.company_name?.trim() || null),
+    company: names.company ?? (job.company_name?.trim() || names.boardName || null),
     location,
     remote: workplaceOf(job.metadata) ?? saysRemote(location),
     publishedAt: job.first_published ?? job.updated_at ?? null,
