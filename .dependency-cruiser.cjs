@@ -7,6 +7,7 @@ const LAYERS = [
   'runtime', // config, logger, failpoints, shard
   'store', // Firestore client, errors, timestamps, guarded update, write groups, collection names
   'http', // request bodies, client address, origin checks, headers, rate limits, page shell
+  'pay', // what a posting pays and what a subscriber asks: the kinds, the one parser, formatting, the minimum's rule
   'subscribers', // the subscriber model, link tokens, schemas
   'feeds',
   'ledger', // deliveries

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 
-/**
- * What a job pays: a fixed price, an hourly rate or a yearly salary, in `currency` (ISO 4217, or
- * USD where a source states none). `amount` is the lower bound; `maxAmount` the top of a range.
- */
-export type Budget = { amount: number; currency: string; kind: 'fixed' | 'hourly' | 'yearly'; maxAmount?: number };
+export type { Budget, PayKind } from '../pay/pay';
+import type { Budget } from '../pay/pay';
 
 export type Posting = {
   /** Firestore doc id for jobs/: `${source}_${hash}`. */

@@ -1,6 +1,7 @@
 import type { Posting } from '../feeds/posting';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
+import { formatBudget, formatMoney, formatPayAmount } from '../pay/format-pay';
 import { archiveUrl, notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import { isWeekPeriod, periodStart } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -32,17 +33,6 @@ export type CardPosting = Posting & Partial<Pick<StoredPosting, 'sightings' | 'f
 
 const EXCERPT_CHARS = 280;
 
-// Building an Intl formatter costs far more than using one; thousands of emails per run share these.
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-const moneyFormat = (currency: string, fractionDigits: number) => {
-  const key = `${currency}/${fractionDigits}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: fractionDigits });
-    moneyFormats.set(key, format);
-  }
-  return format;
-};
 const publishedFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
   month: 'short',
@@ -52,29 +42,12 @@ const publishedFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-/** "$4,000 fixed", "$30.00–$60.00/hour": a budget as an email card (and the signup preview) shows it. */
-export function formatBudget(budget: Posting['budget']): string | null {
-  if (!budget) return null;
-  const format = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0);
-  const money =
-    budget.maxAmount && budget.maxAmount > budget.amount
-      ? `${format.format(budget.amount)}–${format.format(budget.maxAmount)}`
-      : format.format(budget.amount);
-  if (budget.kind === 'hourly') return `${money}/hour`;
-  return budget.kind === 'yearly' ? `${money}/year` : `${money} fixed`;
-}
+/** How a card (and the signup preview) shows pay: see lib/pay/format-pay.ts. */
+export { formatBudget };
 
 /** "2 Dec 2026, 13:53 UTC": how an email, and the archive, write an instant. */
 export const formatUtcMinute = (date: Date) => `${publishedFormat.format(date)} UTC`;
 const formatPublished = (date: Date | null) => (date ? formatUtcMinute(date) : null);
-
-/** The money of a budget without its kind ("$300", "$30.00–$60.00"), for a change line whose kind is the same on both sides. */
-function formatAmount(budget: NonNullable<Posting['budget']>): string {
-  const format = moneyFormat(budget.currency, budget.kind === 'hourly' ? 2 : 0);
-  return budget.maxAmount && budget.maxAmount > budget.amount
-    ? `${format.format(budget.amount)}–${format.format(budget.maxAmount)}`
-    : format.format(budget.amount);
-}
 
 /**
  * "budget raised $300 → $600" / "budget lowered …" when a copy of the job changed what it pays
@@ -88,7 +61,7 @@ export function budgetChangeLine(posting: CardPosting): string | null {
   if (before.currency === after.currency && before.kind === after.kind) {
     const top = (b: typeof before) => b.maxAmount ?? b.amount;
     const verb = top(after) > top(before) ? 'raised' : top(after) < top(before) ? 'lowered' : 'changed';
-    return `budget ${verb} ${formatAmount(before)} → ${formatAmount(after)}`;
+    return `budget ${verb} ${formatPayAmount(before)} → ${formatPayAmount(after)}`;
   }
   return `budget changed ${formatBudget(before)} → ${formatBudget(after)}`;
 }
@@ -163,7 +136,7 @@ export type FilteredOut = { underMinBudget: number; excluded: number; notAFit: n
 export function nearMissLine(out: FilteredOut | undefined): string | null {
   if (!out) return null;
   const parts: string[] = [];
-  const minimum = out.minBudget === null ? 'minimum budget' : `${moneyFormat('USD', 0).format(out.minBudget)} minimum`;
+  const minimum = out.minBudget === null ? 'minimum budget' : `${formatMoney(out.minBudget, 'USD')} minimum`;
   if (out.underMinBudget > 0) parts.push(`${out.underMinBudget} under your ${minimum}`);
   if (out.excluded > 0) parts.push(`${out.excluded} with a word you exclude`);
   if (out.notAFit > 0) parts.push(`${out.notAFit} judged not a fit`);

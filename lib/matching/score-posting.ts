@@ -1,6 +1,7 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { keywordPattern } from './text';
+import { formatMoney } from '../pay/format-pay';
 
 /**
  * Why a posting that matched the subscriber's keywords was still left out: an exclude term in it,
@@ -12,8 +13,6 @@ export type Verdict =
   { matched: true; score: number; reasons: string[] } | { matched: false; reason: string; nearMiss?: NearMiss; reasons?: string[] };
 
 const WEIGHT = { title: 40, skills: 25, description: 15 } as const;
-const formatMoney = (amount: number, currency: string) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
 
 /** The parts of a posting that keywords and excludes are looked for in. */
 export type MatchedText = Pick<Posting, 'title' | 'skills' | 'description'>;
