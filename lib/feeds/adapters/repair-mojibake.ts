@@ -34,12 +34,26 @@ const CONTINUATION = `[\\u0080-\\u00BF${Object.keys(CP1252).join('')}]`;
 const SUSPECT = new RegExp(`[\\u00C2-\\u00DF]${CONTINUATION}|[\\u00E0-\\u00EF]${CONTINUATION}{2}|[\\u00F0-\\u00F4]${CONTINUATION}{3}`, 'g');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+// Real Remote OK answers carry text that went through the mistake twice ("weÃ¢â‚¬â„¢ve" → "weâ€™ve"
+// → "we’ve"); a third round was not seen, and the cap keeps a hostile text from looping long.
+const MAX_ROUNDS = 3;
+
 /**
- * Undoes one round of UTF-8-read-as-Windows-1252 ("Weâ€™re" → "We’re"), sequence by sequence:
- * only a run of characters that is exactly the bytes of one valid UTF-8 character is replaced,
- * so genuine accented text ("Café", "Zürich") is left alone.
+ * Undoes UTF-8-read-as-Windows-1252 ("Weâ€™re" → "We’re"), sequence by sequence and round after
+ * round while a round still finds one: only a run of characters that is exactly the bytes of one
+ * valid UTF-8 character is replaced, so genuine accented text ("Café", "Zürich") is left alone.
  */
 export function repairMojibake(text: string): string {
+  let repaired = text;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const next = repairOneRound(repaired);
+    if (next === repaired) break;
+    repaired = next;
+  }
+  return repaired;
+}
+
+function repairOneRound(text: string): string {
   if (!/[\u00C2-\u00F4]/.test(text)) return text;
   return text.replace(SUSPECT, (run) => {
     const bytes = Uint8Array.from([...run].map((char) => CP1252[char] ?? char.charCodeAt(0)));
