@@ -52,11 +52,14 @@ export function parseHiringLine(line: string): HiringLine | null {
   const tags: string[] = [];
   const batch = YC_BATCH.exec(first);
   if (batch) tags.push(batch[1].replace(/\s+/g, ' ').toUpperCase());
-  const company = first.replace(YC_BATCH, ' ').trim();
+  const named = first.replace(YC_BATCH, ' ').trim();
+  // "PrairieLearn (Remote US)": where and how the job is worked, put beside the name, is not part of it.
+  const aside = companyAside(named);
+  const company = aside ? aside.company : named;
   // A sentence is not a company name: "We are hiring engineers in Berlin".
   if (!company || company.length > MAX_COMPANY || company.split(' ').length > MAX_COMPANY_WORDS || /[.!?]$/.test(company)) return null;
 
-  let remote: boolean | null = null;
+  let remote: boolean | null = aside?.remote ?? null;
   let budget: Budget | null = null;
   const arrangements: string[] = [];
   const candidates: string[] = [];
@@ -90,8 +93,34 @@ export function parseHiringLine(line: string): HiringLine | null {
   );
   // "REMOTE (EU)" says where, too: kept beside the place, or as the location when there is no place.
   const region = arrangements.find((field) => /\(.+\)/.test(field));
-  const location = [place, region].filter(Boolean).join(' · ') || null;
+  const location = [place, region, aside?.place].filter(Boolean).join(' · ') || null;
   return { company, role, location, remote, budget, tags };
+}
+
+const ASIDE = /^(.*?)\s*\(([^()]+)\)$/;
+const ARRANGEMENT_WORDS = /\b(?:remote(?:ly)?|wfh|on-?site|in[- ]office|in[- ]person|hybrid|only|friendly|first|ok)\b/gi;
+
+/**
+ * The parenthesis closing a company field, when it says how or where the job is worked
+ * ("Remote US", "Onsite, Berlin", "NYC"): the company without it, the remote flag it states, the
+ * place left once the arrangement words are gone. Null for any other parenthesis ("formerly Acme").
+ */
+function companyAside(field: string): { company: string; remote: boolean | null; place: string | null } | null {
+  const match = ASIDE.exec(field);
+  if (!match || !match[1]) return null;
+  const inside = match[2].trim();
+  const mentionsRemote = REMOTE.test(inside) && !NOT_REMOTE.test(inside);
+  const mentionsOnsite = ONSITE.test(inside) || HYBRID.test(inside);
+  const place = inside
+    .replace(ARRANGEMENT_WORDS, ' ')
+    .replace(/^[\s,;/&-]+|[\s,;/&-]+$/g, '')
+    .replace(/\s+/g, ' ');
+  if (!mentionsRemote && !mentionsOnsite && !looksLikePlace(inside)) return null;
+  return {
+    company: match[1].trim(),
+    remote: mentionsRemote ? true : mentionsOnsite ? false : null,
+    place: place && (looksLikePlace(place) || /^[A-Z]{2,4}$/.test(place)) ? place : null,
+  };
 }
 
 function splitFields(text: string): string[] | null {

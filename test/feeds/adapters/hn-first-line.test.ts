@@ -93,6 +93,20 @@ describe('parseHiringLine: the "Company | Role | Location | REMOTE | Salary" con
     expect(parseHiringLine('Acme | Engineer | Paris')).toMatchObject({ remote: null, location: 'Paris' });
   });
 
+  it('takes where and how the job is worked out of a parenthesis closing the company name', () => {
+    expect(parseHiringLine('PrairieLearn (Remote US) | Software Engineer | Full-time')).toMatchObject({
+      company: 'PrairieLearn',
+      role: 'Software Engineer',
+      location: 'US',
+      remote: true,
+    });
+    expect(parseHiringLine('Acme (Onsite, Berlin) | Engineer')).toMatchObject({ company: 'Acme', location: 'Berlin', remote: false });
+    expect(parseHiringLine('Acme (Remote) | Engineer')).toMatchObject({ company: 'Acme', location: null, remote: true });
+    expect(parseHiringLine('Acme (NYC) | Engineer | Hybrid')).toMatchObject({ company: 'Acme', location: 'NYC', remote: false });
+    // A parenthesis that says nothing of place or arrangement stays with the name.
+    expect(parseHiringLine('Acme (formerly Initech) | Engineer')).toMatchObject({ company: 'Acme (formerly Initech)', remote: null });
+  });
+
   it('reads salaries in their currencies and periods, and leaves a line without one at null', () => {
     expect(parseHiringLine('Acme | Engineer | Remote | €70-90/h')?.budget).toEqual({
       amount: 70,
