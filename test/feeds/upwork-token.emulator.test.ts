@@ -91,7 +91,7 @@ describe('upwork token: one refresh for every run', () => {
   it('the search carries the documented filter: the query, one page of 50, newest first', async () => {
     await run();
     expect(fake.searches()[0].variables).toEqual({
-      filter: { searchExpression_eq: 'next.js', pagination_eq: { first: 50 } },
+      filter: { searchExpression_eq: 'next.js', pagination_eq: { first: 50, after: '0' } },
       sort: [{ field: 'RECENCY' }],
     });
   });

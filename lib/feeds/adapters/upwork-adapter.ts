@@ -181,7 +181,10 @@ function searchVariables(params: UpworkParams) {
     filter: {
       searchExpression_eq: params.query,
       ...(params.categoryIds ? { categoryIds_any: params.categoryIds } : {}),
-      pagination_eq: { first: PAGE_SIZE },
+      // `after` as an offset string, "0" for the first page: a `pagination_eq` without it (or with
+      // "") is what one public client saw answered with 500 "Exception occurred"; the clients that
+      // send it this way report no failure (docs/sources.md, the upwork section).
+      pagination_eq: { first: PAGE_SIZE, after: '0' },
     },
     sort: [{ field: 'RECENCY' }],
   };
@@ -210,6 +213,7 @@ const jobNode = z.object({
   occupations: optional(z.object({ category: optional(z.object({ prefLabel: optional(z.string()) })) })),
   preferredFreelancerLocation: optional(z.array(optional(z.string()))),
   preferredFreelancerLocationMandatory: optional(z.boolean()),
+  client: optional(z.object({ location: optional(z.object({ city: optional(z.string()), country: optional(z.string()) })) })),
 });
 
 type JobNode = z.output<typeof jobNode>;
@@ -272,11 +276,16 @@ function toRawJob(node: JobNode): RawJob {
   };
 }
 
-/** Where the freelancer must (or, not mandatory, should) be: Upwork's `preferredFreelancerLocation`. */
+/**
+ * Where the freelancer must (or, not mandatory, should) be: Upwork's `preferredFreelancerLocation`.
+ * Without one, where the client is — said as the client's, since the work itself is done anywhere:
+ * it tells a freelancer the client's time zone and market.
+ */
 function freelancerLocation(node: JobNode): string | null {
   const places = (node.preferredFreelancerLocation ?? []).filter((place): place is string => !!place?.trim());
-  if (places.length === 0) return null;
-  return node.preferredFreelancerLocationMandatory ? places.join(', ') : `${places.join(', ')} (preferred)`;
+  if (places.length > 0) return node.preferredFreelancerLocationMandatory ? places.join(', ') : `${places.join(', ')} (preferred)`;
+  const client = [node.client?.location?.city, node.client?.location?.country].filter((part): part is string => !!part?.trim());
+  return client.length > 0 ? `Client in ${client.join(', ')}` : null;
 }
 
 /**

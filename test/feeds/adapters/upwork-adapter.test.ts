@@ -45,7 +45,8 @@ describe('upwork: the search answer as Postings', () => {
       skills: ['Next.js', 'Firebase Cloud Firestore', 'Stripe', 'Web, Mobile & Software Dev'],
       publishedAt: new Date('2026-10-02T08:44:03.000Z'),
       company: null,
-      location: null,
+      // No freelancer location asked: where the client is, said as the client's.
+      location: 'Client in Austin, United States',
       remote: true,
     });
     expect(postings[1]).toMatchObject({
@@ -56,7 +57,13 @@ describe('upwork: the search answer as Postings', () => {
       location: 'Europe',
       remote: true,
     });
-    expect(postings[3]).toMatchObject({ title: 'React Native bug fixes (iOS build failing)', budget: null, skills: ['React Native'] });
+    expect(postings[3]).toMatchObject({
+      title: 'React Native bug fixes (iOS build failing)',
+      budget: null,
+      skills: ['React Native'],
+      location: null,
+    });
+    expect(postings[2].location).toBe('Client in Manchester, United Kingdom');
     expect(postings[4]).toMatchObject({
       budget: { amount: 1200, currency: 'USD', kind: 'fixed' },
       location: 'United States, Canada (preferred)',
@@ -113,6 +120,7 @@ describe('upwork: the search answer as Postings', () => {
           occupations: [],
           preferredFreelancerLocation: 'Europe',
           preferredFreelancerLocationMandatory: 'yes',
+          client: { location: 'Austin' },
         },
       ]),
     );
