@@ -1,4 +1,5 @@
 import type { AnyFeed, AtomFeed } from 'feedsmith';
+import type { FeedJobFields } from './feed-job-fields';
 
 /** A text field and whether the format says it carries HTML. */
 export type FeedText = { value: string; html: boolean };
@@ -13,6 +14,8 @@ export type FeedItem = {
   published: string | null;
   /** JSON Feed `_scout` extension object, if any. */
   scout: unknown;
+  /** A job board's own elements (feed-job-fields.ts); the feed parser drops them, so they are read apart. */
+  job?: FeedJobFields | null;
 };
 
 export type FeedDocument = { homeUrl: string | null; items: FeedItem[] };

@@ -1,7 +1,9 @@
 import { parseFeed as parseAnyFeed, type AnyFeed } from 'feedsmith';
 import { z } from 'zod';
 import { FeedParseError } from './feed-errors';
-import { readFeedItems } from './feed-items';
+import { readFeedItems, type FeedItem } from './feed-items';
+import { isRemoteOnlyBoard, readFeedJobFields } from './feed-job-fields';
+import { titlesNameTheCompany } from './job-title';
 import type { Posting } from './posting';
 import { toSafeUrl } from './safe-url';
 import { toPosting } from './to-posting';
@@ -20,16 +22,34 @@ export function parseFeed(body: string, options: { source: string; baseUrl: stri
   // Relative item links resolve against the feed's own home link, else the URL it was fetched from.
   const feedUrl = toSafeUrl(options.baseUrl, null);
   const baseUrl = toSafeUrl(document.homeUrl, feedUrl) ?? feedUrl;
+  const items = parsed.format === 'json' ? document.items : withJobFields(document.items, body);
+  const context = {
+    source: options.source,
+    baseUrl,
+    companyInTitle: titlesNameTheCompany(items.map((item) => item.title?.value ?? '')),
+    remoteOnly: isRemoteOnlyBoard(options.baseUrl),
+  };
 
   const postings: Posting[] = [];
   const seen = new Set<string>();
-  for (const item of document.items) {
-    const posting = toPosting(item, { source: options.source, baseUrl });
+  for (const item of items) {
+    const posting = toPosting(item, context);
     if (!posting || seen.has(posting.id)) continue;
     seen.add(posting.id);
     postings.push(posting);
   }
   return postings;
+}
+
+/**
+ * Each item with the job board's own elements, read apart in document order. Only when that
+ * reading finds exactly the parser's items: a count that differs means the two disagree on what
+ * an item is, and no item gets another's employer.
+ */
+function withJobFields(items: FeedItem[], body: string): FeedItem[] {
+  const fields = readFeedJobFields(body);
+  if (fields.length !== items.length) return items;
+  return items.map((item, index) => ({ ...item, job: fields[index] }));
 }
 
 function detectFeed(body: string, source: string): { parsed: AnyFeed; rawJson: unknown } {

@@ -1,16 +1,31 @@
 import type { FeedItem, FeedText } from './feed-items';
 import { parseBudgetText, parseScoutBudget } from './parse-budget';
 import { collectSkills, findSkillsLines } from './collect-skills';
+import { unwrapJobTitle } from './job-title';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-text';
 import { MAX_DESCRIPTION, MAX_DESCRIPTION_INPUT, MAX_GUID, MAX_TITLE, MAX_TITLE_INPUT, postingId, type Posting } from './posting';
 import { toSafeUrl } from './safe-url';
 
 const MAX_CATEGORY_INPUT = 500;
+const MAX_SHORT = 200;
+// "Anywhere in the World", "Remote (EU)", "Worldwide": a place that is itself remote work.
+const REMOTE_PLACE = /\b(?:remote|anywhere|worldwide)\b/i;
+
+export type FeedContext = {
+  source: string;
+  baseUrl: string | null;
+  /** The feed names the employer before a colon in its titles (job-title.ts). */
+  companyInTitle?: boolean;
+  /** The feed is a remote-only board's (feed-job-fields.ts). */
+  remoteOnly?: boolean;
+};
 
 /** Normalises one raw item; null when it has neither a title nor a usable link. */
-export function toPosting(item: FeedItem, context: { source: string; baseUrl: string | null }): Posting | null {
+export function toPosting(item: FeedItem, context: FeedContext): Posting | null {
   const titleText = readText(item.title, MAX_TITLE_INPUT);
-  const title = capText(collapseWhitespace(titleText), MAX_TITLE);
+  const rawTitle = capText(collapseWhitespace(titleText), MAX_TITLE);
+  const named = unwrapJobTitle(rawTitle, { company: item.job?.company ?? null, companyInTitle: context.companyInTitle ?? false });
+  const title = named.title;
   const url = toSafeUrl(item.link, context.baseUrl);
   if (!title && !url) return null;
 
@@ -18,7 +33,10 @@ export function toPosting(item: FeedItem, context: { source: string; baseUrl: st
   const description = capText(collapseWhitespace(descriptionText), MAX_DESCRIPTION);
   const guid = item.guid?.trim() || null;
   const publishedAt = parseDate(item.published);
-  const key = guid ?? url ?? contentKey(title, publishedAt, description);
+  // The title as sent: an item's id must not move when the way its title is read improves.
+  const key = guid ?? url ?? contentKey(rawTitle, publishedAt, description);
+  const location = item.job?.place ? capText(item.job.place, MAX_SHORT) : null;
+  const remote = item.job?.remote ?? (location && REMOTE_PLACE.test(location) ? true : context.remoteOnly ? true : null);
 
   return {
     id: postingId(context.source, key),
@@ -30,9 +48,15 @@ export function toPosting(item: FeedItem, context: { source: string; baseUrl: st
     budget: parseScoutBudget(item.scout) ?? parseBudgetText(descriptionText) ?? parseBudgetText(titleText),
     skills: collectSkills([
       ...item.categories.map((category) => htmlToPlainText(category, MAX_CATEGORY_INPUT)),
+      ...(item.job?.skills ?? []),
+      ...(item.job?.type ? [item.job.type] : []),
       ...findSkillsLines(descriptionText),
     ]),
     publishedAt,
+    // Only what the feed states: a plain feed's postings stay as they were, without these fields.
+    ...(named.company ? { company: capText(named.company, MAX_SHORT) } : {}),
+    ...(location ? { location } : {}),
+    ...(remote !== null ? { remote } : {}),
   };
 }
 
