@@ -130,6 +130,8 @@ function idFromJobUrl(source: string, jobUrl: string | null | undefined, index: 
 }
 
 // workplaceType, when present, is the newer and finer statement; isRemote is what older answers have.
+// Real answers often send isRemote true beside Hybrid: the job still asks for days at a place, so a
+// subscriber who wants remote work would be misled by "remote" — Hybrid reads as not remote.
 function remoteOf(job: AshbyJob): boolean | null {
   switch (job.workplaceType) {
     case 'Remote':

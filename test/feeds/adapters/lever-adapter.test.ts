@@ -74,7 +74,7 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
         url: 'https://jobs.lever.co/harborhealth/c7a9b2d4-91e8-4d0f-8f3b-6e2a1c5d7b90',
         description: 'Turn appointment data into decisions for clinic managers.',
         budget: null,
-        skills: ['Analytics', 'Data', 'Full-time', 'on-site'],
+        skills: ['Analytics', 'Data', 'Full-time', 'onsite'],
         publishedAt: new Date(1783328400000),
         company: 'Harbor Health',
         location: 'London, United Kingdom',
