@@ -18,7 +18,8 @@ export type FeedItem = {
   job?: FeedJobFields | null;
 };
 
-export type FeedDocument = { homeUrl: string | null; items: FeedItem[] };
+/** `title`: the feed's own name, as sent (its items' titles may repeat the site's name in it). */
+export type FeedDocument = { homeUrl: string | null; title: string | null; items: FeedItem[] };
 
 /**
  * Maps each format's item fields onto FeedItem. `rawJson` is the JSON Feed
@@ -30,6 +31,7 @@ export function readFeedItems(parsed: AnyFeed, rawJson: unknown): FeedDocument {
     case 'rss':
       return {
         homeUrl: parsed.feed.link ?? null,
+        title: parsed.feed.title ?? null,
         items: (parsed.feed.items ?? []).map((item) => ({
           guid: item.guid?.value ?? null,
           title: html(item.title),
@@ -44,6 +46,7 @@ export function readFeedItems(parsed: AnyFeed, rawJson: unknown): FeedDocument {
     case 'rdf':
       return {
         homeUrl: parsed.feed.link ?? null,
+        title: parsed.feed.title ?? null,
         items: (parsed.feed.items ?? []).map((item) => ({
           guid: item.rdf?.about ?? null,
           title: html(item.title),
@@ -57,6 +60,7 @@ export function readFeedItems(parsed: AnyFeed, rawJson: unknown): FeedDocument {
     case 'atom':
       return {
         homeUrl: pickAtomLink(parsed.feed.links),
+        title: atomText(parsed.feed.title)?.value ?? null,
         items: (parsed.feed.entries ?? []).map((entry) => ({
           guid: entry.id ?? null,
           title: atomText(entry.title),
@@ -71,6 +75,7 @@ export function readFeedItems(parsed: AnyFeed, rawJson: unknown): FeedDocument {
       const extensions = readScoutExtensions(rawJson);
       return {
         homeUrl: parsed.feed.home_page_url ?? null,
+        title: parsed.feed.title ?? null,
         items: (parsed.feed.items ?? []).map((item) => ({
           guid: item.id ?? null,
           title: html(item.title),

@@ -1,18 +1,26 @@
 import { normaliseText } from './job-identity';
+import { MAX_TITLE } from './posting';
+
+/** What a title is read against: the employer the item names, and how the feed names itself. */
+export type TitleContext = {
+  company: string | null;
+  /** The feed titles every item `Company: Role` (titlesNameTheCompany). */
+  companyInTitle: boolean;
+  /** The site's names: the feed title's parts ("All jobs | Gigboard" → "Gigboard") and its host's labels. */
+  siteNames?: string[];
+};
 
 /**
- * A title's wrappers that only repeat what a posting says elsewhere: the employer ("Qase: Developer
- * Advocate", "Developer Advocate at Qase") or the site (" - Upwork"). Matching and the cards want
- * the role alone; the employer, when the title is where the feed names it, becomes the company.
+ * A title's wrappers that only repeat what a posting says elsewhere: the site ("… - Upwork",
+ * "… - Gigboard" in Gigboard's feed) or the employer ("Qase: Developer Advocate", "Developer
+ * Advocate at Qase"). Matching and the cards want the role alone; the employer, when the title is
+ * where the feed names it, becomes the company.
  */
-export function unwrapJobTitle(
-  title: string,
-  options: { company: string | null; companyInTitle: boolean },
-): { title: string; company: string | null } {
-  let role = title.replace(SITE_SUFFIX, '').trim();
-  let company = options.company;
+export function unwrapJobTitle(title: string, context: TitleContext): { title: string; company: string | null } {
+  let role = withoutSite(title, context.siteNames ?? []);
+  let company = context.company;
   const prefix = COMPANY_PREFIX.exec(role);
-  if (prefix && (company ? sameName(prefix[1], company) : options.companyInTitle)) {
+  if (prefix && (company ? sameName(prefix[1], company) : context.companyInTitle)) {
     company ??= prefix[1].trim();
     role = prefix[2].trim();
   }
@@ -28,22 +36,49 @@ export function unwrapJobTitle(
  * ("Mathmo: Maths Coach"). Decided over the whole answer, never one title: "Update: new roles"
  * in a blog's feed is not a company. At least three titles, nine in ten of them of that shape.
  */
-export function titlesNameTheCompany(titles: string[]): boolean {
+export function titlesNameTheCompany(titles: string[], siteNames: string[] = []): boolean {
   if (titles.length < MIN_TITLES) return false;
   const shaped = titles.filter((title) => {
-    const prefix = COMPANY_PREFIX.exec(title.replace(SITE_SUFFIX, '').trim());
+    // A title is capped where postings cap it; a longer one is not read further here either.
+    const prefix = COMPANY_PREFIX.exec(withoutSite(title.slice(0, MAX_TITLE), siteNames));
     return prefix !== null && prefix[1].trim().split(/\s+/).length <= MAX_COMPANY_WORDS;
   });
   return shaped.length >= titles.length * SHARE_OF_TITLES;
 }
 
-// Upwork's old job feeds end each title with the site's name.
-const SITE_SUFFIX = /\s+[-–—|]\s+Upwork\s*$/i;
+/** The names a feed goes by: the parts of its title and the labels of its host (not `www` nor the top-level domain). */
+export function siteNamesOf(feedTitle: string | null, url: string | null): string[] {
+  const parts = (feedTitle ?? '').split(/\s+[-–—|·]\s+|:\s+/).filter((part) => part.trim().length <= MAX_SITE_NAME);
+  const labels = hostLabels(url);
+  return [...parts, ...labels.filter((label) => label !== 'www')].map(normaliseText).filter(Boolean);
+}
+
+// Upwork's job feeds end each title with the site's name, wherever the feed is relayed from.
+const UPWORK = 'upwork';
+const SITE_SUFFIX = /^(.+?)\s+[-–—|·]\s+([^-–—|·]{1,60})$/;
 const COMPANY_PREFIX = /^([^:]{1,80}):\s+(\S[\s\S]*)$/;
 const COMPANY_SUFFIX = /^(.+?)\s+(?:at|@|[-–—|])\s+([^-–—|@]{1,80})$/i;
 const MIN_TITLES = 3;
 const SHARE_OF_TITLES = 0.9;
 const MAX_COMPANY_WORDS = 8;
+const MAX_SITE_NAME = 60;
+
+function withoutSite(title: string, siteNames: string[]): string {
+  const trimmed = title.trim();
+  const suffix = SITE_SUFFIX.exec(trimmed);
+  if (!suffix) return trimmed;
+  const name = normaliseText(suffix[2]);
+  return name === UPWORK || siteNames.includes(name) ? suffix[1].trim() : trimmed;
+}
+
+function hostLabels(url: string | null): string[] {
+  if (!url) return [];
+  try {
+    return new URL(url).hostname.split('.').slice(0, -1);
+  } catch {
+    return [];
+  }
+}
 
 function sameName(a: string, b: string): boolean {
   return normaliseText(a) === normaliseText(b);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FeedParseError } from './feed-errors';
 import { readFeedItems, type FeedItem } from './feed-items';
 import { isRemoteOnlyBoard, readFeedJobFields } from './feed-job-fields';
-import { titlesNameTheCompany } from './job-title';
+import { siteNamesOf, titlesNameTheCompany } from './job-title';
 import type { Posting } from './posting';
 import { toSafeUrl } from './safe-url';
 import { toPosting } from './to-posting';
@@ -23,10 +23,15 @@ export function parseFeed(body: string, options: { source: string; baseUrl: stri
   const feedUrl = toSafeUrl(options.baseUrl, null);
   const baseUrl = toSafeUrl(document.homeUrl, feedUrl) ?? feedUrl;
   const items = parsed.format === 'json' ? document.items : withJobFields(document.items, body);
+  const siteNames = siteNamesOf(document.title, feedUrl);
   const context = {
     source: options.source,
     baseUrl,
-    companyInTitle: titlesNameTheCompany(items.map((item) => item.title?.value ?? '')),
+    siteNames,
+    companyInTitle: titlesNameTheCompany(
+      items.map((item) => item.title?.value ?? ''),
+      siteNames,
+    ),
     remoteOnly: isRemoteOnlyBoard(options.baseUrl),
   };
 

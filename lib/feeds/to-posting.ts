@@ -18,13 +18,19 @@ export type FeedContext = {
   companyInTitle?: boolean;
   /** The feed is a remote-only board's (feed-job-fields.ts). */
   remoteOnly?: boolean;
+  /** The names the feed goes by, which its titles may repeat (job-title.ts). */
+  siteNames?: string[];
 };
 
 /** Normalises one raw item; null when it has neither a title nor a usable link. */
 export function toPosting(item: FeedItem, context: FeedContext): Posting | null {
   const titleText = readText(item.title, MAX_TITLE_INPUT);
   const rawTitle = capText(collapseWhitespace(titleText), MAX_TITLE);
-  const named = unwrapJobTitle(rawTitle, { company: item.job?.company ?? null, companyInTitle: context.companyInTitle ?? false });
+  const named = unwrapJobTitle(rawTitle, {
+    company: item.job?.company ?? null,
+    companyInTitle: context.companyInTitle ?? false,
+    siteNames: context.siteNames,
+  });
   const title = named.title;
   const url = toSafeUrl(item.link, context.baseUrl);
   if (!title && !url) return null;

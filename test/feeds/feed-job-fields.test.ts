@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isRemoteOnlyBoard, readFeedJobFields } from '../../lib/feeds/feed-job-fields';
-import { titlesNameTheCompany, unwrapJobTitle } from '../../lib/feeds/job-title';
+import { siteNamesOf, titlesNameTheCompany, unwrapJobTitle } from '../../lib/feeds/job-title';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 
 const realFeed = (file: string) => readFileSync(new URL(`./adapters/corpus/feed/${file}`, import.meta.url), 'utf8');
@@ -96,6 +96,30 @@ describe('job titles: wrappers that repeat the company or the site', () => {
     expect(unwrapJobTitle('Data engineer at Acme', { company: 'Acme', companyInTitle: false }).title).toBe('Data engineer');
     expect(unwrapJobTitle('Data engineer - Acme', { company: 'Acme', companyInTitle: false }).title).toBe('Data engineer');
     expect(unwrapJobTitle('Data engineer - Remote', { company: 'Acme', companyInTitle: false }).title).toBe('Data engineer - Remote');
+  });
+
+  it("drops a suffix that is the feed's own name, from its title or its host, and keeps any other", () => {
+    const gigboard = siteNamesOf('All jobs | Gigboard', 'https://gigboard.example.com/jobs.rss');
+    expect(
+      unwrapJobTitle('Django REST API for a property platform - Gigboard', { company: null, companyInTitle: false, siteNames: gigboard })
+        .title,
+    ).toBe('Django REST API for a property platform');
+    const wwr = siteNamesOf('We Work Remotely: Remote jobs in design, programming, marketing and more', WWR);
+    expect(unwrapJobTitle('G2i Inc.: Fullstack Developer - Remote', { company: null, companyInTitle: true, siteNames: wwr })).toEqual({
+      title: 'Fullstack Developer - Remote',
+      company: 'G2i Inc.',
+    });
+  });
+
+  it('the bundled sample feed loses its " - Gigboard" suffix and gains no company: only some of its titles have a colon', () => {
+    const sample = readFileSync(new URL('../../scripts/sample-feed/sample-feed.xml', import.meta.url), 'utf8');
+    const postings = parseFeed(sample, { source: 'sample', baseUrl: 'http://127.0.0.1:8080/jobs.rss' });
+    expect(postings.length).toBeGreaterThan(3);
+    for (const posting of postings) {
+      expect(posting.title).not.toMatch(/Gigboard/);
+      expect(posting).not.toHaveProperty('company');
+    }
+    expect(postings.map((posting) => posting.title)).toContain('Data engineer: Airflow pipelines from Postgres to BigQuery');
   });
 
   it('decides "Company: Role" over the whole feed: nine titles in ten, at least three', () => {
