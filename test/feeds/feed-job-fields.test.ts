@@ -35,6 +35,14 @@ describe('feeds: what a job board says beyond RSS reaches the posting', () => {
     ]);
   });
 
+  it('a hostile answer costs its length: tags never closed, a 5 MB item, a CDATA never ended', () => {
+    const started = performance.now();
+    expect(readFeedJobFields(`<rss><channel>${'<item><region>'.repeat(200_000)}`)).toEqual([]);
+    expect(readFeedJobFields(`<rss><channel><item><region>${'x'.repeat(5_000_000)}</region></item></channel></rss>`)).toHaveLength(1);
+    expect(readFeedJobFields(`<rss><channel><item><region><![CDATA[${'<'.repeat(100_000)}`)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("a posting takes the feed's company, place and remote flag, and a place that is itself remote work makes it remote", () => {
     const [berlin, anywhere] = parseFeed(
       rss([
