@@ -125,7 +125,8 @@ const ESCAPES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"',
 
 /**
  * Remote from a board's own custom field, where it keeps one: real boards name it "Location Type"
- * or "Workplace Type" (values such as Remote, On-Site, Hybrid). Hybrid says neither, so null.
+ * or "Workplace Type" (values such as Remote, On-Site, Hybrid). Hybrid asks for days at a place,
+ * so, as with Lever's and Ashby's hybrid jobs, it reads as not remote.
  */
 function workplaceOf(metadata: unknown[] | null | undefined): boolean | null {
   for (const field of metadata ?? []) {
@@ -133,7 +134,7 @@ function workplaceOf(metadata: unknown[] | null | undefined): boolean | null {
     const { name, value } = field as { name?: unknown; value?: unknown };
     if (typeof name !== 'string' || !/^(location|workplace) type$/i.test(name.trim()) || typeof value !== 'string') continue;
     if (/^remote$/i.test(value.trim())) return true;
-    if (/^on[- ]?site$/i.test(value.trim())) return false;
+    if (/^(on[- ]?site|hybrid)$/i.test(value.trim())) return false;
   }
   return null;
 }

@@ -129,8 +129,8 @@ const greenhouse: Kind = {
         date: time(job.first_published),
         employer: text(job.company_name),
         place: text(object(job.location).name),
-        // The board's own field; Hybrid says neither (docs/sources.md, greenhouse).
-        remote: /^remote$/i.test(arrangement) ? true : /^on-?site$/i.test(arrangement) ? false : undefined,
+        // The board's own field; Hybrid asks for days at a place, as on Lever and Ashby.
+        remote: /^remote$/i.test(arrangement) ? true : /^(on-?site|hybrid)$/i.test(arrangement) ? false : undefined,
       };
     }),
     postings: parseGreenhouseJobs('gh', raw, { company: null }),
