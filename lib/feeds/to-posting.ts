@@ -1,5 +1,6 @@
 import type { FeedItem, FeedText } from './feed-items';
-import { parseBudgetText, parseScoutBudget } from './parse-budget';
+import { parsePayText } from '../pay/parse-pay';
+import { parseScoutBudget } from './scout-budget';
 import { collectSkills, findSkillsLines } from './collect-skills';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-text';
 import { MAX_DESCRIPTION, MAX_DESCRIPTION_INPUT, MAX_GUID, MAX_TITLE, MAX_TITLE_INPUT, postingId, type Posting } from './posting';
@@ -27,7 +28,7 @@ export function toPosting(item: FeedItem, context: { source: string; baseUrl: st
     title,
     url,
     description,
-    budget: parseScoutBudget(item.scout) ?? parseBudgetText(descriptionText) ?? parseBudgetText(titleText),
+    budget: parseScoutBudget(item.scout) ?? parsePayText(descriptionText) ?? parsePayText(titleText),
     skills: collectSkills([
       ...item.categories.map((category) => htmlToPlainText(category, MAX_CATEGORY_INPUT)),
       ...findSkillsLines(descriptionText),

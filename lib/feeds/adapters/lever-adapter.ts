@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { baseUrlParam, boardName, companyParam, originOf, statedSalary, stringsOf } from './board-jobs';
+import { statedPay, type StatedPeriod } from '../../pay/parse-pay';
+import { baseUrlParam, boardName, companyParam, originOf, stringsOf } from './board-jobs';
 import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
@@ -131,21 +132,22 @@ function describe(job: LeverJob): RawJob['description'] {
 }
 
 /**
- * `salaryRange.interval` has no documented values. Those seen in live answers: `per-year-salary`
- * (yearly), `per-hour-wage` (hourly), `per-month-salary` (× 12, yearly), `per-week-salary` (× 52,
- * yearly). `per-day-wage` and anything else has no honest conversion and is left to the text.
+ * `salaryRange.interval` has no documented values. Those seen in live answers: `per-year-salary`,
+ * `per-hour-wage`, `per-month-salary`, `per-week-salary`, `per-day-wage`, each kept as the period it
+ * names (a week, which has no kind, is 52 to the year). Anything else is left to the text.
  */
-const INTERVALS = new Map<string, { kind: 'hourly' | 'yearly'; times: number }>([
-  ['per-year-salary', { kind: 'yearly', times: 1 }],
-  ['per-hour-wage', { kind: 'hourly', times: 1 }],
-  ['per-month-salary', { kind: 'yearly', times: 12 }],
-  ['per-week-salary', { kind: 'yearly', times: 52 }],
+const INTERVALS = new Map<string, StatedPeriod>([
+  ['per-year-salary', 'yearly'],
+  ['per-hour-wage', 'hourly'],
+  ['per-month-salary', 'monthly'],
+  ['per-week-salary', 'weekly'],
+  ['per-day-wage', 'daily'],
 ]);
 
 function salaryOf(range: LeverJob['salaryRange']): Budget | null {
-  const interval = range?.interval ? INTERVALS.get(range.interval) : undefined;
-  if (!range || !interval) return null;
-  return statedSalary({ min: range.min, max: range.max, currency: range.currency, ...interval });
+  const period = range?.interval ? INTERVALS.get(range.interval.trim().toLowerCase()) : undefined;
+  if (!range || !period) return null;
+  return statedPay({ min: range.min, max: range.max, currency: range.currency, period });
 }
 
 function escapeHtml(text: string): string {
