@@ -126,16 +126,19 @@ export type PayTextOptions = {
   /**
    * `field`: text that holds pay and little else (Remotive's `salary`, a field of an HN first line),
    * read in its first 500 characters. `description` (the default): a whole posting, where money
-   * counts as pay only with a pay word or a period beside it.
+   * counts as pay only where the text says it is pay.
    */
   within?: 'field' | 'description';
   /** The currency a provider documents for text that names none (Remotive: USD); never a guess. */
   defaultCurrency?: string;
 };
 
-type Candidate = { budget: Budget; strength: number };
-
 const MAX_FIELD = 500;
+
+/** One amount as written: where it stands, its figure, and the currency written before or after it. */
+type Amount = { start: number; end: number; value: number | null; multiplier: string | null; symbol: string | null; code: string | null };
+/** One reading of pay and how explicitly the text states it: the most explicit reading wins. */
+type Candidate = { budget: Budget; strength: number };
 
 /**
  * Pay written as text: "Budget: $1,500", "Hourly Range: $30.00-$60.00", "€800 fixed",
@@ -143,134 +146,160 @@ const MAX_FIELD = 500;
  * "$60,000 - $97,000/year", "£450 per day", "$8,000/month", "150-250k". A range keeps both ends
  * (`amount` the lower, `maxAmount` the top). The kind comes from the period said after the amount,
  * else from the label before it, else a salary-sized sum (1,000 or more in a field, 10,000 or more
- * beside a pay word in a description) is yearly; anything else is no pay rather than a guess. A
- * currency comes from a symbol or ISO code on either end, else `defaultCurrency`, else it is null:
- * an amount without one counts only where it is labelled, given a period or (in a field) a k.
- * Of several, the most explicitly stated wins; among equals, the first.
+ * in a description) is yearly; anything else is no pay rather than a guess. A currency comes from a
+ * symbol or ISO code on either end, else `defaultCurrency`, else it is null. Of several readings,
+ * the most explicitly stated wins; among equals, the first.
  */
 export function parsePayText(text: string, options: PayTextOptions = {}): Budget | null {
   const inField = options.within === 'field';
   const input = inField ? text.slice(0, MAX_FIELD) : text;
-  const amounts = [...input.matchAll(AMOUNT)].filter((match) => standsAlone(input, match));
+  const amounts = readAmounts(input);
   let best: Candidate | null = null;
   for (let i = 0; i < amounts.length; i++) {
     const low = amounts[i];
     const next = amounts[i + 1];
-    const joined = next && RANGE_JOIN.test(input.slice(low.index + low[0].length, next.index));
-    const high = joined ? next : null;
-    const candidate = readCandidate(input, low, high, inField, options.defaultCurrency ?? null);
+    const high = next && RANGE_JOIN.test(input.slice(low.end, next.start)) ? next : null;
     if (high) i++;
+    const candidate = readCandidate({ text: input, low, high, inField, defaultCurrency: options.defaultCurrency ?? null });
     if (candidate && (!best || candidate.strength > best.strength)) best = candidate;
   }
   return best?.budget ?? null;
 }
 
-function readCandidate(
-  text: string,
-  low: RegExpExecArray | RegExpMatchArray,
-  high: RegExpExecArray | RegExpMatchArray | null,
-  inField: boolean,
-  defaultCurrency: string | null,
-): Candidate | null {
-  const start = low.index!;
-  const last = high ?? low;
-  const end = last.index! + last[0].length;
-  const groups = [low.groups!, ...(high ? [high.groups!] : [])];
-  if (groups.some((g) => g.mult && /^b/i.test(g.mult))) return null;
+function readAmounts(text: string): Amount[] {
+  const amounts: Amount[] = [];
+  for (const match of text.matchAll(AMOUNT)) {
+    if (!standsAlone(text, match)) continue;
+    const { cur, num, mult, after } = match.groups!;
+    const value = parseAmount(num);
+    amounts.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      value: value === null ? null : Math.round(value * multiplierOf(mult) * 100) / 100,
+      multiplier: mult ?? null,
+      symbol: cur ?? null,
+      code: after ?? null,
+    });
+  }
+  return amounts;
+}
 
-  // A code written after the amount names which dollar a bare "$" was: "$1800 - $2200 AUD".
-  const stated =
-    groups.map((g) => currencyOf(g.after)).find((c) => c !== null) ?? groups.map((g) => currencyOf(g.cur)).find((c) => c !== null) ?? null;
+/** What the words around an amount say: the period after it, the label before it, whether they speak of pay. */
+function readContext(text: string, start: number, end: number) {
   const before = text.slice(Math.max(0, start - LABEL_WINDOW), start);
   // What follows counts up to the end of its sentence: the next line's words are about the next line.
   const after = text.slice(end, end + NEAR).split(/[.;\n](?!\d)/)[0];
   const period = PERIOD_AFTER.exec(after)?.groups;
   const periodWord = (period?.unit ?? period?.word ?? '').toLowerCase().replace(/\W/g, '');
-  const afterKind = periodWord.startsWith('fixed') ? 'fixed' : UNIT_KINDS[periodWord];
-  const payAfter = /^(?:salary|base|ote)$/.test(periodWord);
+  const periodKind: PayKind | 'weekly' | undefined = periodWord.startsWith('fixed') ? 'fixed' : UNIT_KINDS[periodWord];
   const labelKind = LABELS.find(([, label]) => label.test(before))?.[0];
-  const labelled = labelKind !== undefined || afterKind !== undefined || payAfter;
-  const payWordNear = labelled || PAY_WORDS.test(before.slice(-NEAR)) || PAY_WORDS.test(after);
+  // "$75k - $105k salary": a pay word right after says it is pay, though not which kind.
+  const said = labelKind !== undefined || periodKind !== undefined || /^(?:salary|base|ote)$/.test(periodWord);
+  const payWordBefore = PAY_WORDS.test(before.slice(-NEAR));
+  return { before, after, periodKind, labelKind, said, payWordBefore, payWordNear: said || payWordBefore || PAY_WORDS.test(after) };
+}
 
-  // The multiplier written once ("$150-200k", "150-250k+") applies to both ends.
-  let lowValue = valueOf(low.groups!);
-  const highValue = high ? valueOf(high.groups!) : null;
-  const highMultiplier = high?.groups?.mult;
-  if (lowValue !== null && highValue !== null && !low.groups!.mult && highMultiplier && lowValue < 1000) {
-    const scaled = valueOf({ ...low.groups!, mult: highMultiplier });
-    if (scaled !== null && scaled <= highValue) lowValue = scaled;
-  }
-  // A range runs upwards: "$60,675- $101, 125" or "$1M - $80" is a typo, not pay.
-  if (lowValue === null || (high && (highValue === null || highValue < lowValue))) return null;
-  const amounts = [lowValue, ...(highValue !== null ? [highValue] : [])];
-  if (amounts.some((n) => n <= 0 || n > MAX_PAY_AMOUNT)) return null;
-  const amount = Math.min(...amounts);
-  const top = Math.max(...amounts);
+function readCandidate(input: {
+  text: string;
+  low: Amount;
+  high: Amount | null;
+  inField: boolean;
+  defaultCurrency: string | null;
+}): Candidate | null {
+  const { text, low, high, inField } = input;
+  const ends = high ? [low, high] : [low];
+  if (ends.some((end) => end.multiplier && /^b/i.test(end.multiplier))) return null;
+  const range = rangeOf(low, high);
+  if (!range) return null;
+  const { amount, top } = range;
 
-  const currency = stated ?? defaultCurrency;
-  const hasMultiplier = groups.some((g) => g.mult);
-  if (!inField) {
-    // In running text money must be said to be pay, and a bare number must be labelled as pay.
-    // A bare number is pay only after a pay word: "3–5 a week" counts calls.
-    if (!stated && !PAY_WORDS.test(before.slice(-NEAR))) return null;
-    // Without a pay word, only a salary-sized range in a currency reads as pay ("€46,728 - €62,953").
-    const salaryRange = stated !== null && highValue !== null && lowValue >= 10_000;
-    if (!payWordNear && !salaryRange) return null;
-    if (NOT_PAY_BEFORE.test(before) || NOT_PAY_AFTER.test(after)) return null;
-    // Millions are a company's figures ("$100M per year" of revenue) unless a pay label says otherwise.
-    if (groups.some((g) => g.mult && /^m/i.test(g.mult)) && !labelKind) return null;
-    if (!stated && isYearRange(amounts)) return null;
-  } else if (!currency && !labelled && !hasMultiplier) {
+  // A code after an amount names which dollar a bare "$" was: "$1800 - $2200 AUD".
+  const stated = ends.map((end) => currencyOf(end.code)).find(Boolean) ?? ends.map((end) => currencyOf(end.symbol)).find(Boolean) ?? null;
+  const context = readContext(text, low.start, (high ?? low).end);
+  const hasMultiplier = ends.some((end) => end.multiplier);
+  if (inField) {
+    if (!stated && !input.defaultCurrency && !context.said && !hasMultiplier) return null;
+  } else if (!saysPayInText({ context, stated, amounts: high ? [amount, top] : [amount], isRange: high !== null, ends })) {
     return null;
   }
   // "Budget: 2 weeks": a bare number followed by a word is a count of something else.
-  if (!stated && !hasMultiplier && !afterKind && /^\s*[A-Za-z]/.test(after)) return null;
+  if (!stated && !hasMultiplier && !context.periodKind && /^\s*[A-Za-z]/.test(context.after)) return null;
 
-  let kind: PayKind | 'weekly' | null;
-  if (afterKind) kind = afterKind;
-  else if (labelKind) kind = labelKind;
-  else if (inField ? top >= 1_000 : top >= 10_000) kind = 'yearly';
-  else kind = null;
+  const kind = context.periodKind ?? context.labelKind ?? (top >= (inField ? 1_000 : 10_000) ? 'yearly' : null);
   if (!kind) return null;
-  // Hourly rates are not thousands, nor yearly salaries a few hundred: such a pair is misread.
-  if ((kind === 'hourly' && top > 5_000) || (kind === 'yearly' && top < (inField ? 1_000 : 5_000)) || (kind === 'weekly' && top < 100))
+  // Hourly rates are not thousands, nor yearly salaries a few hundred: such a reading is wrong.
+  if ((kind === 'hourly' && top > 5_000) || (kind === 'yearly' && top < (inField ? 1_000 : 5_000)) || (kind === 'weekly' && top < 100)) {
     return null;
-
+  }
   // A week has no kind of its own: 52 of them are a year, as for pay stated in fields.
   const times = kind === 'weekly' ? 52 : 1;
-  const payKind: PayKind = kind === 'weekly' ? 'yearly' : kind;
-  const strength = (labelKind ? 2 : 0) + (afterKind ? 2 : 0) + (stated ? 1 : 0) + (high ? 1 : 0) + (payWordNear ? 1 : 0);
-  const bottom = amount * times;
-  const upTo = top * times;
-  return { budget: { amount: bottom, currency, kind: payKind, ...(upTo > bottom ? { maxAmount: upTo } : {}) }, strength };
+  const budget: Budget = {
+    amount: amount * times,
+    currency: stated ?? input.defaultCurrency,
+    kind: kind === 'weekly' ? 'yearly' : kind,
+    ...(top > amount ? { maxAmount: top * times } : {}),
+  };
+  const strength =
+    (context.labelKind ? 2 : 0) + (context.periodKind ? 2 : 0) + (stated ? 1 : 0) + (high ? 1 : 0) + (context.payWordNear ? 1 : 0);
+  return { budget, strength };
+}
+
+/** Both ends of a range, the multiplier written once applying to both ("$150-200k"); null unless it runs upwards. */
+function rangeOf(low: Amount, high: Amount | null): { amount: number; top: number } | null {
+  let amount = low.value;
+  const top = high ? high.value : amount;
+  if (amount === null || top === null) return null;
+  if (high && !low.multiplier && high.multiplier && amount < 1_000) {
+    const scaled = Math.round(amount * multiplierOf(high.multiplier) * 100) / 100;
+    if (scaled <= top) amount = scaled;
+  }
+  // "$60,675- $101, 125" or "$1M - $80": a range that runs downwards is a typo, not pay.
+  if (amount <= 0 || top < amount || top > MAX_PAY_AMOUNT) return null;
+  return { amount, top };
+}
+
+/** In running text, money is pay only where the text says so, and never a company's figure or a perk. */
+function saysPayInText(input: {
+  context: ReturnType<typeof readContext>;
+  stated: string | null;
+  amounts: number[];
+  isRange: boolean;
+  ends: Amount[];
+}): boolean {
+  const { context, stated, amounts } = input;
+  // A bare number is pay only after a pay word: "3–5 a week" counts calls.
+  if (!stated && !context.payWordBefore) return false;
+  // Without a pay word, only a salary-sized range in a currency reads as pay ("€46,728 - €62,953").
+  if (!context.payWordNear && !(stated && input.isRange && amounts[0] >= 10_000)) return false;
+  if (NOT_PAY_BEFORE.test(context.before) || NOT_PAY_AFTER.test(context.after)) return false;
+  // Millions are a company's figures ("$100M per year" of revenue) unless a pay label says otherwise.
+  if (input.ends.some((end) => end.multiplier && /^m/i.test(end.multiplier)) && !context.labelKind) return false;
+  return stated !== null || !isYearRange(amounts);
 }
 
 /** An amount that is not part of something longer: a version, a date, a percentage, 401(k). */
 function standsAlone(text: string, match: RegExpMatchArray): boolean {
+  const { cur, mult, after } = match.groups!;
   const start = match.index!;
   const end = start + match[0].length;
   const previous = text[start - 1] ?? '';
   const following = text.slice(end, end + 2);
-  if (!match.groups!.cur && /[\w.,/#]/.test(previous)) return false;
+  if (!cur && /[\w.,/#]/.test(previous)) return false;
   if (/^(?:[\d%]|[.,]\d)/.test(following)) return false;
-  if (!match.groups!.mult && !match.groups!.after && /^[A-Za-z]/.test(following) && !/^(?:k|K)\b/.test(following)) return false;
-  if (RETIREMENT_PLAN.test(text.slice(start + (match.groups!.cur?.length ?? 0), end + 3).trim())) return false;
-  return true;
+  if (!mult && !after && /^[A-Za-z]/.test(following)) return false;
+  return !RETIREMENT_PLAN.test(text.slice(start + (cur?.length ?? 0), end + 3).trim());
 }
 
 function isYearRange(amounts: number[]): boolean {
   return amounts.every((n) => Number.isInteger(n) && n >= 1900 && n <= 2100);
 }
 
-function valueOf(groups: Record<string, string | undefined>): number | null {
-  const value = parseAmount(groups.num ?? '');
-  if (value === null) return null;
-  const mult = groups.mult?.toLowerCase();
-  const factor = !mult ? 1 : mult === 'k' ? 1_000 : mult.startsWith('m') ? 1_000_000 : 1_000_000_000;
-  return Math.round(value * factor * 100) / 100;
+function multiplierOf(multiplier: string | undefined | null): number {
+  const m = multiplier?.toLowerCase();
+  return !m ? 1 : m === 'k' ? 1_000 : m.startsWith('m') ? 1_000_000 : 1_000_000_000;
 }
 
-function currencyOf(token: string | undefined): string | null {
+function currencyOf(token: string | null): string | null {
   if (!token) return null;
   const upper = token.toUpperCase();
   return CURRENCY_SYMBOLS.find(([symbol]) => symbol === upper)?.[1] ?? (CURRENCY_CODES.includes(upper) ? upper : null);

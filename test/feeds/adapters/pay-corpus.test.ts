@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseAshbyJobs } from '../../../lib/feeds/adapters/ashby-adapter';
 import { parseGreenhouseJobs } from '../../../lib/feeds/adapters/greenhouse-adapter';
 import { hnWhoIsHiringAdapter } from '../../../lib/feeds/adapters/hn-whoishiring-adapter';
@@ -317,23 +317,31 @@ const sameBudget = (a: Budget, b: Budget) =>
   a.amount === b.amount && (a.maxAmount ?? a.amount) === (b.maxAmount ?? b.amount) && a.currency === b.currency && a.kind === b.kind;
 
 describe('pay: real answers of every kind keep the pay they state', () => {
-  it('keeps at least 95 % of stated pay per kind, fields exactly, and prints the table', async () => {
-    const rows: string[] = [
+  const rows: string[] = [];
+  afterAll(() => {
+    const header = [
       '| kind | files | postings | pay stated (fields + text) | kept | read where none is stated |',
       '| --- | ---: | ---: | ---: | ---: | ---: |',
     ];
-    const failures: string[] = [];
-    for (const kind of KINDS) {
+    console.log([...header, ...rows].join('\n'));
+  });
+
+  it.each(KINDS)(
+    '$kind: keeps at least 95 % of the pay its answers state, field pay exactly',
+    async (kind) => {
+      expect(kind.files.length).toBeGreaterThan(0);
       const t = await tally(kind);
       rows.push(
         `| ${kind.kind} | ${t.files} | ${t.postings} | ${t.stated} (${t.fromFields} + ${t.fromText}) | ${t.kept} | ${t.unstatedRead} |`,
       );
       if (process.env.SCOUT_PAY_CORPUS_DETAIL) console.log(kind.kind, { missed: t.missed, extra: t.extra });
-      if (t.stated > 0 && t.kept / t.stated < 0.95) failures.push(`${kind.kind}: ${t.kept}/${t.stated}\n  ${t.missed.join('\n  ')}`);
-    }
-    console.log(rows.join('\n'));
-    expect(failures).toEqual([]);
-  }, 60_000);
+      expect(t.stated).toBeGreaterThan(0);
+      expect(t.kept / t.stated, `${kind.kind}: ${t.kept}/${t.stated}\n  ${t.missed.join('\n  ')}`).toBeGreaterThanOrEqual(0.95);
+      // Budgets read where the detector sees none were each read by hand (docs/sources.md, "Pay"); a new one needs a look.
+      expect(t.extra.filter((line) => !line.startsWith('KEPT'))).toEqual([]);
+    },
+    30_000,
+  );
 
   it('reads the real salaries the work item names, from their corpus files', () => {
     const budgetOf = (postings: Posting[], test: (p: Posting) => boolean) => postings.find(test)?.budget;
