@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { statedPay, type StatedPeriod } from '../../pay/parse-pay';
+import { parsePayText, statedPay, type StatedPeriod } from '../../pay/parse-pay';
+import { htmlToPlainText } from '../plain-text';
 import { baseUrlParam, boardName, companyParam, originOf, stringsOf } from './board-jobs';
 import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
@@ -44,6 +45,9 @@ const jobSchema = z.object({
   salaryRange: lenient(
     z.object({ currency: lenient(z.string()), interval: lenient(z.string()), min: lenient(z.number()), max: lenient(z.number()) }),
   ),
+  // Real answers carry the employer's words on pay apart from the description (not in the README's table).
+  salaryDescription: lenient(z.string()),
+  salaryDescriptionPlain: lenient(z.string()),
 });
 type LeverJob = z.output<typeof jobSchema>;
 
@@ -105,7 +109,7 @@ function toRawJob(job: LeverJob, company: string | null): RawJob {
     location,
     // `unspecified` says nothing; `hybrid` and `onsite` say the job is not remote.
     remote: workplace === 'remote' ? true : workplace === 'hybrid' || workplace === 'onsite' ? false : null,
-    budget: salaryOf(job.salaryRange),
+    budget: salaryOf(job.salaryRange) ?? salaryTextOf(job),
     publishedAt: job.createdAt ?? null,
     tags: [categories?.team, categories?.department, categories?.commitment, workplace === 'unspecified' ? null : job.workplaceType].filter(
       (tag): tag is string => typeof tag === 'string',
@@ -148,6 +152,16 @@ function salaryOf(range: LeverJob['salaryRange']): Budget | null {
   const period = range?.interval ? INTERVALS.get(range.interval.trim().toLowerCase()) : undefined;
   if (!range || !period) return null;
   return statedPay({ min: range.min, max: range.max, currency: range.currency, period });
+}
+
+/** The pay section's own text, read before the description (which may quote other sums). */
+function salaryTextOf(job: LeverJob): Budget | null {
+  const text = job.salaryDescriptionPlain?.trim()
+    ? job.salaryDescriptionPlain
+    : job.salaryDescription
+      ? htmlToPlainText(job.salaryDescription, 10_000)
+      : '';
+  return text ? parsePayText(text) : null;
 }
 
 function escapeHtml(text: string): string {

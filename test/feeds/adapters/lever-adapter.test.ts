@@ -132,6 +132,29 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
     });
   });
 
+  it('without a salaryRange, the pay section of real answers (salaryDescription) is read before the description', () => {
+    const pay = (fields: Record<string, unknown>) => parse(postings(posting(fields)))[0].budget;
+    expect(pay({ salaryDescriptionPlain: 'The salary range for this role is $140,000 - $165,000 per year.' })).toEqual({
+      amount: 140_000,
+      maxAmount: 165_000,
+      currency: 'USD',
+      kind: 'yearly',
+    });
+    expect(pay({ salaryDescription: '<div>Hourly: <b>$45 - $60/hr</b></div>' })).toEqual({
+      amount: 45,
+      maxAmount: 60,
+      currency: 'USD',
+      kind: 'hourly',
+    });
+    // The structured range still comes first.
+    expect(
+      pay({
+        salaryRange: { currency: 'USD', interval: 'per-year-salary', min: 1, max: 2 },
+        salaryDescriptionPlain: 'Salary: $90,000 per year',
+      }),
+    ).toEqual({ amount: 1, maxAmount: 2, currency: 'USD', kind: 'yearly' });
+  });
+
   it('a salary of an unknown interval is left to the text; one without an ISO currency is kept with the currency unknown', () => {
     expect(salary({ currency: 'USD', interval: 'per-fortnight', min: 400, max: 500 })).toBeNull();
     expect(salary({ currency: 'USD', interval: 'constructor', min: 400, max: 500 })).toBeNull();

@@ -109,6 +109,7 @@ const KINDS: Kind[] = [
               job.descriptionPlain ?? job.description,
               ...(job.lists ?? []).map((l: Json) => `${l.text} ${l.content}`),
               job.additionalPlain ?? job.additional,
+              job.salaryDescriptionPlain,
             ].join(' '),
           ),
         })),
