@@ -45,7 +45,7 @@ const jobSchema = z.object({
   salaryRange: lenient(
     z.object({ currency: lenient(z.string()), interval: lenient(z.string()), min: lenient(z.number()), max: lenient(z.number()) }),
   ),
-  // Real answers carry the employer's words on pay apart from the description (not in the README's table).
+  // Optional in the README: the employer's words on pay, apart from the description.
   salaryDescription: lenient(z.string()),
   salaryDescriptionPlain: lenient(z.string()),
 });
