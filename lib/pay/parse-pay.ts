@@ -219,6 +219,8 @@ function readCandidate(input: {
   const hasMultiplier = ends.some((end) => end.multiplier);
   if (inField) {
     if (!stated && !input.defaultCurrency && !context.said && !hasMultiplier) return null;
+    // A field of an HN first line may be the company's news rather than pay: "$5M raised".
+    if (NOT_PAY_BEFORE.test(context.before) || NOT_PAY_AFTER.test(context.after)) return null;
   } else if (!saysPayInText({ context, stated, amounts: high ? [amount, top] : [amount], isRange: high !== null, ends })) {
     return null;
   }

@@ -153,7 +153,7 @@ describe('parsePayText: money that is not pay', () => {
     expect(parsePayText(text)).toBeNull();
   });
 
-  it.each(['Competitive', '3-month contract', '2 days onsite', '$30-40', 'Series A, $20M raised', 'Team of 12'])(
+  it.each(['Competitive', '3-month contract', '2 days onsite', '$30-40', 'Series A, $20M raised', '$5M raised', 'Team of 12'])(
     'not the field %j',
     (text) => {
       expect(parsePayText(text, { within: 'field' })).toBeNull();
