@@ -1,5 +1,6 @@
 import type { FeedItem, FeedText } from './feed-items';
-import { parseBudgetText, parseScoutBudget } from './parse-budget';
+import { parsePayText } from '../pay/parse-pay';
+import { parseScoutBudget } from './scout-budget';
 import { collectSkills, findSkillsLines } from './collect-skills';
 import { unwrapJobTitle } from './job-title';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-text';
@@ -51,7 +52,7 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
     title,
     url,
     description,
-    budget: parseScoutBudget(item.scout) ?? parseBudgetText(descriptionText) ?? parseBudgetText(titleText),
+    budget: parseScoutBudget(item.scout) ?? parsePayText(descriptionText) ?? parsePayText(titleText),
     skills: collectSkills([
       ...item.categories.map((category) => htmlToPlainText(category, MAX_CATEGORY_INPUT)),
       ...(item.job?.skills ?? []),

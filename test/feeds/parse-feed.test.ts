@@ -27,7 +27,7 @@ describe('parseFeed: formats', () => {
     });
     expect(relative.url).toBe('https://jobs.example.com/jobs/2?ref=rss');
     expect(relative.publishedAt).toBeNull();
-    expect(relative.budget).toEqual({ amount: 60, currency: 'USD', kind: 'hourly' });
+    expect(relative.budget).toEqual({ amount: 30, maxAmount: 60, currency: 'USD', kind: 'hourly' });
     expect(permalink.url).toBe('https://jobs.example.com/jobs/3');
     expect(permalink.guid).toBe('https://jobs.example.com/jobs/3');
   });
@@ -59,7 +59,7 @@ describe('parseFeed: formats', () => {
     expect(withExtension.publishedAt).toEqual(new Date('2026-11-30T02:00:00Z'));
     // A malformed extension is ignored in favour of the text.
     expect(withBadExtension.guid).toBe('42');
-    expect(withBadExtension.budget).toEqual({ amount: 70, currency: 'USD', kind: 'hourly' });
+    expect(withBadExtension.budget).toEqual({ amount: 45, maxAmount: 70, currency: 'USD', kind: 'hourly' });
     expect(withBadExtension.description).toBe('Hourly Range: $45-$70. Uses a < b comparisons.');
     expect(withBadExtension.publishedAt).toEqual(new Date('2026-11-30T01:00:00Z'));
   });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { FeedParseError } from '../feed-errors';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { baseUrlParam, boardName, companyParam, originOf, statedSalary } from './board-jobs';
+import { parsePayText, statedPay, type StatedPeriod } from '../../pay/parse-pay';
+import { baseUrlParam, boardName, companyParam, originOf } from './board-jobs';
 import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
@@ -46,6 +47,8 @@ const jobSchema = z.object({
     z.object({
       compensationTiers: lenient(z.array(z.object({ components: lenient(z.array(componentSchema.catch({}))) }).catch({}))),
       summaryComponents: lenient(z.array(componentSchema.catch({}))),
+      // "$151K – $231K • Offers Equity • Multiple Ranges": what the board shows, all tiers in one range.
+      compensationTierSummary: lenient(z.string()),
     }),
   ),
 });
@@ -144,26 +147,29 @@ function remoteOf(job: AshbyJob): boolean | null {
   }
 }
 
-/** Intervals seen: `1 YEAR` (documented), `1 HOUR` (in live answers); a month is × 12. Others are left to the text. */
-const INTERVALS = new Map<string, { kind: 'hourly' | 'yearly'; times: number }>([
-  ['1 YEAR', { kind: 'yearly', times: 1 }],
-  ['1 MONTH', { kind: 'yearly', times: 12 }],
-  ['1 HOUR', { kind: 'hourly', times: 1 }],
+/** Intervals seen: `1 YEAR` (documented), `1 HOUR` (in live answers); a day, week and month read alike. Others are left to the text. */
+const INTERVALS = new Map<string, StatedPeriod>([
+  ['1 YEAR', 'yearly'],
+  ['1 MONTH', 'monthly'],
+  ['1 WEEK', 'weekly'],
+  ['1 DAY', 'daily'],
+  ['1 HOUR', 'hourly'],
 ]);
 
 /**
- * The salary component of the posting's one pay tier. Several tiers are several ranges (one per
- * region): no single one is the job's, so none is stated and the text may still say one.
+ * The salary of the posting's one pay tier. Several tiers (one per region) are summed up by the
+ * board in `summaryComponents`, the range from the lowest tier's bottom to the highest's top, and
+ * in the summary line it shows ("$151K – $231K • Multiple Ranges"): that range is the job's.
  */
 function salaryOf(compensation: AshbyJob['compensation']): Budget | null {
   const tiers = compensation?.compensationTiers ?? [];
-  if (tiers.length > 1) return null;
   const components = tiers.length === 1 ? (tiers[0].components ?? []) : (compensation?.summaryComponents ?? []);
   for (const component of components) {
-    const interval = component.interval ? INTERVALS.get(component.interval.trim().toUpperCase()) : undefined;
-    if (component.compensationType !== 'Salary' || !interval) continue;
-    const salary = statedSalary({ min: component.minValue, max: component.maxValue, currency: component.currencyCode, ...interval });
+    const period = component.interval ? INTERVALS.get(component.interval.trim().toUpperCase()) : undefined;
+    if (component.compensationType !== 'Salary' || !period) continue;
+    const salary = statedPay({ min: component.minValue, max: component.maxValue, currency: component.currencyCode, period });
     if (salary) return salary;
   }
-  return null;
+  const summary = compensation?.compensationTierSummary;
+  return summary ? parsePayText(summary.split('•')[0], { within: 'field' }) : null;
 }

@@ -1,6 +1,5 @@
 import { FeedParseError } from '../feed-errors';
 import { collectSkills } from '../collect-skills';
-import { parseBudgetText } from '../parse-budget';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from '../plain-text';
 import {
   MAX_DESCRIPTION,
@@ -13,6 +12,7 @@ import {
   type Posting,
 } from '../posting';
 import { toSafeUrl } from '../safe-url';
+import { parsePayText } from '../../pay/parse-pay';
 
 const MAX_SHORT = 200;
 const MAX_SHORT_INPUT = 2_000;
@@ -29,7 +29,7 @@ export type RawJob = {
   company?: string | null;
   location?: string | null;
   remote?: boolean | null;
-  /** A budget the API states in fields; else one is looked for in the text. */
+  /** Pay the API states in fields (`statedPay`); else the whole text is read for it, then the title. */
   budget?: Budget | null;
   publishedAt?: Date | string | number | null;
   tags?: string[];
@@ -57,7 +57,7 @@ export function buildPosting(source: string, raw: RawJob): Posting | null {
     title,
     url,
     description: capText(collapseWhitespace(descriptionText), MAX_DESCRIPTION),
-    budget: raw.budget ?? parseBudgetText(descriptionText) ?? parseBudgetText(titleText),
+    budget: raw.budget ?? parsePayText(descriptionText) ?? parsePayText(titleText),
     skills: collectSkills((raw.tags ?? []).slice(0, MAX_TAGS_INPUT).map((tag) => cleanPlainText(tag, MAX_SHORT_INPUT))),
     publishedAt: toDate(raw.publishedAt),
     company: shortText(raw.company),

@@ -1,5 +1,5 @@
 import type { Budget } from '../posting';
-import { parseSalaryText } from './salary-text';
+import { parsePayText } from '../../pay/parse-pay';
 
 /** What the first line of a "Who is hiring?" comment says, when it follows the thread's convention. */
 export type HiringLine = {
@@ -78,7 +78,7 @@ export function parseHiringLine(line: string): HiringLine | null {
       arrangements.push(field);
       continue;
     }
-    const salary: Budget | null = budget ? null : parseSalaryText(field);
+    const salary: Budget | null = budget ? null : parsePayText(field, { within: 'field' });
     if (salary) {
       budget = salary;
       continue;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Budget, Posting } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
-import { baseUrlParam, boardName, companyParam, originOf, statedSalary, stringsOf } from './board-jobs';
+import { parsePayText, statedPay, type StatedPeriod } from '../../pay/parse-pay';
+import { htmlToPlainText } from '../plain-text';
+import { baseUrlParam, boardName, companyParam, originOf, stringsOf } from './board-jobs';
 import { lenient, parseAnswer, parseJobs } from './job-fields';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
@@ -43,6 +45,9 @@ const jobSchema = z.object({
   salaryRange: lenient(
     z.object({ currency: lenient(z.string()), interval: lenient(z.string()), min: lenient(z.number()), max: lenient(z.number()) }),
   ),
+  // Optional in the README: the employer's words on pay, apart from the description.
+  salaryDescription: lenient(z.string()),
+  salaryDescriptionPlain: lenient(z.string()),
 });
 type LeverJob = z.output<typeof jobSchema>;
 
@@ -104,7 +109,7 @@ function toRawJob(job: LeverJob, company: string | null): RawJob {
     location,
     // `unspecified` says nothing; `hybrid` and `onsite` say the job is not remote.
     remote: workplace === 'remote' ? true : workplace === 'hybrid' || workplace === 'onsite' ? false : null,
-    budget: salaryOf(job.salaryRange),
+    budget: salaryOf(job.salaryRange) ?? salaryTextOf(job),
     publishedAt: job.createdAt ?? null,
     tags: [categories?.team, categories?.department, categories?.commitment, workplace === 'unspecified' ? null : job.workplaceType].filter(
       (tag): tag is string => typeof tag === 'string',
@@ -131,21 +136,32 @@ function describe(job: LeverJob): RawJob['description'] {
 }
 
 /**
- * `salaryRange.interval` has no documented values. Those seen in live answers: `per-year-salary`
- * (yearly), `per-hour-wage` (hourly), `per-month-salary` (× 12, yearly), `per-week-salary` (× 52,
- * yearly). `per-day-wage` and anything else has no honest conversion and is left to the text.
+ * `salaryRange.interval` has no documented values. Those seen in live answers: `per-year-salary`,
+ * `per-hour-wage`, `per-month-salary`, `per-week-salary`, `per-day-wage`, each kept as the period it
+ * names (a week, which has no kind, is 52 to the year). Anything else is left to the text.
  */
-const INTERVALS = new Map<string, { kind: 'hourly' | 'yearly'; times: number }>([
-  ['per-year-salary', { kind: 'yearly', times: 1 }],
-  ['per-hour-wage', { kind: 'hourly', times: 1 }],
-  ['per-month-salary', { kind: 'yearly', times: 12 }],
-  ['per-week-salary', { kind: 'yearly', times: 52 }],
+const INTERVALS = new Map<string, StatedPeriod>([
+  ['per-year-salary', 'yearly'],
+  ['per-hour-wage', 'hourly'],
+  ['per-month-salary', 'monthly'],
+  ['per-week-salary', 'weekly'],
+  ['per-day-wage', 'daily'],
 ]);
 
 function salaryOf(range: LeverJob['salaryRange']): Budget | null {
-  const interval = range?.interval ? INTERVALS.get(range.interval) : undefined;
-  if (!range || !interval) return null;
-  return statedSalary({ min: range.min, max: range.max, currency: range.currency, ...interval });
+  const period = range?.interval ? INTERVALS.get(range.interval.trim().toLowerCase()) : undefined;
+  if (!range || !period) return null;
+  return statedPay({ min: range.min, max: range.max, currency: range.currency, period });
+}
+
+/** The pay section's own text, read before the description (which may quote other sums). */
+function salaryTextOf(job: LeverJob): Budget | null {
+  const text = job.salaryDescriptionPlain?.trim()
+    ? job.salaryDescriptionPlain
+    : job.salaryDescription
+      ? htmlToPlainText(job.salaryDescription, 10_000)
+      : '';
+  return text ? parsePayText(text) : null;
 }
 
 function escapeHtml(text: string): string {

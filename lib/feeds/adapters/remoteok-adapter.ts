@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FeedParseError } from '../feed-errors';
 import { htmlToPlainText } from '../plain-text';
+import { statedPay } from '../../pay/parse-pay';
 import type { Budget } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
@@ -92,13 +93,8 @@ function isLegalNotice(entry: unknown): boolean {
  * inferred from the site, and a top under 1,000 can only be an hourly rate (an inference too).
  */
 function salary(min: number | null | undefined, max: number | null | undefined): Budget | null {
-  const low = min && min > 0 ? min : null;
-  const high = max && max > 0 ? max : null;
-  const bounds = [low, high].filter((n): n is number => n !== null);
-  if (bounds.length === 0) return null;
-  const amount = Math.min(...bounds);
-  const top = Math.max(...bounds);
-  return { amount, currency: 'USD', kind: top < 1_000 ? 'hourly' : 'yearly', ...(top > amount ? { maxAmount: top } : {}) };
+  const top = Math.max(min ?? 0, max ?? 0);
+  return statedPay({ min, max, currency: null, defaultCurrency: 'USD', period: top < 1_000 ? 'hourly' : 'yearly' });
 }
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { parsePayText } from '../../pay/parse-pay';
 import type { SourceAdapter } from '../source-adapter';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 import { optionalText, parseAnswer, parseJobs, textList } from './job-fields';
-import { parseSalaryText } from './salary-text';
 
 /**
  * params of a `remotive` source:
@@ -66,7 +66,7 @@ export const remotiveAdapter: SourceAdapter<RemotiveParams> = {
       location: job.candidate_required_location,
       remote: true,
       // "usually a yearly salary range, in USD": USD when the text names no currency.
-      budget: job.salary ? parseSalaryText(job.salary, { defaultCurrency: 'USD' }) : null,
+      budget: job.salary ? parsePayText(job.salary, { within: 'field', defaultCurrency: 'USD' }) : null,
       publishedAt: publicationDate(job.publication_date),
       tags: [...job.tags, job.category, job.job_type?.replace(/_/g, '-')].filter((tag): tag is string => !!tag),
     }));

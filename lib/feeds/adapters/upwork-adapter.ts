@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../runtime/config';
 import { FeedFetchError, FeedParseError } from '../feed-errors';
+import { statedPay } from '../../pay/parse-pay';
 import type { Budget } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
 import type { SourceAnswer } from '../source-http';
@@ -296,13 +297,11 @@ function freelancerLocation(node: JobNode): string | null {
 export function upworkBudget(node: Pick<JobNode, 'amount' | 'hourlyBudgetMin' | 'hourlyBudgetMax'>): Budget | null {
   const min = moneyAmount(node.hourlyBudgetMin);
   const max = moneyAmount(node.hourlyBudgetMax);
-  const low = min ?? max;
-  if (low) {
-    const high = min && max && max.amount > min.amount ? max.amount : undefined;
-    return { amount: low.amount, currency: low.currency, kind: 'hourly', ...(high !== undefined ? { maxAmount: high } : {}) };
-  }
+  const currency = (min ?? max)?.currency;
+  const hourly = statedPay({ min: min?.amount, max: max?.amount, currency, period: 'hourly' });
+  if (hourly) return hourly;
   const fixed = moneyAmount(node.amount);
-  return fixed ? { amount: fixed.amount, currency: fixed.currency, kind: 'fixed' } : null;
+  return fixed ? statedPay({ min: fixed.amount, max: null, currency: fixed.currency, period: 'fixed' }) : null;
 }
 
 /** A positive decimal; the currency as sent when it is an ISO 4217 code, else USD (Upwork prices its marketplace in USD). */

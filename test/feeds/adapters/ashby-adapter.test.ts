@@ -109,7 +109,7 @@ describe('ashby: the documented job board answer becomes Postings', () => {
     ]);
   });
 
-  it("the salary is the one tier's Salary component: a year is yearly, an hour hourly, a month scaled to a year; equity is not pay", () => {
+  it("the salary is the one tier's Salary component, in the period it names; equity is not pay", () => {
     const tier = (...components: unknown[]) => ({ compensationTiers: [{ components }] });
     expect(salary(tier(component({ compensationType: 'EquityPercentage', currencyCode: null }), component({})))).toEqual({
       amount: 100_000,
@@ -123,21 +123,43 @@ describe('ashby: the documented job board answer becomes Postings', () => {
       kind: 'hourly',
     });
     expect(salary(tier(component({ interval: '1 MONTH', minValue: 5_000, maxValue: 6_000, currencyCode: 'EUR' })))).toEqual({
-      amount: 60_000,
-      maxAmount: 72_000,
+      amount: 5_000,
+      maxAmount: 6_000,
       currency: 'EUR',
-      kind: 'yearly',
+      kind: 'monthly',
     });
     // Without tiers, the summary components say it.
     expect(salary({ summaryComponents: [component({ currencyCode: 'CHF' })] })).toMatchObject({ currency: 'CHF', kind: 'yearly' });
   });
 
-  it('several pay tiers, an unknown interval or a missing currency state no salary (the text may still)', () => {
-    expect(
-      salary({ compensationTiers: [{ components: [component({})] }, { components: [component({ currencyCode: 'EUR' })] }] }),
-    ).toBeNull();
+  it('several pay tiers state the range of their summary: its components, else its text', () => {
+    const tiers = [
+      { components: [component({ minValue: 151_000, maxValue: 207_000 })] },
+      { components: [component({ minValue: 168_000, maxValue: 231_000 })] },
+    ];
+    const summary = [component({ minValue: 151_000, maxValue: 231_000 })];
+    expect(salary({ compensationTiers: tiers, summaryComponents: summary })).toEqual({
+      amount: 151_000,
+      maxAmount: 231_000,
+      currency: 'USD',
+      kind: 'yearly',
+    });
+    expect(salary({ compensationTiers: tiers, compensationTierSummary: '$151K – $231K • Offers Equity • Multiple Ranges' })).toEqual({
+      amount: 151_000,
+      maxAmount: 231_000,
+      currency: 'USD',
+      kind: 'yearly',
+    });
+  });
+
+  it('an unknown interval states no salary (the text may still); a missing currency is kept unknown, never guessed', () => {
     expect(salary({ compensationTiers: [{ components: [component({ interval: '2 WEEK' })] }] })).toBeNull();
-    expect(salary({ compensationTiers: [{ components: [component({ currencyCode: null })] }] })).toBeNull();
+    expect(salary({ compensationTiers: [{ components: [component({ currencyCode: null })] }] })).toEqual({
+      amount: 100_000,
+      maxAmount: 120_000,
+      currency: null,
+      kind: 'yearly',
+    });
     expect(salary(undefined)).toBeNull();
   });
 

@@ -40,7 +40,7 @@ describe('greenhouse: the documented "List jobs" answer becomes Postings', () =>
         url: 'https://boards.greenhouse.io/northwindlabs/jobs/7104223',
         description:
           'Northwind Labs builds routing software for regional freight carriers. We are hiring a backend engineer to own our dispatch API. What you will do • Design and run services in TypeScript and Postgres • Work with carriers & shippers to shape the API The US base salary range for this full-time position is $150,000 - $185,000 per year.',
-        budget: null,
+        budget: { amount: 150_000, maxAmount: 185_000, currency: 'USD', kind: 'yearly' },
         skills: ['Engineering', 'Remote'],
         publishedAt: at('2026-07-14T14:21:07Z'),
         company: 'Northwind Labs',
@@ -69,7 +69,7 @@ describe('greenhouse: the documented "List jobs" answer becomes Postings', () =>
         title: 'Customer Support Specialist (Part-time, Hourly)',
         url: 'https://boards.greenhouse.io/northwindlabs/jobs/7104402',
         description: 'Answer carrier questions by phone and chat, 20 hours a week. Pay: $24 - $28 per hour.',
-        budget: { amount: 28, currency: 'USD', kind: 'hourly' },
+        budget: { amount: 24, maxAmount: 28, currency: 'USD', kind: 'hourly' },
         skills: ['Customer Success', 'Austin'],
         publishedAt: at('2026-07-10T13:15:00Z'),
         company: 'Northwind Labs',
@@ -97,7 +97,7 @@ describe('greenhouse: the documented "List jobs" answer becomes Postings', () =>
         title: 'Data Engineer',
         url: 'https://careers.northwind.example/jobs?gh_jid=7110230',
         description: 'Build the pipelines behind our ETA predictions (Python, dbt, BigQuery). Salary: €70.000 – €90.000 per year.',
-        budget: null,
+        budget: { amount: 70_000, maxAmount: 90_000, currency: 'EUR', kind: 'yearly' },
         skills: ['Engineering', 'Berlin'],
         publishedAt: at('2026-07-15T12:44:19Z'),
         company: 'Northwind Labs',
@@ -118,8 +118,14 @@ describe('greenhouse: the documented "List jobs" answer becomes Postings', () =>
 
   it('pay is read only from the text: the list has no pay fields, and one request per job is not made', () => {
     const postings = parse(list);
-    expect(postings.find((p) => p.guid === '7104402')?.budget).toEqual({ amount: 28, currency: 'USD', kind: 'hourly' });
-    expect(postings.filter((p) => p.budget !== null)).toHaveLength(1);
+    expect(postings.find((p) => p.guid === '7104402')?.budget).toEqual({ amount: 24, maxAmount: 28, currency: 'USD', kind: 'hourly' });
+    expect(postings.find((p) => p.guid === '7104223')?.budget).toEqual({
+      amount: 150_000,
+      maxAmount: 185_000,
+      currency: 'USD',
+      kind: 'yearly',
+    });
+    expect(postings.filter((p) => p.budget !== null)).toHaveLength(3);
   });
 
   it('a location that says remote or anywhere is remote; any other says nothing either way', () => {

@@ -123,6 +123,13 @@ describe('parseHiringLine: the "Company | Role | Location | REMOTE | Salary" con
     expect(parseHiringLine('Acme | Engineer | Remote | Competitive salary + equity')?.budget).toBeNull();
   });
 
+  it('keeps a salary that names no currency as a number of unknown currency, never guessed', () => {
+    expect(parseHiringLine('Acme | Senior Engineer | SF | ONSITE | 150-250k+ | Full-time')).toMatchObject({
+      role: 'Senior Engineer',
+      budget: { amount: 150_000, maxAmount: 250_000, currency: null, kind: 'yearly' },
+    });
+  });
+
   it('keeps employment terms and the YC batch as tags, skips links and addresses', () => {
     expect(
       parseHiringLine('Pylon (YC S22) | Founding Engineer | SF | Full-time / Contract | jobs@pylon.example | https://pylon.example'),

@@ -101,7 +101,7 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
     expect(parse(fixture)[0].publishedAt?.toISOString()).toBe('2026-07-13T09:00:00.000Z');
   });
 
-  it('salaryRange keeps its range and currency: a year is yearly, an hour hourly, a month or week scaled to a year', () => {
+  it('salaryRange keeps its range, currency and period: a week, which has no kind, is 52 to the year', () => {
     expect(salary({ currency: 'eur', interval: 'per-year-salary', min: 60_000, max: 80_000 })).toEqual({
       amount: 60_000,
       maxAmount: 80_000,
@@ -114,10 +114,16 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
       kind: 'hourly',
     });
     expect(salary({ currency: 'USD', interval: 'per-month-salary', min: 5_000, max: 6_000 })).toEqual({
-      amount: 60_000,
-      maxAmount: 72_000,
+      amount: 5_000,
+      maxAmount: 6_000,
       currency: 'USD',
-      kind: 'yearly',
+      kind: 'monthly',
+    });
+    expect(salary({ currency: 'USD', interval: 'per-day-wage', min: 400, max: 500 })).toEqual({
+      amount: 400,
+      maxAmount: 500,
+      currency: 'USD',
+      kind: 'daily',
     });
     expect(salary({ currency: 'USD', interval: 'per-week-salary', min: 1_000, max: null })).toEqual({
       amount: 52_000,
@@ -126,12 +132,35 @@ describe('lever: the documented JSON-mode postings become Postings', () => {
     });
   });
 
-  it('a salary Scout cannot state honestly is left to the text: a daily wage, an unknown interval, no currency', () => {
-    expect(salary({ currency: 'USD', interval: 'per-day-wage', min: 400, max: 500 })).toBeNull();
+  it('without a salaryRange, the pay section of real answers (salaryDescription) is read before the description', () => {
+    const pay = (fields: Record<string, unknown>) => parse(postings(posting(fields)))[0].budget;
+    expect(pay({ salaryDescriptionPlain: 'The salary range for this role is $140,000 - $165,000 per year.' })).toEqual({
+      amount: 140_000,
+      maxAmount: 165_000,
+      currency: 'USD',
+      kind: 'yearly',
+    });
+    expect(pay({ salaryDescription: '<div>Hourly: <b>$45 - $60/hr</b></div>' })).toEqual({
+      amount: 45,
+      maxAmount: 60,
+      currency: 'USD',
+      kind: 'hourly',
+    });
+    // The structured range still comes first.
+    expect(
+      pay({
+        salaryRange: { currency: 'USD', interval: 'per-year-salary', min: 1, max: 2 },
+        salaryDescriptionPlain: 'Salary: $90,000 per year',
+      }),
+    ).toEqual({ amount: 1, maxAmount: 2, currency: 'USD', kind: 'yearly' });
+  });
+
+  it('a salary of an unknown interval is left to the text; one without an ISO currency is kept with the currency unknown', () => {
     expect(salary({ currency: 'USD', interval: 'per-fortnight', min: 400, max: 500 })).toBeNull();
     expect(salary({ currency: 'USD', interval: 'constructor', min: 400, max: 500 })).toBeNull();
-    expect(salary({ interval: 'per-year-salary', min: 60_000, max: 80_000 })).toBeNull();
-    expect(salary({ currency: 'dollars', interval: 'per-year-salary', min: 60_000, max: 80_000 })).toBeNull();
+    const unknownCurrency = { amount: 60_000, maxAmount: 80_000, currency: null, kind: 'yearly' };
+    expect(salary({ interval: 'per-year-salary', min: 60_000, max: 80_000 })).toEqual(unknownCurrency);
+    expect(salary({ currency: 'dollars', interval: 'per-year-salary', min: 60_000, max: 80_000 })).toEqual(unknownCurrency);
     expect(salary({ currency: 'USD', interval: 'per-year-salary', min: 0, max: -1 })).toBeNull();
   });
 
