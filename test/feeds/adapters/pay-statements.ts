@@ -316,4 +316,3 @@ const detail = (text: string) =>
 
 const sameBudget = (a: Budget, b: Budget) =>
   a.amount === b.amount && (a.maxAmount ?? a.amount) === (b.maxAmount ?? b.amount) && a.currency === b.currency && a.kind === b.kind;
-
