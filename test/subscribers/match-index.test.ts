@@ -10,6 +10,7 @@ import {
   type IndexedSubscriber,
 } from '../../lib/subscribers/match-index';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
 
 const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
@@ -17,7 +18,7 @@ const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
   email: 'ada@example.com',
   keywords: ['react', 'next.js'],
   excludes: ['php'],
-  minBudget: 500,
+  minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
   mode: 'instant',
   profileVersion: 3,
   fitThreshold: 60,
@@ -42,7 +43,7 @@ describe('an index entry', () => {
         weeklyDay: 'thu',
         feedTokenVersion: 7,
       }),
-      profile({ mode: 'daily', minBudget: null, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
+      profile({ mode: 'daily', minPay: NO_MIN_PAY, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
       profile({ mode: 'feed', fitThreshold: 0 }),
     ])
       expect(decodeProfile(p.id, encodeProfile(p))).toEqual(p);
