@@ -3,7 +3,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting, type NearMiss } from './score-posting';
 import { buildSubscriberIndex, type MatchProfile } from './subscriber-index';
 
-/** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, the budget floor). */
+/** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, a pay minimum). */
 export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subscriber> = {
   subscriber: S;
   posting: P;
