@@ -47,7 +47,7 @@ describe('parseSignup: what a valid signup becomes', () => {
     });
   });
 
-  it('defaults: no excludes, no minimum budget, nothing about them, and the schedule everyone had before schedules (08:00 UTC daily)', () => {
+  it('defaults: no excludes, no minimum pay, nothing about them, and the schedule everyone had before schedules (08:00 UTC daily)', () => {
     expect(inputOf(valid)).toEqual({
       email: 'ada@example.com',
       keywords: ['react'],
