@@ -52,7 +52,7 @@ const formatPublished = (date: Date | null) => (date ? formatUtcMinute(date) : n
 
 /**
  * "budget raised $300 → $600" / "budget lowered …" when a copy of the job changed what it pays
- * in the same currency and kind (compared by the top of the range: what a minimum budget is
+ * in the same currency and kind (compared by the top of the range: what a pay minimum is
  * compared with); "budget changed $300 fixed → $40.00/hour" otherwise. Null when it never changed.
  */
 export function budgetChangeLine(posting: CardPosting): string | null {

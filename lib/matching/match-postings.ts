@@ -16,7 +16,7 @@ export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subs
  * Every (subscriber, posting) pair that fits, found through the keyword index; and, for the
  * subscribers `keepNearMisses` names (daily ones: their digest's near-miss line counts them), the
  * pairs that matched a keyword and were left out, marked `nearMiss`. A subscriber is anything with
- * keywords, excludes and a minimum budget: the run passes stored subscribers, the signup preview
+ * keywords, excludes and pay minimums: the run passes stored subscribers, the signup preview
  * (lib/preview) the profile being typed, and both get this same matching.
  */
 export function matchPostings<P extends Posting, S extends MatchProfile = Subscriber>(
