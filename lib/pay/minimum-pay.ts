@@ -15,8 +15,9 @@ export const MAX_MINIMUM_PAY = 10_000_000;
 /** The currency of a minimum when the subscriber names none, and of the old `minBudget`. */
 export const DEFAULT_MINIMUM_CURRENCY = 'USD';
 
-const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-export const isCurrencyCode = (code: string) => KNOWN_CURRENCIES.has(code);
+// Read on first use, not on import: the landing page's client bundle imports this file for the currency list only.
+let knownCurrencies: Set<string> | null = null;
+export const isCurrencyCode = (code: string) => (knownCurrencies ??= new Set(Intl.supportedValuesOf('currency'))).has(code);
 
 /** The currencies the forms offer first; any other ISO 4217 code is accepted from JSON, the CLI and the import. */
 export const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'INR', 'SEK', 'PLN', 'BRL', 'JPY'] as const;
