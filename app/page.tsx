@@ -11,7 +11,7 @@ const FEATURES = [
   },
   {
     title: 'Only what fits',
-    text: 'Postings are matched against your keywords, skip your excludes, and respect your minimum budget when a posting states one.',
+    text: 'Postings are matched against your keywords, skip your excludes, and respect your minimum fixed price, hourly rate or salary when a posting states pay of that kind.',
   },
   {
     title: 'When it suits you',
@@ -43,7 +43,7 @@ export default function HomePage() {
         <h1 id="hero-title">Job alerts that fit.</h1>
         <p className="lead">
           Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes, at or above your
-          budget.
+          minimum pay.
         </p>
       </section>
 

@@ -13,7 +13,20 @@
 (function () {
   'use strict';
   var DEBOUNCE_MS = 400;
-  var FIELDS = ['keywords', 'excludes', 'minBudget', 'mode', 'timezone', 'digestHour', 'weekdays', 'weeklyDay'];
+  var FIELDS = [
+    'keywords',
+    'excludes',
+    'minFixed',
+    'minHourly',
+    'minYearly',
+    'minCurrency',
+    'minBudget',
+    'mode',
+    'timezone',
+    'digestHour',
+    'weekdays',
+    'weeklyDay',
+  ];
   var DEFAULT_ZONE = 'UTC';
 
   function preselectBrowserZone(form) {

@@ -17,6 +17,7 @@ import {
   utc,
 } from './ops-view';
 import { describeCadence } from '../subscribers/describe-schedule';
+import { describeMinPay } from '../pay/minimum-pay';
 
 /** One subscriber, looked up by email: their settings, their emails newest first, their deliveries with outcomes, and the actions. */
 export function subscriberPage(input: {
@@ -71,8 +72,8 @@ export function subscriberPage(input: {
           <dd>{s.keywords.join(', ') || '—'}</dd>
           <dt>Excludes</dt>
           <dd>{s.excludes.join(', ') || '—'}</dd>
-          <dt>Minimum budget</dt>
-          <dd>{s.minBudget === null ? '—' : s.minBudget.toLocaleString('en-US')}</dd>
+          <dt>Minimum pay</dt>
+          <dd>{describeMinPay(s.minPay) || '—'}</dd>
           <dt>Created</dt>
           <dd>{utc(s.createdAt)} UTC</dd>
           <dt>Confirmed</dt>

@@ -390,7 +390,7 @@ export type ClaimDecision = {
   capped: ClaimCandidate[];
   /** Judged by the model below the subscriber's fit threshold. */
   notAFit: ClaimCandidate[];
-  /** daily: keyword matches left out by an exclude or the budget floor, counted for the digest's near-miss line (nearMisses/). */
+  /** daily: keyword matches left out by an exclude or a pay minimum, counted for the digest's near-miss line (nearMisses/). */
   nearMisses: ClaimCandidate[];
   queued: ClaimCandidate[];
   /** feed: straight to the feed, no email. */

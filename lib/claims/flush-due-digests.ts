@@ -23,6 +23,7 @@ import { composeWithinBudget } from '../mail/email-budget';
 import { composeInWaves, WAVE_BYTES } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
 import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { hasMinPay } from '../pay/minimum-pay';
 import { digestScheduleOf, isDigestMode, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
 export type ComposeDigest = (input: {
@@ -731,13 +732,13 @@ async function readPostingsById(ctx: FlushContext, ids: string[]): Promise<Map<s
  */
 /**
  * The digest's near-miss line: how many of its keyword matches were left out, and why. The claims
- * counted the exclude and budget-floor ones in nearMisses/{uid}_{day} (one getAll for the slice's
+ * counted the exclude and pay-minimum ones in nearMisses/{uid}_{day} (one getAll for the slice's
  * digests); the not-a-fit ones are this flush's own.
  */
-async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(Omit<FilteredOut, 'minBudget' | 'notAFit'> | null)[]> {
-  // Without an exclude or a budget floor there is nothing to have missed: no read for them.
+async function countNearMisses(ctx: FlushContext, plans: FlushPlan[]): Promise<(Omit<FilteredOut, 'minPay' | 'notAFit'> | null)[]> {
+  // Without an exclude or a pay minimum there is nothing to have missed: no read for them.
   const sending = plans.filter(
-    (plan) => plan.top.length > 0 && plan.subscriber && (plan.subscriber.excludes.length > 0 || plan.subscriber.minBudget !== null),
+    (plan) => plan.top.length > 0 && plan.subscriber && (plan.subscriber.excludes.length > 0 || hasMinPay(plan.subscriber.minPay)),
   );
   const docs =
     sending.length > 0
@@ -756,7 +757,7 @@ async function composeDigestRow(
   ctx: FlushContext,
   plan: FlushPlan,
   postings: Map<string, StoredPosting>,
-  nearMisses: Omit<FilteredOut, 'minBudget' | 'notAFit'> | null,
+  nearMisses: Omit<FilteredOut, 'minPay' | 'notAFit'> | null,
 ): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
   const { subscriber } = plan;
   if (plan.top.length === 0 || !subscriber) return { plan, row: null };
@@ -785,7 +786,7 @@ async function composeDigestRow(
         excluded: nearMisses?.excluded ?? 0,
         underMinBudget: nearMisses?.underMinBudget ?? 0,
         notAFit: plan.notAFit,
-        minBudget: subscriber.minBudget,
+        minPay: subscriber.minPay,
       },
       coverage,
     }),

@@ -98,7 +98,7 @@ export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): P
   // No new posting, no subscriber read: a quiet run costs a handful of reads, not one per subscriber.
   const active = postings.length > 0 ? await readActiveSubscribers(db, ctx.shard) : null;
   const subscribers = active?.subscribers ?? [];
-  // Daily subscribers' near misses (a keyword matched, an exclude or the budget floor left it out) are kept for their digest's near-miss line.
+  // Daily subscribers' near misses (a keyword matched, an exclude or a pay minimum left it out) are kept for their digest's near-miss line.
   const candidates = matchPostings(postings, subscribers, { keepNearMisses: (s) => isDigestMode(s.mode) });
   return { postings, candidates, users: subscribers.length, subscribersFrom: active?.from ?? null, more: loaded.length > POSTINGS_PER_RUN };
 }

@@ -1,7 +1,8 @@
 import type { Posting } from '../feeds/posting';
+import { describeMinPay, type MinPay } from '../pay/minimum-pay';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
-import { formatBudget, formatMoney, formatPayAmount } from '../pay/format-pay';
+import { formatBudget, formatPayAmount } from '../pay/format-pay';
 import { archiveUrl, notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import { isWeekPeriod, periodStart } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -51,7 +52,7 @@ const formatPublished = (date: Date | null) => (date ? formatUtcMinute(date) : n
 
 /**
  * "budget raised $300 → $600" / "budget lowered …" when a copy of the job changed what it pays
- * in the same currency and kind (compared by the top of the range: what a minimum budget is
+ * in the same currency and kind (compared by the top of the range: what a pay minimum is
  * compared with); "budget changed $300 fixed → $40.00/hour" otherwise. Null when it never changed.
  */
 export function budgetChangeLine(posting: CardPosting): string | null {
@@ -127,16 +128,18 @@ export function keywordsOnlyNote(items: ScoredPosting[]): string | null {
 }
 
 /** What a digest's keyword matches lost, and why: counted for its near-miss line. */
-export type FilteredOut = { underMinBudget: number; excluded: number; notAFit: number; minBudget: number | null };
+export type FilteredOut = { underMinBudget: number; excluded: number; notAFit: number; minPay: MinPay };
 
 /**
  * One line saying what the keywords matched that the digest leaves out, e.g. "7 more matched your
- * keywords: 4 under your $500 minimum, 3 judged not a fit." Null when nothing was left out.
+ * keywords: 4 under your minimum pay ($100,000/year, $50/hour), 3 judged not a fit." Null when
+ * nothing was left out. The count is not kept per kind, so the line names every minimum set.
  */
 export function nearMissLine(out: FilteredOut | undefined): string | null {
   if (!out) return null;
   const parts: string[] = [];
-  const minimum = out.minBudget === null ? 'minimum budget' : `${formatMoney(out.minBudget, 'USD')} minimum`;
+  const minimums = describeMinPay(out.minPay);
+  const minimum = minimums ? `minimum pay (${minimums})` : 'minimum pay';
   if (out.underMinBudget > 0) parts.push(`${out.underMinBudget} under your ${minimum}`);
   if (out.excluded > 0) parts.push(`${out.excluded} with a word you exclude`);
   if (out.notAFit > 0) parts.push(`${out.notAFit} judged not a fit`);

@@ -3,7 +3,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting, type NearMiss } from './score-posting';
 import { buildSubscriberIndex, type MatchProfile } from './subscriber-index';
 
-/** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, the budget floor). */
+/** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, a pay minimum). */
 export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subscriber> = {
   subscriber: S;
   posting: P;
@@ -16,7 +16,7 @@ export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subs
  * Every (subscriber, posting) pair that fits, found through the keyword index; and, for the
  * subscribers `keepNearMisses` names (daily ones: their digest's near-miss line counts them), the
  * pairs that matched a keyword and were left out, marked `nearMiss`. A subscriber is anything with
- * keywords, excludes and a minimum budget: the run passes stored subscribers, the signup preview
+ * keywords, excludes and pay minimums: the run passes stored subscribers, the signup preview
  * (lib/preview) the profile being typed, and both get this same matching.
  */
 export function matchPostings<P extends Posting, S extends MatchProfile = Subscriber>(

@@ -1,11 +1,12 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { keywordPattern } from './text';
-import { formatMoney } from '../pay/format-pay';
+import { checkPay } from '../pay/minimum-pay';
 
 /**
  * Why a posting that matched the subscriber's keywords was still left out: an exclude term in it,
- * or a fixed budget under their minimum. A daily digest counts these in its near-miss line.
+ * or pay under their minimum of the same kind and currency (lib/pay/minimum-pay.ts). A daily digest
+ * counts these in its near-miss line; the code keeps its first name, which nearMisses/ documents store.
  */
 export type NearMiss = 'excluded' | 'under_min_budget';
 
@@ -40,10 +41,10 @@ export function excludedBy(excludes: readonly string[], posting: MatchedText): s
 /**
  * Decides whether a posting fits a subscriber and how well (0–100), keeping the reasons a person
  * would want to read in the email. Pure: the same inputs give the same verdict on every run.
- * A posting that has a keyword but is left out by an exclude or the budget floor says so
+ * A posting that has a keyword but is left out by an exclude or a pay minimum says so
  * (`nearMiss`), with the keywords it matched.
  */
-export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>, posting: Posting): Verdict {
+export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minPay'>, posting: Posting): Verdict {
   const fields = matchedFields(posting);
 
   let score = 0;
@@ -60,15 +61,15 @@ export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes
   const exclude = excludedBy(subscriber.excludes, posting);
   if (exclude !== null) return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
 
-  const { minBudget } = subscriber;
-  const budget = posting.budget;
-  if (minBudget !== null && budget?.kind === 'fixed') {
-    if (budget.amount < minBudget)
-      return { matched: false, reason: `budget ${budget.amount} below ${minBudget}`, nearMiss: 'under_min_budget', reasons };
+  const pay = checkPay(subscriber.minPay, posting.budget);
+  if (pay.outcome === 'below') return { matched: false, reason: pay.reason, nearMiss: 'under_min_budget', reasons };
+  if (pay.outcome === 'meets') {
     score += 15;
-    reasons.push(`budget ${formatMoney(budget.amount, budget.currency)} meets your ${formatMoney(minBudget, budget.currency)} minimum`);
-  } else if (budget) {
+    reasons.push(pay.reason);
+  } else if (posting.budget) {
     score += 5;
+    // Pay in another currency (or none stated) is kept unconverted; the reader is told it was not compared.
+    if (pay.outcome === 'not_compared') reasons.push(pay.reason);
   }
   return { matched: true, score: Math.min(100, score), reasons };
 }

@@ -3,7 +3,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { firstToken, tokenize } from './text';
 
 /** What matching reads of a subscriber: a stored one, or a profile not saved yet (the signup preview). */
-export type MatchProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget'>;
+export type MatchProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay'>;
 
 /**
  * An inverted index from each keyword's first token to the subscribers who use it, built once per

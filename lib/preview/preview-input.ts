@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { firstErrorPerField, preferenceShape } from '../subscribers/preference-fields';
 import { PREVIEW_FIELDS } from './preview';
+import { withMinPay } from '../pay/minimum-pay';
 
 /**
  * What a preview reads from a form: the fields that decide what matches and how often it is sent,
@@ -11,19 +12,25 @@ import { PREVIEW_FIELDS } from './preview';
 export type PreviewField = (typeof PREVIEW_FIELDS)[number];
 export type PreviewFieldErrors = Partial<Record<PreviewField | 'body', string>>;
 
-export const previewSchema = z.object(
-  {
-    keywords: preferenceShape.keywords,
-    excludes: preferenceShape.excludes,
-    minBudget: preferenceShape.minBudget,
-    mode: preferenceShape.mode,
-    timezone: preferenceShape.timezone,
-    digestHour: preferenceShape.digestHour,
-    weekdays: preferenceShape.weekdays,
-    weeklyDay: preferenceShape.weeklyDay,
-  },
-  { error: 'the request body must be an object with keywords, excludes, minBudget, mode and the schedule fields' },
-);
+export const previewSchema = z
+  .object(
+    {
+      keywords: preferenceShape.keywords,
+      excludes: preferenceShape.excludes,
+      minFixed: preferenceShape.minFixed,
+      minHourly: preferenceShape.minHourly,
+      minYearly: preferenceShape.minYearly,
+      minCurrency: preferenceShape.minCurrency,
+      minBudget: preferenceShape.minBudget,
+      mode: preferenceShape.mode,
+      timezone: preferenceShape.timezone,
+      digestHour: preferenceShape.digestHour,
+      weekdays: preferenceShape.weekdays,
+      weeklyDay: preferenceShape.weeklyDay,
+    },
+    { error: 'the request body must be an object with keywords, excludes, mode, the minimums and the schedule fields' },
+  )
+  .transform(withMinPay);
 
 export type PreviewInput = z.output<typeof previewSchema>;
 

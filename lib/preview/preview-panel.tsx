@@ -20,6 +20,10 @@ export type PreviewPanelState =
 const FIELD_NAMES: Record<PreviewField | 'body', string> = {
   keywords: 'Keywords',
   excludes: 'Excludes',
+  minFixed: 'Minimum fixed price',
+  minHourly: 'Minimum hourly rate',
+  minYearly: 'Minimum yearly salary',
+  minCurrency: 'Currency of your minimums',
   minBudget: 'Minimum budget',
   mode: 'How often',
   timezone: 'Time zone',

@@ -1,13 +1,26 @@
 import type { DeliveryMode } from '../subscribers/subscriber';
 
 /**
- * What the signup and preferences forms show while a person types ("preview before saving"): how many postings of the last week their keywords, excludes, budget and cadence would
+ * What the signup and preferences forms show while a person types ("preview before saving"): how many postings of the last week their keywords, excludes, pay minimums and cadence would
  * have matched, the best few, and how many emails that would have made. Types and numbers only:
  * the landing page's script imports this file, so nothing here may pull in the server.
  */
 
 /** The fields a preview reads from a form (preview-input.ts validates them); the scripts send only these. */
-export const PREVIEW_FIELDS = ['keywords', 'excludes', 'minBudget', 'mode', 'timezone', 'digestHour', 'weekdays', 'weeklyDay'] as const;
+export const PREVIEW_FIELDS = [
+  'keywords',
+  'excludes',
+  'minFixed',
+  'minHourly',
+  'minYearly',
+  'minCurrency',
+  'minBudget',
+  'mode',
+  'timezone',
+  'digestHour',
+  'weekdays',
+  'weeklyDay',
+] as const;
 
 /** The window looked back over: "postings of the last 7 days", by when Scout first stored them. */
 export const PREVIEW_WINDOW_DAYS = 7;

@@ -1,6 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { DELIVERY_MODES, subscriberInputSchema, type SubscriberInput } from './subscriber';
+import { DELIVERY_MODES, minPayOfSubscriberInput, subscriberInputSchema, type SubscriberInput } from './subscriber';
+
+/** The column each minimum comes from, for a row's error. */
+const COLUMN_OF: Record<string, string> = {
+  minFixed: 'min_fixed',
+  minHourly: 'min_hourly',
+  minYearly: 'min_yearly',
+  minCurrency: 'min_currency',
+  minBudget: 'min_budget',
+};
 
 export type CsvRow = { line: number; input?: SubscriberInput; error?: string };
 
@@ -14,6 +23,10 @@ const rowSchema = z.object({
   email: z.string(),
   keywords: z.string().optional(),
   excludes: z.string().optional(),
+  min_fixed: z.string().optional(),
+  min_hourly: z.string().optional(),
+  min_yearly: z.string().optional(),
+  min_currency: z.string().optional(),
   min_budget: z.string().optional(),
   minbudget: z.string().optional(),
   mode: z.string().optional(),
@@ -25,7 +38,9 @@ const rowSchema = z.object({
 });
 
 /**
- * Reads `email,keywords,excludes,min_budget,mode,about,timezone,digest_hour,weekdays,weekly_day`
+ * Reads `email,keywords,excludes,min_fixed,min_hourly,min_yearly,min_currency,mode,about,timezone,digest_hour,weekdays,weekly_day`
+ * (each minimum an amount or money text, "$1,500" or "150k", in min_currency unless it names its
+ * own; the old `min_budget` column is still read, as a fixed price in USD)
  * (header row required; lists separated by ; or |; `about` optional free text, quoted when it holds
  * commas — a file without the column, or a row leaving it empty, keeps what an existing subscriber
  * wrote; the same for the schedule columns, which the subscriber schema validates).
@@ -43,9 +58,20 @@ export function parseSubscribersCsv(text: string): CsvRow[] {
     const line = index + 2;
     const row = rowSchema.safeParse(record);
     if (!row.success) return { line, error: 'missing email column' };
-    const budgetText = row.data.min_budget ?? row.data.minbudget;
-    const minBudget = budgetText ? Number(budgetText.replace(/[$,\s]/g, '')) : null;
-    if (minBudget !== null && !Number.isFinite(minBudget)) return { line, error: `min_budget "${budgetText}" is not a number` };
+    const typed = {
+      minFixed: row.data.min_fixed,
+      minHourly: row.data.min_hourly,
+      minYearly: row.data.min_yearly,
+      minCurrency: row.data.min_currency,
+      minBudget: row.data.min_budget ?? row.data.minbudget,
+    };
+    const minimums = subscriberInputSchema
+      .pick({ minFixed: true, minHourly: true, minYearly: true, minCurrency: true, minBudget: true })
+      .safeParse(typed);
+    if (!minimums.success) {
+      const field = String(minimums.error.issues[0].path[0]) as keyof typeof typed;
+      return { line, error: `${COLUMN_OF[field] ?? field} "${typed[field]}": ${minimums.error.issues[0].message}` };
+    }
     const mode = (row.data.mode || 'instant').toLowerCase();
     if (!(DELIVERY_MODES as readonly string[]).includes(mode))
       return { line, error: `mode "${row.data.mode}" must be instant, daily, weekly or feed` };
@@ -62,7 +88,7 @@ export function parseSubscribersCsv(text: string): CsvRow[] {
         email: row.data.email,
         keywords: listField(row.data.keywords),
         excludes: listField(row.data.excludes),
-        minBudget,
+        minPay: minPayOfSubscriberInput(minimums.data),
         mode: mode as SubscriberInput['mode'],
         ...schedule.data,
         ...(row.data.about ? { about: row.data.about } : {}),

@@ -5,6 +5,7 @@ import { COLLECTIONS } from '../store/collections';
 import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
 import { toDate } from '../store/timestamps';
 import { WEEKDAYS, type Weekday } from './digest-schedule';
+import { hasMinPay, MINIMUM_PAY_KINDS, minimumSchema, minPayOfLegacyBudget, NO_MIN_PAY, type MinPay } from '../pay/minimum-pay';
 import {
   listActiveSubscribers,
   readSubscriberFields,
@@ -21,7 +22,7 @@ import {
  *   matchIndex/{k}-of-{K}  { profiles: { [uid]: entry | null }, builtAt? }
  *
  * An entry is what matching, claiming and composing need of a subscriber (keywords, excludes,
- * budget floor, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
+ * pay minimums, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
  * is left out (500 characters a subscriber would fill a shard; the verdict stage reads users/ for
  * the few it judges). A profile longer than MAX_INLINE_ENTRY_CHARS is stored as null, "read
  * users/{uid}": a few long profiles cost a read each rather than push a shard towards 1 MiB.
@@ -58,8 +59,42 @@ export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confir
 const MODE_CODES: Record<DeliveryMode, string> = { instant: 'i', daily: 'd', weekly: 'w', feed: 'f' };
 const MODE_OF_CODE = Object.fromEntries(Object.entries(MODE_CODES).map(([mode, code]) => [code, mode])) as Record<string, DeliveryMode>;
 const ALL_WEEKDAYS_MASK = (1 << WEEKDAYS.length) - 1;
-/** The first element of every entry: an entry in a format this code does not know reads as a pointer to users/. */
+/**
+ * The first element of every entry: an entry in a format this code does not know reads as a
+ * pointer to users/. Format 1 holds the pay minimum as one number, a fixed price in USD (or null);
+ * format 2 holds every kind with its currency, `[[amount, currency] | null ×3]` in
+ * MINIMUM_PAY_KINDS order. A profile format 1 can say is still written in it, so an instance of
+ * the code before per-kind minimums reads it as before, and a migrated subscriber's entry is
+ * unchanged; only minimums it cannot say make an entry format 2, which such an instance reads
+ * as "read users/{uid}".
+ */
 const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT_MIN_PAY = 2;
+
+/** The old format's one number, when it says all of the minimums: none, or only a fixed price in USD. */
+function legacyMinimum(minPay: MinPay): number | null | undefined {
+  if (!hasMinPay(minPay)) return null;
+  const { fixed, hourly, yearly } = minPay;
+  return fixed && fixed.currency === 'USD' && !hourly && !yearly ? fixed.amount : undefined;
+}
+
+const packMinPay = (minPay: MinPay) =>
+  MINIMUM_PAY_KINDS.map((kind) => (minPay[kind] ? [minPay[kind].amount, minPay[kind].currency] : null));
+
+function unpackMinPay(format: number, field: unknown): MinPay | null {
+  if (format === ENTRY_FORMAT) return field === null ? NO_MIN_PAY : typeof field === 'number' ? minPayOfLegacyBudget(field) : null;
+  if (!Array.isArray(field) || field.length !== MINIMUM_PAY_KINDS.length) return null;
+  const minPay: MinPay = { ...NO_MIN_PAY };
+  for (const [i, kind] of MINIMUM_PAY_KINDS.entries()) {
+    const packed: unknown = field[i];
+    if (packed === null) continue;
+    if (!Array.isArray(packed)) return null;
+    const parsed = minimumSchema.safeParse({ amount: packed[0] as unknown, currency: packed[1] as unknown });
+    if (!parsed.success) return null;
+    minPay[kind] = parsed.data;
+  }
+  return minPay;
+}
 
 /** Fields 7–11 (timezone, digest hour, weekdays, weekly day, feed token version) at their defaults: left out when trailing. */
 const TRAILING_DEFAULTS_FROM = 7;
@@ -71,11 +106,12 @@ const weekdaysOfMask = (mask: number) => WEEKDAYS.filter((_, i) => mask & (1 << 
 
 /** The profile as its index entry: a JSON array in a fixed order, the address only when it is not the uid's own. */
 export function encodeProfile(s: IndexedSubscriber): string {
+  const legacy = legacyMinimum(s.minPay);
   const fields: unknown[] = [
-    ENTRY_FORMAT,
+    legacy === undefined ? ENTRY_FORMAT_MIN_PAY : ENTRY_FORMAT,
     s.keywords,
     s.excludes,
-    s.minBudget,
+    legacy === undefined ? packMinPay(s.minPay) : legacy,
     MODE_CODES[s.mode],
     s.profileVersion,
     s.fitThreshold,
@@ -103,7 +139,9 @@ const emailOfId = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
 export function decodeProfile(uid: string, entry: string): IndexedSubscriber | null {
   try {
     const f = JSON.parse(entry) as unknown[];
-    if (!Array.isArray(f) || f[0] !== ENTRY_FORMAT || !MODE_OF_CODE[f[4] as string]) return null;
+    if (!Array.isArray(f) || (f[0] !== ENTRY_FORMAT && f[0] !== ENTRY_FORMAT_MIN_PAY) || !MODE_OF_CODE[f[4] as string]) return null;
+    const minPay = unpackMinPay(f[0], f[3]);
+    if (!minPay) return null;
     const email = typeof f[12] === 'string' ? f[12] : emailOfId(uid);
     if (subscriberId(email) !== uid) return null;
     const weekdays = weekdaysOfMask(Number(fieldOr(f, 9)) & ALL_WEEKDAYS_MASK);
@@ -112,7 +150,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
       email,
       keywords: f[1] as string[],
       excludes: f[2] as string[],
-      minBudget: f[3] as number | null,
+      minPay,
       mode: MODE_OF_CODE[f[4] as string],
       profileVersion: f[5] as number,
       fitThreshold: f[6] as number,

@@ -11,11 +11,11 @@ import {
   weekdaysSchema,
 } from './digest-schedule';
 import { DELIVERY_MODES } from './subscriber';
+import { minPayInputShape } from '../pay/minimum-pay';
 
 /**
- * The fields a subscriber chooses — keywords, excludes, minimum budget, mode, about, fit
- * threshold — with one set of
- * rules and messages for every form that sets them (signup, preferences). Lists arrive as the
+ * The fields a subscriber chooses — keywords, excludes, minimum pay per kind, mode, about, fit
+ * threshold — with one set of rules and messages for every form that sets them (signup, preferences). Lists arrive as the
  * text of a field (comma- or newline-separated) or as a JSON list, and leave normalised
  * (keyword-term.ts: the characters allowed, lowercased, whitespace-collapsed, NFC) and
  * de-duplicated: the shape matching reads.
@@ -23,7 +23,6 @@ import { DELIVERY_MODES } from './subscriber';
 export { DEFAULT_FIT_THRESHOLD, MAX_ABOUT_LENGTH, MAX_KEYWORD_LENGTH };
 export const MAX_KEYWORDS = 25;
 export const MAX_EXCLUDES = 25;
-export const MAX_MIN_BUDGET = 10_000_000;
 
 /** "React,  Node.js\nreact" → ["react", "node.js"]. */
 export const splitKeywordList = (value: string | string[]): string[] => {
@@ -46,23 +45,6 @@ export const keywordListSchema = (input: { min: number; max: number; noun: strin
       ),
   );
 
-/** "" or absent → no minimum; "1,500" and "$1500" → 1500; anything else is refused as not a number. */
-export const minBudgetSchema = z.preprocess(
-  (value) => {
-    if (value === undefined || value === null) return null;
-    if (typeof value !== 'string') return value;
-    const cleaned = value.replace(/[$,\s]/g, '');
-    if (cleaned === '') return null;
-    const amount = Number(cleaned);
-    return Number.isFinite(amount) ? amount : value;
-  },
-  z
-    .number({ error: 'must be a number, like 500' })
-    .nonnegative('must be 0 or more')
-    .max(MAX_MIN_BUDGET, `must be at most ${MAX_MIN_BUDGET.toLocaleString('en-US')}`)
-    .nullable(),
-);
-
 export const modeSchema = z.enum(DELIVERY_MODES, { error: 'choose instant, daily, weekly or feed' });
 
 /** "" or absent → the deployment's default hour (DIGEST_HOUR_UTC), stored as null so it follows that setting. */
@@ -82,7 +64,8 @@ export const scheduleShape = {
 export const preferenceShape = {
   keywords: keywordListSchema({ min: 1, max: MAX_KEYWORDS, noun: 'keyword' }),
   excludes: keywordListSchema({ min: 0, max: MAX_EXCLUDES, noun: 'exclude' }),
-  minBudget: minBudgetSchema,
+  /** Each minimum optional, as a number or money text ("$1,500", "150k"); `minBudget` is the old fixed one (lib/pay/minimum-pay.ts). */
+  ...minPayInputShape,
   mode: modeSchema,
   ...scheduleShape,
   /** Free text, trimmed and normalised; control and invisible characters refused; at most 500 characters. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { firstErrorPerField, preferenceShape } from './preference-fields';
+import { withMinPay } from '../pay/minimum-pay';
 
 /**
  * What the preferences form may change, validated at the boundary. Keywords and excludes arrive
@@ -8,19 +9,16 @@ import { firstErrorPerField, preferenceShape } from './preference-fields';
  * stores, so matching sees no difference between a keyword typed here and one imported.
  */
 
-export {
-  DEFAULT_FIT_THRESHOLD,
-  MAX_ABOUT_LENGTH,
-  MAX_EXCLUDES,
-  MAX_KEYWORD_LENGTH,
-  MAX_KEYWORDS,
-  MAX_MIN_BUDGET,
-} from './preference-fields';
+export { DEFAULT_FIT_THRESHOLD, MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from './preference-fields';
 
 /** The form's fields, in the order the page shows them (and the error summary lists them). */
 export const preferenceFields = [
   'keywords',
   'excludes',
+  'minFixed',
+  'minHourly',
+  'minYearly',
+  'minCurrency',
   'minBudget',
   'about',
   'fitThreshold',
@@ -37,16 +35,18 @@ export type PreferenceFieldErrors = Partial<Record<PreferenceField, string>>;
  * About and the fit threshold may be absent (a page from before they existed; the threshold is
  * only shown with the AI stage on): absent leaves the stored value as it is. An empty about clears it.
  */
-export const preferencesSchema = z.object({
-  ...preferenceShape,
-  about: preferenceShape.about.optional(),
-  fitThreshold: preferenceShape.fitThreshold.optional(),
-  // Absent (a page from before schedules, or one that does not show them): kept as stored.
-  timezone: preferenceShape.timezone.optional(),
-  digestHour: preferenceShape.digestHour.optional(),
-  weekdays: preferenceShape.weekdays.optional(),
-  weeklyDay: preferenceShape.weeklyDay.optional(),
-});
+export const preferencesSchema = z
+  .object({
+    ...preferenceShape,
+    about: preferenceShape.about.optional(),
+    fitThreshold: preferenceShape.fitThreshold.optional(),
+    // Absent (a page from before schedules, or one that does not show them): kept as stored.
+    timezone: preferenceShape.timezone.optional(),
+    digestHour: preferenceShape.digestHour.optional(),
+    weekdays: preferenceShape.weekdays.optional(),
+    weeklyDay: preferenceShape.weeklyDay.optional(),
+  })
+  .transform(withMinPay);
 
 export type PreferencesInput = z.input<typeof preferencesSchema>;
 export type Preferences = z.output<typeof preferencesSchema>;

@@ -5,6 +5,7 @@ import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
+import { minPayInputShape, minPayOfInput, minPaySchema, readMinPay, sameMinPay, type MinPay, type MinPayInput } from '../pay/minimum-pay';
 import {
   DEFAULT_TIMEZONE,
   DEFAULT_WEEKLY_DAY,
@@ -34,12 +35,17 @@ export type Subscriber = {
   email: string;
   keywords: string[];
   excludes: string[];
-  minBudget: number | null;
+  /**
+   * The least they accept per kind of pay, each in its own currency (lib/pay/minimum-pay.ts). A
+   * document from before it holds `minBudget` instead, read as the fixed minimum in USD until
+   * `scout users migrate-min-pay` rewrites it.
+   */
+  minPay: MinPay;
   mode: DeliveryMode;
   /** What they want, in their words (up to 500 characters, fit-profile.ts); '' when they said nothing. */
   about: string;
   /**
-   * Goes up by one whenever something a verdict depends on changes (keywords, excludes, minBudget,
+   * Goes up by one whenever something a verdict depends on changes (keywords, excludes, minPay,
    * about: `verdictProfileChanged`); verdicts are stored with it, so a changed profile is scored
    * again. New subscribers start at 1; a document written before the field reads as 0.
    */
@@ -104,7 +110,14 @@ export const subscriberInputSchema = z.object({
   email: z.email('must be an email address').max(254),
   keywords: z.array(keywordTermSchema('keyword')).min(1, 'at least one keyword').max(25, 'at most 25 keywords'),
   excludes: z.array(keywordTermSchema('exclude')).max(25, 'at most 25 excludes').default([]),
-  minBudget: z.number().nonnegative().max(10_000_000).nullable().default(null),
+  // The minimums as typed (minFixed, minHourly, minYearly, minCurrency, and the old minBudget), or
+  // `minPay` as stored; `minPayOfSubscriberInput` says which wins.
+  minFixed: minPayInputShape.minFixed.optional(),
+  minHourly: minPayInputShape.minHourly.optional(),
+  minYearly: minPayInputShape.minYearly.optional(),
+  minCurrency: minPayInputShape.minCurrency.optional(),
+  minBudget: minPayInputShape.minBudget.optional(),
+  minPay: minPaySchema.optional(),
   mode: z.enum(DELIVERY_MODES).default('instant'),
   // Absent: the defaults for a new subscriber (UTC, DIGEST_HOUR_UTC, every day, Monday), kept as they are on an existing one.
   timezone: timezoneSchema.optional(),
@@ -118,11 +131,16 @@ export const subscriberInputSchema = z.object({
 });
 export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 
-/** What a verdict depends on: a change to any of these bumps `profileVersion`. */
-export type VerdictProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'about'>;
+/** The minimums an operator's input sets: `minPay` as given, else the typed fields (none when it sends neither). */
+export const minPayOfSubscriberInput = (parsed: MinPayInput & { minPay?: MinPay }): MinPay => parsed.minPay ?? minPayOfInput(parsed);
 
+/** What a verdict depends on: a change to any of these bumps `profileVersion`. */
+export type VerdictProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay' | 'about'>;
+
+/** Compared by meaning: an old `minBudget` of 500 and a `minPay.fixed` of $500 are the same profile. */
 export const verdictProfileChanged = (a: VerdictProfile, b: VerdictProfile) =>
-  JSON.stringify([a.keywords, a.excludes, a.minBudget, a.about]) !== JSON.stringify([b.keywords, b.excludes, b.minBudget, b.about]);
+  JSON.stringify([a.keywords, a.excludes, a.about]) !== JSON.stringify([b.keywords, b.excludes, b.about]) ||
+  !sameMinPay(a.minPay, b.minPay);
 
 /** The version a new subscriber starts at; a stored document without one reads as 0. */
 export const FIRST_PROFILE_VERSION = 1;
@@ -141,7 +159,7 @@ export function readSubscriberFields(id: string, data: DocumentData): Subscriber
     email: d.email,
     keywords: d.keywords ?? [],
     excludes: d.excludes ?? [],
-    minBudget: d.minBudget ?? null,
+    minPay: readMinPay(data),
     mode: (DELIVERY_MODES as readonly string[]).includes(d.mode) ? d.mode : 'instant',
     about: typeof d.about === 'string' ? d.about : '',
     profileVersion: readProfileVersion(d.profileVersion),

@@ -4,13 +4,14 @@ import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page
 import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
 import { describeCadence } from '../subscribers/describe-schedule';
+import { describeMinPay, hasMinPay } from '../pay/minimum-pay';
 
 /**
  * The pages of /confirm. GET only ever shows `askConfirmPage` (or why it cannot): mail scanners
  * open every link in an email, so only the button's POST confirms.
  */
 
-type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minBudget' | 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>;
+type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay' | 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>;
 
 const Row = ({ term, value }: { term: string; value: string }) => (
   <li>
@@ -24,7 +25,7 @@ function PreferencesList({ preferences, digestHourUtc }: { preferences: Preferen
     <ul>
       <Row term="Keywords" value={preferences.keywords.join(', ')} />
       {preferences.excludes.length > 0 ? <Row term="Excludes" value={preferences.excludes.join(', ')} /> : null}
-      {preferences.minBudget !== null ? <Row term="Minimum budget" value={preferences.minBudget.toLocaleString('en-US')} /> : null}
+      {hasMinPay(preferences.minPay) ? <Row term="Minimum pay" value={describeMinPay(preferences.minPay)} /> : null}
       <Row term="How often" value={describeCadence(preferences, digestHourUtc)} />
     </ul>
   );

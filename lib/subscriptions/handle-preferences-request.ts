@@ -174,6 +174,10 @@ function postedPreferences(fields: URLSearchParams, current: Subscriber) {
   const posted = {
     keywords: fields.get('keywords') ?? '',
     excludes: fields.get('excludes') ?? '',
+    minFixed: fields.get('minFixed') ?? '',
+    minHourly: fields.get('minHourly') ?? '',
+    minYearly: fields.get('minYearly') ?? '',
+    minCurrency: fields.get('minCurrency') ?? '',
     minBudget: fields.get('minBudget') ?? '',
     about: optional('about'),
     fitThreshold: optional('fitThreshold'),

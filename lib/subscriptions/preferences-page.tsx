@@ -12,6 +12,7 @@ import {
   type PreferenceFieldErrors,
 } from '../subscribers/preferences-schema';
 import type { Subscriber, SubscriberStatus } from '../subscribers/subscriber';
+import { COMMON_CURRENCIES, minPayFormValues } from '../pay/minimum-pay';
 import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
 
 /**
@@ -26,13 +27,15 @@ export type PreferenceFormValues = Record<PreferenceField, string>;
 export function formValuesOf(
   subscriber: Pick<
     Subscriber,
-    'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+    'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
   >,
 ): PreferenceFormValues {
   return {
     keywords: subscriber.keywords.join(', '),
     excludes: subscriber.excludes.join(', '),
-    minBudget: subscriber.minBudget === null ? '' : String(subscriber.minBudget),
+    ...minPayFormValues(subscriber.minPay),
+    // The old single field is not on the page: the fixed minimum shows what it meant.
+    minBudget: '',
     about: subscriber.about,
     fitThreshold: String(subscriber.fitThreshold),
     mode: subscriber.mode,
@@ -73,6 +76,10 @@ export type PreferencesFormPage = {
 const LABELS: Record<PreferenceField, string> = {
   keywords: 'Keywords',
   excludes: 'Exclude postings that mention',
+  minFixed: 'Minimum fixed price',
+  minHourly: 'Minimum hourly rate',
+  minYearly: 'Minimum yearly salary',
+  minCurrency: 'Currency of your minimums',
   minBudget: 'Minimum budget (USD)',
   about: 'About you',
   fitThreshold: 'Fit threshold (0–100)',
@@ -83,7 +90,11 @@ const LABELS: Record<PreferenceField, string> = {
 const TARGETS: Record<PreferenceField, string> = {
   keywords: 'keywords',
   excludes: 'excludes',
-  minBudget: 'minBudget',
+  minFixed: 'minFixed',
+  minHourly: 'minHourly',
+  minYearly: 'minYearly',
+  minCurrency: 'minCurrency',
+  minBudget: 'minFixed',
   about: 'about',
   fitThreshold: 'fitThreshold',
   ...SCHEDULE_TARGETS,
@@ -165,12 +176,27 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           multiline
         />
         <TextField
-          field="minBudget"
-          value={page.values.minBudget}
-          error={errors.minBudget}
-          hint="Optional. Postings that state a lower fixed budget are skipped. Leave empty for no minimum."
+          field="minFixed"
+          value={page.values.minFixed}
+          error={errors.minFixed ?? errors.minBudget}
+          hint="Optional. Postings that state a lower fixed price, in the same currency, are skipped. Leave empty for no minimum."
           inputMode="decimal"
         />
+        <TextField
+          field="minHourly"
+          value={page.values.minHourly}
+          error={errors.minHourly}
+          hint="Optional. Postings that state a lower hourly rate, in the same currency, are skipped; salaried and fixed-price ones are not."
+          inputMode="decimal"
+        />
+        <TextField
+          field="minYearly"
+          value={page.values.minYearly}
+          error={errors.minYearly}
+          hint="Optional. Postings that state a lower yearly salary, in the same currency, are skipped (150k is 150,000)."
+          inputMode="decimal"
+        />
+        <CurrencyField value={page.values.minCurrency} error={errors.minCurrency} />
         <TextField
           field="about"
           value={page.values.about}
@@ -280,6 +306,34 @@ function TextField(input: {
       ) : (
         <input type="text" inputMode={input.inputMode ?? 'text'} autoComplete="off" {...control} />
       )}
+    </div>
+  );
+}
+
+/** The currency of the minimums typed without a sign of their own; pay in another currency is kept and said to be not compared. */
+function CurrencyField({ value, error }: { value: string; error: string | undefined }) {
+  const choices = (COMMON_CURRENCIES as readonly string[]).includes(value) ? [...COMMON_CURRENCIES] : [...COMMON_CURRENCIES, value];
+  return (
+    <div className="field">
+      <label htmlFor="minCurrency">{LABELS.minCurrency}</label>
+      <p className="hint" id="minCurrency-hint">
+        The currency of the amounts above, unless one names its own (€45). Pay in another currency is never converted: it reaches you,
+        marked as not compared.
+      </p>
+      <ErrorLine field="minCurrency" error={error} />
+      <select
+        id="minCurrency"
+        name="minCurrency"
+        defaultValue={value}
+        aria-describedby={error ? 'minCurrency-hint minCurrency-error' : 'minCurrency-hint'}
+        aria-invalid={error ? true : undefined}
+      >
+        {choices.map((code) => (
+          <option key={code} value={code}>
+            {code}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

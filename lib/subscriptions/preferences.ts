@@ -48,7 +48,7 @@ export async function updatePreferences(
 ): Promise<UpdatePreferencesResult> {
   const parsed = parsePreferences(params.input);
   if (!parsed.ok) return { ok: false, kind: 'invalid', errors: parsed.errors };
-  const { keywords, excludes, minBudget, mode } = parsed.preferences;
+  const { keywords, excludes, minPay, mode } = parsed.preferences;
 
   const outcome = await updateGuarded(db, params.uid, (current) => {
     if (!canEditPreferences(current.status))
@@ -57,7 +57,7 @@ export async function updatePreferences(
     const about = parsed.preferences.about ?? current.about;
     const fitThreshold = parsed.preferences.fitThreshold ?? current.fitThreshold;
     const schedule = { ...scheduleFieldsOf(current), ...definedScheduleFields(parsed.preferences) };
-    return write(preferencesUpdate(current, { keywords, excludes, minBudget, mode, about, fitThreshold, ...schedule }, params.now));
+    return write(preferencesUpdate(current, { keywords, excludes, minPay, mode, about, fitThreshold, ...schedule }, params.now));
   });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
@@ -94,7 +94,7 @@ export async function addExclude(db: Firestore, params: { uid: string; term: unk
 
 type PreferenceValues = Pick<
   Subscriber,
-  'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+  'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
 >;
 
 const scheduleFieldsOf = (s: Subscriber) => ({
@@ -110,12 +110,12 @@ const scheduleFieldsOf = (s: Subscriber) => ({
  * a verdict bumps profileVersion once.
  */
 function preferencesUpdate(current: Subscriber, next: PreferenceValues, now: Date): SubscriberUpdate {
-  const { keywords, excludes, minBudget, mode, about, fitThreshold, timezone, digestHour, weekdays, weeklyDay } = next;
-  const profileChanged = verdictProfileChanged(current, { keywords, excludes, minBudget, about });
+  const { keywords, excludes, minPay, mode, about, fitThreshold, timezone, digestHour, weekdays, weeklyDay } = next;
+  const profileChanged = verdictProfileChanged(current, { keywords, excludes, minPay, about });
   return {
     keywords,
     excludes,
-    minBudget,
+    minPay,
     mode,
     about,
     fitThreshold,
@@ -163,7 +163,7 @@ type SubscriberUpdate = Partial<
     Subscriber,
     | 'keywords'
     | 'excludes'
-    | 'minBudget'
+    | 'minPay'
     | 'mode'
     | 'about'
     | 'fitThreshold'

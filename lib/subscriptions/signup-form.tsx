@@ -4,6 +4,7 @@ import { MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 import { DEFAULT_TIMEZONE, DEFAULT_WEEKLY_DAY, WEEKDAYS } from '../subscribers/digest-schedule';
 import type { DeliveryMode } from '../subscribers/subscriber';
 import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
+import { COMMON_CURRENCIES, DEFAULT_MINIMUM_CURRENCY } from '../pay/minimum-pay';
 import {
   CADENCE_CHOICES,
   FOR_DAILY,
@@ -31,7 +32,10 @@ export type SignupFormValues = {
   email: string;
   keywords: string;
   excludes: string;
-  minBudget: string;
+  minFixed: string;
+  minHourly: string;
+  minYearly: string;
+  minCurrency: string;
   about: string;
   mode: DeliveryMode | '';
   timezone: string;
@@ -45,7 +49,10 @@ export const emptySignupValues: SignupFormValues = {
   email: '',
   keywords: '',
   excludes: '',
-  minBudget: '',
+  minFixed: '',
+  minHourly: '',
+  minYearly: '',
+  minCurrency: DEFAULT_MINIMUM_CURRENCY,
   about: '',
   mode: 'instant',
   timezone: DEFAULT_TIMEZONE,
@@ -63,7 +70,11 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
     email: text(body.email, ''),
     keywords: text(body.keywords),
     excludes: text(body.excludes),
-    minBudget: text(body.minBudget, ''),
+    // An old form's minBudget is shown as the fixed minimum it means.
+    minFixed: text(body.minFixed, '') || text(body.minBudget, ''),
+    minHourly: text(body.minHourly, ''),
+    minYearly: text(body.minYearly, ''),
+    minCurrency: text(body.minCurrency, '') || DEFAULT_MINIMUM_CURRENCY,
     about: text(body.about, '\n'),
     mode: CADENCE_CHOICES.find((choice) => choice.mode === mode)?.mode ?? '',
     timezone: text(body.timezone, '') || DEFAULT_TIMEZONE,
@@ -99,6 +110,10 @@ const ORDER: SignupField[] = [
   'email',
   'keywords',
   'excludes',
+  'minFixed',
+  'minHourly',
+  'minYearly',
+  'minCurrency',
   'minBudget',
   'about',
   'mode',
@@ -108,6 +123,17 @@ const ORDER: SignupField[] = [
   'weeklyDay',
 ];
 const id = (field: string) => `signup-${field}`;
+
+/** The three minimums, each optional; an amount with its own sign ("€45") keeps that currency. */
+const MINIMUM_INPUTS = [
+  { field: 'minFixed', label: 'Fixed price', example: 'e.g. 500' },
+  { field: 'minHourly', label: 'Hourly rate', example: 'e.g. 45' },
+  { field: 'minYearly', label: 'Yearly salary', example: 'e.g. 100k' },
+] as const;
+
+/** The select's currencies: the common ones, and one sent back that is not among them. */
+const currencyChoices = (chosen: string): string[] =>
+  (COMMON_CURRENCIES as readonly string[]).includes(chosen) || !chosen ? [...COMMON_CURRENCIES] : [...COMMON_CURRENCIES, chosen];
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
 function FieldError({ field, errors }: { field: SignupField; errors: SignupFieldErrors }) {
@@ -221,24 +247,49 @@ export function SignupFormView({
         <FieldError field="excludes" errors={errors} />
       </div>
 
-      <div className="field">
-        <label htmlFor={id('minBudget')}>
-          <Optional>Minimum budget</Optional>
-        </label>
-        <p id={`${id('minBudget')}-hint`} className="hint">
-          Postings that state a lower budget are skipped; postings that state none still reach you.
+      <fieldset className="field">
+        <legend>
+          <Optional>Minimum pay</Optional>
+        </legend>
+        <p id={`${id('minPay')}-hint`} className="hint">
+          Each kind on its own: a posting is skipped only when it states pay of that kind, in that currency, below your minimum. Postings
+          that state no pay, or pay in another currency, still reach you.
         </p>
-        <input
-          id={id('minBudget')}
-          name="minBudget"
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          defaultValue={values.minBudget}
-          {...described('minBudget', errors, { hint: true, autoFocus: focus('minBudget') })}
-        />
+        {MINIMUM_INPUTS.map(({ field, label, example }) => (
+          <div key={field} className="field">
+            <label htmlFor={id(field)}>{label}</label>
+            <input
+              id={id(field)}
+              name={field}
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={example}
+              defaultValue={values[field]}
+              {...described(field, errors, { autoFocus: focus(field) })}
+              aria-describedby={[`${id('minPay')}-hint`, errors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ')}
+            />
+            <FieldError field={field} errors={errors} />
+          </div>
+        ))}
+        <div className="field">
+          <label htmlFor={id('minCurrency')}>Currency</label>
+          <select
+            id={id('minCurrency')}
+            name="minCurrency"
+            defaultValue={values.minCurrency}
+            {...described('minCurrency', errors, { autoFocus: focus('minCurrency') })}
+          >
+            {currencyChoices(values.minCurrency).map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+          <FieldError field="minCurrency" errors={errors} />
+        </div>
         <FieldError field="minBudget" errors={errors} />
-      </div>
+      </fieldset>
 
       <div className="field">
         <label htmlFor={id('about')}>

@@ -33,7 +33,7 @@ import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
 type AccountEmail = 'confirm' | 'manage';
 type Preferences = Pick<
   Subscriber,
-  'keywords' | 'excludes' | 'minBudget' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+  'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
 >;
 /**
  * The subscriber as signup reads it: the stored document plus the counters that name its account
@@ -149,7 +149,7 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
   const preferences: Preferences = {
     keywords: input.keywords,
     excludes: input.excludes,
-    minBudget: input.minBudget,
+    minPay: input.minPay,
     mode: input.mode,
     about: input.about,
     timezone: input.timezone,

@@ -86,7 +86,7 @@ export function createJudge(deps: JudgeDeps): Judge {
             id: subscriber.id,
             keywords: subscriber.keywords,
             excludes: subscriber.excludes,
-            minBudget: subscriber.minBudget,
+            minPay: subscriber.minPay,
             about,
             profileVersion: subscriber.profileVersion,
             // Their latest "not a fit" postings, as counter-examples: read only when a request is made.

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MinPay } from '../pay/minimum-pay';
 import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
@@ -41,7 +42,7 @@ export type ScoreSubscriber = {
   id: string;
   keywords: string[];
   excludes: string[];
-  minBudget: number | null;
+  minPay: MinPay;
   about?: string;
   profileVersion: number;
   /**
@@ -272,7 +273,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
   }
 
   const about = subscriber.about ?? '';
-  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minBudget: subscriber.minBudget, about };
+  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minPay: subscriber.minPay, about };
   for (let start = 0; start < toAsk.length; start += client.maxPostingsPerCall) {
     const batch = toAsk.slice(start, start + client.maxPostingsPerCall);
     // The call is reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.

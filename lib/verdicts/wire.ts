@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MinimumPayKind, MinPay } from '../pay/minimum-pay';
 import { capText, cleanPlainText, collapseWhitespace } from '../feeds/plain-text';
 import type { Budget } from '../feeds/posting';
 
@@ -7,7 +8,7 @@ import type { Budget } from '../feeds/posting';
  * Scout sends and what it accepts back. Bump PROMPT_VERSION whenever the system message, the
  * request object or the answer schema changes, so stored verdicts say which contract made them.
  */
-export const PROMPT_VERSION = 2;
+export const PROMPT_VERSION = 3;
 
 /** Longest reason kept; the rest is cut with an ellipsis. */
 export const MAX_REASON_LENGTH = 200;
@@ -20,7 +21,8 @@ export const MAX_REASON_LENGTH = 200;
 export type VerdictSubscriber = {
   keywords: string[];
   excludes: string[];
-  minBudget: number | null;
+  /** The least they accept per kind of pay, each {amount, currency} or null (lib/pay/minimum-pay.ts). */
+  minPay: MinPay;
   /** The subscriber's own description of what they want (up to 500 characters). */
   about: string;
 };
@@ -56,7 +58,9 @@ export const MAX_COUNTER_EXAMPLE_DESCRIPTION = 300;
 export const SYSTEM_MESSAGE = [
   'You judge whether job postings fit one freelancer.',
   'The last user message is a JSON object. "subscriber" says what the freelancer wants: "keywords" they search for,',
-  '"excludes" they never want, "minBudget" (their minimum budget, or null) and "about" (their own words).',
+  '"excludes" they never want, "minPay" (the least they accept: a "fixed" price, an "hourly" rate and a "yearly" salary,',
+  'each {"amount","currency"} or null for no minimum; pay in another currency than a minimum was not compared with it)',
+  'and "about" (their own words).',
   '"postings" lists candidate postings, each with "id", "title", "description", "budget" and "source".',
   'A user message before it may hold a JSON object {"notAFit":[{"title","description"}]}: postings this freelancer',
   'marked as not a fit for them. Rate postings like those lower; never rate them or answer about them.',
@@ -86,14 +90,28 @@ export function answerJsonSchema(): Record<string, unknown> {
 
 /** The request object, field by field: nothing the caller's objects carry beyond these reaches the wire. */
 export function requestObject(input: VerdictRequest): VerdictRequest {
-  const { keywords, excludes, minBudget, about } = input.subscriber;
+  const { keywords, excludes, minPay, about } = input.subscriber;
+  const minimum = (kind: MinimumPayKind) => (minPay[kind] ? { amount: minPay[kind].amount, currency: minPay[kind].currency } : null);
   return {
-    subscriber: { keywords: [...keywords], excludes: [...excludes], minBudget, about },
+    subscriber: {
+      keywords: [...keywords],
+      excludes: [...excludes],
+      minPay: { fixed: minimum('fixed'), hourly: minimum('hourly'), yearly: minimum('yearly') },
+      about,
+    },
     postings: input.postings.map(({ id, title, description, budget, source }) => ({
       id,
       title,
       description,
-      budget: budget ? { amount: budget.amount, currency: budget.currency, kind: budget.kind } : null,
+      // A range keeps its top: a minimum is compared with it, and the model should see what it was compared with.
+      budget: budget
+        ? {
+            amount: budget.amount,
+            currency: budget.currency,
+            kind: budget.kind,
+            ...(budget.maxAmount ? { maxAmount: budget.maxAmount } : {}),
+          }
+        : null,
       source,
     })),
   };

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { currentPeriod, dueSlotFor, latestDigestSlot, WEEKDAYS } from '../../lib/subscribers/digest-schedule';
 import { digestEmailKey, newOutboxRow, outboxCollection } from '../../lib/outbox/outbox-row';
 import { digestScheduleOf, subscribersCollection, subscriberId, type Subscriber } from '../../lib/subscribers/subscriber';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { entryFor, matchIndexShardOf, matchIndexShardRef, type IndexEntry } from '../../lib/subscribers/match-index';
 import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
 import { DIGEST_DUE_BACKFILL } from '../../lib/ledger/backfill-digest-due';
@@ -109,7 +110,7 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         email,
         keywords: [keyword(i % k)],
         excludes: [],
-        minBudget: null,
+        minPay: NO_MIN_PAY,
         mode: isDaily(i) ? 'daily' : 'instant',
         about: '',
         profileVersion: 1,

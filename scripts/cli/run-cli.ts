@@ -5,6 +5,7 @@ import { EXIT, type CliCommand, type Out } from './command';
 import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
+import { usersMigrateMinPayCommand } from './users-migrate-min-pay';
 import { migrateLedgerCommand } from './migrate-ledger';
 import { pruneCommand } from './prune';
 import { resendDigestCommand } from './resend-digest';
@@ -16,7 +17,7 @@ import { usersPauseCommand, usersResumeCommand } from './users-status';
 const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
   users: {
     summary: 'manage subscribers',
-    commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand],
+    commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand, usersMigrateMinPayCommand],
   },
 };
 

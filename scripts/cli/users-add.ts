@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
-import { DELIVERY_MODES, normaliseEmail, subscriberInputSchema } from '../../lib/subscribers/subscriber';
+import { DELIVERY_MODES, minPayOfSubscriberInput, normaliseEmail, subscriberInputSchema } from '../../lib/subscribers/subscriber';
+import { describeMinPay, hasMinPay } from '../../lib/pay/minimum-pay';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv, splitList } from './cli-args';
 
 /** A subscriber as the schema leaves it: lowercased keywords, defaults filled in. */
 export type UsersAddArgs = { subscriber: z.output<typeof subscriberInputSchema> };
 
-const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-budget <amount>] [--mode instant|daily|weekly|feed] [--timezone <zone>] [--digest-hour <0-23>] [--weekdays <list>] [--weekly-day <day>] [--about <text>]
+const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-fixed <amount>] [--min-hourly <amount>] [--min-yearly <amount>] [--min-currency <code>] [--mode instant|daily|weekly|feed] [--timezone <zone>] [--digest-hour <0-23>] [--weekdays <list>] [--weekly-day <day>] [--about <text>]
 
 Adds a subscriber as active (confirmed), or updates the one with that email (in any case).
 Someone who unsubscribed stays unsubscribed: opt-outs win.
@@ -16,7 +17,11 @@ Someone who unsubscribed stays unsubscribed: opt-outs win.
 Options:
   --keywords <list>      required; comma-separated, e.g. "react, next.js"
   --excludes <list>      postings mentioning any of these are never sent, e.g. "wordpress"
-  --min-budget <amount>  skip fixed-price postings below this amount, e.g. 500
+  --min-fixed <amount>   skip fixed-price postings whose price, in the same currency, is below this, e.g. 500
+  --min-hourly <amount>  the same for hourly rates, e.g. 45 or €45
+  --min-yearly <amount>  the same for yearly salaries, e.g. 100000 or $150k
+  --min-currency <code>  currency of the minimums that name none, e.g. EUR (default USD)
+  --min-budget <amount>  the old single minimum: a fixed price in USD, as --min-fixed
   --mode <mode>          instant (default): an email per cycle; daily: one digest a day; weekly: one a week; feed: no email, the private feed only
   --timezone <zone>      IANA time zone the digest hour is read in, e.g. Europe/Berlin (default UTC)
   --digest-hour <0-23>   local hour of the digest (default DIGEST_HOUR_UTC)
@@ -30,6 +35,10 @@ const argumentOf: Record<string, string> = {
   email: '<email>',
   keywords: '--keywords',
   excludes: '--excludes',
+  minFixed: '--min-fixed',
+  minHourly: '--min-hourly',
+  minYearly: '--min-yearly',
+  minCurrency: '--min-currency',
   minBudget: '--min-budget',
   mode: '--mode',
   about: '--about',
@@ -48,6 +57,10 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
       options: {
         keywords: { type: 'string' },
         excludes: { type: 'string' },
+        'min-fixed': { type: 'string' },
+        'min-hourly': { type: 'string' },
+        'min-yearly': { type: 'string' },
+        'min-currency': { type: 'string' },
         'min-budget': { type: 'string' },
         mode: { type: 'string' },
         about: { type: 'string' },
@@ -67,12 +80,9 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
   if (positionalError) return invalid(positionalError);
   if (values.keywords === undefined) return invalid('--keywords is required, e.g. --keywords "react, next.js"');
 
-  let minBudget: number | null = null;
-  const budgetText = values['min-budget'];
-  if (budgetText !== undefined) {
-    minBudget = Number(budgetText.trim());
-    if (budgetText.trim() === '' || !Number.isFinite(minBudget)) return invalid(`--min-budget must be a number, got "${budgetText}"`);
-  }
+  // Each minimum is money text ("500", "$1,500", "150k"); the schema reads it and names the flag at fault.
+  for (const flag of ['min-fixed', 'min-hourly', 'min-yearly', 'min-budget'] as const)
+    if (values[flag] !== undefined && values[flag].trim() === '') return invalid(`--${flag} must be an amount, got ""`);
   const mode = values.mode ?? 'instant';
   if (!(DELIVERY_MODES as readonly string[]).includes(mode))
     return invalid(`--mode must be instant, daily, weekly or feed, got "${values.mode}"`);
@@ -81,7 +91,11 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
     email: positionals[0].trim(),
     keywords: splitList(values.keywords),
     excludes: splitList(values.excludes ?? ''),
-    minBudget,
+    minFixed: values['min-fixed'],
+    minHourly: values['min-hourly'],
+    minYearly: values['min-yearly'],
+    minCurrency: values['min-currency'],
+    minBudget: values['min-budget'],
     mode,
     ...(values.about !== undefined ? { about: values.about } : {}),
     ...(values.timezone !== undefined ? { timezone: values.timezone } : {}),
@@ -101,6 +115,7 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
 export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs): Promise<number> {
   const { outcome } = await addActiveSubscriber(ctx.db, subscriber, ctx.now);
   const email = normaliseEmail(subscriber.email);
+  const minPay = minPayOfSubscriberInput(subscriber);
   if (outcome === 'kept-unsubscribed') {
     ctx.out(`kept-unsubscribed ${email}: they unsubscribed, so nothing was changed (opt-outs win)`);
     return EXIT.ok;
@@ -109,7 +124,7 @@ export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs
     subscriber.mode,
     `keywords: ${subscriber.keywords.join(', ')}`,
     subscriber.excludes.length > 0 ? `excludes: ${subscriber.excludes.join(', ')}` : null,
-    subscriber.minBudget !== null ? `min budget: ${subscriber.minBudget}` : null,
+    hasMinPay(minPay) ? `min pay: ${describeMinPay(minPay)}` : null,
     subscriber.about ? `about: ${[...subscriber.about].length} characters` : null,
   ];
   ctx.out(`${outcome} ${email} (${details.filter(Boolean).join('; ')})`);

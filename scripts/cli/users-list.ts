@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { subscribersCollection, subscriberStatuses, type Subscriber, type SubscriberStatus } from '../../lib/subscribers/subscriber';
+import { describeMinPay } from '../../lib/pay/minimum-pay';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
 import { formatTable } from './format-table';
@@ -44,8 +45,8 @@ export async function usersList(ctx: CommandContext, { status }: UsersListArgs):
     ctx.out(status ? `no ${status} subscribers` : 'no subscribers');
     return EXIT.ok;
   }
-  const rows = subscribers.map((s) => [s.email, s.status, s.mode, s.minBudget === null ? '-' : String(s.minBudget), describeKeywords(s)]);
-  for (const line of formatTable(['EMAIL', 'STATUS', 'MODE', 'MIN BUDGET', 'KEYWORDS'], rows)) ctx.out(line);
+  const rows = subscribers.map((s) => [s.email, s.status, s.mode, describeMinPay(s.minPay) || '-', describeKeywords(s)]);
+  for (const line of formatTable(['EMAIL', 'STATUS', 'MODE', 'MIN PAY', 'KEYWORDS'], rows)) ctx.out(line);
   ctx.out('');
   const noun = `${status ? `${status} ` : ''}${subscribers.length === 1 ? 'subscriber' : 'subscribers'}`;
   ctx.out(`${subscribers.length} ${noun}${status ? '' : ` (${countByStatus(subscribers)})`}`);

@@ -4,7 +4,14 @@
  * in one description cannot move any other posting's fit.
  */
 
-export type Subscriber = { keywords: string[]; excludes: string[]; minBudget: number | null; about: string };
+/** A minimum as the wire carries it; the fake reads words only, so it never compares pay. */
+type Minimum = { amount: number; currency: string } | null;
+export type Subscriber = {
+  keywords: string[];
+  excludes: string[];
+  minPay: { fixed: Minimum; hourly: Minimum; yearly: Minimum };
+  about: string;
+};
 export type Posting = { id: string; title: string; description: string };
 export type Verdict = { id: string; fit: number; reason: string };
 

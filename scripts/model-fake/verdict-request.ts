@@ -30,12 +30,16 @@ export const chatRequestSchema = z.looseObject({
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 type Message = ChatRequest['messages'][number];
 
+const minimumSchema = z.object({ amount: z.number(), currency: z.string() }).nullable().default(null);
+
 /** The wire contract of the verdict request: what Scout puts in the last user message. */
 const verdictInputSchema = z.object({
   subscriber: z.object({
     keywords: z.array(z.string()),
     excludes: z.array(z.string()).default([]),
-    minBudget: z.number().nullable().default(null),
+    minPay: z
+      .object({ fixed: minimumSchema, hourly: minimumSchema, yearly: minimumSchema })
+      .default({ fixed: null, hourly: null, yearly: null }),
     about: z.string().default(''),
   }),
   postings: z.array(

@@ -19,7 +19,7 @@ const subscriber = (i: number, mode: Subscriber['mode']): Subscriber =>
     email: `dev${i}@example.com`,
     keywords: ['react'],
     excludes: [],
-    minBudget: null,
+    minPay: { fixed: null, hourly: null, yearly: null },
     mode,
     status: 'active',
   }) as unknown as Subscriber;

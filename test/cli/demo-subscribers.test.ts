@@ -4,17 +4,19 @@ import { parseFeed } from '../../lib/feeds/parse-feed';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { parseSubscribersCsv } from '../../lib/subscribers/import-csv';
 import { DEFAULT_FIT_THRESHOLD } from '../../lib/subscribers/fit-profile';
-import { subscriberInputSchema } from '../../lib/subscribers/subscriber';
+import { minPayOfSubscriberInput, subscriberInputSchema } from '../../lib/subscribers/subscriber';
 import { scorePosting as fakeModelVerdict } from '../../scripts/model-fake/scoring';
 import { readSampleFeed } from '../../scripts/sample-feed/server';
 
 const readCsv = async (path: string) =>
-  parseSubscribersCsv(await readFile(path, 'utf8')).map((row) => subscriberInputSchema.parse(row.input));
+  parseSubscribersCsv(await readFile(path, 'utf8')).map((row) => {
+    const input = subscriberInputSchema.parse(row.input);
+    return { ...input, minPay: minPayOfSubscriberInput(input) };
+  });
 
 describe('scripts/demo/demo-subscribers.csv', () => {
   it('holds four valid subscribers, two instant and two daily, each matching postings of the sample feed', async () => {
-    const rows = parseSubscribersCsv(await readFile('scripts/demo/demo-subscribers.csv', 'utf8'));
-    const subscribers = rows.map((row) => subscriberInputSchema.parse(row.input));
+    const subscribers = await readCsv('scripts/demo/demo-subscribers.csv');
     expect(subscribers).toHaveLength(4);
     expect(subscribers.every((s) => s.email.endsWith('@example.com'))).toBe(true);
     expect(subscribers.filter((s) => s.mode === 'instant')).toHaveLength(2);

@@ -26,7 +26,9 @@ describe('scout users add', () => {
     ]);
 
     expect(run.code).toBe(0);
-    expect(run.out).toEqual(['created maya.chen@example.com (daily; keywords: react, next.js; excludes: wordpress; min budget: 500)']);
+    expect(run.out).toEqual([
+      'created maya.chen@example.com (daily; keywords: react, next.js; excludes: wordpress; min pay: $500 fixed-price)',
+    ]);
     const users = await fx.users();
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({
@@ -34,10 +36,37 @@ describe('scout users add', () => {
       email: 'maya.chen@example.com',
       keywords: ['react', 'next.js'],
       excludes: ['wordpress'],
-      minBudget: 500,
+      minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
       mode: 'daily',
       status: 'active',
       confirmedAt: fx.now,
+    });
+  });
+
+  it('--min-fixed, --min-hourly and --min-yearly set a minimum per kind, in --min-currency unless the amount names its own', async () => {
+    const run = await fx.cli([
+      'users',
+      'add',
+      'ana@example.com',
+      '--keywords',
+      'react',
+      '--min-fixed',
+      '$1,500',
+      '--min-hourly',
+      '45',
+      '--min-yearly',
+      '90k',
+      '--min-currency',
+      'eur',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.out).toEqual(['created ana@example.com (instant; keywords: react; min pay: $1,500 fixed-price, €45/hour, €90,000/year)']);
+    expect((await fx.users())[0]).toMatchObject({
+      minPay: {
+        fixed: { amount: 1500, currency: 'USD' },
+        hourly: { amount: 45, currency: 'EUR' },
+        yearly: { amount: 90_000, currency: 'EUR' },
+      },
     });
   });
 
@@ -70,7 +99,12 @@ describe('scout users add', () => {
     expect(second.out[0]).toMatch(/^updated sam@example\.com \(daily; keywords: firebase, firestore\)$/);
     const users = await fx.users();
     expect(users).toHaveLength(1);
-    expect(users[0]).toMatchObject({ email: 'sam@example.com', keywords: ['firebase', 'firestore'], mode: 'daily', minBudget: null });
+    expect(users[0]).toMatchObject({
+      email: 'sam@example.com',
+      keywords: ['firebase', 'firestore'],
+      mode: 'daily',
+      minPay: { fixed: null, hourly: null, yearly: null },
+    });
   });
 
   it('keeps someone who unsubscribed unsubscribed, and says so', async () => {
@@ -91,6 +125,9 @@ describe('scout users add', () => {
     { argv: ['a@example.com', '--keywords', 'react', '--mode', 'hourly'], names: '--mode' },
     { argv: ['a@example.com', '--keywords', 'react', '--min-budget', 'lots'], names: '--min-budget' },
     { argv: ['a@example.com', '--keywords', 'react', '--min-budget=-5'], names: '--min-budget' },
+    { argv: ['a@example.com', '--keywords', 'react', '--min-yearly', 'plenty'], names: '--min-yearly' },
+    { argv: ['a@example.com', '--keywords', 'react', '--min-hourly', ''], names: '--min-hourly' },
+    { argv: ['a@example.com', '--keywords', 'react', '--min-currency', 'dollars'], names: '--min-currency' },
     { argv: ['a@example.com', '--keywords', 'react', '--colour', 'blue'], names: '--colour' },
     { argv: ['a@example.com', 'b@example.com', '--keywords', 'react'], names: '"b@example.com"' },
     { argv: ['--keywords', 'react'], names: '<email>' },

@@ -36,7 +36,7 @@ describe('scout users import', () => {
 
     expect(ctx.lines).toEqual([
       'line 3: email "not-an-email": must be an email address',
-      'line 4: min_budget "lots" is not a number',
+      'line 4: min_budget "lots": must be an amount, like 500, $1,500 or 150k',
       'line 5: mode "hourly" must be instant, daily, weekly or feed',
       'line 6: keywords: at least one keyword',
       `${file}: 6 rows — 2 created, 0 updated, 0 kept-unsubscribed, 4 invalid`,

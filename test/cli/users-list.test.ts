@@ -17,9 +17,9 @@ describe('scout users list', () => {
 
     expect(run.code).toBe(0);
     expect(run.out).toEqual([
-      'EMAIL            STATUS  MODE     MIN BUDGET  KEYWORDS',
-      'ana@example.com  active  instant  500         react (not: wordpress)',
-      'zoe@example.com  paused  daily    -           python, django',
+      'EMAIL            STATUS  MODE     MIN PAY           KEYWORDS',
+      'ana@example.com  active  instant  $500 fixed-price  react (not: wordpress)',
+      'zoe@example.com  paused  daily    -                 python, django',
       '',
       '2 subscribers (1 active, 1 paused)',
     ]);

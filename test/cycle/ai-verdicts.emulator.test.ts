@@ -209,7 +209,7 @@ describe('the digest says in one line what the keywords matched and it leaves ou
       await h.cron({ now: '2026-11-30T08:05:00Z' });
       const [digest] = await h.inbox();
       expect(digest.text).toContain(
-        '4 more matched your keywords: 1 under your $500 minimum, 2 with a word you exclude, 1 judged not a fit.',
+        '4 more matched your keywords: 1 under your minimum pay ($500 fixed-price), 2 with a word you exclude, 1 judged not a fit.',
       );
       expect(digest.text).toMatch(/4 more matched your keywords: [^\n]* Change what you get: http:\/\/localhost:3000\/preferences\?token=/);
       expect(digest.html).toContain('Change your preferences');
@@ -232,7 +232,7 @@ describe('the digest says in one line what the keywords matched and it leaves ou
       expect((await h.db.collection('deliveries').get()).size).toBe(3);
       await h.cron({ now: '2026-11-30T08:05:00Z' });
       const [digest] = await h.inbox();
-      expect(digest.text).toContain('1 more matched your keywords: 1 under your $500 minimum.');
+      expect(digest.text).toContain('1 more matched your keywords: 1 under your minimum pay ($500 fixed-price).');
       expect(digest.text).not.toMatch(/AI fit|AI review/);
     } finally {
       await h.close();

@@ -98,7 +98,15 @@ describe('counter-examples on the wire', () => {
       budget: null,
       source: 'sample',
     }));
-    const subscriber = { id: uid, email, keywords: ['react'], excludes: ['drupal'], minBudget: null, about: 'Frontend', profileVersion: 1 };
+    const subscriber = {
+      id: uid,
+      email,
+      keywords: ['react'],
+      excludes: ['drupal'],
+      minPay: { fixed: null, hourly: null, yearly: null },
+      about: 'Frontend',
+      profileVersion: 1,
+    };
     const outcomes = await scoreOnce(deps, { runId: 'run-feedback', subscriber: { ...subscriber, counterExamples }, postings });
     expect([...outcomes.values()].every((o) => o.kind === 'verdict')).toBe(true);
 

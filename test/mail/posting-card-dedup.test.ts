@@ -16,7 +16,7 @@ const subscriber: Subscriber = {
   email: 'ada@example.com',
   keywords: ['react'],
   excludes: [],
-  minBudget: null,
+  minPay: { fixed: null, hourly: null, yearly: null },
   mode: 'instant',
   about: '',
   profileVersion: 1,

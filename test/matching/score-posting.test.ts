@@ -4,6 +4,9 @@ import { matchPostings } from '../../lib/matching/match-postings';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { buildSubscriberIndex } from '../../lib/matching/subscriber-index';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
+import { NO_MIN_PAY, type MinPay } from '../../lib/pay/minimum-pay';
+
+const fixedUsd = (amount: number): MinPay => ({ ...NO_MIN_PAY, fixed: { amount, currency: 'USD' } });
 
 const posting = (fields: Partial<Posting>): Posting => ({
   id: 'src_1',
@@ -25,7 +28,7 @@ const subscriber = (fields: Partial<Subscriber>): Subscriber => ({
   about: '',
   profileVersion: 1,
   fitThreshold: 60,
-  minBudget: null,
+  minPay: NO_MIN_PAY,
   mode: 'instant',
   status: 'active',
   timezone: 'UTC',
@@ -69,7 +72,7 @@ describe('scorePosting', () => {
   });
 
   it('a near miss is only a posting that matched a keyword: an excluded or under-budget posting without one is just "no keyword"', () => {
-    const s = subscriber({ keywords: ['react'], excludes: ['wordpress'], minBudget: 1000 });
+    const s = subscriber({ keywords: ['react'], excludes: ['wordpress'], minPay: fixedUsd(1000) });
     expect(scorePosting(s, posting({ title: 'Vue on WordPress' }))).toEqual({ matched: false, reason: 'no keyword' });
     expect(scorePosting(s, posting({ title: 'Vue', budget: { amount: 5, currency: 'USD', kind: 'fixed' } }))).toEqual({
       matched: false,
@@ -89,7 +92,7 @@ describe('scorePosting', () => {
   });
 
   it('a stated fixed budget under the minimum rejects; an unstated budget passes; hourly rates are not compared', () => {
-    const s = subscriber({ keywords: ['react'], minBudget: 1000 });
+    const s = subscriber({ keywords: ['react'], minPay: fixedUsd(1000) });
     expect(scorePosting(s, posting({ title: 'React', budget: { amount: 500, currency: 'USD', kind: 'fixed' } })).matched).toBe(false);
     expect(scorePosting(s, posting({ title: 'React' })).matched).toBe(true);
     expect(scorePosting(s, posting({ title: 'React', budget: { amount: 40, currency: 'USD', kind: 'hourly' } })).matched).toBe(true);

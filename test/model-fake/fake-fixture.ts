@@ -11,7 +11,7 @@ export async function openFake(options: ModelFakeOptions = {}) {
 export const subscriber = (overrides: Record<string, unknown> = {}) => ({
   keywords: ['react', 'typescript'],
   excludes: ['wordpress'],
-  minBudget: 500,
+  minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
   about: 'Remote frontend contracts',
   ...overrides,
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { scorePosting, termsOf } from '../../scripts/model-fake/scoring';
 
-const who = { keywords: ['React Native', 'typescript'], excludes: ['wordpress'], minBudget: null, about: 'I want remote, senior work' };
+const who = {
+  keywords: ['React Native', 'typescript'],
+  excludes: ['wordpress'],
+  minPay: { fixed: null, hourly: null, yearly: null },
+  about: 'I want remote, senior work',
+};
 
 describe('model fake: scoring', () => {
   it('scores against keyword phrases and the telling words of "about"', () => {
@@ -35,7 +40,10 @@ describe('model fake: scoring', () => {
 
   it('with no terms at all, nothing matches', () => {
     expect(
-      scorePosting({ keywords: [], excludes: [], minBudget: null, about: '' }, { id: 'e', title: 'Anything', description: '' }).fit,
+      scorePosting(
+        { keywords: [], excludes: [], minPay: { fixed: null, hourly: null, yearly: null }, about: '' },
+        { id: 'e', title: 'Anything', description: '' },
+      ).fit,
     ).toBe(0);
   });
 });

@@ -25,7 +25,7 @@ async function seed(prefix: string, count: number, schedule: Schedule) {
         email,
         keywords: ['react'],
         excludes: [],
-        minBudget: null,
+        minPay: { fixed: null, hourly: null, yearly: null },
         mode: 'daily',
         about: '',
         profileVersion: 1,

@@ -95,7 +95,7 @@ describe('the preview runs the matching over the stored postings of the last 7 d
       posting({ title: 'React, too cheap', fetchedAt: ago(40), runId: 'run-4', budget: { amount: 50, currency: 'USD', kind: 'fixed' } }),
       posting({ title: 'React, last month', fetchedAt: ago(8 * 24), runId: 'run-old' }),
     ]);
-    const sent = await preview({ keywords: 'React', excludes: 'wordpress', minBudget: '1,000', mode: 'instant' });
+    const sent = await preview({ keywords: 'React', excludes: 'wordpress', minFixed: '1,000', mode: 'instant' });
     expect(sent.status).toBe(200);
     expect(sent.headers.get('cache-control')).toBe('no-store');
     const shown = sent.json.preview as Preview;
@@ -109,6 +109,28 @@ describe('the preview runs the matching over the stored postings of the last 7 d
     expect(sent.json.html).toContain('About 2 emails a week');
     expect(sent.json.html).toContain('React developer &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(sent.json.html).not.toContain('<script');
+  });
+
+  it('follows the minimums per kind: a yearly minimum leaves out lower salaries only, keeps pay it cannot compare and says so', async () => {
+    const yearly = (amount: number, maxAmount: number, currency: string | null) => ({
+      amount,
+      maxAmount,
+      currency,
+      kind: 'yearly' as const,
+    });
+    await store(h.db, [
+      posting({ title: 'React staff engineer', fetchedAt: ago(1), budget: yearly(150_000, 231_000, 'USD') }),
+      posting({ title: 'React support engineer', fetchedAt: ago(2), budget: yearly(60_000, 97_000, 'USD') }),
+      posting({ title: 'React engineer in Berlin', fetchedAt: ago(3), budget: yearly(60_000, 80_000, 'EUR') }),
+      posting({ title: 'React contract', fetchedAt: ago(4), budget: { amount: 30, currency: 'USD', kind: 'hourly' } }),
+    ]);
+    const shown = (await preview({ ...REACT, minYearly: '$100k' })).json.preview as Preview;
+    expect(shown.top.map((p) => p.title).sort()).toEqual(['React contract', 'React engineer in Berlin', 'React staff engineer']);
+    expect(shown.top.find((p) => p.title === 'React engineer in Berlin')?.reasons).toContain(
+      'pay in EUR not compared with your $100,000/year minimum',
+    );
+    // The old field still works: a fixed minimum in USD, which compares none of these.
+    expect(((await preview({ ...REACT, minBudget: '500' })).json.preview as Preview).matched).toBe(4);
   });
 
   it('a job stored once per board counts once: its copies (duplicate) are read but not matched', async () => {
@@ -231,7 +253,8 @@ describe('what a preview refuses', () => {
       sent = await preview({
         keywords: ' , ',
         excludes: 'x'.repeat(61),
-        minBudget: 'lots',
+        minYearly: 'lots',
+        minCurrency: 'dollars',
         mode: 'hourly',
         timezone: 'Mars/Olympus_Mons',
         digestHour: '25',
@@ -247,7 +270,8 @@ describe('what a preview refuses', () => {
     expect(sent.json.fields).toEqual({
       keywords: 'enter at least one keyword',
       excludes: 'each exclude must be at most 60 characters',
-      minBudget: 'must be a number, like 500',
+      minYearly: 'must be an amount, like 500, $1,500 or 150k',
+      minCurrency: 'must be a currency code, like USD or EUR',
       mode: 'choose instant, daily, weekly or feed',
       timezone: 'must be a time zone name, like Europe/Berlin',
       digestHour: 'must be an hour from 0 to 23',

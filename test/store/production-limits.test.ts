@@ -19,7 +19,14 @@ import { composeWithinBudget } from '../../lib/mail/email-budget';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { alertEmailKey, digestEmailKey, manualDigestEmailKey, newOutboxRow, outboxRowConverter } from '../../lib/outbox/outbox-row';
 import { MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
-import { subscriberConverter, subscriberId, subscriberInputSchema, type Subscriber } from '../../lib/subscribers/subscriber';
+import {
+  minPayOfSubscriberInput,
+  subscriberConverter,
+  subscriberId,
+  subscriberInputSchema,
+  type Subscriber,
+} from '../../lib/subscribers/subscriber';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { configSchema } from '../../lib/runtime/config';
 import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
@@ -58,7 +65,12 @@ const broadestPreferences = subscriberInputSchema.parse({
   email: longestEmail,
   keywords: Array.from({ length: MAX_KEYWORDS }, (_, i) => wide(i, MAX_KEYWORD_LENGTH)),
   excludes: Array.from({ length: MAX_EXCLUDES }, (_, i) => wide(1_000 + i, MAX_KEYWORD_LENGTH)),
-  minBudget: 1,
+  // Every kind of minimum, each in a currency of its own: the widest pay an index entry packs.
+  minPay: {
+    fixed: { amount: 9_999_999.99, currency: 'USD' },
+    hourly: { amount: 9_999_999.99, currency: 'EUR' },
+    yearly: { amount: 9_999_999.99, currency: 'GBP' },
+  },
   mode: 'daily',
   // The longest "about" there is, in the widest characters (4 UTF-8 bytes each).
   about: '\u{1F600}'.repeat(MAX_ABOUT_LENGTH),
@@ -67,6 +79,7 @@ const broadestPreferences = subscriberInputSchema.parse({
 const broadestSubscriber: Subscriber = {
   id: longestUid,
   ...broadestPreferences,
+  minPay: minPayOfSubscriberInput(broadestPreferences),
   about: broadestPreferences.about!,
   fitThreshold: broadestPreferences.fitThreshold!,
   profileVersion: Number.MAX_SAFE_INTEGER,
@@ -178,7 +191,7 @@ const digest = await composeWithinBudget(matches, (items, leftOut) =>
     items,
     moreCount: 10_000 + leftOut,
     day,
-    filteredOut: { underMinBudget: 100_000, excluded: 100_000, notAFit: 100_000, minBudget: 10_000_000 },
+    filteredOut: { underMinBudget: 100_000, excluded: 100_000, notAFit: 100_000, minPay: minPayOfSubscriberInput(broadestPreferences) },
     settings,
     now,
   }),
@@ -530,7 +543,7 @@ describe('a subscriber with 25 broad keywords on a day of 10,000 matching postin
     'react', 'typescript', 'javascript', 'node', 'python', 'frontend', 'backend', 'full stack', 'web', 'api',
     'design', 'mobile', 'ios', 'android', 'aws', 'cloud', 'devops', 'sql', 'data', 'ui', 'ux', 'wordpress', 'shopify', 'php', 'remote',
   ];
-  const subscriber = { keywords: broadKeywords, excludes: [], minBudget: 100 };
+  const subscriber = { keywords: broadKeywords, excludes: [], minPay: { ...NO_MIN_PAY, fixed: { amount: 100, currency: 'USD' } } };
   const uid = subscriberId('ada.lovelace@example.com');
   /** A posting that names every keyword, as a broad day's postings do between them. */
   const posting = (n: number): Posting => ({

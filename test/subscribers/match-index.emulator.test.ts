@@ -61,7 +61,15 @@ describe('every writer of users/ keeps the match index in step, in the same writ
 
     const saved = await updatePreferences(h.db, {
       uid: ada,
-      input: { keywords: 'rust', excludes: '', minBudget: '500', mode: 'daily', timezone: 'Europe/Berlin', digestHour: '9' },
+      input: {
+        keywords: 'rust',
+        excludes: '',
+        minYearly: '90k',
+        minCurrency: 'EUR',
+        mode: 'daily',
+        timezone: 'Europe/Berlin',
+        digestHour: '9',
+      },
       now: at(4),
       digestHourUtc: 8,
     });
@@ -69,7 +77,7 @@ describe('every writer of users/ keeps the match index in step, in the same writ
     await expectInStep();
     expect(decodeProfile(ada, (await indexEntries(h.db)).get(ada)!)).toMatchObject({
       keywords: ['rust'],
-      minBudget: 500,
+      minPay: { fixed: null, hourly: null, yearly: { amount: 90_000, currency: 'EUR' } },
       timezone: 'Europe/Berlin',
       digestHour: 9,
     });

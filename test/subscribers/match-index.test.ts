@@ -10,6 +10,7 @@ import {
   type IndexedSubscriber,
 } from '../../lib/subscribers/match-index';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
 
 const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
@@ -17,7 +18,7 @@ const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
   email: 'ada@example.com',
   keywords: ['react', 'next.js'],
   excludes: ['php'],
-  minBudget: 500,
+  minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
   mode: 'instant',
   profileVersion: 3,
   fitThreshold: 60,
@@ -42,10 +43,35 @@ describe('an index entry', () => {
         weeklyDay: 'thu',
         feedTokenVersion: 7,
       }),
-      profile({ mode: 'daily', minBudget: null, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
+      profile({ mode: 'daily', minPay: NO_MIN_PAY, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
       profile({ mode: 'feed', fitThreshold: 0 }),
     ])
       expect(decodeProfile(p.id, encodeProfile(p))).toEqual(p);
+  });
+
+  it('packs a fixed minimum in USD, or none, as the code before per-kind minimums did, so its instances read the entry as before', () => {
+    expect(JSON.parse(encodeProfile(profile()))).toEqual([1, ['react', 'next.js'], ['php'], 500, 'i', 3, 60]);
+    expect(JSON.parse(encodeProfile(profile({ minPay: NO_MIN_PAY })))[3]).toBeNull();
+    // An entry that code wrote reads as the same minimum.
+    expect(decodeProfile(profile().id, JSON.stringify([1, ['react'], [], 750, 'i', 1, 60]))?.minPay).toEqual({
+      ...NO_MIN_PAY,
+      fixed: { amount: 750, currency: 'USD' },
+    });
+  });
+
+  it('packs any other minimums as format 2, every kind with its currency, which that code reads as "read users/"', () => {
+    const minPay = { fixed: null, hourly: { amount: 45.5, currency: 'EUR' }, yearly: { amount: 100_000, currency: 'USD' } };
+    const p = profile({ minPay });
+    const fields = JSON.parse(encodeProfile(p)) as unknown[];
+    expect(fields[0]).toBe(2);
+    expect(fields[3]).toEqual([null, [45.5, 'EUR'], [100_000, 'USD']]);
+    expect(decodeProfile(p.id, encodeProfile(p))).toEqual(p);
+    expect(
+      decodeProfile(p.id, encodeProfile(profile({ minPay: { ...NO_MIN_PAY, fixed: { amount: 500, currency: 'EUR' } } })))?.minPay.fixed,
+    ).toEqual({
+      amount: 500,
+      currency: 'EUR',
+    });
   });
 
   it('leaves out the address the uid already spells, and keeps one it does not', () => {
@@ -58,7 +84,8 @@ describe('an index entry', () => {
 
   it('an entry this code cannot read, or one naming another address, is a pointer to users/ (null), never a guess', () => {
     const p = profile({ feedTokenVersion: 1 });
-    expect(decodeProfile(p.id, '[2,"a future format"]')).toBeNull();
+    expect(decodeProfile(p.id, '[3,"a future format"]')).toBeNull();
+    expect(decodeProfile(p.id, JSON.stringify([2, ['react'], [], [[500, 'US Dollars'], null, null], 'i', 1, 60]))).toBeNull();
     expect(decodeProfile(p.id, 'not json')).toBeNull();
     expect(decodeProfile(p.id, JSON.stringify([...JSON.parse(encodeProfile(p)), 'eve@example.com']))).toBeNull();
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitKeywordList } from '../../lib/subscribers/preference-fields';
 import { parsePreferences } from '../../lib/subscribers/preferences-schema';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 
 describe('splitKeywordList (shared by signup and preferences)', () => {
   it('splits text and list items on commas and line breaks, trims, lowercases, drops empty pieces and repeats', () => {
@@ -10,22 +11,41 @@ describe('splitKeywordList (shared by signup and preferences)', () => {
 });
 
 describe('parsePreferences', () => {
-  it('normalises keywords (case, inner whitespace, duplicates) and reads the budget as a form sends it', () => {
-    expect(parsePreferences({ keywords: 'React,  Type \t Script\nreact', excludes: 'PHP', minBudget: '$1,500.50', mode: 'daily' })).toEqual(
-      {
-        ok: true,
-        preferences: { keywords: ['react', 'type script'], excludes: ['php'], minBudget: 1500.5, mode: 'daily' },
+  it('normalises keywords (case, inner whitespace, duplicates) and reads the minimums as a form sends them', () => {
+    expect(
+      parsePreferences({
+        keywords: 'React,  Type \t Script\nreact',
+        excludes: 'PHP',
+        minFixed: '$1,500.50',
+        minYearly: '90k',
+        mode: 'daily',
+      }),
+    ).toEqual({
+      ok: true,
+      preferences: {
+        keywords: ['react', 'type script'],
+        excludes: ['php'],
+        minPay: { fixed: { amount: 1500.5, currency: 'USD' }, hourly: null, yearly: { amount: 90_000, currency: 'USD' } },
+        mode: 'daily',
       },
-    );
+    });
     expect(parsePreferences({ keywords: ['Go'], mode: 'instant' })).toEqual({
       ok: true,
-      preferences: { keywords: ['go'], excludes: [], minBudget: null, mode: 'instant' },
+      preferences: { keywords: ['go'], excludes: [], minPay: NO_MIN_PAY, mode: 'instant' },
     });
-    expect(parsePreferences({ keywords: 'go', minBudget: '', excludes: '', mode: 'instant' })).toMatchObject({
+    expect(parsePreferences({ keywords: 'go', minFixed: '', minHourly: '', minYearly: '', excludes: '', mode: 'instant' })).toMatchObject({
       ok: true,
-      preferences: { minBudget: null, excludes: [] },
+      preferences: { minPay: NO_MIN_PAY, excludes: [] },
     });
-    expect(parsePreferences({ keywords: 'go', minBudget: 0, mode: 'instant' })).toMatchObject({ ok: true, preferences: { minBudget: 0 } });
+    expect(parsePreferences({ keywords: 'go', minHourly: 0, minCurrency: 'EUR', mode: 'instant' })).toMatchObject({
+      ok: true,
+      preferences: { minPay: { hourly: { amount: 0, currency: 'EUR' } } },
+    });
+    // A page from before per-kind minimums posts minBudget: the fixed minimum in USD it always meant.
+    expect(parsePreferences({ keywords: 'go', minBudget: '500', mode: 'instant' })).toMatchObject({
+      ok: true,
+      preferences: { minPay: { fixed: { amount: 500, currency: 'USD' } } },
+    });
   });
 
   it('counts keywords after removing duplicates: 30 entries of which 25 distinct pass', () => {
@@ -38,7 +58,7 @@ describe('parsePreferences', () => {
       parsePreferences({
         keywords: Array.from({ length: 26 }, (_, i) => `k${i}`).join('\n'),
         excludes: `ok, ${'x'.repeat(61)}`,
-        minBudget: '-3',
+        minFixed: '-3',
         mode: 'hourly',
       }),
     ).toEqual({
@@ -46,7 +66,7 @@ describe('parsePreferences', () => {
       errors: {
         keywords: 'enter at most 25 keywords',
         excludes: 'each exclude must be at most 60 characters',
-        minBudget: 'must be 0 or more',
+        minFixed: 'must be 0 or more',
         mode: 'choose instant, daily, weekly or feed',
       },
     });
@@ -54,13 +74,13 @@ describe('parsePreferences', () => {
       ok: false,
       errors: { keywords: 'enter at least one keyword', mode: 'choose instant, daily, weekly or feed' },
     });
-    expect(parsePreferences({ keywords: 'go', mode: 'daily', minBudget: '12abc' })).toEqual({
+    expect(parsePreferences({ keywords: 'go', mode: 'daily', minHourly: '12abc' })).toEqual({
       ok: false,
-      errors: { minBudget: 'must be a number, like 500' },
+      errors: { minHourly: 'must be an amount, like 500, $1,500 or 150k' },
     });
-    expect(parsePreferences({ keywords: 'go', mode: 'daily', minBudget: '20000000' })).toEqual({
+    expect(parsePreferences({ keywords: 'go', mode: 'daily', minYearly: '20000000' })).toEqual({
       ok: false,
-      errors: { minBudget: 'must be at most 10,000,000' },
+      errors: { minYearly: 'must be at most 10,000,000' },
     });
     expect(parsePreferences({ keywords: 42, mode: 'daily' })).toEqual({
       ok: false,

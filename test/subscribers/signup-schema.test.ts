@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitKeywordList } from '../../lib/subscribers/preference-fields';
 import { formToSignupBody, parseSignup } from '../../lib/subscribers/signup-schema';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 
 const valid = { email: 'ada@example.com', keywords: 'react', mode: 'instant' };
 const fieldsOf = (body: unknown) => {
@@ -27,7 +28,7 @@ describe('parseSignup: what a valid signup becomes', () => {
       email: 'ada@example.com',
       keywords: ['react', 'next.js', 'react native'],
       excludes: [],
-      minBudget: 500,
+      minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
       mode: 'daily',
       about: '',
       timezone: 'UTC',
@@ -46,12 +47,12 @@ describe('parseSignup: what a valid signup becomes', () => {
     });
   });
 
-  it('defaults: no excludes, no minimum budget, nothing about them, and the schedule everyone had before schedules (08:00 UTC daily)', () => {
+  it('defaults: no excludes, no minimum pay, nothing about them, and the schedule everyone had before schedules (08:00 UTC daily)', () => {
     expect(inputOf(valid)).toEqual({
       email: 'ada@example.com',
       keywords: ['react'],
       excludes: [],
-      minBudget: null,
+      minPay: NO_MIN_PAY,
       mode: 'instant',
       about: '',
       timezone: 'UTC',
@@ -61,15 +62,26 @@ describe('parseSignup: what a valid signup becomes', () => {
     });
     expect(inputOf({ ...valid, about: null }).about).toBe('');
     expect(inputOf({ ...valid, about: ' \n\t ' }).about).toBe('');
-    expect(inputOf({ ...valid, excludes: '', minBudget: '' })).toMatchObject({ excludes: [], minBudget: null, mode: 'instant' });
-    expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minBudget: null });
+    expect(inputOf({ ...valid, excludes: '', minBudget: '' })).toMatchObject({ excludes: [], minPay: NO_MIN_PAY, mode: 'instant' });
+    expect(inputOf({ ...valid, excludes: null, minBudget: null })).toMatchObject({ excludes: [], minPay: NO_MIN_PAY });
   });
 
-  it('reads budgets as people type them', () => {
-    expect(inputOf({ ...valid, minBudget: '1,500' }).minBudget).toBe(1500);
-    expect(inputOf({ ...valid, minBudget: ' $750 ' }).minBudget).toBe(750);
-    expect(inputOf({ ...valid, minBudget: '0' }).minBudget).toBe(0);
-    expect(inputOf({ ...valid, minBudget: 12.5 }).minBudget).toBe(12.5);
+  it('reads the old minBudget as people type it, as a minimum fixed price in USD', () => {
+    const fixedOf = (minBudget: unknown) => inputOf({ ...valid, minBudget }).minPay.fixed;
+    expect(fixedOf('1,500')).toEqual({ amount: 1500, currency: 'USD' });
+    expect(fixedOf(' $750 ')).toEqual({ amount: 750, currency: 'USD' });
+    expect(fixedOf('0')).toEqual({ amount: 0, currency: 'USD' });
+    expect(fixedOf(12.5)).toEqual({ amount: 12.5, currency: 'USD' });
+  });
+
+  it('reads the minimums per kind, each optional, in minCurrency unless the amount names its own', () => {
+    expect(inputOf({ ...valid, minFixed: '$1,500', minHourly: '€45', minYearly: '150k', minCurrency: 'GBP' }).minPay).toEqual({
+      fixed: { amount: 1500, currency: 'USD' },
+      hourly: { amount: 45, currency: 'EUR' },
+      yearly: { amount: 150_000, currency: 'GBP' },
+    });
+    expect(inputOf({ ...valid, minYearly: '$150K' }).minPay).toEqual({ ...NO_MIN_PAY, yearly: { amount: 150_000, currency: 'USD' } });
+    expect(inputOf({ ...valid, minFixed: '', minHourly: '', minYearly: '', minCurrency: '' }).minPay).toEqual(NO_MIN_PAY);
   });
 
   it('takes exactly 25 keywords of 60 characters, and 25 excludes', () => {
@@ -113,12 +125,21 @@ describe('parseSignup: one message per field', () => {
     expect(fieldsOf({ ...valid, excludes: 7 })).toEqual({ excludes: expect.stringContaining('must be text') });
   });
 
-  it('minBudget: a number, 0 or more, at most 10 million', () => {
-    expect(fieldsOf({ ...valid, minBudget: 'lots' })).toEqual({ minBudget: 'must be a number, like 500' });
+  it('minBudget: an amount, 0 or more, at most 10 million', () => {
+    expect(fieldsOf({ ...valid, minBudget: 'lots' })).toEqual({ minBudget: 'must be an amount, like 500, $1,500 or 150k' });
     expect(fieldsOf({ ...valid, minBudget: -1 })).toEqual({ minBudget: 'must be 0 or more' });
     expect(fieldsOf({ ...valid, minBudget: '-5' })).toEqual({ minBudget: 'must be 0 or more' });
     expect(fieldsOf({ ...valid, minBudget: 20_000_000 })).toEqual({ minBudget: 'must be at most 10,000,000' });
-    expect(fieldsOf({ ...valid, minBudget: true })).toEqual({ minBudget: 'must be a number, like 500' });
+    expect(fieldsOf({ ...valid, minBudget: true })).toEqual({ minBudget: 'must be an amount, like 500, $1,500 or 150k' });
+  });
+
+  it('minFixed, minHourly, minYearly and minCurrency: each its own message', () => {
+    expect(fieldsOf({ ...valid, minFixed: 'lots', minHourly: -1, minYearly: '20M', minCurrency: 'dollars' })).toEqual({
+      minFixed: 'must be an amount, like 500, $1,500 or 150k',
+      minHourly: 'must be 0 or more',
+      minYearly: 'must be at most 10,000,000',
+      minCurrency: 'must be a currency code, like USD or EUR',
+    });
   });
 
   it('mode is required: a signup without one is refused naming mode, never quietly made instant', () => {
@@ -140,7 +161,7 @@ describe('parseSignup: one message per field', () => {
     expect(fieldsOf({ email: 'nope', keywords: '', minBudget: 'x', mode: 'hourly' })).toEqual({
       email: 'must be an email address',
       keywords: 'enter at least one keyword',
-      minBudget: 'must be a number, like 500',
+      minBudget: 'must be an amount, like 500, $1,500 or 150k',
       mode: 'choose instant, daily, weekly or feed',
     });
   });

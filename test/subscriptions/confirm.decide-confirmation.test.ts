@@ -12,7 +12,7 @@ const subscriber = (status: SubscriberStatus, signupNonce?: string): Subscriber 
   about: '',
   profileVersion: 1,
   fitThreshold: 60,
-  minBudget: null,
+  minPay: { fixed: null, hourly: null, yearly: null },
   mode: 'instant',
   status,
   timezone: 'UTC',

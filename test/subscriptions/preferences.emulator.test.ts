@@ -62,7 +62,14 @@ const FORM_SCRIPT_TAG = `<script src="${FORM_SCRIPT}" defer="">`;
 
 describe('GET /preferences', () => {
   it('shows the form prefilled with everything the subscriber chose, and changes nothing', async () => {
-    const uid = await h.subscribe({ email: ADA, keywords: ['react', 'node.js'], excludes: ['wordpress'], minBudget: 500, mode: 'daily' });
+    const uid = await h.subscribe({
+      email: ADA,
+      keywords: ['react', 'node.js'],
+      excludes: ['wordpress'],
+      minFixed: 500,
+      minYearly: '€90k',
+      mode: 'daily',
+    });
     await addDelivery(uid, 'rss_a', 'queued');
     const before = await h.dump();
 
@@ -79,11 +86,15 @@ describe('GET /preferences', () => {
     // Every field labelled, prefilled, and posting back to the same link.
     const action = `action="?token=${tokenOf(linkFor(uid))}"`;
     expect(page.html.match(new RegExp(`<form[^>]* ${action.replace(/[?]/g, '\\?')} method="post">`, 'g'))).toHaveLength(3); // save, pause, revoke the feed URL
-    for (const id of ['keywords', 'excludes', 'minBudget', 'mode-instant', 'mode-daily'])
+    for (const id of ['keywords', 'excludes', 'minFixed', 'minHourly', 'minYearly', 'minCurrency', 'mode-instant', 'mode-daily'])
       expect(page.html).toContain(`<label for="${id}">`);
     expect(textareaValue(page.html, 'keywords')).toBe('react, node.js');
     expect(textareaValue(page.html, 'excludes')).toBe('wordpress');
-    expect(inputTag(page.html, 'minBudget')).toContain('value="500"');
+    // One currency select for all three: the first minimum's; one in another currency keeps its code.
+    expect(inputTag(page.html, 'minFixed')).toContain('value="500"');
+    expect(inputTag(page.html, 'minHourly')).toContain('value=""');
+    expect(inputTag(page.html, 'minYearly')).toContain('value="90000 EUR"');
+    expect(page.html).toMatch(/<option value="USD" selected="">USD<\/option>/);
     expect(page.html).toMatch(/<fieldset>\s*<legend>How often to email you<\/legend>/);
     expect(inputTag(page.html, 'mode-daily')).toContain(' checked');
     expect(inputTag(page.html, 'mode-instant')).not.toContain(' checked');
@@ -112,30 +123,43 @@ describe('saving', () => {
     const page = await save(linkFor(uid), {
       keywords: '  React ,NODE.js\r\n   Type    Script \n\nreact,',
       excludes: 'WordPress, PHP',
-      minBudget: '$1,500',
+      minFixed: '$1,500',
+      minHourly: '45',
+      minCurrency: 'EUR',
       mode: 'instant',
     });
     expect(page.status).toBe(200);
     expect(page.html).toContain('role="status"><p>Saved.');
     expect(textareaValue(page.html, 'keywords')).toBe('react, node.js, type script');
     expect(textareaValue(page.html, 'excludes')).toBe('wordpress, php');
-    expect(inputTag(page.html, 'minBudget')).toContain('value="1500"');
+    // The select shows the first minimum's currency; the other keeps its code, so saving again changes nothing.
+    expect(inputTag(page.html, 'minFixed')).toContain('value="1500"');
+    expect(inputTag(page.html, 'minHourly')).toContain('value="45 EUR"');
     expect(inputTag(page.html, 'mode-instant')).toContain(' checked');
 
     const user = await userDoc(uid);
     expect(user).toMatchObject({
       keywords: ['react', 'node.js', 'type script'],
       excludes: ['wordpress', 'php'],
-      minBudget: 1500,
+      minPay: { fixed: { amount: 1500, currency: 'USD' }, hourly: { amount: 45, currency: 'EUR' }, yearly: null },
       mode: 'instant',
       status: 'active',
       email: ADA,
     });
     expect(user.updatedAt.toDate()).toEqual(NOW);
 
-    // An empty budget means "no minimum"; empty excludes mean none.
-    expect((await save(linkFor(uid), { keywords: 'react', excludes: '', minBudget: ' ', mode: 'daily' })).status).toBe(200);
-    expect(await userDoc(uid)).toMatchObject({ keywords: ['react'], excludes: [], minBudget: null, mode: 'daily' });
+    // An empty minimum means "no minimum"; empty excludes mean none.
+    expect((await save(linkFor(uid), { keywords: 'react', excludes: '', minFixed: ' ', minHourly: '', mode: 'daily' })).status).toBe(200);
+    expect(await userDoc(uid)).toMatchObject({
+      keywords: ['react'],
+      excludes: [],
+      minPay: { fixed: null, hourly: null, yearly: null },
+      mode: 'daily',
+    });
+
+    // A page from before per-kind minimums posts minBudget: the fixed minimum in USD it always meant.
+    expect((await save(linkFor(uid), { keywords: 'react', minBudget: '700', mode: 'daily' })).status).toBe(200);
+    expect(await userDoc(uid)).toMatchObject({ minPay: { fixed: { amount: 700, currency: 'USD' }, hourly: null, yearly: null } });
   });
 
   it('the cycle matches with the new keywords from the next run', async () => {
@@ -280,7 +304,7 @@ describe('subscribers who cannot edit preferences', () => {
         about: '',
         profileVersion: 1,
         fitThreshold: 60,
-        minBudget: null,
+        minPay: { fixed: null, hourly: null, yearly: null },
         mode: 'instant',
         status: 'pending',
         timezone: 'UTC',
@@ -309,14 +333,14 @@ describe('subscribers who cannot edit preferences', () => {
 
 describe('bad input', () => {
   it('answers 400 with the form as sent, each error next to its field, and changes nothing', async () => {
-    const uid = await h.subscribe({ email: ADA, keywords: ['react'], excludes: ['php'], minBudget: 100, mode: 'daily' });
+    const uid = await h.subscribe({ email: ADA, keywords: ['react'], excludes: ['php'], minFixed: 100, mode: 'daily' });
     await addDelivery(uid, 'rss_a', 'queued');
     const before = await h.dump();
     const tooMany = Array.from({ length: 26 }, (_, i) => `word${i}`).join(', ');
     const page = await save(linkFor(uid), {
       keywords: ' , \n ',
       excludes: `${tooMany}, "><script>alert(1)</script>`,
-      minBudget: 'lots',
+      minHourly: 'lots',
       mode: 'hourly',
     });
     expect(page.status).toBe(400);
@@ -327,12 +351,12 @@ describe('bad input', () => {
     const errorOf = (field: string) => page.html.match(new RegExp(`<p class="field-error" id="${field}-error">(.*?)</p>`))?.[1];
     expect(errorOf('keywords')).toContain('enter at least one keyword');
     expect(errorOf('excludes')).toContain('enter at most 25 excludes');
-    expect(errorOf('minBudget')).toContain('must be a number');
+    expect(errorOf('minHourly')).toContain('must be an amount');
     expect(errorOf('mode')).toContain('choose instant, daily, weekly or feed');
     for (const [control, field] of [
       [page.html.match(/<textarea[^>]*id="keywords"[^>]*>/)![0], 'keywords'],
       [page.html.match(/<textarea[^>]*id="excludes"[^>]*>/)![0], 'excludes'],
-      [inputTag(page.html, 'minBudget'), 'minBudget'],
+      [inputTag(page.html, 'minHourly'), 'minHourly'],
       [inputTag(page.html, 'mode-instant'), 'mode'],
       [inputTag(page.html, 'mode-daily'), 'mode'],
     ]) {
@@ -341,13 +365,13 @@ describe('bad input', () => {
     }
     // The user's own values are kept, escaped; nothing is checked that they did not choose.
     expect(textareaValue(page.html, 'excludes')).toBe(`${tooMany}, &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;`);
-    expect(inputTag(page.html, 'minBudget')).toContain('value="lots"');
+    expect(inputTag(page.html, 'minHourly')).toContain('value="lots"');
     // (The weekday boxes are not on the post, so they show as stored: every day.)
     expect(page.html.match(/<input[^>]*name="mode"[^>]*>/g)?.filter((radio) => radio.includes(' checked'))).toEqual([]);
     expect(scriptTags(page.html)).toEqual([FORM_SCRIPT_TAG]);
 
     // One field wrong: only that one is marked.
-    const one = await save(linkFor(uid), { keywords: `react, ${'x'.repeat(61)}`, mode: 'instant', minBudget: '-1' });
+    const one = await save(linkFor(uid), { keywords: `react, ${'x'.repeat(61)}`, mode: 'instant', minYearly: '-1' });
     expect(one.status).toBe(400);
     expect(one.html).toContain('each keyword must be at most 60 characters');
     expect(one.html).toContain('must be 0 or more');
@@ -501,17 +525,22 @@ describe('a link that does not work', () => {
 describe('concurrent changes', () => {
   it('two saves at the same moment both land, one after the other; neither fails', async () => {
     const uid = await h.subscribe({ email: ADA, keywords: ['react'], mode: 'daily' });
-    const first = { keywords: 'vue', excludes: 'php', minBudget: '100', mode: 'daily' };
-    const second = { keywords: 'svelte', excludes: '', minBudget: '', mode: 'instant' };
+    const first = { keywords: 'vue', excludes: 'php', minFixed: '100', mode: 'daily' };
+    const second = { keywords: 'svelte', excludes: '', minFixed: '', mode: 'instant' };
     const pages = await Promise.all([save(linkFor(uid), first), save(linkFor(uid), second)]);
     expect(pages.map((p) => p.status)).toEqual([200, 200]);
     for (const page of pages) expect(page.html).toContain('Saved.');
     // The last one to land wins whole: never a mix of the two forms.
     const user = await userDoc(uid);
-    const stored = { keywords: user.keywords, excludes: user.excludes, minBudget: user.minBudget, mode: user.mode };
+    const stored = { keywords: user.keywords, excludes: user.excludes, minPay: user.minPay, mode: user.mode };
     expect([
-      { keywords: ['vue'], excludes: ['php'], minBudget: 100, mode: 'daily' },
-      { keywords: ['svelte'], excludes: [], minBudget: null, mode: 'instant' },
+      {
+        keywords: ['vue'],
+        excludes: ['php'],
+        minPay: { fixed: { amount: 100, currency: 'USD' }, hourly: null, yearly: null },
+        mode: 'daily',
+      },
+      { keywords: ['svelte'], excludes: [], minPay: { fixed: null, hourly: null, yearly: null }, mode: 'instant' },
     ]).toContainEqual(stored);
   });
 

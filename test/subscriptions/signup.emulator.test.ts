@@ -109,7 +109,8 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
       email: ' Ada@Example.com ',
       keywords: 'React, next.js',
       excludes: ['WordPress'],
-      minBudget: '1,000',
+      minFixed: '1,000',
+      minYearly: '€90k',
       mode: 'daily',
     });
     expect(sent.status).toBe(202);
@@ -122,7 +123,7 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
       status: 'pending',
       keywords: ['react', 'next.js'],
       excludes: ['wordpress'],
-      minBudget: 1000,
+      minPay: { fixed: { amount: 1000, currency: 'USD' }, hourly: null, yearly: { amount: 90_000, currency: 'EUR' } },
       mode: 'daily',
       confirmedAt: null,
       confirmSeq: 1,
@@ -217,7 +218,13 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
     expect(sent.json).toEqual(ACCEPTED);
 
     const after = await userDoc();
-    expect(after).toMatchObject({ status: 'active', keywords: ['react'], excludes: ['php'], minBudget: 500, mode: 'instant' });
+    expect(after).toMatchObject({
+      status: 'active',
+      keywords: ['react'],
+      excludes: ['php'],
+      minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
+      mode: 'instant',
+    });
     expect(after!.updatedAt).toEqual(before!.updatedAt);
     expect(after!.manageSeq).toBe(1);
 
@@ -404,7 +411,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
       email: 'ada@"><script>alert(1)</script>',
       keywords: 'react, <b>next.js</b>',
       excludes: 'php',
-      minBudget: 'lots',
+      minYearly: 'lots',
       mode: 'daily',
     });
     expect(sent.status).toBe(400);
@@ -425,13 +432,13 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     expect(page).toContain(
       `${email}<p id="signup-email-error" class="field-error"><span class="visually-hidden">Error: </span>Must be an email address</p>`,
     );
-    const budget = openingTag(page, 'input', 'signup-minBudget');
+    const budget = openingTag(page, 'input', 'signup-minYearly');
     expect(budget).toContain('value="lots"');
     expect(budget).toContain('aria-invalid="true"');
-    expect(budget).toContain('aria-describedby="signup-minBudget-hint signup-minBudget-error"');
+    expect(budget).toContain('aria-describedby="signup-minPay-hint signup-minYearly-error"');
     expect(budget).not.toContain('autofocus');
     expect(page).toContain(
-      `${budget}<p id="signup-minBudget-error" class="field-error"><span class="visually-hidden">Error: </span>Must be a number, like 500</p>`,
+      `${budget}<p id="signup-minYearly-error" class="field-error"><span class="visually-hidden">Error: </span>Must be an amount, like 500, $1,500 or 150k</p>`,
     );
 
     // Markup in a keyword is refused next to its field, and shown back escaped.

@@ -53,12 +53,12 @@ export type VerdictReport = {
 };
 
 type WireRequest = {
-  subscriber: { keywords: string[]; excludes: string[]; minBudget: number | null; about: string };
+  subscriber: { keywords: string[]; excludes: string[]; minPay: unknown; about: string };
   postings: { id: string }[];
 };
 
 /** What the model sees of a subscriber: requests carry no uid, so a pair is named through this. */
-const profileKey = (s: WireRequest['subscriber']) => JSON.stringify([s.keywords, s.excludes, s.minBudget, s.about]);
+const profileKey = (s: WireRequest['subscriber']) => JSON.stringify([s.keywords, s.excludes, s.minPay, s.about]);
 
 const wireOf = (request: RecordedRequest): WireRequest => {
   const messages = (request.body as { messages: { content: string }[] }).messages;

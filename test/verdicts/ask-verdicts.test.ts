@@ -119,7 +119,7 @@ const answering =
 const subscriber: VerdictSubscriber = {
   keywords: ['react', 'next.js'],
   excludes: ['wordpress'],
-  minBudget: 500,
+  minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
   about: 'Frontend work for small teams.',
 };
 const postings: VerdictPosting[] = [
@@ -215,7 +215,7 @@ describe('askVerdicts', () => {
       Record<string, unknown>
     >;
     expect(Object.keys(last)).toEqual(['subscriber', 'postings']);
-    expect(Object.keys(last.subscriber)).toEqual(['keywords', 'excludes', 'minBudget', 'about']);
+    expect(Object.keys(last.subscriber)).toEqual(['keywords', 'excludes', 'minPay', 'about']);
     for (const posting of last.postings as unknown as Record<string, unknown>[])
       expect(Object.keys(posting)).toEqual(['id', 'title', 'description', 'budget', 'source']);
   });

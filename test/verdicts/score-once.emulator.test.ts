@@ -99,7 +99,7 @@ function newSubscriber(overrides: Partial<ScoreSubscriber> = {}): ScoreSubscribe
     email,
     keywords: ['react', 'typescript'],
     excludes: ['wordpress'],
-    minBudget: 500,
+    minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
     about: 'Remote frontend contracts',
     profileVersion: 1,
     ...overrides,
