@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capText } from '../../lib/feeds/plain-text';
-import { postingId, type Posting } from '../../lib/feeds/posting';
+import { MAX_DESCRIPTION, postingId, type Posting } from '../../lib/feeds/posting';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
 import { createHarness, type Harness } from '../support/harness';
+import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import { cronWithSources } from '../feeds/adapters/board-cycle';
 
 /**
@@ -78,5 +79,37 @@ describe('whole text in the cycle', () => {
     expect(more).toEqual([]);
     expect(mail.subject).toBe('New match: Android developer');
     expect(mail.text).toContain('We build Android apps in Kotlin.');
+  });
+
+  it('a text that reaches the cap is stored cut, and the run logs posting.text_cut for its source', async () => {
+    const huge = `<p>${'Scout reads every word of a posting. '.repeat(2_000)}</p>`;
+    const job = {
+      id: 77,
+      title: 'Endless posting',
+      updated_at: '2026-07-28T10:00:00Z',
+      absolute_url: 'https://boards.greenhouse.io/acme/jobs/77',
+    };
+    h.feeds.setFeed('/v1/boards/acme/jobs', {
+      body: JSON.stringify({ jobs: [{ ...job, content: huge }], meta: { total: 1 } }),
+      contentType: 'application/json',
+    });
+    const logged: { event: string; fields?: Record<string, unknown> }[] = [];
+    const config = {
+      ...h.config,
+      SOURCES: JSON.stringify([{ kind: 'greenhouse', id: 'acme', params: { baseUrl: h.feeds.url, board: 'acme', company: 'Acme' } }]),
+    };
+    const response = await handleCronRequest(
+      new Request(`http://localhost/api/cron?now=${encodeURIComponent(RUN_AT)}`, {
+        headers: { authorization: `Bearer ${h.config.CRON_SECRET}` },
+      }),
+      { ...h.deps, config, log: (event, fields) => logged.push({ event, fields }) },
+    );
+    expect(response.status).toBe(200);
+    const stored = (await h.db.collection('jobs').where('source', '==', 'acme').get()).docs[0].data();
+    expect(stored.description.length).toBeGreaterThanOrEqual(MAX_DESCRIPTION - 1);
+    expect(stored.description.endsWith('…')).toBe(true);
+    expect(logged.filter((l) => l.event === 'posting.text_cut').map((l) => l.fields)).toEqual([
+      expect.objectContaining({ source: 'acme', postings: 1, cap: MAX_DESCRIPTION }),
+    ]);
   });
 });
