@@ -83,6 +83,7 @@ export async function handleFeedRequest(request: Request, deps: FeedDeps): Promi
         secret: deps.config.LINK_SECRET,
         appUrl: deps.config.APP_URL,
         selfUrl: `${deps.config.APP_URL}/feed?token=${encodeURIComponent(link.token)}`,
+        keywords: subscriber.keywords,
       }),
     );
     headers.set('content-type', ATOM_CONTENT_TYPE);

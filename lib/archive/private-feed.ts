@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Validators } from '../http/conditional-get';
 import type { Subscriber } from '../subscribers/subscriber';
+import { postingExcerpt } from '../mail/posting-excerpt';
 import { privateUuid, type AtomEntry, type AtomFeed } from './atom-feed';
 import { ARCHIVE_DAYS, type ArchiveEntry, type SentItem } from './read-archive';
 
@@ -9,7 +10,7 @@ export const FEED_ENTRIES = 50;
 /** How much of a posting's description an entry carries, as the email's card does (280) and a little more. */
 export const FEED_EXCERPT_CHARS = 500;
 /** Part of every ETag: a change to what an entry shows makes every reader fetch the feed again. */
-const FEED_FORMAT = 'scout-atom-1';
+const FEED_FORMAT = 'scout-atom-2';
 
 /** When the feed last changed: its newest send, or, before anything was sent, when the subscriber joined. */
 export function feedUpdatedAt(items: Pick<SentItem, 'sentAt'>[], subscriber: Pick<Subscriber, 'confirmedAt' | 'createdAt'>): Date {
@@ -32,10 +33,14 @@ export function feedValidators(input: { version: number; items: Pick<SentItem, '
   return { etag: `W/"${tag}"`, lastModified: input.updated };
 }
 
-/** What an entry says: who hires, why Scout sent it, the model's verdict, the start of the description. */
-function entryContent(entry: ArchiveEntry): string {
-  const description = entry.posting?.description ?? '';
-  const excerpt = description.length > FEED_EXCERPT_CHARS ? `${description.slice(0, FEED_EXCERPT_CHARS).trimEnd()}…` : description;
+/**
+ * What an entry says: who hires, why Scout sent it, the model's verdict, and the excerpt an email's
+ * card shows (the start of the description, or the passage naming a keyword found only deeper).
+ */
+function entryContent(entry: ArchiveEntry, keywords: readonly string[]): string {
+  const excerpt = entry.posting
+    ? postingExcerpt({ title: entry.posting.title, description: entry.posting.description ?? '' }, keywords, FEED_EXCERPT_CHARS)
+    : '';
   return [
     entry.posting?.employer ?? '',
     entry.reasons.length > 0 ? `Why: ${entry.reasons.join('; ')}` : '',
@@ -53,6 +58,8 @@ export function privateFeedDocument(input: {
   secret: string;
   appUrl: string;
   selfUrl: string;
+  /** The subscriber's keywords, for each entry's excerpt. */
+  keywords?: readonly string[];
 }): AtomFeed {
   const entries = input.entries.map((entry): AtomEntry => ({
     id: privateUuid(input.secret, `entry:${entry.id}`),
@@ -60,7 +67,7 @@ export function privateFeedDocument(input: {
     updated: entry.sentAt,
     published: entry.sentAt,
     link: entry.posting?.url ?? null,
-    content: entryContent(entry),
+    content: entryContent(entry, input.keywords ?? []),
   }));
   return {
     id: privateUuid(input.secret, `feed:${input.uid}`),

@@ -4,7 +4,7 @@ import { shardBuckets } from '../runtime/shard';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
 import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
-import type { Posting } from '../feeds/posting';
+import { MAX_DESCRIPTION, type Posting } from '../feeds/posting';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { readMany } from '../store/create-documents';
 import { addDays } from '../store/timestamps';
@@ -55,6 +55,9 @@ export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
   });
   for (const feed of feeds.feeds.filter((f) => f.status === 'error'))
     deps.log('feed.failed', { runId, source: feed.source, error: feed.error });
+  // A text past the cap loses its end to matching: rare enough (no real posting comes near it) to name each time.
+  for (const feed of feeds.feeds.filter((f) => (f.textCut ?? 0) > 0))
+    deps.log('posting.text_cut', { runId, source: feed.source, postings: feed.textCut, cap: MAX_DESCRIPTION });
   const unseen = ctx.commit ? [] : await notYetStored(ctx, feeds.preview);
   return { fetched: feeds.fetched, new: ctx.commit ? feeds.new : unseen.length, held: feeds.held, feeds: feeds.feeds, unseen };
 }

@@ -13,7 +13,11 @@ export type Posting = {
   title: string;
   /** Absolute http(s) URL, or null. */
   url: string | null;
-  /** Plain text, at most 2,000 chars. */
+  /**
+   * The posting's whole plain text, whitespace collapsed, at most MAX_DESCRIPTION chars: what
+   * matching reads. Emails, the archive and the preview show an excerpt of it, the model a bounded
+   * part. Postings stored before the cap was raised hold at most 2,000 chars.
+   */
   description: string;
   budget: Budget | null;
   /** Tags: the source's categories and skills, lowercased, deduplicated. */
@@ -29,9 +33,24 @@ export type Posting = {
 
 /** What every kind of source caps a posting's text to (the feed path and the API adapters alike). */
 export const MAX_TITLE = 300;
-export const MAX_DESCRIPTION = 2_000;
+/**
+ * The whole text is kept for matching: the requirements of a real posting come after the company's
+ * story, often past its first 2,000 chars (the old cap). The longest real posting of the corpus has
+ * 17,541 chars of plain text, the 95th percentile 7,478 (docs/sources.md, "How long real postings
+ * are"); the cap is over twice the longest, so only a hostile or broken posting reaches it, and the
+ * run logs `posting.text_cut` when one does. Its worst case stays far inside Firestore's 1 MiB
+ * (test/store/production-limits.test.ts).
+ */
+export const MAX_DESCRIPTION = 40_000;
+/**
+ * The text cap before the whole text was kept. A feed item with neither guid nor link is named by
+ * a hash of its text (to-posting.ts): that hash still reads this much, so such an item keeps the
+ * id it had and is not stored a second time.
+ */
+export const IDENTITY_DESCRIPTION_CHARS = 2_000;
 export const MAX_GUID = 1_024;
-// Input cut before HTML conversion: ample for the capped text, yet a 1 MB field costs no more than this.
+// Input cut before HTML conversion: the longest real posting's HTML is 26,424 chars, so this is ample
+// for the capped text, yet a 1 MB field costs no more than this.
 export const MAX_TITLE_INPUT = 10_000;
 export const MAX_DESCRIPTION_INPUT = 100_000;
 
@@ -48,4 +67,12 @@ export function hashKey(key: string): string {
  */
 export function postingId(source: string, key: string): string {
   return `${source}_${hashKey(key)}`;
+}
+
+/**
+ * Whether a stored text reached the cap and lost its end: capText leaves at least `max - 1` chars
+ * ending in its ellipsis. The run counts these per source (`posting.text_cut`), so the loss is seen.
+ */
+export function isTextCut(description: string, max = MAX_DESCRIPTION): boolean {
+  return description.length >= max - 1 && description.endsWith('…');
 }

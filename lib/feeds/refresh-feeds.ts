@@ -4,7 +4,7 @@ import type { Config } from '../runtime/config';
 import { FeedFetchError } from './feed-errors';
 import { feedStatesCollection, readFeedState, recordFeedFailure, recordFeedSuccess, type FeedState } from './feed-state';
 import { failureOf, isProbeDue } from './source-health';
-import type { Posting } from './posting';
+import { isTextCut, type Posting } from './posting';
 import type { ConfiguredSource } from './source-adapter';
 import { createSourceHttp, scoutUserAgent, type FeedFetch } from './source-http';
 import { adapterFor } from './source-kinds';
@@ -24,6 +24,8 @@ export type FeedReport = {
   /** New listings that were copies of a job already stored (another board, a repost): on its card, not new jobs. */
   duplicates?: number;
   error?: string;
+  /** Postings of this answer whose text reached MAX_DESCRIPTION and lost its end (isTextCut); absent when none. */
+  textCut?: number;
 };
 
 const SOURCE_CONCURRENCY = 4;
@@ -73,9 +75,11 @@ export async function refreshFeeds(
             db,
             config,
           });
+          const textCut = result.status === 'ok' ? result.postings.filter((p) => isTextCut(p.description)).length : 0;
+          const cut = textCut > 0 ? { textCut } : {};
           if (input.dryRun) {
             if (result.status === 'ok') preview.push(...result.postings);
-            return { ...report, status: result.status, postings: result.status === 'ok' ? result.postings.length : 0 };
+            return { ...report, ...cut, status: result.status, postings: result.status === 'ok' ? result.postings.length : 0 };
           }
           if (result.status === 'not-modified') {
             await recordFeedSuccess(db, { ...described, postings: null });
@@ -96,7 +100,7 @@ export async function refreshFeeds(
             created,
           });
           // A copy of a job another source (or an earlier listing) brought is no new job: counted apart.
-          return { ...report, status: 'ok', postings: result.postings.length, new: created - duplicates, duplicates, held };
+          return { ...report, ...cut, status: 'ok', postings: result.postings.length, new: created - duplicates, duplicates, held };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           const retryAfterSeconds = error instanceof FeedFetchError ? error.retryAfterSeconds : undefined;

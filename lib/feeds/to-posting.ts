@@ -4,7 +4,16 @@ import { parseScoutBudget } from './scout-budget';
 import { collectSkills, findSkillsLines } from './collect-skills';
 import { unwrapJobTitle } from './job-title';
 import { capText, cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-text';
-import { MAX_DESCRIPTION, MAX_DESCRIPTION_INPUT, MAX_GUID, MAX_TITLE, MAX_TITLE_INPUT, postingId, type Posting } from './posting';
+import {
+  IDENTITY_DESCRIPTION_CHARS,
+  MAX_DESCRIPTION,
+  MAX_DESCRIPTION_INPUT,
+  MAX_GUID,
+  MAX_TITLE,
+  MAX_TITLE_INPUT,
+  postingId,
+  type Posting,
+} from './posting';
 import { toSafeUrl } from './safe-url';
 
 const MAX_CATEGORY_INPUT = 500;
@@ -72,9 +81,10 @@ function readText(text: FeedText | null, maxInput: number): string {
   return text.html ? htmlToPlainText(text.value, maxInput) : cleanPlainText(text.value, maxInput);
 }
 
-// Built from normalised fields, so the same item hashes the same on every fetch.
+// Built from normalised fields, so the same item hashes the same on every fetch; from the text as
+// it was cut before the whole text was kept, so an item stored then keeps its id.
 function contentKey(title: string, publishedAt: Date | null, description: string): string {
-  return [title, publishedAt?.toISOString() ?? '', description].join('\n');
+  return [title, publishedAt?.toISOString() ?? '', capText(description, IDENTITY_DESCRIPTION_CHARS)].join('\n');
 }
 
 function parseDate(raw: string | null): Date | null {

@@ -9,6 +9,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import type { SourceCoverage } from '../feeds/source-coverage';
 import { sourcesCheckedLine } from './sources-checked';
+import { postingExcerpt } from './posting-excerpt';
 import { dailyDigestSubject } from './templates/daily-digest';
 import { renderDailyDigest, renderInstantAlert } from './slot-templates';
 import type { EmailItem } from './templates/email-item';
@@ -31,8 +32,6 @@ export type ScoredPosting = {
 
 /** What a card shows of a posting: the posting, and what one card per real job adds when it was read from jobs/. */
 export type CardPosting = Posting & Partial<Pick<StoredPosting, 'sightings' | 'firstSeenAt' | 'repostedAt' | 'previousBudget'>>;
-
-const EXCERPT_CHARS = 280;
 
 const publishedFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -88,10 +87,11 @@ export function toEmailItem(
   notAFit: string | null,
   /** The email's clock: "first seen 9 days ago" is counted to when the email is composed. */
   now: Date,
+  /** The subscriber's keywords: a card whose keyword is named only deep in the text shows that passage. */
+  keywords: readonly string[] = [],
 ): EmailItem {
   const history = [repostLine(posting, now), budgetChangeLine(posting)].filter(Boolean).join(' · ');
-  const excerpt =
-    posting.description.length > EXCERPT_CHARS ? `${posting.description.slice(0, EXCERPT_CHARS).trimEnd()}…` : posting.description;
+  const excerpt = postingExcerpt(posting, keywords);
   return {
     title: posting.title,
     url: posting.url,
@@ -109,8 +109,16 @@ export function toEmailItem(
 }
 
 /** Each item's signed "Not a fit" link (a GET shows a page with one button; only its POST records). */
-const notAFitLinks = (settings: MailSettings, uid: string, now: Date) => (item: ScoredPosting) =>
-  toEmailItem(item, notAFitUrl({ appUrl: settings.appUrl, uid, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }), now);
+const notAFitLinks = (settings: MailSettings, subscriber: EmailSubscriber, now: Date) => (item: ScoredPosting) =>
+  toEmailItem(
+    item,
+    notAFitUrl({ appUrl: settings.appUrl, uid: subscriber.id, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }),
+    now,
+    subscriber.keywords,
+  );
+
+/** Who an email goes to; with their keywords, each card's excerpt shows the passage that matched. */
+type EmailSubscriber = Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'> & { keywords?: readonly string[] };
 
 /**
  * The one line an email carries when the verdict stage is on and keywords alone decided some of
@@ -188,12 +196,12 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
 }
 
 export async function composeInstantAlert(input: {
-  subscriber: Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'>;
+  subscriber: EmailSubscriber;
   items: ScoredPosting[];
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
+  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
   const note = keywordsOnlyNote(input.items);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);
   const html = await renderInstantAlert({ items, note, footer });
@@ -226,7 +234,7 @@ export function digestPeriodLabel(period: string): string {
 }
 
 export async function composeDailyDigest(input: {
-  subscriber: Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'>;
+  subscriber: EmailSubscriber;
   items: ScoredPosting[];
   moreCount: number;
   day: string;
@@ -237,7 +245,7 @@ export async function composeDailyDigest(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber.id, input.now));
+  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
   const note = keywordsOnlyNote(input.items);
   const dayLabel = digestPeriodLabel(input.day);
   const footer = footerLinks(input.settings, input.subscriber.id, input.now);

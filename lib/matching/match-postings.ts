@@ -2,6 +2,7 @@ import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting, type NearMiss } from './score-posting';
 import { buildSubscriberIndex, type MatchProfile } from './subscriber-index';
+import { readPostingText, type PatternCache } from './posting-text';
 
 /** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, a pay minimum). */
 export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subscriber> = {
@@ -25,10 +26,13 @@ export function matchPostings<P extends Posting, S extends MatchProfile = Subscr
   options: { keepNearMisses?: (subscriber: S) => boolean } = {},
 ): Candidate<P, S>[] {
   const index = buildSubscriberIndex(subscribers);
+  const patterns: PatternCache = new Map();
   const found: Candidate<P, S>[] = [];
   for (const posting of postings) {
+    // Read once for all its candidates: each term is looked for in the whole text once, not once per subscriber.
+    const text = readPostingText(posting, patterns);
     for (const subscriber of index.candidatesFor(posting)) {
-      const verdict = scorePosting(subscriber, posting);
+      const verdict = scorePosting(subscriber, posting, text);
       if (verdict.matched) found.push({ subscriber, posting, score: verdict.score, reasons: verdict.reasons });
       else if (verdict.nearMiss && options.keepNearMisses?.(subscriber))
         found.push({ subscriber, posting, score: 0, reasons: verdict.reasons ?? [], nearMiss: verdict.nearMiss });

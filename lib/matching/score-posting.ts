@@ -1,6 +1,6 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
-import { keywordPattern } from './text';
+import { readPostingText, type MatchedText, type PostingText } from './posting-text';
 import { checkPay } from '../pay/minimum-pay';
 
 /**
@@ -15,27 +15,15 @@ export type Verdict =
 
 const WEIGHT = { title: 40, skills: 25, description: 15 } as const;
 
-/** The parts of a posting that keywords and excludes are looked for in. */
-export type MatchedText = Pick<Posting, 'title' | 'skills' | 'description'>;
-
-const matchedFields = (posting: MatchedText) => ({
-  title: posting.title,
-  skills: posting.skills.join(' · '),
-  description: posting.description,
-});
+export type { MatchedText };
 
 /**
  * The first of `excludes` that removes this posting (it appears in the title, the skills or the
  * description), or null. The one exclude rule: matching applies it, and the preferences page's
  * exclude suggestion measures its effect with it (lib/feedback/suggest-exclude.ts).
  */
-export function excludedBy(excludes: readonly string[], posting: MatchedText): string | null {
-  const fields = matchedFields(posting);
-  for (const exclude of excludes) {
-    const pattern = keywordPattern(exclude);
-    if (pattern.test(fields.title) || pattern.test(fields.skills) || pattern.test(fields.description)) return exclude;
-  }
-  return null;
+export function excludedBy(excludes: readonly string[], posting: MatchedText, text: PostingText = readPostingText(posting)): string | null {
+  return excludes.find((exclude) => text.fieldNaming(exclude) !== null) ?? null;
 }
 
 /**
@@ -44,21 +32,23 @@ export function excludedBy(excludes: readonly string[], posting: MatchedText): s
  * A posting that has a keyword but is left out by an exclude or a pay minimum says so
  * (`nearMiss`), with the keywords it matched.
  */
-export function scorePosting(subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minPay'>, posting: Posting): Verdict {
-  const fields = matchedFields(posting);
-
+export function scorePosting(
+  subscriber: Pick<Subscriber, 'keywords' | 'excludes' | 'minPay'>,
+  posting: Posting,
+  /** The posting's text as one matching pass reads it for every subscriber (matchPostings); read anew when absent. */
+  text: PostingText = readPostingText(posting),
+): Verdict {
   let score = 0;
   const reasons: string[] = [];
   for (const keyword of subscriber.keywords) {
-    const pattern = keywordPattern(keyword);
-    const where = (Object.keys(fields) as (keyof typeof fields)[]).find((field) => pattern.test(fields[field]));
+    const where = text.fieldNaming(keyword);
     if (!where) continue;
     score += WEIGHT[where];
     reasons.push(`“${keyword}” in the ${where === 'skills' ? 'skills' : where}`);
   }
   if (reasons.length === 0) return { matched: false, reason: 'no keyword' };
 
-  const exclude = excludedBy(subscriber.excludes, posting);
+  const exclude = excludedBy(subscriber.excludes, posting, text);
   if (exclude !== null) return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
 
   const pay = checkPay(subscriber.minPay, posting.budget);

@@ -1,5 +1,6 @@
 import type { StoredPosting } from '../feeds/postings-collection';
 import { employerLine, formatBudget } from '../mail/compose-email';
+import { postingExcerpt } from '../mail/posting-excerpt';
 import { matchPostings } from '../matching/match-postings';
 import { digestScheduleOf } from '../subscribers/subscriber';
 import { estimateEmails } from './estimate-emails';
@@ -23,7 +24,7 @@ export function computePreview(input: { recent: RecentPostings; profile: Preview
     checked: recent.postings.length,
     truncated: recent.truncated,
     matched: matches.length,
-    top: best.slice(0, PREVIEW_TOP).map((m) => previewPosting(m.posting, m.score, m.reasons)),
+    top: best.slice(0, PREVIEW_TOP).map((m) => previewPosting(m.posting, m.score, m.reasons, profile.keywords)),
     estimate: estimateEmails({
       mode: profile.mode,
       schedule: digestScheduleOf(profile, input.defaultDigestHour),
@@ -32,7 +33,7 @@ export function computePreview(input: { recent: RecentPostings; profile: Preview
   };
 }
 
-function previewPosting(posting: StoredPosting, score: number, reasons: string[]): PreviewPosting {
+function previewPosting(posting: StoredPosting, score: number, reasons: string[], keywords: readonly string[]): PreviewPosting {
   return {
     id: posting.id,
     title: posting.title,
@@ -40,6 +41,7 @@ function previewPosting(posting: StoredPosting, score: number, reasons: string[]
     source: posting.sightings?.[0]?.label ?? posting.source,
     employer: employerLine(posting),
     budget: formatBudget(posting.budget),
+    excerpt: postingExcerpt(posting, keywords),
     score,
     reasons,
     seenAt: posting.fetchedAt.toISOString(),

@@ -107,6 +107,7 @@ function PreviewResult({ preview }: { preview: Preview }) {
                 <span className="preview-meta">
                   {[posting.source, posting.employer, posting.budget, `score ${posting.score}`].filter(Boolean).join(' · ')}
                 </span>
+                {posting.excerpt ? <span className="preview-excerpt">{posting.excerpt}</span> : null}
               </li>
             ))}
           </ol>

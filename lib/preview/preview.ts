@@ -50,6 +50,8 @@ export type PreviewPosting = {
   employer: string | null;
   /** "$4,000 fixed", or null when the posting states none. */
   budget: string | null;
+  /** The excerpt an email's card would show: the text's start, or the passage naming a keyword found only deeper. */
+  excerpt: string;
   score: number;
   reasons: string[];
   /** ISO instant Scout first stored it. */

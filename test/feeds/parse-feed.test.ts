@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeedParseError, parseFeed } from '../../lib/feeds/parse-feed';
-import { postingId } from '../../lib/feeds/posting';
+import { isTextCut, MAX_DESCRIPTION, postingId } from '../../lib/feeds/posting';
 import { readFixture } from './read-fixture';
 
 const options = { source: 'test', baseUrl: 'https://feeds.example.com/jobs.xml' };
@@ -133,13 +133,15 @@ describe('parseFeed: untrusted text', () => {
     expect(posting.title).toBe('Payevil me');
   });
 
-  it('caps a 1 MB description at 2,000 chars with an ellipsis, quickly', () => {
+  it('caps a 1 MB description at MAX_DESCRIPTION chars with an ellipsis, quickly, and the cut can be told', () => {
     const huge = `<p>${'word '.repeat(200_000)}</p>`;
     const started = performance.now();
     const [posting] = parseFeed(rss(`<item><guid>a</guid><title>t</title><description><![CDATA[${huge}]]></description></item>`), options);
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(posting.description.length).toBe(2_000);
+    expect(posting.description.length).toBeLessThanOrEqual(MAX_DESCRIPTION);
+    expect(posting.description.length).toBeGreaterThanOrEqual(MAX_DESCRIPTION - 1);
     expect(posting.description.endsWith('…')).toBe(true);
+    expect(isTextCut(posting.description)).toBe(true);
   });
 
   it('caps titles at 300 chars', () => {

@@ -91,4 +91,14 @@ describe('computePreview: the run’s matching over the window’s postings', ()
     const feed = computePreview({ recent: recent(postings), profile: profile({ keywords: 'rust', mode: 'feed' }), defaultDigestHour: 8 });
     expect(feed.estimate).toEqual({ mode: 'feed', emailsPerWeek: 0, feedItems: 2 });
   });
+
+  it('a card shows the excerpt an email would: the passage naming a keyword found only deep in the whole text', () => {
+    const story = 'Our company story goes on. '.repeat(200);
+    const postings = [
+      stored({ hoursAgo: 1, title: 'Platform engineer', description: `${story}Requirements: Terraform and AWS. ${story}` }),
+    ];
+    const preview = computePreview({ recent: recent(postings), profile: profile({ keywords: 'terraform' }), defaultDigestHour: 8 });
+    expect(preview.top[0].excerpt).toMatch(/^… .*Requirements: Terraform and AWS\. .* …$/);
+    expect(preview.top[0].excerpt.length).toBeLessThanOrEqual(280);
+  });
 });

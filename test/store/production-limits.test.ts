@@ -7,7 +7,7 @@ import { emptyRunStats, newRunId } from '../../lib/ops/runs';
 import { postingConverter, type Sighting, type StoredPosting } from '../../lib/feeds/postings-collection';
 import { MAX_SIGHTINGS } from '../../lib/feeds/store-postings';
 import { toPosting } from '../../lib/feeds/to-posting';
-import { postingId, type Posting } from '../../lib/feeds/posting';
+import { MAX_DESCRIPTION, postingId, type Posting } from '../../lib/feeds/posting';
 import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
 import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/delivery';
 import { shardBucketOf } from '../../lib/runtime/shard';
@@ -434,6 +434,23 @@ describe("no document any code path writes can exceed Firestore's 40,000 index e
     expect(m.indexEntries, 'index entries').toBeLessThan(FIRESTORE_LIMITS.indexEntries * SPARE);
   });
 
+  it("a posting's whole text at its cap keeps jobs/ far from 1 MiB, even at 4 bytes a character", () => {
+    const job = measured.find((m) => m.collection === 'jobs')!;
+    // The specimen's text really is at the cap, in 3-byte characters (the most one UTF-16 unit takes).
+    expect(storedPosting.description.length).toBeGreaterThanOrEqual(MAX_DESCRIPTION - 1);
+    const textBytes = Buffer.byteLength(storedPosting.description, 'utf8');
+    // Bound it again as if every character took 4 bytes: a looser worst case than UTF-8 allows.
+    const worst = job.bytes - textBytes + MAX_DESCRIPTION * 4;
+    const headroom = FIRESTORE_LIMITS.documentBytes - worst;
+    figures.push({
+      collection: 'jobs',
+      document: `description at MAX_DESCRIPTION (${MAX_DESCRIPTION}) chars × 4 bytes; under 1 MiB by ${headroom} bytes (${(FIRESTORE_LIMITS.documentBytes / worst).toFixed(1)}×)`,
+      bytes: worst,
+      indexEntries: job.indexEntries,
+    });
+    expect(worst).toBeLessThan(FIRESTORE_LIMITS.documentBytes * SPARE);
+  });
+
   it('the digest measured is the largest DIGEST_MAX_ITEMS allows', () => {
     expect(configSchema.shape.DIGEST_MAX_ITEMS.safeParse(String(DIGEST_MAX_ITEMS)).success).toBe(true);
     expect(configSchema.shape.DIGEST_MAX_ITEMS.safeParse(String(DIGEST_MAX_ITEMS + 1)).success).toBe(false);
@@ -471,7 +488,7 @@ describe('no document grows with the data', () => {
     ['emails', 'payload', 'the html and text sent, read by no query'],
     ['deliveries', 'reasons', 'one per matching keyword'],
     ['runs', 'stats', 'the per-feed list grows with FEED_URLS, which has no cap'],
-    ['jobs', 'description', 'feed text, read by no query'],
+    ['jobs', 'description', 'the whole text (up to MAX_DESCRIPTION), read by no query'],
     ['jobs', 'sightings', 'up to MAX_SIGHTINGS links and labels, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
     ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTextCut, MAX_DESCRIPTION } from '../../lib/feeds/posting';
 import { refreshFeeds } from '../../lib/feeds/refresh-feeds';
 import { parseSourceList } from '../../lib/feeds/source-list';
 import type { FeedServer, ServedFeed } from '../../scripts/sample-feed/server';
@@ -134,13 +135,15 @@ export function describeHostileAnswers(subject: HostileSubject): void {
       expectRecordedError(await run({ body: 'oops', status: 502, contentType: 'text/plain' }), /HTTP 502/);
     });
 
-    it('huge strings are stored capped: a 300-character title, a 2,000-character description', async () => {
+    it('huge strings are stored capped: a 300-character title, a MAX_DESCRIPTION description, the cut counted', async () => {
       const outcome = await run({ body: subject.bodies.hugeStrings });
       expect(outcome.report.status).toBe('ok');
       expect(outcome.stored.length).toBeGreaterThan(0);
+      // A huge text loses its end, and the run counts it (the cycle logs posting.text_cut).
+      expect(outcome.report.textCut ?? 0).toBe(outcome.stored.filter((p) => isTextCut(p.description)).length);
       for (const posting of outcome.stored) {
         expect(posting.title.length).toBeLessThanOrEqual(300);
-        expect(posting.description.length).toBeLessThanOrEqual(2_000);
+        expect(posting.description.length).toBeLessThanOrEqual(MAX_DESCRIPTION);
         for (const field of ['company', 'location'] as const) expect((posting[field] ?? '').length).toBeLessThanOrEqual(200);
       }
     });

@@ -258,10 +258,11 @@ describe('budget', () => {
   });
 
   it('the daily token budget is counted in Firestore from the reported usage and stops calls once reached', async () => {
-    const s = setup({ maxPerCall: 2, tokenBudget: 1_000 });
+    const s = setup({ maxPerCall: 2, tokenBudget: 500 });
     const subscriber = newSubscriber();
-    // Long descriptions: one call of 2 postings is well over 1,000 tokens (the fake counts 4 characters a token).
-    const long = postings.slice(0, 6).map((p) => ({ ...p, description: `${p.description} ${'lorem ipsum '.repeat(200)}` }));
+    // Long descriptions: one call of 2 postings is well over 500 tokens (the fake counts 4 characters a token). The model
+    // reads a long text bounded (its opening, requirements and keyword passages), so the length is in the requirements.
+    const long = postings.slice(0, 6).map((p) => ({ ...p, description: `${p.description} Requirements: ${'lorem ipsum '.repeat(200)}` }));
     const day = utcDay(new Date());
     await aiUsageRef(db, day).delete();
     const outcomes = await scoreOnce(s.deps, { runId: runId(1), subscriber, postings: long });
@@ -269,12 +270,12 @@ describe('budget', () => {
     expect([...outcomes.values()].filter((o) => o.kind === 'fallback' && o.reason === 'budget').length).toBe(4);
     const used = (await aiUsageRef(db, day).get()).data()!;
     expect(used.tokens).toBe(s.deps.usage.tokens);
-    expect(used.tokens).toBeGreaterThan(1_000);
+    expect(used.tokens).toBeGreaterThan(500);
     expect(used.calls).toBe(1);
     expect((await storedIds(subscriber.id)).length).toBe(2);
 
     // Another run that day, another subscriber: no call at all.
-    const other = setup({ tokenBudget: 1_000 });
+    const other = setup({ tokenBudget: 500 });
     const later = await scoreOnce(other.deps, { runId: runId(2), subscriber: newSubscriber(), postings: long.slice(0, 1) });
     expect([...later.values()]).toEqual([{ kind: 'fallback', reason: 'budget' }]);
     expect((await other.requests()).length).toBe(0);

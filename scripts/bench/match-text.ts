@@ -1,0 +1,291 @@
+/**
+ * npm run bench:match — what keeping a posting's whole text costs, over the real corpus
+ * (test/feeds/adapters/corpus, read by the real adapters). Pure CPU, no emulator.
+ *
+ * - How long real postings are: plain-text length per kind (p50, p95, max).
+ * - What the model reads: estimated tokens per posting (characters / 4, no tokenizer installed),
+ *   before (the text cut at 2,000) and after (textForModel: opening, requirements, keyword passages).
+ * - Matching: time per posting for a realistic subscriber index, the texts cut at 2,000 and whole,
+ *   and the ratio of the time's growth to the text's (matching must not grow faster than the text:
+ *   a ratio at or under 1).
+ *
+ * Options: --subscribers N (10000), --repeats N (15).
+ */
+import { parseArgs } from 'node:util';
+import { capText } from '../../lib/feeds/plain-text';
+import type { Posting } from '../../lib/feeds/posting';
+import { matchPostings } from '../../lib/matching/match-postings';
+import type { MatchProfile } from '../../lib/matching/subscriber-index';
+import { textForModel } from '../../lib/verdicts/model-text';
+import { readCorpusPostings } from './corpus-postings';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
+
+const OLD_CAP = 2_000;
+
+/** What subscribers search for: skills, roles and tools as people type them. */
+const VOCABULARY = [
+  'python',
+  'typescript',
+  'javascript',
+  'react',
+  'next.js',
+  'node.js',
+  'go',
+  'golang',
+  'rust',
+  'java',
+  'kotlin',
+  'swift',
+  'c++',
+  'c#',
+  '.net',
+  'ruby',
+  'rails',
+  'php',
+  'laravel',
+  'django',
+  'flask',
+  'fastapi',
+  'vue',
+  'angular',
+  'svelte',
+  'graphql',
+  'rest',
+  'sql',
+  'postgres',
+  'postgresql',
+  'mysql',
+  'mongodb',
+  'redis',
+  'kafka',
+  'spark',
+  'airflow',
+  'dbt',
+  'snowflake',
+  'bigquery',
+  'aws',
+  'gcp',
+  'azure',
+  'terraform',
+  'kubernetes',
+  'docker',
+  'ansible',
+  'linux',
+  'devops',
+  'sre',
+  'security',
+  'machine learning',
+  'deep learning',
+  'llm',
+  'pytorch',
+  'tensorflow',
+  'data engineer',
+  'data scientist',
+  'analytics',
+  'tableau',
+  'excel',
+  'salesforce',
+  'hubspot',
+  'seo',
+  'content writing',
+  'copywriting',
+  'marketing',
+  'product manager',
+  'product designer',
+  'ux',
+  'ui',
+  'figma',
+  'design system',
+  'customer support',
+  'customer success',
+  'sales',
+  'account executive',
+  'recruiter',
+  'finance',
+  'accounting',
+  'legal',
+  'compliance',
+  'hipaa',
+  'healthcare',
+  'fintech',
+  'payments',
+  'blockchain',
+  'solidity',
+  'web3',
+  'ios',
+  'android',
+  'flutter',
+  'react native',
+  'embedded',
+  'firmware',
+  'fpga',
+  'robotics',
+  'qa',
+  'test automation',
+  'selenium',
+  'cypress',
+  'playwright',
+  'wordpress',
+  'shopify',
+  'elixir',
+  'scala',
+  'haskell',
+  'clojure',
+  'erlang',
+  'ocaml',
+  'r',
+  'matlab',
+  'stata',
+  'remote',
+  'contract',
+  'part-time',
+  'senior',
+  'staff',
+  'principal',
+  'lead',
+  'manager',
+  'director',
+  'frontend',
+  'backend',
+  'full stack',
+  'platform',
+  'infrastructure',
+  'cloud',
+];
+const EXCLUDES = ['crypto', 'gambling', 'unpaid', 'commission only', 'internship', 'onsite', 'clearance', 'php', 'wordpress', 'sales'];
+
+const { values } = parseArgs({
+  options: { subscribers: { type: 'string', default: '10000' }, repeats: { type: 'string', default: '15' } },
+});
+const SUBSCRIBERS = Number(values.subscribers);
+const REPEATS = Number(values.repeats);
+
+// A seeded generator, so two runs build the same index.
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function subscriberIndex(count: number): (MatchProfile & { id: string })[] {
+  const next = random(42);
+  const pick = (list: string[]) => list[Math.floor(next() * list.length)];
+  return Array.from({ length: count }, (_, i) => ({
+    id: `s${i}`,
+    keywords: [...new Set(Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(VOCABULARY)))],
+    excludes: [...new Set(Array.from({ length: Math.floor(next() * 3) }, () => pick(EXCLUDES)))],
+    minPay: NO_MIN_PAY,
+  }));
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const median = (list: number[]) =>
+  quantile(
+    [...list].sort((a, b) => a - b),
+    0.5,
+  );
+const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
+const tokens = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * Matching time per posting, in microseconds: the median over REPEATS of one pass over every
+ * posting, the two sets taking turns so that a machine shared with other work slows both alike.
+ */
+function timeMatching(sets: Posting[][], subscribers: (MatchProfile & { id: string })[]): { perPosting: number; pairs: number }[] {
+  const runs = sets.map(() => [] as number[]);
+  const pairs = sets.map((postings) => matchPostings(postings, subscribers).length); // unmeasured: regexes and the JIT warm up
+  for (let i = 0; i < REPEATS; i++) {
+    sets.forEach((postings, j) => {
+      const started = process.hrtime.bigint();
+      matchPostings(postings, subscribers);
+      runs[j].push(Number(process.hrtime.bigint() - started) / 1_000);
+    });
+  }
+  return sets.map((postings, j) => ({ perPosting: median(runs[j]) / postings.length, pairs: pairs[j] }));
+}
+
+async function main() {
+  console.log(`Node ${process.version}: ${SUBSCRIBERS} subscribers, ${REPEATS} repeats`);
+  const files = await readCorpusPostings();
+  const postings = files.flatMap((file) => file.postings).filter((p) => p.description !== '');
+
+  console.log('\nHow long real postings are (plain text, chars):');
+  const kinds = [...new Set(files.map((f) => f.kind))].sort();
+  const lengths = kinds.map((kind) => {
+    const list = files
+      .filter((f) => f.kind === kind)
+      .flatMap((f) => f.postings.map((p) => p.description.length))
+      .filter((n) => n > 0)
+      .sort((a, b) => a - b);
+    return {
+      kind,
+      files: files.filter((f) => f.kind === kind).length,
+      postings: list.length,
+      p50: quantile(list, 0.5),
+      p95: quantile(list, 0.95),
+      max: list.at(-1),
+      'over 2,000': list.filter((n) => n > OLD_CAP).length,
+    };
+  });
+  const all = postings.map((p) => p.description.length).sort((a, b) => a - b);
+  lengths.push({
+    kind: 'all',
+    files: files.length,
+    postings: all.length,
+    p50: quantile(all, 0.5),
+    p95: quantile(all, 0.95),
+    max: all.at(-1),
+    'over 2,000': all.filter((n) => n > OLD_CAP).length,
+  });
+  console.table(lengths);
+
+  const subscribers = subscriberIndex(SUBSCRIBERS);
+  console.log('\nWhat the model reads of a posting (estimated tokens, chars / 4), each with a subscriber of the index it matched:');
+  const matched = matchPostings(postings, subscribers);
+  const keywordsOf = new Map(matched.map((m) => [m.posting.id, m.subscriber.keywords]));
+  const before = postings.map((p) => tokens(capText(p.description, OLD_CAP)));
+  const after = postings.map((p) => tokens(textForModel(p.description, keywordsOf.get(p.id) ?? [])));
+  const whole = postings.map((p) => tokens(p.description));
+  console.table(
+    [
+      ['before: the text cut at 2,000', before],
+      ['after: textForModel', after],
+      ['(the whole text, never sent)', whole],
+    ].map(([what, list]) => ({
+      what,
+      mean: Math.round(sum(list as number[]) / (list as number[]).length),
+      p50: median(list as number[]),
+      max: Math.max(...(list as number[])),
+    })),
+  );
+
+  console.log('\nMatching, per posting (median of the repeats):');
+  const cut = postings.map((p) => ({ ...p, description: capText(p.description, OLD_CAP) }));
+  const cutChars = sum(cut.map((p) => p.description.length));
+  const wholeChars = sum(postings.map((p) => p.description.length));
+  const [old, now] = timeMatching([cut, postings], subscribers);
+  const textGrowth = wholeChars / cutChars;
+  const timeGrowth = now.perPosting / old.perPosting;
+  console.table([
+    {
+      text: 'cut at 2,000',
+      'chars per posting': Math.round(cutChars / cut.length),
+      'µs per posting': old.perPosting.toFixed(1),
+      pairs: old.pairs,
+    },
+    {
+      text: 'whole',
+      'chars per posting': Math.round(wholeChars / postings.length),
+      'µs per posting': now.perPosting.toFixed(1),
+      pairs: now.pairs,
+    },
+  ]);
+  console.log(
+    `text grew ${textGrowth.toFixed(2)}×, matching time ${timeGrowth.toFixed(2)}×: ratio ${(timeGrowth / textGrowth).toFixed(2)} ` +
+      `(${timeGrowth / textGrowth <= 1 ? 'not faster than the text' : 'FASTER than the text'})`,
+  );
+}
+
+await main();
