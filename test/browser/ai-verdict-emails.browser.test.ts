@@ -95,7 +95,7 @@ describe('AI verdict emails', () => {
     await h.cron({ now: '2026-11-30T08:05:00Z' });
     const [digest] = await h.inbox('dee@example.com');
     expect(digest.text).toContain(
-      '3 more matched your keywords: 1 under your $500 minimum, 1 with a word you exclude, 1 judged not a fit.',
+      '3 more matched your keywords: 1 under your minimum pay ($500 fixed-price), 1 with a word you exclude, 1 judged not a fit.',
     );
     await page.setContent(digest.html!);
     expect(await page.getByRole('link', { name: 'Change your preferences' }).count()).toBe(1);
