@@ -48,6 +48,23 @@ describe('feeds: what a job board says beyond RSS reaches the posting', () => {
     expect(onePassword.budget).toMatchObject({ amount: 124_000, maxAmount: 180_000, currency: 'USD', kind: 'yearly' });
   });
 
+  it('a real Teamtailor feed gives each posting the city and country of its first tt:location, and its remoteStatus as the remote flag', () => {
+    const postings = parseFeed(realFeed('job-hunter-teamtailor-spidersilk.xml'), {
+      source: 'teamtailor',
+      baseUrl: 'https://spidersilk.teamtailor.com/jobs.rss',
+    });
+    expect(postings.map(({ location, remote }) => ({ location, remote }))).toEqual([
+      { location: 'Dubai, United Arab Emirates', remote: false },
+      { location: 'Dubai, United Arab Emirates', remote: false },
+    ]);
+    // Inside tt:locations only the first location's parts are read: not its address, nor a second place's country.
+    expect(
+      readFeedJobFields(
+        '<rss><channel><item><tt:locations><tt:location><tt:address>Somewhere 1</tt:address><tt:city>Lisbon</tt:city></tt:location><tt:location><tt:city>Porto</tt:city><tt:country>Portugal</tt:country></tt:location></tt:locations><remoteStatus>fully</remoteStatus></item></channel></rss>',
+      ),
+    ).toEqual([{ company: null, place: 'Lisbon', remote: true, skills: [], type: null }]);
+  });
+
   it('reads the job elements of each item by local name, whatever their prefix, and leaves nested content alone', () => {
     const fields = readFeedJobFields(
       rss([

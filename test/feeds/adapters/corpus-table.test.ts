@@ -397,6 +397,21 @@ const FEED_FAMILIES: FeedFamily[] = [
     read: (item) => ({ employer: element(item, 'job_listing:company'), place: element(item, 'job_listing:location') }),
   },
   {
+    // A Teamtailor career site's feed: one employer's jobs, each with its remoteStatus and its
+    // tt:locations (the first one's city and country). The employer is only the feed's title.
+    name: 'Teamtailor',
+    is: (_address, head) => /\sxmlns:tt="https:\/\/teamtailor\.com\/locations"/.test(head),
+    read: (item) => {
+      const location = /<tt:location>([\s\S]*?)<\/tt:location>/.exec(item)?.[1] ?? '';
+      const place = [element(location, 'tt:city'), element(location, 'tt:country')].filter(Boolean).join(', ');
+      const status = element(item, 'remoteStatus');
+      return {
+        place: place || undefined,
+        remote: status === 'fully' ? true : status === 'none' || status === 'hybrid' ? false : undefined,
+      };
+    },
+  },
+  {
     // "Role at Company" titles; nothing else per item.
     name: 'NoDesk',
     is: (address) => /\bnodesk\.co\b/.test(address),
