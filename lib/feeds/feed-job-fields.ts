@@ -4,7 +4,7 @@ import { cleanPlainText, collapseWhitespace, htmlToPlainText } from './plain-tex
  * What a job board's feed says of one item beyond RSS and Atom: the elements job boards add to
  * their items (We Work Remotely's `<region>`, `<country>`, `<state>`, `<skills>`, `<type>`; the
  * `job:` or `himalayasJobs:` elements of other boards; the `<company>`, `<city>` of job-feed
- * formats). They are read by local name, whatever their prefix: real feeds use prefixes they
+ * formats; Teamtailor's `<remoteStatus>` and the city and country of its `<tt:locations>`). They are read by local name, whatever their prefix: real feeds use prefixes they
  * never declare, so a namespace-aware reader would lose them.
  */
 export type FeedJobFields = {
@@ -35,6 +35,7 @@ const NAMES = new Map<string, Name>([
   ['country', 'country'],
   ['remote', 'remote'],
   ['isremote', 'remote'],
+  ['remotestatus', 'remote'],
   ['skills', 'skills'],
   ['type', 'type'],
   ['jobtype', 'type'],
@@ -42,6 +43,8 @@ const NAMES = new Map<string, Name>([
   ['employmenttype', 'type'],
 ]);
 const ITEM = new Set(['item', 'entry']);
+// The parts of a place that Teamtailor nests in <tt:locations><tt:location>; the first location's win.
+const PLACE_PARTS = new Set<Name>(['city', 'state', 'country']);
 const MAX_ITEMS = 10_000;
 const MAX_VALUE_INPUT = 2_000;
 const MAX_SKILLS_INPUT = 50;
@@ -57,6 +60,8 @@ export function readFeedJobFields(xml: string): FeedJobFields[] {
   let itemDepth = -1;
   let fields = new Map<Name, string>();
   let field: { name: Name; depth: number; start: number } | null = null;
+  // Once the item's first nested location has closed, the others name other places.
+  let placeClosed = false;
 
   for (let at = xml.indexOf('<'); at !== -1 && items.length < MAX_ITEMS; at = xml.indexOf('<', at)) {
     // Character data and comments hold no elements; a field's value may be wrapped in CDATA.
@@ -83,6 +88,7 @@ export function readFeedJobFields(xml: string): FeedJobFields[] {
         fields.set(field.name, xml.slice(field.start, at));
         field = null;
       }
+      if (itemDepth !== -1 && open.length === itemDepth + 2 && local === 'location' && open[itemDepth] === 'locations') placeClosed = true;
       if (itemDepth !== -1 && open.length === itemDepth && ITEM.has(local)) {
         items.push(toJobFields(fields));
         itemDepth = -1;
@@ -93,13 +99,29 @@ export function readFeedJobFields(xml: string): FeedJobFields[] {
       if (itemDepth === -1 && ITEM.has(local)) {
         itemDepth = open.length;
         fields = new Map();
-      } else if (itemDepth !== -1 && open.length === itemDepth + 1 && NAMES.has(local) && !fields.has(NAMES.get(local)!)) {
+        placeClosed = false;
+      } else if (
+        itemDepth !== -1 &&
+        NAMES.has(local) &&
+        !fields.has(NAMES.get(local)!) &&
+        (open.length === itemDepth + 1 || (!placeClosed && nestedPlacePart(open, itemDepth, NAMES.get(local)!)))
+      ) {
         field = { name: NAMES.get(local)!, depth: open.length, start: next };
       }
     }
     at = next;
   }
   return items;
+}
+
+/**
+ * A place's part nested in `locations` (directly or in its `location`), never the container itself.
+ * Constant time: an answer nested 400,000 deep costs no more per tag than a flat one.
+ */
+function nestedPlacePart(open: string[], itemDepth: number, name: Name): boolean {
+  const depth = open.length - itemDepth;
+  if (!PLACE_PARTS.has(name) || depth > 3 || open[itemDepth] !== 'locations') return false;
+  return depth === 2 || open[itemDepth + 1] === 'location';
 }
 
 function toJobFields(raw: Map<Name, string>): FeedJobFields {
@@ -117,7 +139,15 @@ function toJobFields(raw: Map<Name, string>): FeedJobFields {
   return {
     company: text('company'),
     place,
-    remote: remote === null ? null : /^(?:true|yes|1|remote)$/i.test(remote) ? true : /^(?:false|no|0)$/i.test(remote) ? false : null,
+    // Teamtailor's remoteStatus: "fully" remote, else "none" or "hybrid" (not remote, as a Hybrid job is on every board).
+    remote:
+      remote === null
+        ? null
+        : /^(?:true|yes|1|remote|fully)$/i.test(remote)
+          ? true
+          : /^(?:false|no|0|none|hybrid)$/i.test(remote)
+            ? false
+            : null,
     skills: (text('skills') ?? '')
       .split(/[,;|]/)
       .slice(0, MAX_SKILLS_INPUT)

@@ -6,6 +6,8 @@ export type TitleContext = {
   company: string | null;
   /** The feed titles every item `Company: Role` (titlesNameTheCompany). */
   companyInTitle: boolean;
+  /** The feed titles every item `Role at Company`, as NoDesk does (titlesEndWithTheCompany). */
+  companyAtEnd?: boolean;
   /** The site's names: the feed title's parts ("All jobs | Gigboard" → "Gigboard") and its host's labels. */
   siteNames?: string[];
 };
@@ -19,6 +21,11 @@ export type TitleContext = {
 export function unwrapJobTitle(title: string, context: TitleContext): { title: string; company: string | null } {
   let role = withoutSite(title, context.siteNames ?? []);
   let company = context.company;
+  const atEnd = !company && context.companyAtEnd ? COMPANY_AT_END.exec(role) : null;
+  if (atEnd) {
+    company = atEnd[2].trim();
+    role = atEnd[1].trim();
+  }
   const prefix = COMPANY_PREFIX.exec(role);
   if (prefix && (company ? sameName(prefix[1], company) : context.companyInTitle)) {
     company ??= prefix[1].trim();
@@ -37,11 +44,24 @@ export function unwrapJobTitle(title: string, context: TitleContext): { title: s
  * in a blog's feed is not a company. At least three titles, nine in ten of them of that shape.
  */
 export function titlesNameTheCompany(titles: string[], siteNames: string[] = []): boolean {
+  return mostTitlesName(titles, siteNames, COMPANY_PREFIX, 1);
+}
+
+/**
+ * Whether a feed names the employer after "at" in every title, as NoDesk does ("Staff Systems
+ * Engineer, IT at GitLab"). Decided over the whole answer as titlesNameTheCompany is: one "Engineer
+ * at heart" is no employer, nine titles in ten of that shape are a feed's convention.
+ */
+export function titlesEndWithTheCompany(titles: string[], siteNames: string[] = []): boolean {
+  return mostTitlesName(titles, siteNames, COMPANY_AT_END, 2);
+}
+
+function mostTitlesName(titles: string[], siteNames: string[], shape: RegExp, companyGroup: number): boolean {
   if (titles.length < MIN_TITLES) return false;
   const shaped = titles.filter((title) => {
     // A title is capped where postings cap it; a longer one is not read further here either.
-    const prefix = COMPANY_PREFIX.exec(withoutSite(title.slice(0, MAX_TITLE), siteNames));
-    return prefix !== null && prefix[1].trim().split(/\s+/).length <= MAX_COMPANY_WORDS;
+    const match = shape.exec(withoutSite(title.slice(0, MAX_TITLE), siteNames));
+    return match !== null && match[companyGroup].trim().split(/\s+/).length <= MAX_COMPANY_WORDS;
   });
   return shaped.length >= titles.length * SHARE_OF_TITLES;
 }
@@ -57,6 +77,8 @@ export function siteNamesOf(feedTitle: string | null, url: string | null): strin
 const UPWORK = 'upwork';
 const SITE_SUFFIX = /^(.+?)\s+[-–—|·]\s+([^-–—|·]{1,60})$/;
 const COMPANY_PREFIX = /^([^:]{1,80}):\s+(\S[\s\S]*)$/;
+// The last "at": a role may hold one ("Engineer at Large at Acme" is Acme's).
+const COMPANY_AT_END = /^(.+)\s+at\s+([^@|]{1,80})$/;
 const COMPANY_SUFFIX = /^(.+?)\s+(?:at|@|[-–—|])\s+([^-–—|@]{1,80})$/i;
 const MIN_TITLES = 3;
 const SHARE_OF_TITLES = 0.9;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FeedParseError } from './feed-errors';
 import { readFeedItems, type FeedItem } from './feed-items';
 import { isRemoteOnlyBoard, readFeedJobFields } from './feed-job-fields';
-import { siteNamesOf, titlesNameTheCompany } from './job-title';
+import { siteNamesOf, titlesEndWithTheCompany, titlesNameTheCompany } from './job-title';
 import type { Posting } from './posting';
 import { toSafeUrl } from './safe-url';
 import { toPosting } from './to-posting';
@@ -24,14 +24,14 @@ export function parseFeed(body: string, options: { source: string; baseUrl: stri
   const baseUrl = toSafeUrl(document.homeUrl, feedUrl) ?? feedUrl;
   const items = parsed.format === 'json' ? document.items : withJobFields(document.items, body);
   const siteNames = siteNamesOf(document.title, feedUrl);
+  const titles = items.map((item) => item.title?.value ?? '');
+  const companyInTitle = titlesNameTheCompany(titles, siteNames);
   const context = {
     source: options.source,
     baseUrl,
     siteNames,
-    companyInTitle: titlesNameTheCompany(
-      items.map((item) => item.title?.value ?? ''),
-      siteNames,
-    ),
+    companyInTitle,
+    companyAtEnd: !companyInTitle && titlesEndWithTheCompany(titles, siteNames),
     remoteOnly: isRemoteOnlyBoard(options.baseUrl),
   };
 

@@ -26,6 +26,8 @@ export type FeedContext = {
   baseUrl: string | null;
   /** The feed names the employer before a colon in its titles (job-title.ts). */
   companyInTitle?: boolean;
+  /** The feed names the employer after "at" at the end of its titles (job-title.ts). */
+  companyAtEnd?: boolean;
   /** The feed is a remote-only board's (feed-job-fields.ts). */
   remoteOnly?: boolean;
   /** The names the feed goes by, which its titles may repeat (job-title.ts). */
@@ -39,6 +41,7 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
   const named = unwrapJobTitle(rawTitle, {
     company: item.job?.company ?? null,
     companyInTitle: context.companyInTitle ?? false,
+    companyAtEnd: context.companyAtEnd ?? false,
     siteNames: context.siteNames,
   });
   const title = named.title;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isRemoteOnlyBoard, readFeedJobFields } from '../../lib/feeds/feed-job-fields';
-import { siteNamesOf, titlesNameTheCompany, unwrapJobTitle } from '../../lib/feeds/job-title';
+import { siteNamesOf, titlesEndWithTheCompany, titlesNameTheCompany, unwrapJobTitle } from '../../lib/feeds/job-title';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 
 const realFeed = (file: string) => readFileSync(new URL(`./adapters/corpus/feed/${file}`, import.meta.url), 'utf8');
@@ -20,6 +20,49 @@ describe('feeds: what a job board says beyond RSS reaches the posting', () => {
     expect(qase).toMatchObject({ title: 'Developer Advocate', company: 'Qase' });
     // The employer's seat ("<state>Delaware</state>") is not where the job is done.
     expect(qase.location).toBe('Anywhere in the World');
+  });
+
+  it('a real NoDesk feed, which titles every item "Role at Company", gives each posting its employer and the role alone', () => {
+    const postings = parseFeed(realFeed('louisinayinde-jobs-nodesk.xml'), { source: 'nodesk', baseUrl: 'https://nodesk.co/remote-jobs/' });
+    expect(postings.map(({ title, company }) => ({ title, company }))).toEqual([
+      { title: 'Staff Systems Engineer, IT', company: 'GitLab' },
+      { title: 'Senior Backend Engineer (TS/Node)', company: 'Graphy' },
+      { title: 'Senior Account Director', company: 'General Assembly' },
+    ]);
+    // NoDesk is no board Scout knows as remote-only, and its items say nothing of it.
+    expect(postings.every((posting) => !('remote' in posting))).toBe(true);
+  });
+
+  it("a real WP Job Manager feed (Jobspresso) gives the employer and place of its job_listing: elements, and its guid's id as WordPress means it", () => {
+    const [hopper, , onePassword] = parseFeed(realFeed('louisinayinde-jobs-jobspresso.xml'), {
+      source: 'jobspresso',
+      baseUrl: 'https://jobspresso.co/?feed=job_feed',
+    });
+    expect(hopper).toMatchObject({
+      title: 'Principal Product Manager, Conversational AI',
+      company: 'Hopper',
+      location: 'Various US States',
+    });
+    expect(hopper.guid).toBe('https://jobspresso.co/?post_type=job_listing&p=163413');
+    expect(onePassword).toMatchObject({ company: '1Password', location: 'United States, Canada' });
+    expect(onePassword.budget).toMatchObject({ amount: 124_000, maxAmount: 180_000, currency: 'USD', kind: 'yearly' });
+  });
+
+  it('a real Teamtailor feed gives each posting the city and country of its first tt:location, and its remoteStatus as the remote flag', () => {
+    const postings = parseFeed(realFeed('job-hunter-teamtailor-spidersilk.xml'), {
+      source: 'teamtailor',
+      baseUrl: 'https://spidersilk.teamtailor.com/jobs.rss',
+    });
+    expect(postings.map(({ location, remote }) => ({ location, remote }))).toEqual([
+      { location: 'Dubai, United Arab Emirates', remote: false },
+      { location: 'Dubai, United Arab Emirates', remote: false },
+    ]);
+    // Inside tt:locations only the first location's parts are read: not its address, nor a second place's country.
+    expect(
+      readFeedJobFields(
+        '<rss><channel><item><tt:locations><tt:location><tt:address>Somewhere 1</tt:address><tt:city>Lisbon</tt:city></tt:location><tt:location><tt:city>Porto</tt:city><tt:country>Portugal</tt:country></tt:location></tt:locations><remoteStatus>fully</remoteStatus></item></channel></rss>',
+      ),
+    ).toEqual([{ company: null, place: 'Lisbon', remote: true, skills: [], type: null }]);
   });
 
   it('reads the job elements of each item by local name, whatever their prefix, and leaves nested content alone', () => {
@@ -134,6 +177,21 @@ describe('job titles: wrappers that repeat the company or the site', () => {
     expect(titlesNameTheCompany(['A: x', 'B: y', 'C: z'])).toBe(true);
     expect(titlesNameTheCompany(['A: x', 'B: y'])).toBe(false);
     expect(titlesNameTheCompany(['A: x', 'B: y', 'C: z', 'no colon here'])).toBe(false);
+  });
+
+  it('decides "Role at Company" over the whole feed as well, and reads the employer after the last "at"', () => {
+    expect(titlesEndWithTheCompany(['Engineer at A', 'Designer at B', 'Writer at C'])).toBe(true);
+    expect(titlesEndWithTheCompany(['Engineer at A', 'Designer at B'])).toBe(false);
+    expect(titlesEndWithTheCompany(['Engineer at A', 'Designer at B', 'Writer at C', 'Analyst, remote'])).toBe(false);
+    expect(unwrapJobTitle('Engineer at Large at Acme', { company: null, companyInTitle: false, companyAtEnd: true })).toEqual({
+      title: 'Engineer at Large',
+      company: 'Acme',
+    });
+    // One title of that shape in a feed that does not title its items so is a role, not an employer.
+    expect(unwrapJobTitle('Engineer at heart', { company: null, companyInTitle: false })).toEqual({
+      title: 'Engineer at heart',
+      company: null,
+    });
   });
 
   it('knows the remote-only boards by their host', () => {

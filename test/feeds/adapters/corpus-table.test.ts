@@ -351,29 +351,91 @@ const upwork: Kind = {
   },
 };
 
-/** The text of one element of an RSS item, entities and CDATA undone. */
+// The entities job boards' feeds write in their elements ("&amp;", WordPress's "&#038;" and "&#8211;").
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (value: string) =>
+  value.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (!name.startsWith('#')) return XML_ENTITIES[name.toLowerCase()] ?? entity;
+    const code = name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return Number.isFinite(code) ? String.fromCodePoint(code) : entity;
+  });
+/** The text of one element of a feed item (attributes allowed), CDATA and entities undone. */
 function element(item: string, name: string): string | undefined {
-  const match = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(item);
+  const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(item);
   if (!match) return undefined;
-  const value = match[1].replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1').replace(/&amp;/g, '&');
-  return text(value);
+  const value = match[1].replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1');
+  return text(unescapeXml(value));
 }
+/** The feed's own address: its self link, else its home link. */
+function feedAddress(head: string): string {
+  const self = /<(?:atom:)?link\s[^>]*rel="self"[^>]*>/.exec(head)?.[0];
+  return (self && /href="([^"]+)"/.exec(self)?.[1]) ?? element(head, 'link') ?? '';
+}
+
+/**
+ * What one family of job feeds states per item beyond RSS, each read from that family's own
+ * elements. A file of no known family fails the test: a new board's feed needs its oracle first.
+ */
+type FeedFamily = { name: string; is: (address: string, head: string) => boolean; read: (item: string) => Omit<Statement, 'key' | 'date'> };
+const FEED_FAMILIES: FeedFamily[] = [
+  {
+    // "Company: Role" titles; a remote region per item.
+    name: 'We Work Remotely',
+    is: (address) => /\bweworkremotely\.com\b/.test(address),
+    read: (item) => ({
+      employer: /^([^:]+):\s/.exec(element(item, 'title') ?? '')?.[1],
+      place: element(item, 'region'),
+      remote: element(item, 'region') ? true : undefined,
+    }),
+  },
+  {
+    // WordPress's WP Job Manager (Jobspresso, EU Remote Jobs): the employer and place in its
+    // `job_listing:` elements. No item says whether it is remote: the boards call themselves remote
+    // job boards, yet EU Remote Jobs lists field sales in Stuttgart.
+    name: 'WP Job Manager',
+    is: (_address, head) => /\sxmlns:job_listing=/.test(head),
+    read: (item) => ({ employer: element(item, 'job_listing:company'), place: element(item, 'job_listing:location') }),
+  },
+  {
+    // A Teamtailor career site's feed: one employer's jobs, each with its remoteStatus and its
+    // tt:locations (the first one's city and country). The employer is only the feed's title.
+    name: 'Teamtailor',
+    is: (_address, head) => /\sxmlns:tt="https:\/\/teamtailor\.com\/locations"/.test(head),
+    read: (item) => {
+      const location = /<tt:location>([\s\S]*?)<\/tt:location>/.exec(item)?.[1] ?? '';
+      const place = [element(location, 'tt:city'), element(location, 'tt:country')].filter(Boolean).join(', ');
+      const status = element(item, 'remoteStatus');
+      return {
+        place: place || undefined,
+        remote: status === 'fully' ? true : status === 'none' || status === 'hybrid' ? false : undefined,
+      };
+    },
+  },
+  {
+    // "Role at Company" titles; nothing else per item.
+    name: 'NoDesk',
+    is: (address) => /\bnodesk\.co\b/.test(address),
+    read: (item) => ({ employer: /\sat\s+(.+)$/.exec(element(item, 'title') ?? '')?.[1] }),
+  },
+];
+
 const feed: Kind = {
   kind: 'feed',
-  read: (raw) => ({
-    // Every file is a We Work Remotely feed: "Company: Role" titles, a remote region per item.
-    statements: raw
-      .split(/<item>/)
-      .slice(1)
-      .map((item) => ({
-        key: element(item, 'guid') ?? '',
-        date: time(element(item, 'pubDate')),
-        employer: /^([^:]+):\s/.exec(element(item, 'title') ?? '')?.[1],
-        place: element(item, 'region'),
-        remote: element(item, 'region') ? true : undefined,
+  read: (raw, file) => {
+    const [head, ...items] = raw.split(/<(?:item|entry)[\s>]/);
+    const address = feedAddress(head);
+    const family = FEED_FAMILIES.find((candidate) => candidate.is(address, head));
+    if (!family) throw new Error(`${file}: a feed of no known family (${address}); its oracle comes first`);
+    return {
+      statements: items.map((item) => ({
+        key: element(item, 'guid') ?? element(item, 'id') ?? '',
+        // RSS's pubDate, else Dublin Core's date, else Atom's published or updated.
+        date: time(element(item, 'pubDate') ?? element(item, 'dc:date') ?? element(item, 'published') ?? element(item, 'updated')),
+        ...family.read(item),
       })),
-    postings: parseFeed(raw, { source: 'wwr', baseUrl: 'https://weworkremotely.com/remote-jobs.rss' }),
-  }),
+      postings: parseFeed(raw, { source: 'feed', baseUrl: address }),
+    };
+  },
 };
 
 const KINDS: Kind[] = [greenhouse, lever, ashby, remotive, remoteok, hn, upwork, feed];

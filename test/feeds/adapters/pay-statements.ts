@@ -245,17 +245,23 @@ export const KINDS: Kind[] = [
     files: filesOf('feed', '.xml'),
     load: async (file) => {
       const body = read('feed', file);
-      const postings = parseFeed(body, { source: 'feed', baseUrl: 'https://weworkremotely.com/' });
-      const items = [...body.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]);
+      // Each feed read as from its own address (its self link, else its home link): whether a board is remote-only is the adapter's to say.
+      const self = /<(?:atom:)?link\s[^>]*rel="self"[^>]*href="([^"]+)"/.exec(body)?.[1];
+      const postings = parseFeed(body, {
+        source: 'feed',
+        baseUrl: self ?? /<link>([^<]+)<\/link>/.exec(body)?.[1] ?? 'https://feed.invalid/',
+      });
+      const items = [...body.matchAll(/<item[\s>]([\s\S]*?)<\/item>/g)].map((m) => m[1]);
+      // An element with or without attributes (`<guid isPermaLink="false">`), its CDATA unwrapped.
       const field = (item: string, tag: string) =>
-        /<(\w+:)?TAG>(?:<!\[CDATA\[)?([\s\S]*?)(?:\]\]>)?<\/(\w+:)?TAG>/.source.replace(/TAG/g, tag);
+        new RegExp(`<(\\w+:)?${tag}(?:\\s[^>]*)?>(?:<!\\[CDATA\\[)?([\\s\\S]*?)(?:\\]\\]>)?</(\\w+:)?${tag}>`).exec(item)?.[2] ?? '';
       return {
         stated: items.map((item) => ({
-          id: (new RegExp(field(item, 'guid')).exec(item)?.[2] ?? '').trim(),
+          // The id as the feed means it: WordPress writes "&" in its guids as "&#038;".
+          id: plain(field(item, 'guid')).trim(),
           fields: null,
-          text: plain(
-            `${new RegExp(field(item, 'title')).exec(item)?.[2] ?? ''} ${new RegExp(field(item, 'description')).exec(item)?.[2] ?? ''}`,
-          ),
+          // The full text where the feed gives one (`content:encoded`), as the adapter reads it.
+          text: plain(`${field(item, 'title')} ${field(item, 'encoded') || field(item, 'description')}`),
         })),
         postings,
       };
