@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { firstErrorPerField, preferenceShape } from './preference-fields';
-import { withMinPay } from '../pay/minimum-pay';
+import { MIN_PAY_INPUT_FIELDS, withMinPay } from '../pay/minimum-pay';
 
 /**
  * What the preferences form may change, validated at the boundary. Keywords and excludes arrive
@@ -15,11 +15,7 @@ export { DEFAULT_FIT_THRESHOLD, MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENG
 export const preferenceFields = [
   'keywords',
   'excludes',
-  'minFixed',
-  'minHourly',
-  'minYearly',
-  'minCurrency',
-  'minBudget',
+  ...MIN_PAY_INPUT_FIELDS,
   'about',
   'fitThreshold',
   'mode',

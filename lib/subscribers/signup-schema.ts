@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { firstErrorPerField, preferenceShape } from './preference-fields';
 import { subscriberInputSchema } from './subscriber';
-import { withMinPay } from '../pay/minimum-pay';
+import { MIN_PAY_INPUT_FIELDS, withMinPay } from '../pay/minimum-pay';
 
 /**
  * POST /api/signup, validated at the boundary. The same fields arrive as JSON (lists as arrays or
@@ -14,11 +14,7 @@ export const signupFields = [
   'email',
   'keywords',
   'excludes',
-  'minFixed',
-  'minHourly',
-  'minYearly',
-  'minCurrency',
-  'minBudget',
+  ...MIN_PAY_INPUT_FIELDS,
   'mode',
   'about',
   'timezone',

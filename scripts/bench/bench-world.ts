@@ -28,7 +28,16 @@ import type { TestItem } from '../sample-feed/rss-feed';
  */
 export type DigestWorld = 'spread' | 'utc08';
 export const DIGEST_WORLDS: readonly DigestWorld[] = ['spread', 'utc08'];
-export type BenchShape = { subscribers: number; postings: number; matchRate: number; digestWorld: DigestWorld };
+export type BenchShape = {
+  subscribers: number;
+  postings: number;
+  matchRate: number;
+  digestWorld: DigestWorld;
+  /** Real postings' plain texts, one before each bench posting's own sentence (--real-text); none: the short bench text. */
+  realTexts?: readonly string[];
+};
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Zones of every kind of offset: whole hours east and west, half an hour, and Lord Howe's half-hour summer shift. */
 export const SPREAD_ZONES = [
@@ -140,7 +149,8 @@ export function benchPostings(shape: BenchShape, now: Date): TestItem[] {
     guid: `bench-${j}`,
     title: `Senior ${keyword(j % k)} engineer for a ${j % 3 === 0 ? 'marketplace' : 'SaaS'} (${j})`,
     link: `https://jobs.example.com/bench/${j}`,
-    description: `<p>We need help with ${keyword(j % k)}. Remote, long term.</p><b>Budget</b>: $${1000 + (j % 20) * 250}`,
+    // With real texts the keyword comes after a whole real posting: matching must read to its end.
+    description: `${shape.realTexts?.length ? `<p>${escapeHtml(shape.realTexts[j % shape.realTexts.length])}</p>` : ''}<p>We need help with ${keyword(j % k)}. Remote, long term.</p><b>Budget</b>: $${1000 + (j % 20) * 250}`,
     pubDate: new Date(now.getTime() - (j + 1) * 1000).toUTCString(),
   }));
 }

@@ -26,6 +26,7 @@
  *   npm run bench -- --json out.json --emulator-port 8290
  *   npm run bench -- --ai                           the same workload with the model off and on
  *   npm run bench -- --no-render                    without the render bench alongside
+ *   npm run bench -- --real-text                    each posting carries a real corpus posting's whole text before its keyword
  *   npm run bench -- --subscribers 100000 --shards 4   four shards called together, a process each
  *
  * --shards n calls each run as n schedulers call a sharded deployment (`?shard=k&shards=n`, all
@@ -106,6 +107,19 @@ import type { CountsByCollection } from './firestore-counter';
 import { floorMs, measureEmulatorFloor, timesFloor, type EmulatorFloor } from './floor';
 import { measureRendering } from './render-process';
 import type { BenchBill, BenchFloorRatio, RenderFigures } from './bench-result';
+import { readCorpusPostings } from './corpus-postings';
+
+const realTextNote = (shape: BenchShape) => {
+  if (!shape.realTexts) return '';
+  const lengths = shape.realTexts.map((text) => text.length).sort((a, b) => a - b);
+  return `, each posting after a real corpus text (${lengths.length} texts, median ${lengths[lengths.length >> 1].toLocaleString('en-US')} characters, longest ${lengths.at(-1)!.toLocaleString('en-US')})`;
+};
+
+/** Every real corpus posting's stored text that is longer than the bench's own sentence, in corpus order. */
+async function realPostingTexts(): Promise<string[]> {
+  const files = await readCorpusPostings();
+  return files.flatMap((file) => file.postings.map((posting) => posting.description)).filter((text) => text.length > 200);
+}
 
 const { values } = parseArgs({
   options: {
@@ -126,6 +140,7 @@ const { values } = parseArgs({
     'ai-token-budget': { type: 'string', default: '1000000000' },
     'digest-world': { type: 'string', default: 'spread' },
     'no-render': { type: 'boolean', default: false },
+    'real-text': { type: 'boolean', default: false },
   },
 });
 
@@ -138,6 +153,7 @@ const shape: BenchShape = {
   postings: Number(values.postings),
   matchRate: Number(values['match-rate']),
   digestWorld: values['digest-world'] as DigestWorld,
+  ...(values['real-text'] ? { realTexts: await realPostingTexts() } : {}),
 };
 const RATE = Number(values.rate);
 /** With n > 1, each run is n callers `?shard=k&shards=n` at once, as a sharded deployment calls it. */
@@ -249,7 +265,7 @@ async function main() {
     const now = new Date(RUN_AT);
     feeds.setFeed('/jobs.xml', { body: rssFeed(benchPostings(shape, now)), contentType: 'application/rss+xml' });
     console.log(
-      `Scout bench: U=${shape.subscribers.toLocaleString('en-US')} subscribers × J=${shape.postings} postings, match rate ${shape.matchRate} (expected ${expectedMatches(shape).toLocaleString('en-US')} matches), provider ${RATE} requests/s`,
+      `Scout bench: U=${shape.subscribers.toLocaleString('en-US')} subscribers × J=${shape.postings} postings, match rate ${shape.matchRate} (expected ${expectedMatches(shape).toLocaleString('en-US')} matches), provider ${RATE} requests/s${realTextNote(shape)}`,
     );
     const floor = await measureEmulatorFloor({ emulatorHost: emulator.host });
     printFloor(floor);

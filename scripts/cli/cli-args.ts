@@ -73,3 +73,29 @@ export function parseLimitArgs(argv: string[], bounds: { fallback: number; max: 
   if (!Number.isInteger(limit) || limit < 1 || limit > bounds.max) return invalid(`--limit must be a whole number from 1 to ${bounds.max}`);
   return { kind: 'args', args: { limit } };
 }
+
+/** The most documents a migration reads per query: one batch of writes (500 is Firestore's cap). */
+export const MAX_MIGRATION_BATCH_SIZE = 500;
+
+export type MigrationArgs = { dryRun: boolean; batchSize: number };
+
+/** `[--dry-run] [--batch-size N]` and `--help`, nothing else: the shape of every migration command. */
+export function parseMigrationArgs(argv: string[], defaultBatchSize: number): Parsed<MigrationArgs> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { 'dry-run': { type: 'boolean' }, 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(positionals, []);
+  if (positionalError) return invalid(positionalError);
+  const batchSize = values['batch-size'] === undefined ? defaultBatchSize : Number(values['batch-size']);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_MIGRATION_BATCH_SIZE)
+    return invalid(`--batch-size must be a whole number from 1 to ${MAX_MIGRATION_BATCH_SIZE}`);
+  return { kind: 'args', args: { dryRun: values['dry-run'] ?? false, batchSize } };
+}

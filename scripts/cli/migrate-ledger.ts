@@ -1,11 +1,8 @@
-import { parseArgs } from 'node:util';
 import { migrateLedger, MIGRATION_CURSOR, MIGRATION_BATCH_SIZE, type MigrationProgress } from '../../lib/ledger/migrate-ledger';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { expectPositionals, invalid, readArgv } from './cli-args';
+import { MAX_MIGRATION_BATCH_SIZE, parseMigrationArgs, type MigrationArgs } from './cli-args';
 
-export type MigrateLedgerArgs = { dryRun: boolean; batchSize: number };
-
-const MAX_BATCH_SIZE = 500;
+export type MigrateLedgerArgs = MigrationArgs;
 
 const usage = `Usage: scout migrate-ledger [--dry-run] [--batch-size N]
 
@@ -20,28 +17,10 @@ is invisible to the new code.
 
 Options:
   --dry-run        count what it would migrate; write nothing
-  --batch-size <n>  ledger day documents read per query (default ${MIGRATION_BATCH_SIZE}, at most ${MAX_BATCH_SIZE})
+  --batch-size <n>  ledger day documents read per query (default ${MIGRATION_BATCH_SIZE}, at most ${MAX_MIGRATION_BATCH_SIZE})
   -h, --help       show this help`;
 
-export function parseMigrateLedgerArgs(argv: string[]): Parsed<MigrateLedgerArgs> {
-  const read = readArgv(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { 'dry-run': { type: 'boolean' }, 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
-  );
-  if (!read.ok) return invalid(read.message);
-  const { values, positionals } = read.value;
-  if (values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(positionals, []);
-  if (positionalError) return invalid(positionalError);
-  const batchSize = values['batch-size'] === undefined ? MIGRATION_BATCH_SIZE : Number(values['batch-size']);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)
-    return invalid(`--batch-size must be a whole number from 1 to ${MAX_BATCH_SIZE}`);
-  return { kind: 'args', args: { dryRun: values['dry-run'] ?? false, batchSize } };
-}
+export const parseMigrateLedgerArgs = (argv: string[]): Parsed<MigrateLedgerArgs> => parseMigrationArgs(argv, MIGRATION_BATCH_SIZE);
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const counts = (p: MigrationProgress, dryRun: boolean) =>

@@ -1,11 +1,8 @@
-import { parseArgs } from 'node:util';
 import { migrateMinPay, MIN_PAY_MIGRATION_BATCH_SIZE } from '../../lib/subscribers/migrate-min-pay';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { expectPositionals, invalid, readArgv } from './cli-args';
+import { MAX_MIGRATION_BATCH_SIZE, parseMigrationArgs, type MigrationArgs } from './cli-args';
 
-export type UsersMigrateMinPayArgs = { dryRun: boolean; batchSize: number };
-
-const MAX_BATCH_SIZE = 500;
+export type UsersMigrateMinPayArgs = MigrationArgs;
 
 const usage = `Usage: scout users migrate-min-pay [--dry-run] [--batch-size N]
 
@@ -17,28 +14,11 @@ and run again: a second run finds nothing and changes nothing.
 
 Options:
   --dry-run          count the subscribers it would rewrite; write nothing
-  --batch-size <n>   users/ documents read per query (default ${MIN_PAY_MIGRATION_BATCH_SIZE}, at most ${MAX_BATCH_SIZE})
+  --batch-size <n>   users/ documents read per query (default ${MIN_PAY_MIGRATION_BATCH_SIZE}, at most ${MAX_MIGRATION_BATCH_SIZE})
   -h, --help         show this help`;
 
-export function parseUsersMigrateMinPayArgs(argv: string[]): Parsed<UsersMigrateMinPayArgs> {
-  const read = readArgv(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { 'dry-run': { type: 'boolean' }, 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
-  );
-  if (!read.ok) return invalid(read.message);
-  const { values, positionals } = read.value;
-  if (values.help) return { kind: 'help' };
-  const positionalError = expectPositionals(positionals, []);
-  if (positionalError) return invalid(positionalError);
-  const batchSize = values['batch-size'] === undefined ? MIN_PAY_MIGRATION_BATCH_SIZE : Number(values['batch-size']);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)
-    return invalid(`--batch-size must be a whole number from 1 to ${MAX_BATCH_SIZE}`);
-  return { kind: 'args', args: { dryRun: values['dry-run'] ?? false, batchSize } };
-}
+export const parseUsersMigrateMinPayArgs = (argv: string[]): Parsed<UsersMigrateMinPayArgs> =>
+  parseMigrationArgs(argv, MIN_PAY_MIGRATION_BATCH_SIZE);
 
 const subscribers = (n: number) => `${n} subscriber${n === 1 ? '' : 's'}`;
 
