@@ -86,7 +86,14 @@ describe('configuration', () => {
   });
 
   it('refuses secrets of low estimated entropy everywhere, naming the variable, never its value, and saying how to make one', () => {
-    const predictable = ['a'.repeat(32), 'password'.repeat(4), 'abc'.repeat(11), 'ab'.repeat(20), `${'a'.repeat(31)}b`, '0123456789'.repeat(4)];
+    const predictable = [
+      'a'.repeat(32),
+      'password'.repeat(4),
+      'abc'.repeat(11),
+      'ab'.repeat(20),
+      `${'a'.repeat(31)}b`,
+      '0123456789'.repeat(4),
+    ];
     for (const value of predictable) {
       for (const env of [valid, { ...valid, NODE_ENV: 'production' }, { ...valid, ...LOCAL_STACK, NODE_ENV: 'production' }]) {
         const problems = problemsOf({ ...env, CRON_SECRET: value });
@@ -101,7 +108,9 @@ describe('configuration', () => {
       'ADMIN_SECRET',
     ]);
     // What `openssl rand -base64 32` and `openssl rand -hex 32` give passes; so do the test stacks' own secrets.
-    expect(problemsOf({ ...valid, NODE_ENV: 'production', CRON_SECRET: 'f3a9c2e17b04d6589e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70' })).toEqual([]);
+    expect(
+      problemsOf({ ...valid, NODE_ENV: 'production', CRON_SECRET: 'f3a9c2e17b04d6589e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70' }),
+    ).toEqual([]);
     expect(problemsOf({ ...valid, CRON_SECRET: 'test-cron-secret-0123456789', LINK_SECRET: 'bench-secret-0123456789' })).toEqual([]);
   });
 
