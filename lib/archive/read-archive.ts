@@ -1,6 +1,6 @@
 import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot, type Firestore } from 'firebase-admin/firestore';
 import { postingsCollection } from '../feeds/postings-collection';
-import { toSafeUrl } from '../feeds/safe-url';
+import { toPostingLink } from '../feeds/safe-url';
 import { deliveriesCollection, deliveryId, type Delivery } from '../ledger/delivery';
 import { employerLine } from '../mail/compose-email';
 import { outboxCollection } from '../outbox/outbox-row';
@@ -214,8 +214,9 @@ function archivePostingOf(snap: DocumentSnapshot, withDescription: boolean): Arc
   };
   return {
     title: text('title') ?? '',
-    // Stored links were made safe when fetched; checked again, as this one becomes an href.
-    url: toSafeUrl(text('url'), null),
+    // Stored links were made safe when fetched; checked again, as this one becomes an href (and a
+    // posting stored before private links were dropped may still hold one).
+    url: toPostingLink(text('url'), null),
     employer: employerLine({ company: text('company'), location: text('location'), remote: snap.get('remote') === true ? true : null }),
     description: withDescription ? (text('description') ?? '') : null,
   };

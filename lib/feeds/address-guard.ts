@@ -3,15 +3,24 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
 
+/** IPv6 global unicast: every address Scout may reach over IPv6 lies in it. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
 /**
  * Whether a feed may connect to this address: only global unicast. Everything ipaddr.js names a
  * special range is refused — loopback, private, link-local (169.254.169.254, the cloud metadata
  * service), unique-local, carrier-grade NAT, multicast, broadcast, reserved, and every IPv6 form
  * that embeds an IPv4 address (mapped, NAT64, 6to4, Teredo), since those can point back inside.
+ * For IPv6 the rule is an allow-list, not a deny-list: inside 2000::/3 and named by no special
+ * range. ipaddr.js calls the deprecated IPv4-compatible ::/96 plain unicast (the URL parser turns
+ * [::127.0.0.1] into ::7f00:1), so a deny-list alone let it through; outside 2000::/3 nothing is
+ * routable on the internet anyway.
  */
 export function isPublicAddress(address: string): boolean {
   if (!isIP(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 /** Raised while connecting; FeedFetchError reports it as "blocked address", never naming the target. */

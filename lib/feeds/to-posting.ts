@@ -14,7 +14,7 @@ import {
   postingId,
   type Posting,
 } from './posting';
-import { toSafeUrl } from './safe-url';
+import { toPostingLink, toSafeUrl } from './safe-url';
 
 const MAX_CATEGORY_INPUT = 500;
 const MAX_SHORT = 200;
@@ -45,7 +45,9 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
     siteNames: context.siteNames,
   });
   const title = named.title;
-  const url = toSafeUrl(item.link, context.baseUrl);
+  // The id keeps the link as the item gave it: dropping a private link must not move the id.
+  const identityUrl = toSafeUrl(item.link, context.baseUrl);
+  const url = toPostingLink(item.link, context.baseUrl);
   if (!title && !url) return null;
 
   const descriptionText = readText(item.description, MAX_DESCRIPTION_INPUT);
@@ -53,7 +55,7 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
   const guid = item.guid?.trim() || null;
   const publishedAt = parseDate(item.published);
   // The title as sent: an item's id must not move when the way its title is read improves.
-  const key = guid ?? url ?? contentKey(rawTitle, publishedAt, description);
+  const key = guid ?? identityUrl ?? contentKey(rawTitle, publishedAt, description);
   const location = item.job?.place ? capText(item.job.place, MAX_SHORT) : null;
   const remote = item.job?.remote ?? (location && REMOTE_PLACE.test(location) ? true : context.remoteOnly ? true : null);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { estimatedSecretBits } from './secret-strength';
 
 const flag = (fallback: boolean) =>
   z
@@ -192,21 +193,41 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   problems.push(...aiProblems(cleaned));
   if (cleaned.FEED_URLS === undefined && cleaned.SOURCES === undefined)
     problems.push('FEED_URLS is required (or SOURCES): the job sources Scout reads');
-  if (result.success) problems.push(...productionProblems(result.data, cleaned.NODE_ENV));
+  if (result.success) problems.push(...deploymentProblems(result.data, cleaned.NODE_ENV));
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return result.data;
 }
 
 /**
- * Settings that are fine on the local stack and dangerous in production. `next start` sets
- * NODE_ENV=production locally too; the emulator host is what marks the local stack and the tests.
+ * Whether this is a production deployment: NODE_ENV=production serving an APP_URL off loopback.
+ * `next start` sets NODE_ENV=production locally too, so NODE_ENV alone cannot tell; what marks the
+ * local stack and the tests is that Scout serves itself on loopback, where no subscriber could follow
+ * an emailed link. The emulator host is no such mark: it is a setting a production environment
+ * can carry by mistake, so production refuses it instead of being excused by it.
  */
-function productionProblems(config: Config, nodeEnv: string | undefined): string[] {
-  if (nodeEnv !== 'production' || config.FIRESTORE_EMULATOR_HOST) return [];
-  const problems: string[] = [...weakSecretProblems(config)];
+export function runsInProduction(config: Pick<Config, 'APP_URL'>, nodeEnv: string | undefined): boolean {
+  return nodeEnv === 'production' && !servesOnLoopback(config.APP_URL);
+}
+
+function servesOnLoopback(appUrl: string): boolean {
+  const host = new URL(appUrl).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d+){3}$/.test(host);
+}
+
+const IN_PRODUCTION = '(NODE_ENV=production with an APP_URL off loopback)';
+
+/** Settings that are fine on the local stack and dangerous in production; secrets are checked everywhere. */
+function deploymentProblems(config: Config, nodeEnv: string | undefined): string[] {
+  const production = runsInProduction(config, nodeEnv);
+  const problems = secretProblems(config, production);
+  if (!production) return problems;
+  if (config.FIRESTORE_EMULATOR_HOST)
+    problems.push(`FIRESTORE_EMULATOR_HOST must not be set in production ${IN_PRODUCTION}: it sends every read and write to an emulator`);
   // A private feed address in production could only be the platform's own services (the metadata server, a neighbour's admin port).
-  if (config.FEED_ALLOW_PRIVATE_ADDRESSES)
-    problems.push('FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production without FIRESTORE_EMULATOR_HOST)');
+  if (config.FEED_ALLOW_PRIVATE_ADDRESSES) problems.push(`FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production ${IN_PRODUCTION}`);
+  // ?now= moves the run's clock: digests of any day could be flushed, alerts judged against any date.
+  if (config.ALLOW_CLOCK_OVERRIDE)
+    problems.push(`ALLOW_CLOCK_OVERRIDE must not be true in production ${IN_PRODUCTION}: anyone with the cron secret could replay any day`);
   return problems;
 }
 
@@ -219,21 +240,32 @@ export const LOCAL_STACK_SECRETS = {
 
 /** Production secrets: shorter than this is guessable offline (`openssl rand -base64 32` gives 44). */
 export const MIN_PRODUCTION_SECRET_LENGTH = 32;
+/**
+ * Estimated bits (secret-strength.ts) below which a secret is a pattern, not a secret. Everywhere,
+ * the floor only catches patterns; in production it asks for what a random 32-character value has.
+ */
+export const MIN_SECRET_BITS = 48;
+export const MIN_PRODUCTION_SECRET_BITS = 96;
 const SECRET_NAMES = ['CRON_SECRET', 'LINK_SECRET', 'ADMIN_SECRET'] as const;
+const GENERATE = 'generate one with `openssl rand -base64 32`';
 
 /**
- * Weak secrets named by variable, never by value: too short, shared between two roles (one leak
- * would open both: a scheduler's log would sign links), or one of the local stack's published values.
+ * Weak secrets named by variable, never by value: predictable (a repeated short pattern, too few
+ * different characters) anywhere; in production also too short, shared between two roles (one
+ * leak would open both: a scheduler's log would sign links), or one of the local stack's published values.
  */
-function weakSecretProblems(config: Config): string[] {
+function secretProblems(config: Config, production: boolean): string[] {
   const problems: string[] = [];
   const published = new Set<string>(Object.values(LOCAL_STACK_SECRETS));
+  const minBits = production ? MIN_PRODUCTION_SECRET_BITS : MIN_SECRET_BITS;
   for (const [i, name] of SECRET_NAMES.entries()) {
     const value = config[name];
-    if (published.has(value))
-      problems.push(`${name} is one of the local stack's published values; generate one with \`openssl rand -base64 32\``);
-    else if (value.length < MIN_PRODUCTION_SECRET_LENGTH)
+    if (production && published.has(value)) problems.push(`${name} is one of the local stack's published values; ${GENERATE}`);
+    else if (production && value.length < MIN_PRODUCTION_SECRET_LENGTH)
       problems.push(`${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters in production`);
+    else if (estimatedSecretBits(value) < minBits)
+      problems.push(`${name} is too predictable (a repeated short pattern or too few different characters); ${GENERATE}`);
+    if (!production) continue;
     for (const other of SECRET_NAMES.slice(i + 1)) {
       if (config[other] === value) problems.push(`${name} must differ from ${other}`);
     }

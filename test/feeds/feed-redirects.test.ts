@@ -79,6 +79,39 @@ describe('feed fetching never reaches a private address it was not configured wi
     expect(feeds.requests()).toHaveLength(0);
   });
 
+  // Each IPv6 form that embeds an IPv4 address or is otherwise not global unicast, written the way a
+  // hostile feed would write it. The URL parser turns [::127.0.0.1] into [::7f00:1], an
+  // IPv4-compatible address that the guard once took for ordinary unicast.
+  const EMBEDDING_FORMS = [
+    '[::127.0.0.1]',
+    '[::7f00:1]',
+    '[::169.254.169.254]',
+    '[::ffff:127.0.0.1]',
+    '[64:ff9b::127.0.0.1]',
+    '[64:ff9b:1::a00:1]',
+    '[2002:7f00:1::1]',
+    '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+    '[fec0::1]',
+    '[100::1]',
+  ];
+
+  it.each(EMBEDDING_FORMS)('refuses a redirect to %s before connecting, even with FEED_ALLOW_PRIVATE_ADDRESSES', async (host) => {
+    internal = await startInternalService();
+    const port = new URL(internal.url).port;
+    feeds = await startFeedServer({ feeds: { '/jobs.xml': redirect(`http://${host}:${port}/admin/feed.xml`) } });
+
+    expect((await fetchError(fetchFeed(input(`${feeds.url}/jobs.xml`, true)))).message).toBe('blocked address');
+    expect(internal.hits()).toBe(0);
+  });
+
+  it.each(EMBEDDING_FORMS)('refuses %s as the configured address without FEED_ALLOW_PRIVATE_ADDRESSES', async (host) => {
+    internal = await startInternalService();
+    const port = new URL(internal.url).port;
+
+    expect((await fetchError(fetchFeed(input(`http://${host}:${port}/admin/feed.xml`, false)))).message).toBe('blocked address');
+    expect(internal.hits()).toBe(0);
+  });
+
   it('follows a redirect within the configured origin when FEED_ALLOW_PRIVATE_ADDRESSES is on', async () => {
     feeds = await startFeedServer({ feeds: { '/old.xml': redirect('/sample.xml', 308) } });
     const result = await fetchFeed(input(`${feeds.url}/old.xml`, true));

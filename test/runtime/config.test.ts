@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { aiEnabled, ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 
+// Shaped like `openssl rand -base64 32`: 'c' × 32 was valid here once, and is exactly the weak secret start now refuses.
 const valid = {
-  CRON_SECRET: 'c'.repeat(32),
-  LINK_SECRET: 'l'.repeat(32),
-  ADMIN_SECRET: 'a'.repeat(32),
+  CRON_SECRET: 'q7Vd0mX2LrT9bN4kWz8sYh1cJf6pGu3eAa5iOo/Ex+M=',
+  LINK_SECRET: 'H3nK8wZt2RvB6yLq0dFj9sXc4mPg1uTe7aNi5oWr+Yk=',
+  ADMIN_SECRET: 'Zb4Fq9Lm2Xw7Tc0Rk5Vd8Ns1Jh6Yg3Pe/Ua4Io2Ex9=',
   APP_URL: 'https://scout.example.com/',
   MAIL_FROM: 'Scout <alerts@scout.example.com>',
   RESEND_API_KEY: 're_123',
@@ -12,6 +13,9 @@ const valid = {
   FEED_URLS: 'https://jobs.example.com/rss',
   FIREBASE_USE_DEFAULT_CREDENTIALS: 'true',
 };
+
+/** What marks the local stack and the tests: Scout serves itself on loopback, against the emulator. */
+const LOCAL_STACK = { APP_URL: 'http://127.0.0.1:3000', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' };
 
 const problemsOf = (env: Record<string, string | undefined>): string[] => {
   try {
@@ -66,19 +70,76 @@ describe('configuration', () => {
       "ADMIN_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
     ]);
     for (const value of Object.values(LOCAL_STACK_SECRETS)) expect(published.join('\n')).not.toContain(value);
-    // The local stack and the tests (the emulator, or not production) keep their published values.
-    expect(problemsOf({ ...production, ...LOCAL_STACK_SECRETS, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual([]);
+    // The local stack and the tests (an APP_URL on loopback, or not production) keep their published values.
+    expect(problemsOf({ ...production, ...LOCAL_STACK_SECRETS, ...LOCAL_STACK })).toEqual([]);
     expect(problemsOf({ ...valid, ...LOCAL_STACK_SECRETS })).toEqual([]);
   });
 
-  it('refuses FEED_ALLOW_PRIVATE_ADDRESSES in production (NODE_ENV=production without the emulator), naming it', () => {
+  it('refuses FEED_ALLOW_PRIVATE_ADDRESSES in production (NODE_ENV=production, APP_URL off loopback), naming it', () => {
     const production = { ...valid, NODE_ENV: 'production', FEED_ALLOW_PRIVATE_ADDRESSES: 'true' };
     expect(() => loadConfig(production)).toThrow(ConfigError);
     expect(() => loadConfig(production)).toThrow(/FEED_ALLOW_PRIVATE_ADDRESSES/);
     expect(loadConfig({ ...production, FEED_ALLOW_PRIVATE_ADDRESSES: 'false' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(false);
-    // The local stack and the tests run `next start` (NODE_ENV=production) against the emulator.
-    expect(loadConfig({ ...production, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+    // The local stack and the tests run `next start` (NODE_ENV=production) with an APP_URL on loopback.
+    expect(loadConfig({ ...production, ...LOCAL_STACK }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
     expect(loadConfig({ ...production, NODE_ENV: 'development' }).FEED_ALLOW_PRIVATE_ADDRESSES).toBe(true);
+  });
+
+  it('refuses secrets of low estimated entropy everywhere, naming the variable, never its value, and saying how to make one', () => {
+    const predictable = [
+      'a'.repeat(32),
+      'password'.repeat(4),
+      'abc'.repeat(11),
+      'ab'.repeat(20),
+      `${'a'.repeat(31)}b`,
+      '0123456789'.repeat(4),
+    ];
+    for (const value of predictable) {
+      for (const env of [valid, { ...valid, NODE_ENV: 'production' }, { ...valid, ...LOCAL_STACK, NODE_ENV: 'production' }]) {
+        const problems = problemsOf({ ...env, CRON_SECRET: value });
+        expect(problems, value).toEqual([
+          'CRON_SECRET is too predictable (a repeated short pattern or too few different characters); generate one with `openssl rand -base64 32`',
+        ]);
+        expect(problems.join('\n')).not.toContain(value);
+      }
+    }
+    expect(problemsOf({ ...valid, LINK_SECRET: 'x'.repeat(40), ADMIN_SECRET: 'password'.repeat(5) }).map((p) => p.split(' ')[0])).toEqual([
+      'LINK_SECRET',
+      'ADMIN_SECRET',
+    ]);
+    // What `openssl rand -base64 32` and `openssl rand -hex 32` give passes; so do the test stacks' own secrets.
+    expect(
+      problemsOf({ ...valid, NODE_ENV: 'production', CRON_SECRET: 'f3a9c2e17b04d6589e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70' }),
+    ).toEqual([]);
+    expect(problemsOf({ ...valid, CRON_SECRET: 'test-cron-secret-0123456789', LINK_SECRET: 'bench-secret-0123456789' })).toEqual([]);
+  });
+
+  it('never skips the production checks because FIRESTORE_EMULATOR_HOST is set, and refuses that variable in production', () => {
+    const production = { ...valid, NODE_ENV: 'production', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' };
+    expect(problemsOf(production)).toEqual([
+      'FIRESTORE_EMULATOR_HOST must not be set in production (NODE_ENV=production with an APP_URL off loopback): it sends every read and write to an emulator',
+    ]);
+    expect(problemsOf({ ...production, ...LOCAL_STACK_SECRETS, FEED_ALLOW_PRIVATE_ADDRESSES: 'true' })).toEqual([
+      "CRON_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "LINK_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      "ADMIN_SECRET is one of the local stack's published values; generate one with `openssl rand -base64 32`",
+      'FIRESTORE_EMULATOR_HOST must not be set in production (NODE_ENV=production with an APP_URL off loopback): it sends every read and write to an emulator',
+      'FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production (NODE_ENV=production with an APP_URL off loopback)',
+    ]);
+    // Every loopback spelling of APP_URL is the local stack; a public one is production.
+    for (const appUrl of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://scout.localhost:3000'])
+      expect(problemsOf({ ...production, APP_URL: appUrl }), appUrl).toEqual([]);
+    expect(problemsOf({ ...production, APP_URL: 'https://10.0.0.5' })).toHaveLength(1);
+  });
+
+  it('refuses ALLOW_CLOCK_OVERRIDE=true in production, as it does FEED_ALLOW_PRIVATE_ADDRESSES', () => {
+    const production = { ...valid, NODE_ENV: 'production', ALLOW_CLOCK_OVERRIDE: 'true' };
+    expect(problemsOf(production)).toEqual([
+      'ALLOW_CLOCK_OVERRIDE must not be true in production (NODE_ENV=production with an APP_URL off loopback): anyone with the cron secret could replay any day',
+    ]);
+    expect(loadConfig({ ...production, ALLOW_CLOCK_OVERRIDE: 'false' }).ALLOW_CLOCK_OVERRIDE).toBe(false);
+    expect(loadConfig({ ...production, ...LOCAL_STACK }).ALLOW_CLOCK_OVERRIDE).toBe(true);
+    expect(loadConfig({ ...production, NODE_ENV: 'development' }).ALLOW_CLOCK_OVERRIDE).toBe(true);
   });
 
   it('treats an empty value as unset', () => {

@@ -60,9 +60,10 @@ beforeEach(() => {
 });
 
 const baseEnv = {
-  CRON_SECRET: 'c'.repeat(32),
-  LINK_SECRET: 'l'.repeat(32),
-  ADMIN_SECRET: 'a'.repeat(32),
+  // Pattern-free: start refuses 'c' × 32 and the like (lib/runtime/secret-strength.ts).
+  CRON_SECRET: 'verdict-test-cron-secret-0123456789',
+  LINK_SECRET: 'verdict-test-link-secret-0123456789',
+  ADMIN_SECRET: 'verdict-test-admin-secret-0123456789',
   APP_URL: 'https://scout.example.com',
   MAIL_FROM: 'Scout <alerts@scout.example.com>',
   RESEND_API_KEY: 're_123',

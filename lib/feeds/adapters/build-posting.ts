@@ -11,7 +11,7 @@ import {
   type Budget,
   type Posting,
 } from '../posting';
-import { toSafeUrl } from '../safe-url';
+import { toPostingLink } from '../safe-url';
 import { parsePayText } from '../../pay/parse-pay';
 
 const MAX_SHORT = 200;
@@ -37,13 +37,14 @@ export type RawJob = {
 
 /**
  * Normalises one job of any API kind the way the feed path normalises an item: plain text,
- * whitespace collapsed, control characters gone, every field capped, only absolute http(s) links.
+ * whitespace collapsed, control characters gone, every field capped, only absolute http(s) links
+ * that aim at no private address (safe-url.ts).
  * Null when the job has neither a title nor a usable link.
  */
 export function buildPosting(source: string, raw: RawJob): Posting | null {
   const titleText = cleanPlainText(raw.title, MAX_TITLE_INPUT);
   const title = capText(collapseWhitespace(titleText), MAX_TITLE);
-  const url = toSafeUrl(raw.url, null);
+  const url = toPostingLink(raw.url, null);
   if (!title && !url) return null;
   const descriptionText = raw.description
     ? raw.description.html
