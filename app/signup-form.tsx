@@ -78,6 +78,7 @@ export function SignupForm({ timeZones, defaultDigestHour }: { timeZones: readon
       if (response.ok && body?.preview) next = { kind: 'shown', preview: body.preview };
       else if (response.status === 400 && body?.fields) next = invalidPreview(body.fields);
       else if (response.status === 429) next = { kind: 'rate-limited', retryAfterSec: Number(response.headers.get('retry-after')) || 60 };
+      else if (response.status === 503) next = { kind: 'busy', retryAfterSec: Number(response.headers.get('retry-after')) || 60 };
       else next = { kind: 'unavailable' };
     } catch {
       next = { kind: 'unavailable' };

@@ -122,8 +122,13 @@ async function lookUp(request: Request, deps: AdminDeps): Promise<Response> {
   return subscriberPage({ now: deps.now, email, history, digestHourUtc: deps.config.DIGEST_HOUR_UTC });
 }
 
+async function holdsOpenSession(request: Request, deps: AdminDeps): Promise<boolean> {
+  const check = verifySessionValue(readCookie(request, SESSION_COOKIE), { secret: deps.config.ADMIN_SECRET, now: deps.now });
+  return check.ok && (await isAdminSessionOpen(deps.db, { sessionId: check.sessionId, now: deps.now }));
+}
+
 /**
- * POST /admin/login: origin, then the global lock and the limit per trusted client address
+ * POST /admin/login: origin, then an open session (its holder is sent to the dashboard), then the global lock and the limit per trusted client address
  * (login-gate.ts), then the secret, compared in constant time. A right secret gets the signed
  * session cookie and a redirect to the dashboard; a wrong one gets 401 and the form again, and no
  * cookie. The secret is never logged.
@@ -136,6 +141,11 @@ export const handleAdminLogin = adminHandler({
       return forbidden();
     }
     const secret = deps.config.ADMIN_SECRET;
+    // Already logged in: nothing to admit, so no lock or limit stands between an operator and the page.
+    if (await holdsOpenSession(request, deps)) {
+      await request.body?.cancel().catch(() => undefined);
+      return adminRedirect([]);
+    }
     const gate = await admitLogin(request, deps);
     if (!gate.ok) return gate.response;
     const form = await readAdminForm(request);

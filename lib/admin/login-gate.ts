@@ -1,19 +1,35 @@
-import { clientAddressOf, clientLogId } from '../http/client-address';
+import { clientAddressOf, clientLogId, UNKNOWN_CLIENT } from '../http/client-address';
 import { countLoginFailure, lockRetryAfterSec, readLoginLock, recordAuthFailure } from '../ops/auth-failures';
 import { loginPage } from './login-page';
 import { utc } from './ops-view';
 import type { AdminDeps } from './admin-deps';
-import { countLoginAttempt, LOGIN_LIMIT } from './login-limit';
+import { claimLockedAttempt, countLoginAttempt, LOGIN_LIMIT } from './login-limit';
 
 export type LoginGate = { ok: true; clientAddress: string } | { ok: false; response: Response };
 
 /**
  * Before the secret is read: the global lock, then the per-client limit, both on the trusted
  * client address. A refused attempt is a failed login: logged (rate-limited) and counted.
+ * Without a trusted address neither may refuse everyone for one caller (login-limit.ts): the
+ * lock only paces the attempts, and there is no per-client limit.
  */
 export async function admitLogin(request: Request, deps: AdminDeps): Promise<LoginGate> {
   const clientAddress = clientAddressOf(request, deps.config);
+  const trusted = clientAddress !== UNKNOWN_CLIENT;
   const lock = await readLoginLock(deps.db, deps.now);
+  if (lock && !trusted) {
+    const paced = await claimLockedAttempt(deps.db, deps.now);
+    if (paced.allowed) return { ok: true, clientAddress };
+    await refused(request, deps, { clientAddress, reason: 'paced' });
+    return {
+      ok: false,
+      response: await loginPage({
+        status: 429,
+        message: `Login is slowed for everyone until ${utc(lock.until)} UTC after too many failed logins: try again in ${paced.retryAfterSec} seconds. Sessions already open keep working.`,
+        retryAfterSec: paced.retryAfterSec,
+      }),
+    };
+  }
   if (lock) {
     await refused(request, deps, { clientAddress, reason: 'locked' });
     return {
@@ -25,6 +41,7 @@ export async function admitLogin(request: Request, deps: AdminDeps): Promise<Log
       }),
     };
   }
+  if (!trusted) return { ok: true, clientAddress };
   const attempt = await countLoginAttempt(deps.db, { clientAddress, secret: deps.config.ADMIN_SECRET, now: deps.now });
   if (!attempt.allowed) {
     await refused(request, deps, { clientAddress, reason: 'rate-limited' });
@@ -62,7 +79,7 @@ export async function refuseWrongSecret(deps: AdminDeps, clientAddress: string):
 export const logLogin = (deps: AdminDeps, clientAddress: string) =>
   deps.log('admin.login', { ok: true, client: clientLogId(clientAddress, deps.config.LINK_SECRET) });
 
-async function refused(request: Request, deps: AdminDeps, input: { clientAddress: string; reason: 'locked' | 'rate-limited' }) {
+async function refused(request: Request, deps: AdminDeps, input: { clientAddress: string; reason: 'locked' | 'paced' | 'rate-limited' }) {
   await request.body?.cancel().catch(() => undefined);
   await recordAuthFailure(deps, {
     kind: 'login',

@@ -15,6 +15,8 @@ export type PreviewPanelState =
   /** The fields as typed cannot be previewed: the first field at fault and its message. */
   | { kind: 'invalid'; message: string }
   | { kind: 'rate-limited'; retryAfterSec: number }
+  /** Every instance's reads of the week are used up for the minute (shared-window.ts): no one's fault here. */
+  | { kind: 'busy'; retryAfterSec: number }
   | { kind: 'unavailable' };
 
 const FIELD_NAMES: Record<PreviewField | 'body', string> = {
@@ -41,6 +43,9 @@ export function invalidPreview(errors: PreviewFieldErrors): PreviewPanelState {
 
 export const PREVIEW_RATE_LIMITED = (retryAfterSec: number) =>
   `Too many previews from your network in the last minute. Try again in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}.`;
+
+export const PREVIEW_BUSY = (retryAfterSec: number) =>
+  `Previews are busy for everyone right now. Try again in ${retryAfterSec} second${retryAfterSec === 1 ? '' : 's'}; your form still works.`;
 
 /**
  * The panel: a heading and the live region whose content (PreviewBody) changes. The region is
@@ -71,6 +76,8 @@ export function PreviewBody({ state }: { state: PreviewPanelState }) {
       return <p className="hint">No preview yet. {state.message}.</p>;
     case 'rate-limited':
       return <p className="field-error">{PREVIEW_RATE_LIMITED(state.retryAfterSec)}</p>;
+    case 'busy':
+      return <p className="field-error">{PREVIEW_BUSY(state.retryAfterSec)}</p>;
     case 'unavailable':
       return <p className="field-error">The preview could not be loaded. Your form still works: try Preview again in a minute.</p>;
     case 'shown':

@@ -224,6 +224,11 @@ async function preview(
     const retryAfterSec = outcome.retryAfterSec;
     return formPage(deps, { ...page, status: 429, preview: { kind: 'rate-limited', retryAfterSec }, retryAfterSec });
   }
+  if (outcome.kind === 'busy') {
+    log('preferences.refused', { action: 'preview', reason: 'window-budget' });
+    const retryAfterSec = outcome.retryAfterSec;
+    return formPage(deps, { ...page, status: 503, preview: { kind: 'busy', retryAfterSec }, retryAfterSec });
+  }
   return formPage(deps, { ...page, status: 200, preview: { kind: 'shown', preview: outcome.preview } });
 }
 

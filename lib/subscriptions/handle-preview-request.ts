@@ -101,6 +101,10 @@ export async function handlePreviewRequest(request: Request, deps: PreviewReques
       log('preview.refused', { reason: 'rate-limit' });
       return await answer(429, { kind: 'rate-limited', retryAfterSec: outcome.retryAfterSec }, { retryAfterSec: outcome.retryAfterSec });
     }
+    if (outcome.kind === 'busy') {
+      log('preview.refused', { reason: 'window-budget' });
+      return await answer(503, { kind: 'busy', retryAfterSec: outcome.retryAfterSec }, { retryAfterSec: outcome.retryAfterSec });
+    }
     return await answer(200, { kind: 'shown', preview: outcome.preview });
   } catch (error) {
     log('preview.error', { error: error instanceof Error ? error.message : String(error) });
@@ -125,7 +129,9 @@ async function jsonAnswer(status: number, panel: PreviewPanelState, extra: { fie
       ? { preview: panel.preview, html }
       : panel.kind === 'rate-limited'
         ? { error: 'too many previews from your network; try again later', retryAfterSec: panel.retryAfterSec, html }
-        : { error: 'invalid preview', fields: extra.fields ?? {}, html };
+        : panel.kind === 'busy'
+          ? { error: 'previews are busy for everyone; try again later', retryAfterSec: panel.retryAfterSec, html }
+          : { error: 'invalid preview', fields: extra.fields ?? {}, html };
   return Response.json(body, {
     status,
     headers: { 'cache-control': 'no-store', ...(extra.retryAfterSec ? { 'retry-after': String(extra.retryAfterSec) } : {}) },

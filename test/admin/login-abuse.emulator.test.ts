@@ -16,22 +16,66 @@ afterEach(async () => h?.close());
 const events = (logs: string[], event: string) => logs.map((line) => JSON.parse(line)).filter((l) => l.event === event);
 
 describe('the per-client login limit cannot be escaped with forged addresses', () => {
-  it.each([
-    ['with no proxy configured (TRUSTED_PROXY_HOPS=0)', {}, (i: number) => `198.51.100.${i}`],
-    ['behind one proxy (TRUSTED_PROXY_HOPS=1)', { TRUSTED_PROXY_HOPS: '1' }, (i: number) => `198.51.100.${i}, 203.0.113.77`],
-  ])('%s: 30 wrong secrets from 30 forged X-Forwarded-For values are refused after the limit', async (_name, env, forwardedFor) => {
-    h = await createHarness(env);
+  it.each([['behind one proxy (TRUSTED_PROXY_HOPS=1)', { TRUSTED_PROXY_HOPS: '1' }, (i: number) => `198.51.100.${i}, 203.0.113.77`]])(
+    '%s: 30 wrong secrets from 30 forged X-Forwarded-For values are refused after the limit',
+    async (_name, env, forwardedFor) => {
+      h = await createHarness(env);
+      const admin = adminClient(h, NOW);
+      const statuses = [];
+      for (let i = 0; i < 30; i++)
+        statuses.push(
+          (await admin.post('/admin/login', { secret: `guess-${i}` }, { headers: { 'x-forwarded-for': forwardedFor(i) } })).status,
+        );
+      expect(statuses).toEqual([...Array(LOGIN_LIMIT.perWindow).fill(401), ...Array(30 - LOGIN_LIMIT.perWindow).fill(429)]);
+      // The right secret from the same client waits too.
+      const right = await admin.post(
+        '/admin/login',
+        { secret: h.config.ADMIN_SECRET },
+        { headers: { 'x-forwarded-for': forwardedFor(99) } },
+      );
+      expect(right.status).toBe(429);
+      expect(right.setCookies).toEqual([]);
+    },
+  );
+});
+
+describe('without a trusted client address one caller cannot lock the ops page for everyone', () => {
+  const forged = (i: number) => ({ headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+
+  it(`TRUSTED_PROXY_HOPS=0: ${LOGIN_LIMIT.failuresPerWindow + 1} wrong secrets from one caller do not stop the holder of a valid session`, async () => {
+    h = await createHarness();
+    const admin = adminClient(h, NOW);
+    const cookie = await admin.session();
+    for (let i = 0; i <= LOGIN_LIMIT.failuresPerWindow; i++) await admin.post('/admin/login', { secret: `guess-${i}` }, forged(i));
+
+    // The session opens the page and its forms, and a login from it goes straight to the dashboard.
+    expect((await admin.get({ cookie })).status).toBe(200);
+    // (404: the lookup ran and found no such subscriber.)
+    expect((await admin.post('/admin', { email: 'someone@example.com' }, { cookie })).status).toBe(404);
+    const again = await admin.post('/admin/login', { secret: 'whatever' }, { cookie, ...forged(99) });
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/admin');
+  });
+
+  it('the failures slow the login to one attempt per pace slot instead of closing it: the right secret gets in at the next slot', async () => {
+    h = await createHarness();
     const admin = adminClient(h, NOW);
     const statuses = [];
-    for (let i = 0; i < 30; i++)
-      statuses.push(
-        (await admin.post('/admin/login', { secret: `guess-${i}` }, { headers: { 'x-forwarded-for': forwardedFor(i) } })).status,
-      );
-    expect(statuses).toEqual([...Array(LOGIN_LIMIT.perWindow).fill(401), ...Array(30 - LOGIN_LIMIT.perWindow).fill(429)]);
-    // The right secret from the same client waits too.
-    const right = await admin.post('/admin/login', { secret: h.config.ADMIN_SECRET }, { headers: { 'x-forwarded-for': forwardedFor(99) } });
-    expect(right.status).toBe(429);
-    expect(right.setCookies).toEqual([]);
+    for (let i = 0; i < 30; i++) statuses.push((await admin.post('/admin/login', { secret: `guess-${i}` }, forged(i))).status);
+    // No per-client limit (it would be everyone's): the failures up to the lock, and the one
+    // attempt its first pace slot compares, are answered 401; the rest of the slot waits.
+    const compared = LOGIN_LIMIT.failuresPerWindow + 1;
+    expect(statuses).toEqual([...Array(compared).fill(401), ...Array(30 - compared).fill(429)]);
+
+    const waiting = await admin.post('/admin/login', { secret: h.config.ADMIN_SECRET }, forged(100));
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.headers.get('retry-after'))).toBeLessThanOrEqual(LOGIN_LIMIT.lockedPaceMs / 1000);
+    expect(waiting.body).toContain('Login is slowed for everyone');
+
+    const nextSlot = adminClient(h, new Date(NOW.getTime() + LOGIN_LIMIT.lockedPaceMs));
+    const opened = await nextSlot.post('/admin/login', { secret: h.config.ADMIN_SECRET }, forged(101));
+    expect(opened.status).toBe(303);
+    expect((await nextSlot.get({ cookie: asCookie(opened.setCookies[0]) })).status).toBe(200);
   });
 });
 

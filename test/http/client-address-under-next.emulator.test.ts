@@ -7,7 +7,9 @@ import { startWellInsideWindow } from '../support/fixed-window';
 /**
  * TRUSTED_PROXY_HOPS=0 as `next start` serves it: Next hands the route a client's own
  * X-Forwarded-For unchanged (it fills in the socket's peer only when there is none), so the app
- * trusts no header and every caller is one client. Forged headers buy no fresh allowance.
+ * trusts no header and every caller is one client. A per-client limit would then be everyone's,
+ * so none applies: the mailbox's allowance and the global caps hold instead, and no caller's
+ * requests (forged headers or not) close the form or the login for the others.
  */
 let app: AppUnderNext;
 
@@ -23,7 +25,7 @@ const BURST_MS = 15_000;
 const forged = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}`, 'x-real-ip': `198.51.100.${i}` });
 
 describe('under next start with TRUSTED_PROXY_HOPS=0', () => {
-  it('signups with a forged X-Forwarded-For each are one client: its hourly allowance, then 429', async () => {
+  it('signups past the hourly per-client allowance, with a forged X-Forwarded-For each, are all accepted: no one-client limit closes the form', async () => {
     await startWellInsideWindow(SIGNUP_LIMITS.clientWindowMs, BURST_MS);
     const statuses = [];
     for (let i = 0; i < SIGNUP_LIMITS.clientPerWindow + 3; i++) {
@@ -35,10 +37,10 @@ describe('under next start with TRUSTED_PROXY_HOPS=0', () => {
       statuses.push(res.status);
       await res.body?.cancel();
     }
-    expect(statuses).toEqual([...Array(SIGNUP_LIMITS.clientPerWindow).fill(202), ...Array(3).fill(429)]);
+    expect(statuses).toEqual(Array(SIGNUP_LIMITS.clientPerWindow + 3).fill(202));
   });
 
-  it('wrong admin secrets with a forged X-Forwarded-For each are one client: refused after the limit', async () => {
+  it('wrong admin secrets past the per-client minute, with a forged X-Forwarded-For each, are each compared: no one-client limit closes the login', async () => {
     await startWellInsideWindow(LOGIN_LIMIT.windowMs, BURST_MS);
     const statuses = [];
     for (let i = 0; i < LOGIN_LIMIT.perWindow + 3; i++) {
@@ -51,6 +53,6 @@ describe('under next start with TRUSTED_PROXY_HOPS=0', () => {
       statuses.push(res.status);
       await res.body?.cancel();
     }
-    expect(statuses).toEqual([...Array(LOGIN_LIMIT.perWindow).fill(401), ...Array(3).fill(429)]);
+    expect(statuses).toEqual(Array(LOGIN_LIMIT.perWindow + 3).fill(401));
   });
 });

@@ -3,6 +3,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings-collection';
 import { PREVIEW_LIMITS } from '../../lib/preview/preview-limit';
+import { PREVIEW_WINDOW_SHARING } from '../../lib/preview/shared-window';
 import { PREVIEW_MAX_POSTINGS, type Preview } from '../../lib/preview/preview';
 import { handlePreviewRequest } from '../../lib/subscriptions/handle-preview-request';
 import { handlePreferencesRequest } from '../../lib/subscriptions/handle-preferences-request';
@@ -190,13 +191,13 @@ describe('what a preview costs', () => {
     try {
       sent = await preview(REACT);
       const { reads, writes, roundTrips } = counter.snapshot();
-      // The postings (exactly the cap) and the counter read back after its increment.
-      expect(reads).toBe(PREVIEW_MAX_POSTINGS + 1);
-      // The counter's increment; nothing else.
-      expect(writes).toBe(1);
-      // The increment, its read-back, the one postings query.
-      expect(counter.rpcs()).toEqual({ commit: 1, batchGetDocuments: 1, runQuery: 1 });
-      expect(roundTrips).toBe(3);
+      // The postings (exactly the cap), the client's counter and the window-read budget's, each read back after its increment.
+      expect(reads).toBe(PREVIEW_MAX_POSTINGS + 2);
+      // The two counters' increments; nothing else.
+      expect(writes).toBe(2);
+      // The increments, their read-backs, the one postings query.
+      expect(counter.rpcs()).toEqual({ commit: 2, batchGetDocuments: 2, runQuery: 1 });
+      expect(roundTrips).toBe(5);
     } finally {
       counter.restore();
     }
@@ -207,10 +208,14 @@ describe('what a preview costs', () => {
     expect(sent.json.html).toContain('only the newest 1,000 were checked');
 
     expect(await h.dump(['users', 'jobs', 'deliveries', 'emails', 'feeds', 'locks'])).toEqual(before);
-    const limits = await h.db.collection('rateLimits').get();
-    expect(limits.docs.map((d) => ({ kind: d.get('kind'), count: d.get('count') }))).toEqual([{ kind: 'preview-client-minute', count: 1 }]);
-    expect(limits.docs[0].id).toMatch(/^preview-client_[\w-]{22}_m\d+$/);
-    expect(limits.docs[0].id).not.toContain('203.0.113.7');
+    const limits = (await h.db.collection('rateLimits').get()).docs.sort((a, b) => a.id.localeCompare(b.id));
+    expect(limits.map((d) => ({ kind: d.get('kind'), count: d.get('count') }))).toEqual([
+      { kind: 'preview-client-minute', count: 1 },
+      { kind: 'preview-window-reads-minute', count: 1 },
+    ]);
+    expect(limits[0].id).toMatch(/^preview-client_[\w-]{22}_m\d+$/);
+    expect(limits[0].id).not.toContain('203.0.113.7');
+    expect(limits[1].id).toMatch(/^preview-window-reads_m\d+$/);
   });
 
   it(`${PREVIEW_LIMITS.perWindow} previews a minute per client; the next is 429 with Retry-After and reads no posting; another client is not held back`, async () => {
@@ -242,6 +247,74 @@ describe('what a preview costs', () => {
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toBe('60');
     expect(page.text).toContain('Too many previews from your network in the last minute. Try again in 60 seconds.');
+  });
+});
+
+describe('what previews cost together', () => {
+  it('1,000 previews in a minute from 1,000 client addresses cost fewer than 2,000 Firestore reads in all', async () => {
+    const week = Array.from({ length: 200 }, (_, i) =>
+      posting({ title: i % 2 === 0 ? `React role ${i}` : `Go role ${i}`, fetchedAt: new Date(NOW.getTime() - (i + 1) * 3_600_000) }),
+    );
+    await store(h.db, week);
+    const counter = instrumentFirestore();
+    const statuses: number[] = [];
+    try {
+      // Twenty at a time, spread over the minute, each from its own address behind the trusted proxy.
+      for (let i = 0; i < 1_000; i += 20) {
+        const batch = Array.from({ length: 20 }, (_, j) => i + j);
+        const answers = await Promise.all(
+          batch.map((n) => preview(REACT, { ip: `10.${n >> 8}.${n & 255}.1`, now: new Date(NOW.getTime() + n * 59) })),
+        );
+        statuses.push(...answers.map((a) => a.status));
+      }
+      // Measured: 1,337 — the 1,000 clients' counters, two reads of the window's 167 postings (30 s apart), the budget's counter.
+      expect(counter.snapshot().reads).toBeLessThan(2_000);
+    } finally {
+      counter.restore();
+    }
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  }, 120_000);
+});
+
+describe('the window-read budget bounds every instance together', () => {
+  it('an instance with no read of its own, once the minute’s budget is spent elsewhere: 503 with Retry-After, nothing read; the next minute reads again', async () => {
+    await store(h.db, [posting({ title: 'React developer', fetchedAt: ago(1) })]);
+    const minute = Math.floor(NOW.getTime() / PREVIEW_WINDOW_SHARING.budgetWindowMs);
+    await h.db
+      .collection('rateLimits')
+      .doc(`preview-window-reads_m${minute}`)
+      .set({
+        kind: 'preview-window-reads-minute',
+        count: PREVIEW_WINDOW_SHARING.readsPerMinute,
+        expireAt: new Date(NOW.getTime() + DAY_MS),
+      });
+
+    const counter = instrumentFirestore();
+    let busy: Answer;
+    try {
+      busy = await preview(REACT, { now: new Date(NOW.getTime() + 20_000) });
+      expect(counter.rpcs()).not.toHaveProperty('runQuery');
+    } finally {
+      counter.restore();
+    }
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('40');
+    expect(busy.json).toMatchObject({ error: 'previews are busy for everyone; try again later', retryAfterSec: 40 });
+    expect(busy.json.html).toContain('Previews are busy for everyone right now. Try again in 40 seconds');
+
+    const next = await preview(REACT, { now: new Date(NOW.getTime() + 60_000) });
+    expect(next.status).toBe(200);
+    expect(next.json.preview.matched).toBe(1);
+  });
+
+  it('TRUSTED_PROXY_HOPS=0: no per-client limit, which would be every visitor’s; one caller’s previews do not refuse the others', async () => {
+    await h.close();
+    h = await createHarness();
+    await store(h.db, [posting({ title: 'React developer', fetchedAt: ago(1) })]);
+    for (let i = 0; i <= PREVIEW_LIMITS.perWindow; i++) expect((await preview(REACT, { ip: `198.51.100.${i}` })).status).toBe(200);
+    expect((await preview(REACT, { ip: '203.0.113.200' })).status).toBe(200);
+    const kinds = (await h.db.collection('rateLimits').get()).docs.map((d) => d.get('kind'));
+    expect(kinds).toEqual(['preview-window-reads-minute']);
   });
 });
 
