@@ -22,10 +22,17 @@ export function buildCompletion(
   nowMs: number,
 ) {
   const judged =
-    answer === 'obedient' ? scoreObediently(input.subscriber, input.postings) : input.postings.map((p) => scorePosting(input.subscriber, p));
+    answer === 'obedient'
+      ? scoreObediently(input.subscriber, input.postings)
+      : input.postings.map((p) => scorePosting(input.subscriber, p));
   const verdicts = JSON.stringify({ verdicts: judged });
   // A proper prefix of a JSON object is never valid JSON: what a model cut off mid-answer sends.
-  const content = answer === 'verdicts' || answer === 'obedient' ? verdicts : answer === 'malformed' ? verdicts.slice(0, Math.floor(verdicts.length / 2)) : null;
+  const content =
+    answer === 'verdicts' || answer === 'obedient'
+      ? verdicts
+      : answer === 'malformed'
+        ? verdicts.slice(0, Math.floor(verdicts.length / 2))
+        : null;
   const refusal = answer === 'refusal' ? REFUSAL : null;
   const promptTokens = tokens(request.messages.map(textOf).join(''));
   const completionTokens = tokens(content ?? refusal ?? '');
