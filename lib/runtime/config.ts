@@ -112,8 +112,8 @@ export const configSchema = z.object({
   AI_MAX_CALLS_PER_RUN: int(1_000, 1, 100_000),
   /**
    * Tokens (prompt + completion, as the server reports them) per UTC day; past it, keywords alone.
-   * Each request repeats the subscriber's prefix, so a judged pair costs about 4 times what it did
-   * in a batch (docs/verdicts.md "Cost"): 4,000,000 judges about as many pairs a day as 1,000,000 did.
+   * Each request repeats the subscriber's prefix, so a judged pair costs about 3.4 times what it did
+   * in a batch (docs/verdicts.md "Cost"): 4,000,000 judges a few more pairs a day than 1,000,000 did.
    */
   AI_DAILY_TOKEN_BUDGET: int(4_000_000, 1_000, 1_000_000_000),
   /**

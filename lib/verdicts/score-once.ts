@@ -118,8 +118,16 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 
 export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; postings: VerdictPosting[] };
 
-/** A claim outlives the call it covers (AI_TIMEOUT_MS) by this much before another run may take it over. */
+/** A claim outlives the calls it covers by this much (a 429's wait among them) before another run may take it over. */
 export const CLAIM_LEASE_MARGIN_MS = 60_000;
+
+/**
+ * How long a claim covers: its group's requests wait in the run's FIFO of AI_CONCURRENCY slots
+ * behind at most the other judged subscribers' groups, which together hold at most
+ * AI_CONCURRENCY × CLAIM_GROUP requests: CLAIM_GROUP request times, whatever AI_CONCURRENCY is.
+ * A live run's claim must not lapse while its request is queued (another run would ask too).
+ */
+export const claimLeaseMs = (timeoutMs: number) => CLAIM_GROUP * timeoutMs + CLAIM_LEASE_MARGIN_MS;
 
 type Decision = { use: MatchVerdict } | 'claim' | 'wait' | 'superseded';
 
@@ -179,7 +187,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     model: client.model,
     promptVersion: PROMPT_VERSION,
     profileVersion: subscriber.profileVersion,
-    leaseUntil: new Date(now.getTime() + client.timeoutMs + CLAIM_LEASE_MARGIN_MS),
+    leaseUntil: new Date(now.getTime() + claimLeaseMs(client.timeoutMs)),
     runId,
     createdAt: now,
     scoredAt: null,
