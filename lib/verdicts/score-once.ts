@@ -31,9 +31,12 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
  * - A fault, the budget or an answer without that posting deletes the claim (guarded): nothing but
  *   a real answer is ever stored, and the next run tries again.
  *
- * Hard limits, checked before every call: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every
- * scoreOnce of the run) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day}, counted with increments).
- * The token check can be overshot by the calls already in flight when it is reached, never more.
+ * One posting per request (wire.ts): no posting's text is in the request that judges another.
+ *
+ * Hard limits: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every scoreOnce of the run, a call
+ * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day},
+ * counted with increments, read before each group and each retry). The token check can be
+ * overshot by the groups already in flight when it is reached, never more.
  *
  * Every fallback means "no verdict": the caller decides that posting by its keyword score.
  */

@@ -154,7 +154,7 @@ export type Verdict = { fit: number; reason: string };
 
 /**
  * The answer's content → verdicts for the ids asked about. `null` when the content is not the
- * answer object at all (not JSON, no `verdicts` array): the whole batch is then `malformed`.
+ * answer object at all (not JSON, no `verdicts` array): the request is then `malformed`.
  * Within a well-formed answer each verdict stands alone: one for an id not asked about, a repeat
  * of an id already answered, or one that breaks the schema (a fit that is not a whole number from
  * 0 to 100, a missing reason) is ignored and counted, and its posting keeps its keyword score.
