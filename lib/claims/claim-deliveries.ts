@@ -308,7 +308,7 @@ type SubscriberPlan = {
  * An instant subscriber's new matches, each with the model's judgement when the stage is on:
  * scored in the run that matches, before the claim (docs/verdicts.md). A pair is scored once
  * (matches/{uid}_{jobId}), so a round re-planned after a lost race asks nothing again. Daily
- * subscribers are judged at the flush, in one call over their queued items.
+ * subscribers are judged at the flush, one call per queued item.
  */
 async function judgeInstant(ctx: ClaimContext, fresh: ClaimCandidate[]): Promise<ClaimCandidate[]> {
   if (!ctx.judge || fresh.length === 0 || fresh[0].subscriber.mode !== 'instant') return fresh;

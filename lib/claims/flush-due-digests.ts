@@ -493,8 +493,8 @@ async function commitDigests(
 
 /**
  * Daily subscribers are scored once, at the flush, over their queued items (docs/verdicts.md):
- * every active daily subscriber about to get a digest has its free items judged, in calls of up
- * to AI_MAX_POSTINGS_PER_CALL. Their postings are read once here and reused to compose. A pair
+ * every active daily subscriber about to get a digest has its free items judged, one posting a
+ * request. Their postings are read once here and reused to compose. A pair
  * already scored (an earlier round, run or retry) is read from matches/, never asked again.
  */
 async function judgeDigests(

@@ -98,16 +98,25 @@ export const configSchema = z.object({
     .string()
     .regex(/^\S{1,200}$/, 'must be a model name (no spaces, at most 200 characters)')
     .optional(),
-  /** One model request, start to answer; past it the batch falls back to keywords. */
+  /** One model request, start to answer; past it the posting falls back to keywords. */
   AI_TIMEOUT_MS: int(20_000, 1_000, 120_000),
-  /** Model requests in flight. */
-  AI_CONCURRENCY: int(2, 1, 20),
-  /** Model requests one run may make; past it, candidates are decided by keywords alone. */
-  AI_MAX_CALLS_PER_RUN: int(50, 1, 10_000),
-  /** Tokens (prompt + completion, as the server reports them) per UTC day; past it, keywords alone. */
-  AI_DAILY_TOKEN_BUDGET: int(1_000_000, 1_000, 1_000_000_000),
-  /** Postings in one request (one subscriber's batch). */
-  AI_MAX_POSTINGS_PER_CALL: int(20, 1, 100),
+  /**
+   * Model requests in flight. A request judges one posting (docs/verdicts.md), so a subscriber's
+   * postings are asked side by side: 4 keeps a run's model time near what batches of 20 took at 2.
+   */
+  AI_CONCURRENCY: int(4, 1, 20),
+  /**
+   * Model requests one run may make, so postings it may judge (one per request, a 429's retry
+   * counted too); past it, candidates are decided by keywords alone. 1,000 is what 50 batches of
+   * 20 allowed.
+   */
+  AI_MAX_CALLS_PER_RUN: int(1_000, 1, 100_000),
+  /**
+   * Tokens (prompt + completion, as the server reports them) per UTC day; past it, keywords alone.
+   * Each request repeats the subscriber's prefix, so a judged pair costs about 3.4 times what it did
+   * in a batch (docs/verdicts.md "Cost"): 4,000,000 judges a few more pairs a day than 1,000,000 did.
+   */
+  AI_DAILY_TOKEN_BUDGET: int(4_000_000, 1_000, 1_000_000_000),
   /**
    * Upwork's OAuth2 app, for `upwork` sources (README "Sources"): all three, or no `upwork` source
    * (lib/feeds/source-list.ts names the missing ones). The refresh token only seeds the first

@@ -33,13 +33,16 @@ export async function readTokensUsedToday(db: Firestore, now: Date): Promise<num
   return typeof tokens === 'number' ? tokens : 0;
 }
 
-/** Adds one call's usage to the day's total (a 200 whose answer was unusable still costs its tokens). */
+/**
+ * Adds the usage of the calls that reported some (a 200 whose answer was unusable still costs its
+ * tokens) to the day's total, one increment for a group of calls.
+ */
 export async function recordModelUsage(
   db: Firestore,
-  input: { now: Date; retentionDays: number; usage: VerdictUsage | undefined },
+  input: { now: Date; retentionDays: number; usages: readonly (VerdictUsage | undefined)[] },
 ): Promise<void> {
-  const prompt = input.usage?.promptTokens ?? 0;
-  const completion = input.usage?.completionTokens ?? 0;
+  const prompt = input.usages.reduce((sum, u) => sum + (u?.promptTokens ?? 0), 0);
+  const completion = input.usages.reduce((sum, u) => sum + (u?.completionTokens ?? 0), 0);
   const day = utcDay(input.now);
   await aiUsageRef(db, day).set(
     {
@@ -47,7 +50,7 @@ export async function recordModelUsage(
       tokens: FieldValue.increment(prompt + completion),
       promptTokens: FieldValue.increment(prompt),
       completionTokens: FieldValue.increment(completion),
-      calls: FieldValue.increment(1),
+      calls: FieldValue.increment(input.usages.length),
       updatedAt: input.now,
       expireAt: addDays(input.now, input.retentionDays),
     },

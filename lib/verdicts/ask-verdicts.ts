@@ -5,8 +5,9 @@ import { parseRetryAfter } from './retry-after';
 import {
   answerJsonSchema,
   counterExampleObject,
+  postingObject,
   readAnswer,
-  requestObject,
+  subscriberObject,
   SYSTEM_MESSAGE,
   type Verdict,
   type VerdictRequest,
@@ -17,7 +18,6 @@ export type VerdictClient = {
   readonly openai: OpenAI;
   readonly model: string;
   readonly timeoutMs: number;
-  readonly maxPostingsPerCall: number;
 };
 
 export type VerdictUsage = {
@@ -56,7 +56,7 @@ export type AskOptions = {
   timeoutMs?: number;
 };
 
-type ClientConfig = Pick<Config, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'AI_MAX_POSTINGS_PER_CALL'>;
+type ClientConfig = Pick<Config, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS'>;
 
 /** The client for the configured server, or null while the stage is off (nothing is created, nothing is sent). */
 export function createVerdictClient(config: ClientConfig, options: { fetch?: typeof fetch } = {}): VerdictClient | null {
@@ -87,29 +87,25 @@ export function createVerdictClient(config: ClientConfig, options: { fetch?: typ
     openai,
     model: config.AI_MODEL!,
     timeoutMs: config.AI_TIMEOUT_MS,
-    maxPostingsPerCall: config.AI_MAX_POSTINGS_PER_CALL,
   };
 }
 
-/** Completion tokens allowed per posting: an id, a number and a reason of at most 200 characters fit well within it. */
-const COMPLETION_TOKENS_PER_POSTING = 120;
+/** Completion tokens allowed: an id, a number and a reason of at most 200 characters fit well within it. */
+const COMPLETION_TOKENS = 170;
 
 /**
- * One request: one subscriber and up to AI_MAX_POSTINGS_PER_CALL postings (more is a caller's
- * bug and throws). Never throws for anything the server or the network does: every fault is a
- * `fallback` with its reason, and those postings keep their keyword scores.
+ * One request: one subscriber and one posting, and nothing else of any other posting's but the
+ * counter-examples the subscriber chose. Never throws for anything the server or the network does:
+ * every fault is a `fallback` with its reason, and the posting keeps its keyword score.
  */
 export async function askVerdicts(client: VerdictClient, input: VerdictRequest, options: AskOptions = {}): Promise<VerdictResult> {
-  if (input.postings.length > client.maxPostingsPerCall)
-    throw new RangeError(`askVerdicts takes at most ${client.maxPostingsPerCall} postings per call, got ${input.postings.length}`);
-  if (input.postings.length === 0)
-    return { kind: 'ok', verdicts: new Map(), usage: { promptTokens: 0, completionTokens: 0, estimated: false }, ignored: 0 };
-
-  const userMessage = JSON.stringify(requestObject(input));
+  // The prefix, byte for byte the same in each of this subscriber's requests: system, subscriber, counter-examples.
+  const subscriberMessage = JSON.stringify(subscriberObject(input.subscriber));
   const counterExamples = counterExampleObject(input.counterExamples);
-  // Before the last user message, never in it: the last one is exactly {subscriber, postings} (docs/verdicts.md).
   const counterExampleMessage = counterExamples ? JSON.stringify(counterExamples) : null;
-  const askedIds = new Set(input.postings.map((posting) => posting.id));
+  // Last, and alone: the one posting this request judges (docs/verdicts.md).
+  const postingMessage = JSON.stringify(postingObject(input.posting, input.subscriber.keywords));
+  const askedIds = new Set([input.posting.id]);
   // One deadline for the whole exchange, body included (the SDK's own timeout stops at the headers).
   const timeoutMs = options.timeoutMs ?? client.timeoutMs;
   const deadline = AbortSignal.timeout(timeoutMs);
@@ -122,18 +118,20 @@ export async function askVerdicts(client: VerdictClient, input: VerdictRequest, 
         model: client.model,
         messages: [
           { role: 'system', content: SYSTEM_MESSAGE },
+          { role: 'user', content: subscriberMessage },
           ...(counterExampleMessage ? [{ role: 'user' as const, content: counterExampleMessage }] : []),
-          { role: 'user', content: userMessage },
+          { role: 'user', content: postingMessage },
         ],
         response_format: { type: 'json_schema', json_schema: { name: 'verdicts', strict: true, schema: answerJsonSchema() } },
-        max_tokens: COMPLETION_TOKENS_PER_POSTING * input.postings.length + 50,
+        max_tokens: COMPLETION_TOKENS,
       },
       { signal, timeout: timeoutMs },
     );
   } catch (error) {
     return { kind: 'fallback', ...faultOf(error, signal) };
   }
-  return readResponse(response, askedIds, SYSTEM_MESSAGE.length + (counterExampleMessage?.length ?? 0) + userMessage.length);
+  const promptChars = SYSTEM_MESSAGE.length + subscriberMessage.length + (counterExampleMessage?.length ?? 0) + postingMessage.length;
+  return readResponse(response, askedIds, promptChars);
 }
 
 function faultOf(error: unknown, signal: AbortSignal): { reason: FallbackReason; retryAfterMs?: number; status?: number } {

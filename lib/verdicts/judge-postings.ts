@@ -69,7 +69,9 @@ export type JudgeDeps = {
 
 export function createJudge(deps: JudgeDeps): Judge {
   const usage = newRunModelUsage();
-  // AI_CONCURRENCY bounds the run's requests in flight: one subscriber's batches are already sequential.
+  // AI_CONCURRENCY bounds the run's requests in flight (inFlight, shared by every subscriber's
+  // postings) and, separately, the subscribers being judged at once, so their reads stay bounded too.
+  const inFlight = pLimit(deps.config.AI_CONCURRENCY);
   const limit = pLimit(deps.config.AI_CONCURRENCY);
   // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
@@ -79,7 +81,7 @@ export function createJudge(deps: JudgeDeps): Judge {
     const about = subscriber.about ?? (await readAbout(deps.db, subscriber.id));
     const outcomes = await limit(() =>
       scoreOnce(
-        { ...deps, usage },
+        { ...deps, usage, inFlight },
         {
           runId: deps.runId,
           subscriber: {

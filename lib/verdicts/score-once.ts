@@ -7,9 +7,10 @@ import { isLostRace } from '../store/firestore-errors';
 import { GUARDED_UPDATE_MAX_TRIES } from '../store/guarded-update';
 import { addDays } from '../store/timestamps';
 import { readTokensUsedToday, recordModelUsage, type RunModelUsage } from './ai-usage';
-import { askVerdicts, type FallbackReason, type VerdictClient } from './ask-verdicts';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { askVerdicts, type FallbackReason, type VerdictClient, type VerdictResult, type VerdictUsage } from './ask-verdicts';
 import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
-import { PROMPT_VERSION, type VerdictCounterExample, type VerdictPosting } from './wire';
+import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictPosting } from './wire';
 
 /**
  * Scored once: each (subscriber, posting) pair costs at most one model request, across runs,
@@ -30,9 +31,12 @@ import { PROMPT_VERSION, type VerdictCounterExample, type VerdictPosting } from 
  * - A fault, the budget or an answer without that posting deletes the claim (guarded): nothing but
  *   a real answer is ever stored, and the next run tries again.
  *
- * Hard limits, checked before every call: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every
- * scoreOnce of the run) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day}, counted with increments).
- * The token check can be overshot by the calls already in flight when it is reached, never more.
+ * One posting per request (wire.ts): no posting's text is in the request that judges another.
+ *
+ * Hard limits: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every scoreOnce of the run, a call
+ * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day},
+ * counted with increments, read before each group and each retry). The token check can be
+ * overshot by the groups already in flight when it is reached, never more.
  *
  * Every fallback means "no verdict": the caller decides that posting by its keyword score.
  */
@@ -97,16 +101,36 @@ export type ScoreOnceDeps = {
    * budget, model time included). A 429 with Retry-After is retried only when it says yes.
    */
   canWait?: (ms: number) => boolean;
+  /**
+   * The run's bound on model requests in flight (AI_CONCURRENCY), shared by every scoreOnce of the
+   * run; without one, this call's requests go one at a time.
+   */
+  inFlight?: LimitFunction;
 };
 
-/** A 429's Retry-After is honoured at most this often per batch, and only when at most this long. */
+/**
+ * Pairs claimed in one commit, then asked one posting per request side by side (within inFlight):
+ * one round trip for the claims, one for the answers and one usage increment per group, as a batch
+ * request had, while each posting is still judged alone.
+ */
+export const CLAIM_GROUP = 20;
+
+/** A 429's Retry-After is honoured at most this often per request, and only when at most this long. */
 export const RATE_LIMIT_RETRIES = 2;
 export const MAX_RETRY_AFTER_MS = 30_000;
 
 export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; postings: VerdictPosting[] };
 
-/** A claim outlives the call it covers (AI_TIMEOUT_MS) by this much before another run may take it over. */
+/** A claim outlives the calls it covers by this much (a 429's wait among them) before another run may take it over. */
 export const CLAIM_LEASE_MARGIN_MS = 60_000;
+
+/**
+ * How long a claim covers: its group's requests wait in the run's FIFO of AI_CONCURRENCY slots
+ * behind at most the other judged subscribers' groups, which together hold at most
+ * AI_CONCURRENCY × CLAIM_GROUP requests: CLAIM_GROUP request times, whatever AI_CONCURRENCY is.
+ * A live run's claim must not lapse while its request is queued (another run would ask too).
+ */
+export const claimLeaseMs = (timeoutMs: number) => CLAIM_GROUP * timeoutMs + CLAIM_LEASE_MARGIN_MS;
 
 type Decision = { use: MatchVerdict } | 'claim' | 'wait' | 'superseded';
 
@@ -166,7 +190,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     model: client.model,
     promptVersion: PROMPT_VERSION,
     profileVersion: subscriber.profileVersion,
-    leaseUntil: new Date(now.getTime() + client.timeoutMs + CLAIM_LEASE_MARGIN_MS),
+    leaseUntil: new Date(now.getTime() + claimLeaseMs(client.timeoutMs)),
     runId,
     createdAt: now,
     scoredAt: null,
@@ -214,7 +238,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
 
   let counterExamples = subscriber.counterExamples;
   /**
-   * Every pair of a batch claimed in one commit: in the common case (none claimed elsewhere since
+   * Every pair of a group claimed in one commit: in the common case (none claimed elsewhere since
    * the read) that is one round trip instead of one per pair. The commit is all or nothing, so if
    * any pair moved since it was read, nothing is written and each pair is claimed on its own.
    */
@@ -274,42 +298,26 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
 
   const about = subscriber.about ?? '';
   const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minPay: subscriber.minPay, about };
-  for (let start = 0; start < toAsk.length; start += client.maxPostingsPerCall) {
-    const batch = toAsk.slice(start, start + client.maxPostingsPerCall);
-    // The call is reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
-    if (usage.calls >= config.AI_MAX_CALLS_PER_RUN) {
-      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
-      break;
-    }
-    usage.calls += 1;
-    if ((await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET) {
-      usage.calls -= 1;
-      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
-      break;
-    }
-    const claimed = await claimAll(batch);
-    if (claimed.length === 0) {
-      usage.calls -= 1;
-      continue;
-    }
-    counts.calls += 1;
-    counts.asked += claimed.length;
-    counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
+  const inFlight = deps.inFlight ?? pLimit(1);
+
+  /**
+   * One posting's request, and its 429 retries while the run can wait. Never throws; the usage of
+   * every answer that reported some is added to `spent`, to be recorded once for the group.
+   */
+  async function askOne(claimed: Claimed, spent: VerdictUsage[]): Promise<VerdictResult> {
     const ask = async () => {
-      const answer = await askVerdicts(
-        client,
-        { subscriber: wire, postings: claimed.map((c) => c.posting), counterExamples },
-        { signal: deps.signal },
+      const answer = await inFlight(() =>
+        askVerdicts(client, { subscriber: wire, posting: claimed.posting, counterExamples }, { signal: deps.signal }),
       );
       if (answer.usage) {
         usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
-        await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usage: answer.usage });
+        spent.push(answer.usage);
       }
       return answer;
     };
     let result = await ask();
-    // A 429 that says when to come back is retried inside the run's budget, holding the same claims
-    // (their lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
+    // A 429 that says when to come back is retried inside the run's budget, holding the same claim
+    // (its lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
     for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
       if (usage.calls >= config.AI_MAX_CALLS_PER_RUN || (await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET)
         break;
@@ -324,19 +332,49 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
       counts.retries += 1;
       result = await ask();
     }
-    if (result.kind === 'fallback') {
-      await Promise.all(claimed.map(release));
-      for (const c of claimed) fallBack(c.posting.id, result.reason);
-      continue;
+    return result;
+  }
+
+  for (let start = 0; start < toAsk.length;) {
+    // The calls are reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
+    const room = Math.min(CLAIM_GROUP, config.AI_MAX_CALLS_PER_RUN - usage.calls);
+    if (room <= 0) {
+      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
+      break;
     }
+    const group = toAsk.slice(start, start + room);
+    start += group.length;
+    usage.calls += group.length;
+    if ((await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET) {
+      usage.calls -= group.length;
+      for (const item of toAsk.slice(start - group.length)) fallBack(item.posting.id, 'budget');
+      break;
+    }
+    const claimed = await claimAll(group);
+    usage.calls -= group.length - claimed.length;
+    if (claimed.length === 0) continue;
+    counts.calls += claimed.length;
+    counts.asked += claimed.length;
+    counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
+    const spent: VerdictUsage[] = [];
+    const results = await Promise.all(claimed.map((c) => askOne(c, spent)));
+    if (spent.length > 0) await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usages: spent });
+
     const now = deps.clock();
-    const answered = claimed.filter((c) => result.verdicts.has(c.posting.id));
-    const unanswered = claimed.filter((c) => !result.verdicts.has(c.posting.id));
+    const answered: { claimed: Claimed; verdict: Verdict }[] = [];
+    const unanswered: Claimed[] = [];
+    claimed.forEach((c, i) => {
+      const result = results[i];
+      const verdict = result.kind === 'ok' ? result.verdicts.get(c.posting.id) : undefined;
+      if (verdict) answered.push({ claimed: c, verdict });
+      else {
+        unanswered.push(c);
+        fallBack(c.posting.id, result.kind === 'fallback' ? result.reason : 'no-verdict');
+      }
+    });
     await Promise.all(unanswered.map(release));
-    for (const c of unanswered) fallBack(c.posting.id, 'no-verdict');
     await storeAll(
-      answered.map((c) => {
-        const verdict = result.verdicts.get(c.posting.id)!;
+      answered.map(({ claimed: c, verdict }) => {
         const fields = {
           state: 'scored',
           fit: verdict.fit,
@@ -348,8 +386,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
         return { claimed: c, fields };
       }),
     );
-    for (const c of answered) {
-      const verdict = result.verdicts.get(c.posting.id)!;
+    for (const { claimed: c, verdict } of answered) {
       // Paid for either way: this run uses the answer it got, stored or not.
       counts.scored += 1;
       outcomes.set(c.posting.id, { kind: 'verdict', fit: verdict.fit, reason: verdict.reason, model: client.model, stored: false });
@@ -371,7 +408,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
   return outcomes;
 }
 
-function isRetryable(result: Awaited<ReturnType<typeof askVerdicts>>, deps: ScoreOnceDeps): boolean {
+function isRetryable(result: VerdictResult, deps: ScoreOnceDeps): boolean {
   if (result.kind !== 'fallback' || result.reason !== 'rate-limited' || result.retryAfterMs === undefined) return false;
   if (result.retryAfterMs > MAX_RETRY_AFTER_MS || deps.signal?.aborted) return false;
   return deps.canWait?.(result.retryAfterMs) ?? false;

@@ -46,7 +46,7 @@ export type BenchAi = {
   /** The fake's delay on every request. */
   delayMs: number;
   /** The app config the model-on runs had. */
-  config: { AI_CONCURRENCY: number; AI_MAX_CALLS_PER_RUN: number; AI_DAILY_TOKEN_BUDGET: number; AI_MAX_POSTINGS_PER_CALL: number };
+  config: { AI_CONCURRENCY: number; AI_MAX_CALLS_PER_RUN: number; AI_DAILY_TOKEN_BUDGET: number };
   repeats: number;
   /** Each run's wall times, in the order they ran. */
   runs: { model: 'off' | 'on'; ms: BenchRunTimes }[];

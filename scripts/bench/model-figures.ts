@@ -95,7 +95,7 @@ export function modelFigureLines(ai: BenchAi): string[] {
   const r = ai.modelRequests;
   const varied = r.min === r.max ? '' : ` (varied from ${n(r.min)} to ${n(r.max)} across runs)`;
   lines.push(
-    `\nmodel requests: ${n(r.total)} (06:00 cycle ${n(r.cycle)} + 08:05 flush ${n(r.flush)}), counted by the fake${varied}; AI_CONCURRENCY ${ai.config.AI_CONCURRENCY}, AI_MAX_POSTINGS_PER_CALL ${ai.config.AI_MAX_POSTINGS_PER_CALL}, AI_MAX_CALLS_PER_RUN ${n(ai.config.AI_MAX_CALLS_PER_RUN)}, AI_DAILY_TOKEN_BUDGET ${n(ai.config.AI_DAILY_TOKEN_BUDGET)}`,
+    `\nmodel requests: ${n(r.total)} (06:00 cycle ${n(r.cycle)} + 08:05 flush ${n(r.flush)}), counted by the fake${varied}; AI_CONCURRENCY ${ai.config.AI_CONCURRENCY}, AI_MAX_CALLS_PER_RUN ${n(ai.config.AI_MAX_CALLS_PER_RUN)}, AI_DAILY_TOKEN_BUDGET ${n(ai.config.AI_DAILY_TOKEN_BUDGET)}`,
   );
   if (r.total === 0) lines.push('  no model requests: the verdict stage was configured but never asked (is it wired into the cycle?)');
   lines.push(

@@ -136,7 +136,7 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '3' },
     'ai-delay-ms': { type: 'string', default: '50' },
     'ai-concurrency': { type: 'string' },
-    'ai-max-calls': { type: 'string', default: '10000' },
+    'ai-max-calls': { type: 'string', default: '100000' },
     'ai-token-budget': { type: 'string', default: '1000000000' },
     'digest-world': { type: 'string', default: 'spread' },
     'no-render': { type: 'boolean', default: false },
@@ -616,7 +616,6 @@ async function benchModelOffAndOn(input: {
       AI_CONCURRENCY: last!.config.AI_CONCURRENCY,
       AI_MAX_CALLS_PER_RUN: last!.config.AI_MAX_CALLS_PER_RUN,
       AI_DAILY_TOKEN_BUDGET: last!.config.AI_DAILY_TOKEN_BUDGET,
-      AI_MAX_POSTINGS_PER_CALL: last!.config.AI_MAX_POSTINGS_PER_CALL,
     },
   });
   for (const line of modelFigureLines(ai)) console.log(line);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { scorePosting, type Posting, type Subscriber } from './scoring';
+import { scoreObediently, scorePosting, type Posting, type Subscriber } from './scoring';
 import { textOf, type ChatRequest } from './verdict-request';
 
 /** A rough, deterministic token count (OpenAI averages about four characters a token). */
@@ -7,7 +7,8 @@ const tokens = (text: string) => Math.ceil(text.length / 4);
 
 export const REFUSAL = "I'm sorry, but I can't help with that request.";
 
-export type Answer = 'verdicts' | 'malformed' | 'refusal';
+/** `obedient`: verdicts from a model that follows instructions planted in posting text (scoreObediently). */
+export type Answer = 'verdicts' | 'obedient' | 'malformed' | 'refusal';
 
 /**
  * The chat.completion object for one request. Everything but `created` follows from the request
@@ -20,9 +21,18 @@ export function buildCompletion(
   answer: Answer,
   nowMs: number,
 ) {
-  const verdicts = JSON.stringify({ verdicts: input.postings.map((p) => scorePosting(input.subscriber, p)) });
+  const judged =
+    answer === 'obedient'
+      ? scoreObediently(input.subscriber, input.postings)
+      : input.postings.map((p) => scorePosting(input.subscriber, p));
+  const verdicts = JSON.stringify({ verdicts: judged });
   // A proper prefix of a JSON object is never valid JSON: what a model cut off mid-answer sends.
-  const content = answer === 'verdicts' ? verdicts : answer === 'malformed' ? verdicts.slice(0, Math.floor(verdicts.length / 2)) : null;
+  const content =
+    answer === 'verdicts' || answer === 'obedient'
+      ? verdicts
+      : answer === 'malformed'
+        ? verdicts.slice(0, Math.floor(verdicts.length / 2))
+        : null;
   const refusal = answer === 'refusal' ? REFUSAL : null;
   const promptTokens = tokens(request.messages.map(textOf).join(''));
   const completionTokens = tokens(content ?? refusal ?? '');

@@ -60,7 +60,8 @@ export async function handleCompletions(ctx: CompletionsContext, req: IncomingMe
   const input = readVerdictInput(request);
   if (!input.ok) return invalidRequest(res, input.message);
 
-  const answer: Answer = failure?.mode === 'malformed' ? 'malformed' : failure?.mode === 'refusal' ? 'refusal' : 'verdicts';
+  const answer: Answer =
+    failure?.mode === 'malformed' ? 'malformed' : failure?.mode === 'refusal' ? 'refusal' : plan.obedient ? 'obedient' : 'verdicts';
   sendJson(res, 200, buildCompletion(raw, request, input, answer, ctx.now()));
 }
 

@@ -14,6 +14,7 @@ const faultSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('malformed'), count }),
   z.strictObject({ mode: z.literal('refusal'), count }),
   z.strictObject({ mode: z.literal('drop'), count }),
+  z.strictObject({ mode: z.literal('obedient'), count }),
 ]);
 
 export const faultListSchema = z.array(faultSchema).max(20);
@@ -25,8 +26,11 @@ export function parseFaults(input: unknown): Checked<ModelFault[]> {
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error) };
 }
 
-/** The faults one request meets: a delay first, then at most one way of failing. */
-export type FaultPlan = { delayMs: number; failure: Exclude<ModelFault, { mode: 'slow' }> | null };
+/**
+ * The faults one request meets: a delay first, then at most one way of failing; `obedient` is not
+ * a failure but a way of answering, so it stacks with a delay like `slow` does.
+ */
+export type FaultPlan = { delayMs: number; obedient: boolean; failure: Exclude<ModelFault, { mode: 'slow' | 'obedient' }> | null };
 
 /** Faults are per API key so parallel tests, each with its own key, cannot disturb one another. */
 export function createFaultBook() {
@@ -42,10 +46,11 @@ export function createFaultBook() {
   /** Spends one use of every slow fault and of the first failing one, in the order they were set. */
   function take(apiKey: string): FaultPlan {
     const faults = book.get(apiKey) ?? [];
-    const plan: FaultPlan = { delayMs: 0, failure: null };
+    const plan: FaultPlan = { delayMs: 0, obedient: false, failure: null };
     const spent = new Set<ModelFault>();
     for (const fault of faults) {
       if (fault.mode === 'slow') plan.delayMs += fault.ms;
+      else if (fault.mode === 'obedient') plan.obedient = true;
       else if (plan.failure) continue;
       else plan.failure = fault;
       spent.add(fault);
@@ -75,4 +80,5 @@ export async function delay(ms: number, signal: AbortSignal) {
   if (ms > 0) await sleep(ms, undefined, { signal });
 }
 
-export const modeOf = (plan: FaultPlan): FaultMode | null => plan.failure?.mode ?? (plan.delayMs > 0 ? 'slow' : null);
+export const modeOf = (plan: FaultPlan): FaultMode | null =>
+  plan.failure?.mode ?? (plan.delayMs > 0 ? 'slow' : plan.obedient ? 'obedient' : null);

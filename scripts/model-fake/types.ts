@@ -5,7 +5,9 @@ export type ModelFault =
   | { mode: '429'; retryAfterSeconds: number; count?: number }
   | { mode: 'malformed'; count?: number }
   | { mode: 'refusal'; count?: number }
-  | { mode: 'drop'; count?: number };
+  | { mode: 'drop'; count?: number }
+  /** Not a failure: the answers obey instructions planted in posting text (scoring.ts scoreObediently). */
+  | { mode: 'obedient'; count?: number };
 
 export type FaultMode = ModelFault['mode'];
 

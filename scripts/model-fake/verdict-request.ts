@@ -32,24 +32,32 @@ type Message = ChatRequest['messages'][number];
 
 const minimumSchema = z.object({ amount: z.number(), currency: z.string() }).nullable().default(null);
 
-/** The wire contract of the verdict request: what Scout puts in the last user message. */
-const verdictInputSchema = z.object({
-  subscriber: z.object({
-    keywords: z.array(z.string()),
-    excludes: z.array(z.string()).default([]),
-    minPay: z
-      .object({ fixed: minimumSchema, hourly: minimumSchema, yearly: minimumSchema })
-      .default({ fixed: null, hourly: null, yearly: null }),
-    about: z.string().default(''),
-  }),
-  postings: z.array(
-    z.looseObject({
-      id: z.union([z.string(), z.number()]).transform(String),
-      title: z.string().default(''),
-      description: z.string().default(''),
-    }),
-  ),
+const postingSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  title: z.string().default(''),
+  description: z.string().default(''),
 });
+
+const subscriberSchema = z.object({
+  keywords: z.array(z.string()),
+  excludes: z.array(z.string()).default([]),
+  minPay: z
+    .object({ fixed: minimumSchema, hourly: minimumSchema, yearly: minimumSchema })
+    .default({ fixed: null, hourly: null, yearly: null }),
+  about: z.string().default(''),
+});
+
+/**
+ * The wire contract of the verdict request (docs/verdicts.md): the last user message holds
+ * {posting}, and an earlier user message {subscriber} (the prefix one subscriber's requests share).
+ * The batched shape Scout sent before, {subscriber, postings} in the last user message, is still
+ * read, so a test can show what one posting's text does to the others' verdicts in a shared request.
+ */
+const lastMessageSchema = z.union([
+  z.object({ subscriber: subscriberSchema, postings: z.array(postingSchema) }),
+  z.object({ posting: postingSchema }),
+]);
+const subscriberMessageSchema = z.object({ subscriber: subscriberSchema });
 
 export function textOf(message: Message): string {
   const content = message.content;
@@ -60,18 +68,28 @@ export function textOf(message: Message): string {
 
 export type VerdictInput = { ok: true; subscriber: Subscriber; postings: Posting[] } | { ok: false; message: string };
 
-export function readVerdictInput(request: ChatRequest): VerdictInput {
-  const last = request.messages.findLast((m) => m.role === 'user');
-  if (!last) return { ok: false, message: 'No user message: the last user message must hold {subscriber, postings}.' };
-  let json: unknown;
+const jsonOf = (message: Message): unknown => {
   try {
-    json = JSON.parse(textOf(last));
+    return JSON.parse(textOf(message));
   } catch {
-    return { ok: false, message: 'The last user message is not JSON: it must be {subscriber, postings}.' };
+    return undefined;
   }
-  const parsed = verdictInputSchema.safeParse(json);
-  if (!parsed.success)
-    return { ok: false, message: `The last user message is not {subscriber, postings}: ${z.prettifyError(parsed.error)}` };
-  const { subscriber, postings } = parsed.data;
-  return { ok: true, subscriber, postings: postings.map(({ id, title, description }) => ({ id, title, description })) };
+};
+
+export function readVerdictInput(request: ChatRequest): VerdictInput {
+  const users = request.messages.filter((m) => m.role === 'user');
+  const last = users.at(-1);
+  if (!last) return { ok: false, message: 'No user message: the last user message must hold {posting}.' };
+  const json = jsonOf(last);
+  if (json === undefined) return { ok: false, message: 'The last user message is not JSON: it must be {posting}.' };
+  const parsed = lastMessageSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, message: `The last user message is not {posting}: ${z.prettifyError(parsed.error)}` };
+  const pick = ({ id, title, description }: Posting) => ({ id, title, description });
+  if ('postings' in parsed.data) return { ok: true, subscriber: parsed.data.subscriber, postings: parsed.data.postings.map(pick) };
+  const subscriber = users
+    .slice(0, -1)
+    .map((m) => subscriberMessageSchema.safeParse(jsonOf(m)))
+    .find((r) => r.success);
+  if (!subscriber?.data) return { ok: false, message: 'No user message before the last one holds {subscriber}.' };
+  return { ok: true, subscriber: subscriber.data.subscriber, postings: [pick(parsed.data.posting)] };
 }

@@ -396,21 +396,22 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
   });
 
   it('on: the model (escaped), today’s tokens against the budget, the call cap a run reached, the runs’ figures summed, a note on each run that fell back; never the key or the server', async () => {
-    h = await withModel({ AI_MODEL: HOSTILE_MODEL, AI_MAX_CALLS_PER_RUN: '1', AI_CONCURRENCY: '1' });
+    // A call judges one posting: a cap of 3 is one subscriber's three postings.
+    h = await withModel({ AI_MODEL: HOSTILE_MODEL, AI_MAX_CALLS_PER_RUN: '3', AI_CONCURRENCY: '1' });
     await h.subscribe(aiSubscriber('ada@example.com'));
     await h.subscribe(aiSubscriber('bob@example.com'));
-    // 06:00 one call (Ada's three), then the cap: Bob's three by keywords for the budget.
+    // 06:00 three calls (Ada's three postings), then the cap: Bob's three by keywords for the budget.
     h.serveFeed(items('2026-11-30T06:00:00Z', 'a'));
     const capped = await h.cron({ now: '2026-11-30T06:00:00Z' });
-    expect(capped.body.model).toMatchObject({ calls: 1, judged: 3, notAFit: 1, fallbacks: { budget: 3 } });
-    // 06:15 the server errs on the one call it gets: three more by keywords, a server-error each.
-    fake.setFaults(API_KEY, [{ mode: '500', count: 1 }]);
+    expect(capped.body.model).toMatchObject({ calls: 3, judged: 3, notAFit: 1, fallbacks: { budget: 3 } });
+    // 06:15 the server errs on the three calls it gets: three more by keywords, a server-error each.
+    fake.setFaults(API_KEY, [{ mode: '500', count: 3 }]);
     h.serveFeed(items('2026-11-30T06:15:00Z', 'b'));
     const faulted = await h.cron({ now: '2026-11-30T06:15:00Z' });
-    expect(faulted.body.model).toMatchObject({ calls: 1, fallbacks: { 'server-error': 3, budget: 3 } });
+    expect(faulted.body.model).toMatchObject({ calls: 3, fallbacks: { 'server-error': 3, budget: 3 } });
     fake.setFaults(API_KEY, []);
     const usage = (await h.db.collection('aiUsage').doc('2026-11-30').get()).data()!;
-    expect(usage.calls).toBe(1); // the 500 reported no usage: a call against the cap, not a token
+    expect(usage.calls).toBe(3); // the 500s reported no usage: calls against the cap, not tokens
 
     const admin = adminClient(h, NOW);
     const body = (await admin.get({ cookie: await admin.session() })).body;
@@ -418,12 +419,12 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
     expect(panel).toContain('on: a model judges the keyword matches');
     expect(panel).toContain('<code>fake&lt;img/src=x/onerror=alert(1)&gt;</code> <span class="pill ok">on</span>');
     expect(panel).toContain(
-      `${usage.tokens.toLocaleString('en-US')} of 1,000,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), ${Math.floor(usage.tokens / 10_000)}% · 1 answered call`,
+      `${usage.tokens.toLocaleString('en-US')} of 4,000,000 (<code>AI_DAILY_TOKEN_BUDGET</code>), ${Math.floor(usage.tokens / 40_000)}% · 3 answered calls`,
     );
-    expect(panel).toContain('at most 1 (<code>AI_MAX_CALLS_PER_RUN</code>) · <span class="err">reached in 2 runs of the last 2</span>');
+    expect(panel).toContain('at most 3 (<code>AI_MAX_CALLS_PER_RUN</code>) · <span class="err">reached in 2 runs of the last 2</span>');
     expect(panel).not.toContain('budget spent');
     expect(panel).toContain('the last 2 runs, 2 with the model on');
-    expect(tile(panel, 'model calls')).toBe('2');
+    expect(tile(panel, 'model calls')).toBe('6');
     expect(tile(panel, 'tokens')).toBe(usage.tokens.toLocaleString('en-US'));
     expect(tile(panel, 'matches judged')).toBe(String(capped.body.model.judged + faulted.body.model.judged));
     expect(tile(panel, 'judged not a fit \\(not sent\\)')).toBe(String(capped.body.model.notAFit + faulted.body.model.notAFit));

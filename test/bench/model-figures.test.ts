@@ -6,7 +6,6 @@ const config: BenchAi['config'] = {
   AI_CONCURRENCY: 2,
   AI_MAX_CALLS_PER_RUN: 10_000,
   AI_DAILY_TOKEN_BUDGET: 1_000_000_000,
-  AI_MAX_POSTINGS_PER_CALL: 20,
 };
 
 const off = (cycle: number, flush: number): ModelRun => ({

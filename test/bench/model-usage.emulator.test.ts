@@ -17,11 +17,11 @@ describe('bench --ai: tokens from aiUsage', () => {
     const db = freshDb();
     const usage = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens, estimated: false });
     // Two days: the bench's runs are on ?now= days, and a cycle may name the day by the wall clock instead.
-    await recordModelUsage(db, { now: new Date('2026-11-30T06:00:00Z'), retentionDays: 30, usage: usage(100, 20) });
-    await recordModelUsage(db, { now: new Date('2026-11-30T08:05:00Z'), retentionDays: 30, usage: usage(300, 40) });
-    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usage: usage(7, 3) });
+    await recordModelUsage(db, { now: new Date('2026-11-30T06:00:00Z'), retentionDays: 30, usages: [usage(100, 20)] });
+    await recordModelUsage(db, { now: new Date('2026-11-30T08:05:00Z'), retentionDays: 30, usages: [usage(300, 40)] });
+    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usages: [usage(7, 3)] });
     // A call with no usage reported still counts as a call.
-    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usage: undefined });
+    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usages: [undefined] });
     expect(await sumModelTokens(db)).toEqual({ total: 470, prompt: 407, completion: 63, calls: 4 });
   });
 

@@ -63,7 +63,7 @@ const subscriber = (email: string, mode: 'instant' | 'daily', extra: Record<stri
 const askedIds = (requests: RecordedRequest[]) =>
   requests.flatMap((r) => {
     const messages = (r.body as { messages: { content: string }[] }).messages;
-    return (JSON.parse(messages.at(-1)!.content) as { postings: { id: string }[] }).postings.map((p) => p.id);
+    return [(JSON.parse(messages.at(-1)!.content) as { posting: { id: string } }).posting.id];
   });
 
 /** Each delivery, by its posting's title. */
@@ -83,7 +83,8 @@ describe('instant subscribers are judged in the run that matches, before the cla
       const run = await h.cron({ now: EARLY });
       expect(run.status).toBe(200);
       expect(run.body).toMatchObject({ matches: 3, instantEmails: 1, instantDeliveries: 2 });
-      expect(run.body.model).toMatchObject({ calls: 1, judged: 3, notAFit: 1, fallbacks: {} });
+      // One posting a request: three pairs judged, three calls.
+      expect(run.body.model).toMatchObject({ calls: 3, judged: 3, notAFit: 1, fallbacks: {} });
 
       const verdicts = (await matchesCollection(h.db).get()).docs.map((d) => ({ id: d.id, ...d.data() }));
       expect(verdicts).toHaveLength(3);
@@ -131,11 +132,12 @@ describe('scored once: the model is asked once per (subscriber, posting), howeve
       await h.subscribe(subscriber('bob@example.com', 'instant', { about: 'logistics' }));
       h.serveFeed(ITEMS);
       await h.cron({ now: EARLY });
+      // 3 react postings × 2 subscribers, one request each.
       const first = await h.requests();
-      expect(first).toHaveLength(2);
+      expect(first).toHaveLength(6);
       const second = await h.cron({ now: '2026-11-30T06:15:00Z' });
       expect(second.body).toMatchObject({ matches: 0, emailsSent: 0 });
-      expect(await h.requests()).toHaveLength(2);
+      expect(await h.requests()).toHaveLength(6);
       expect(await h.inbox()).toHaveLength(2);
     } finally {
       await h.close();
@@ -163,7 +165,7 @@ describe('scored once: the model is asked once per (subscriber, posting), howeve
 });
 
 describe('daily subscribers are judged once, at the flush, over their queued items', () => {
-  it('queues without asking, then one call at the flush; the digest ranks by fit and leaves out the not-a-fit', async () => {
+  it('queues without asking, then one call per item at the flush; the digest ranks by fit and leaves out the not-a-fit', async () => {
     const h = await world();
     try {
       await h.subscribe(subscriber('dee@example.com', 'daily'));
@@ -174,7 +176,7 @@ describe('daily subscribers are judged once, at the flush, over their queued ite
 
       const flush = await h.cron({ now: '2026-11-30T08:05:00Z' });
       expect(flush.body).toMatchObject({ digests: 1 });
-      expect(flush.body.model).toMatchObject({ calls: 1, judged: 3, notAFit: 1 });
+      expect(flush.body.model).toMatchObject({ calls: 3, judged: 3, notAFit: 1 });
       expect(askedIds(await h.requests())).toHaveLength(3);
 
       const [digest] = await h.inbox();
@@ -186,7 +188,7 @@ describe('daily subscribers are judged once, at the flush, over their queued ite
 
       // A later run the same day: no new request, no second digest.
       await h.cron({ now: '2026-11-30T08:20:00Z' });
-      expect(await h.requests()).toHaveLength(1);
+      expect(await h.requests()).toHaveLength(3);
       expect(await h.inbox()).toHaveLength(1);
     } finally {
       await h.close();
@@ -282,9 +284,10 @@ describe('faults never cost a delivery: every model fault falls back to keywords
       h.faults([{ mode: '429', retryAfterSeconds: 1, count: 1 }]);
       h.serveFeed(ITEMS);
       const run = await h.cron({ now: EARLY });
-      expect(run.body.model).toMatchObject({ calls: 2, judged: 3, fallbacks: {} });
+      // Three postings, one a request; the first one asked meets the 429 and is retried.
+      expect(run.body.model).toMatchObject({ calls: 4, judged: 3, fallbacks: {} });
       expect(run.body).toMatchObject({ instantDeliveries: 2 });
-      expect((await h.requests()).map((r) => r.fault)).toEqual(['429', null]);
+      expect((await h.requests()).map((r) => r.fault)).toEqual(['429', null, null, null]);
     } finally {
       await h.close();
     }
@@ -292,15 +295,15 @@ describe('faults never cost a delivery: every model fault falls back to keywords
 });
 
 describe('budget: the per-run call cap is a hard limit, and past it keywords decide', () => {
-  it('with AI_MAX_CALLS_PER_RUN=1, the second subscriber is decided by keywords and told so; a later run sends nothing twice', async () => {
-    const h = await world({ AI_MAX_CALLS_PER_RUN: '1', AI_CONCURRENCY: '1' });
+  it('with AI_MAX_CALLS_PER_RUN=3 (a call is a posting), the second subscriber is decided by keywords and told so; a later run sends nothing twice', async () => {
+    const h = await world({ AI_MAX_CALLS_PER_RUN: '3', AI_CONCURRENCY: '1' });
     try {
       await h.subscribe(subscriber('ada@example.com', 'instant'));
       await h.subscribe(subscriber('bob@example.com', 'instant'));
       h.serveFeed(ITEMS);
       const run = await h.cron({ now: EARLY });
-      expect(await h.requests()).toHaveLength(1);
-      expect(run.body.model).toMatchObject({ calls: 1, judged: 3, fallbacks: { budget: 3 } });
+      expect(await h.requests()).toHaveLength(3);
+      expect(run.body.model).toMatchObject({ calls: 3, judged: 3, fallbacks: { budget: 3 } });
       const mail = await h.inbox();
       expect(mail).toHaveLength(2);
       const notes = mail.map(
@@ -352,11 +355,12 @@ describe('"not a fit" feedback reaches the model as counter-examples', () => {
       await h.cron({ now: EARLY });
       const [request] = await h.requests();
       const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
-      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
-      expect(JSON.parse(messages[1].content)).toEqual({
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'user']);
+      expect(Object.keys(JSON.parse(messages[1].content))).toEqual(['subscriber']);
+      expect(JSON.parse(messages[2].content)).toEqual({
         notAFit: [{ title: 'React WordPress theme', description: 'Theme tweaks for a blog.' }],
       });
-      expect(Object.keys(JSON.parse(messages[2].content))).toEqual(['subscriber', 'postings']);
+      expect(Object.keys(JSON.parse(messages[3].content))).toEqual(['posting']);
       expect(JSON.stringify(request.body)).not.toContain(uid);
     } finally {
       await h.close();

@@ -83,7 +83,6 @@ describe('counter-examples on the wire', () => {
         AI_API_KEY: apiKey,
         AI_MODEL: 'scout-fake-1',
         AI_TIMEOUT_MS: 10_000,
-        AI_MAX_POSTINGS_PER_CALL: 4,
       })!,
       config: { AI_MAX_CALLS_PER_RUN: 50, AI_DAILY_TOKEN_BUDGET: 1_000_000_000, RETENTION_DAYS: 30 },
       clock: () => new Date(),
@@ -112,19 +111,19 @@ describe('counter-examples on the wire', () => {
 
     const res = await fetch(`${fake.url}/__requests?apiKey=${encodeURIComponent(apiKey)}`);
     const { requests } = (await res.json()) as { requests: RecordedRequest[] };
-    // Five postings, four a call: two requests, each with the counter-examples.
-    expect(requests).toHaveLength(2);
+    // Five postings, one a request: five requests, each with the counter-examples.
+    expect(requests).toHaveLength(postings.length);
     for (const request of requests) {
       const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
-      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
-      expect(JSON.parse(messages[1].content)).toEqual({
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'user']);
+      expect(JSON.parse(messages[2].content)).toEqual({
         notAFit: ['WordPress gig 2', 'WordPress gig 1', 'WordPress gig 0'].map((title, i) => ({
           title,
           description: `Theme work ${2 - i}. Send your CV to [email] or call.`,
         })),
       });
       const last = JSON.parse(messages.at(-1)!.content) as Record<string, unknown>;
-      expect(Object.keys(last)).toEqual(['subscriber', 'postings']);
+      expect(Object.keys(last)).toEqual(['posting']);
 
       const raw = JSON.stringify(request.body);
       expect(raw).not.toMatch(ADDRESS);

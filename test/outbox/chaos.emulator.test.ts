@@ -109,8 +109,7 @@ async function createWorld(random: Random, model: ModelWorld | null): Promise<Wo
       AI_API_KEY: model.apiKey,
       AI_MODEL: 'scout-fake-1',
       AI_TIMEOUT_MS: String(AI_TIMEOUT_MS),
-      // Small batches and a low per-run cap: a digest flush takes several calls, and the cap trips mid-run.
-      AI_MAX_POSTINGS_PER_CALL: '3',
+      // A low per-run cap: one posting a request, so a digest flush takes several calls, and the cap trips mid-run.
       AI_MAX_CALLS_PER_RUN: '8',
     }),
   });

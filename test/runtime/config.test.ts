@@ -197,11 +197,12 @@ describe('configuration', () => {
       expect(aiEnabled(config)).toBe(false);
       expect(config).toMatchObject({
         AI_TIMEOUT_MS: 20_000,
-        AI_CONCURRENCY: 2,
-        AI_MAX_CALLS_PER_RUN: 50,
-        AI_DAILY_TOKEN_BUDGET: 1_000_000,
-        AI_MAX_POSTINGS_PER_CALL: 20,
+        AI_CONCURRENCY: 4,
+        AI_MAX_CALLS_PER_RUN: 1_000,
+        AI_DAILY_TOKEN_BUDGET: 4_000_000,
       });
+      // One posting per request: there is no batch size to set.
+      expect(config).not.toHaveProperty('AI_MAX_POSTINGS_PER_CALL');
       expect(config.AI_BASE_URL).toBeUndefined();
       expect(config.AI_API_KEY).toBeUndefined();
       expect(config.AI_MODEL).toBeUndefined();
@@ -247,7 +248,6 @@ describe('configuration', () => {
         AI_CONCURRENCY: 'many',
         AI_MAX_CALLS_PER_RUN: '1.5',
         AI_DAILY_TOKEN_BUDGET: '-1',
-        AI_MAX_POSTINGS_PER_CALL: '101',
       });
       expect(problems).toEqual([
         'AI_BASE_URL must be an http(s) URL',
@@ -256,11 +256,11 @@ describe('configuration', () => {
         'AI_CONCURRENCY must be a number',
         'AI_MAX_CALLS_PER_RUN must be a whole number',
         'AI_DAILY_TOKEN_BUDGET must be at least 1000',
-        'AI_MAX_POSTINGS_PER_CALL must be at most 100',
       ]);
-      expect(loadConfig({ ...valid, ...ai, AI_TIMEOUT_MS: '120000', AI_MAX_POSTINGS_PER_CALL: '1' })).toMatchObject({
+      expect(problemsOf({ ...valid, AI_MAX_CALLS_PER_RUN: '100001' })).toEqual(['AI_MAX_CALLS_PER_RUN must be at most 100000']);
+      expect(loadConfig({ ...valid, ...ai, AI_TIMEOUT_MS: '120000', AI_MAX_CALLS_PER_RUN: '100000' })).toMatchObject({
         AI_TIMEOUT_MS: 120_000,
-        AI_MAX_POSTINGS_PER_CALL: 1,
+        AI_MAX_CALLS_PER_RUN: 100_000,
       });
     });
   });

@@ -60,9 +60,13 @@ type WireRequest = {
 /** What the model sees of a subscriber: requests carry no uid, so a pair is named through this. */
 const profileKey = (s: WireRequest['subscriber']) => JSON.stringify([s.keywords, s.excludes, s.minPay, s.about]);
 
+/** One request's subscriber (the first user message) and the posting it asks about (the last, alone). */
 const wireOf = (request: RecordedRequest): WireRequest => {
-  const messages = (request.body as { messages: { content: string }[] }).messages;
-  return JSON.parse(messages.at(-1)!.content) as WireRequest;
+  const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+  const users = messages.filter((m) => m.role === 'user');
+  const { subscriber } = JSON.parse(users[0].content) as Pick<WireRequest, 'subscriber'>;
+  const { posting } = JSON.parse(users.at(-1)!.content) as { posting: { id: string } };
+  return { subscriber, postings: [posting] };
 };
 
 /** How a keyword match may end: sent, or closed because the model judged it below the threshold, or by a cap. */
