@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleArchiveRequest } from '../../lib/archive/handle-archive-request';
 import { handleFeedRequest } from '../../lib/archive/handle-feed-request';
@@ -82,6 +83,21 @@ describe('"Revoke my links" on the preferences page', () => {
     expect((await page(handleFeedRequest, oldFeed)).status).toBe(404);
   });
 
+  it('the way to a new link works: after the revoke, the signup form mails a preferences link that opens', async () => {
+    await page(handlePreferencesRequest, preferencesUrl(link()), form('action=revoke-links'));
+    const asked = await postSignup(h, { email: ADA, keywords: 'react', mode: 'instant' }, { now: minutesAfter(NOW, 1) });
+    expect(asked.status).toBe(202);
+    const [manage] = await h.inbox(ADA);
+    const fresh = await page(
+      handlePreferencesRequest,
+      linkIn(manage.text, h.config.APP_URL, '/preferences'),
+      undefined,
+      minutesAfter(NOW, 2),
+    );
+    expect(fresh.status).toBe(200);
+    expect(fresh.html).toContain('/feed?token=');
+  });
+
   it('an unsubscribe link of an older version still unsubscribes, and names nobody', async () => {
     const old = unsubscribeUrl(link());
     await page(handlePreferencesRequest, preferencesUrl(link()), form('action=revoke-links'));
@@ -108,7 +124,25 @@ function decodedSegments(url: string): string[] {
 }
 const urlsIn = (text: string, appUrl: string) => text.match(new RegExp(`${appUrl.replace(/[.]/g, '\\.')}[^\\s"<>]+`, 'g')) ?? [];
 
+/** A link as Scout signed them before the seal: the users/ id, the address in base64url, in clear. */
+function clearLink(path: string, purpose: string) {
+  const body = Buffer.from(JSON.stringify({ uid, purpose, exp: Math.floor(NOW.getTime() / 1000) + 86_400 })).toString('base64url');
+  return `${h.config.APP_URL}${path}?token=${body}.${createHmac('sha256', h.config.LINK_SECRET).update(body).digest('base64url')}`;
+}
+
 describe('tokens that name nobody', () => {
+  it('a link from before the seal: a preferences link asks for a new one, an unsubscribe link still unsubscribes and shows nothing', async () => {
+    const preferences = await page(handlePreferencesRequest, clearLink('/preferences', 'preferences'));
+    expect(preferences.status).toBe(400);
+    expect(preferences.html).toContain('This link has expired — ask for a new one');
+    const asked = await page(handleUnsubscribeRequest, clearLink('/unsubscribe', 'unsubscribe'));
+    expect(asked.status).toBe(200);
+    expect(asked.html.includes('a***@example.com'), 'the masked address on an old link').toBe(false);
+    const done = await page(handleUnsubscribeRequest, clearLink('/unsubscribe', 'unsubscribe'), form('List-Unsubscribe=One-Click'));
+    expect(done.status).toBe(200);
+    expect((await h.db.collection('users').doc(uid).get()).get('status')).toBe('unsubscribed');
+  });
+
   it('no segment of any emailed URL, nor of the Atom feed rel="self" link, decodes to an address', async () => {
     h.serveFeed(postingsAbout('react', 2, { at: NOW }));
     await h.run({ now: NOW.toISOString() });
