@@ -71,6 +71,7 @@ export type TokenCheck =
 const sign = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('base64url');
 
 type SealKeys = { seal: Buffer; iv: Buffer };
+// Derived once per secret, not per link: a digest flush signs a dozen links for each of thousands of subscribers.
 let cachedKeys: { secret: string; keys: SealKeys } | null = null;
 function sealKeysOf(secret: string): SealKeys {
   if (cachedKeys?.secret === secret) return cachedKeys.keys;
