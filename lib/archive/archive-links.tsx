@@ -4,6 +4,8 @@ import { ARCHIVE_DAYS } from './read-archive';
 
 /** The form action on the preferences page that revokes the private feed URL and makes a new one. */
 export const REVOKE_FEED_ACTION = 'revoke-feed';
+/** The form action beside it that revokes every emailed link and the feed URL (lib/subscriptions/revoke-links.ts). */
+export const REVOKE_LINKS_ACTION = 'revoke-links';
 
 export type ArchiveLinks = { archiveUrl: string; feedUrl: string };
 
@@ -12,9 +14,15 @@ export function archiveLinksFor(input: {
   appUrl: string;
   secret: string;
   now: Date;
-  subscriber: Pick<Subscriber, 'id' | 'feedTokenVersion'>;
+  subscriber: Pick<Subscriber, 'id' | 'feedTokenVersion' | 'linkVersion'>;
 }): ArchiveLinks {
-  const link = { appUrl: input.appUrl, uid: input.subscriber.id, secret: input.secret, issuedAt: input.now };
+  const link = {
+    appUrl: input.appUrl,
+    uid: input.subscriber.id,
+    linkVersion: input.subscriber.linkVersion,
+    secret: input.secret,
+    issuedAt: input.now,
+  };
   return { archiveUrl: archiveUrl(link), feedUrl: feedUrl({ ...link, version: input.subscriber.feedTokenVersion ?? 0 }) };
 }
 
@@ -42,6 +50,16 @@ export function ArchiveLinksSection({ action, archiveUrl, feedUrl }: ArchiveLink
         <p>Shared it by mistake? Revoke it: every feed address Scout gave you stops working at once, and you get a new one.</p>
         <button type="submit" className="secondary">
           Revoke and make a new feed URL
+        </button>
+      </form>
+      <form method="post" action={action} className="status-form">
+        <input type="hidden" name="action" value={REVOKE_LINKS_ACTION} />
+        <p>
+          Forwarded a Scout email, or think someone has your links? Revoke them all: every link Scout has emailed you and your feed URL stop
+          working at once, this page’s too. Ask for a new one from the signup form; Scout emails it to you.
+        </p>
+        <button type="submit" className="secondary">
+          Revoke my links
         </button>
       </form>
     </section>

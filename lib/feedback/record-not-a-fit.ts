@@ -16,12 +16,16 @@ export type NotAFitState = {
   subscriber: Subscriber | undefined;
   posting: StoredPosting | undefined;
   feedback: Feedback | undefined;
+  /** The `linkVersion` the link was signed with (absent = 0): one the subscriber has moved past records nothing. */
+  linkVersion?: number;
 };
 
 export type NotAFitDecision =
   | { kind: 'ask'; subscriber: Subscriber; posting: StoredPosting }
   | { kind: 'already'; subscriber: Subscriber; feedback: Feedback }
   | { kind: 'unknown-subscriber' }
+  /** The link is of an older `linkVersion`: sent before an unsubscribe, a re-signup or "Revoke my links". */
+  | { kind: 'link-revoked' }
   | { kind: 'not-subscribed'; status: SubscriberStatus }
   /**
    * The posting is no longer stored (jobs/ expire RETENTION_DAYS after their fetch) and was never
@@ -31,7 +35,7 @@ export type NotAFitDecision =
   | { kind: 'unknown-posting' };
 
 /** Subscriber, posting and any feedback already given: one getAll. */
-export async function readNotAFit(db: Firestore, input: { uid: string; jobId: string }): Promise<NotAFitState> {
+export async function readNotAFit(db: Firestore, input: { uid: string; jobId: string; linkVersion?: number }): Promise<NotAFitState> {
   const subscriberRef = subscribersCollection(db).doc(input.uid);
   const postingRef = postingsCollection(db).doc(input.jobId);
   const ref = feedbackRef(db, input.uid, input.jobId);
@@ -41,13 +45,14 @@ export async function readNotAFit(db: Firestore, input: { uid: string; jobId: st
     DocumentSnapshot<StoredPosting>,
     DocumentSnapshot<Feedback>,
   ];
-  return { subscriber: subscriber.data(), posting: posting.data(), feedback: feedback.data() };
+  return { subscriber: subscriber.data(), posting: posting.data(), feedback: feedback.data(), linkVersion: input.linkVersion };
 }
 
 /** What a link leads to, in order: a subscriber who is gone or out of Scout comes before anything about the posting. */
 export function decideNotAFit(state: NotAFitState): NotAFitDecision {
   const { subscriber, posting, feedback } = state;
   if (!subscriber) return { kind: 'unknown-subscriber' };
+  if ((state.linkVersion ?? 0) !== (subscriber.linkVersion ?? 0)) return { kind: 'link-revoked' };
   if (!FEEDBACK_STATUSES.includes(subscriber.status)) return { kind: 'not-subscribed', status: subscriber.status };
   if (feedback) return { kind: 'already', subscriber, feedback };
   if (!posting) return { kind: 'unknown-posting' };
@@ -66,7 +71,7 @@ export type RecordNotAFitResult =
  */
 export async function recordNotAFit(
   db: Firestore,
-  input: { uid: string; jobId: string; now: Date; retentionDays: number },
+  input: { uid: string; jobId: string; linkVersion?: number; now: Date; retentionDays: number },
 ): Promise<RecordNotAFitResult> {
   const decision = decideNotAFit(await readNotAFit(db, input));
   if (decision.kind === 'already') return { ok: true, alreadyRecorded: true, subscriber: decision.subscriber, feedback: decision.feedback };

@@ -54,14 +54,15 @@ export async function composeConfirmation(input: {
 }
 
 export async function composeManageLink(input: {
-  subscriber: Pick<Subscriber, 'id' | 'email' | 'status'>;
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'status' | 'linkVersion'>;
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const footer = footerLinks(input.settings, input.subscriber.id, input.now);
+  const footer = footerLinks(input.settings, input.subscriber, input.now);
   const url = preferencesUrl({
     appUrl: input.settings.appUrl,
     uid: input.subscriber.id,
+    linkVersion: input.subscriber.linkVersion,
     secret: input.settings.linkSecret,
     issuedAt: input.now,
   });

@@ -112,13 +112,20 @@ export function toEmailItem(
 const notAFitLinks = (settings: MailSettings, subscriber: EmailSubscriber, now: Date) => (item: ScoredPosting) =>
   toEmailItem(
     item,
-    notAFitUrl({ appUrl: settings.appUrl, uid: subscriber.id, jobId: item.posting.id, secret: settings.linkSecret, issuedAt: now }),
+    notAFitUrl({
+      appUrl: settings.appUrl,
+      uid: subscriber.id,
+      linkVersion: subscriber.linkVersion,
+      jobId: item.posting.id,
+      secret: settings.linkSecret,
+      issuedAt: now,
+    }),
     now,
     subscriber.keywords,
   );
 
 /** Who an email goes to; with their keywords, each card's excerpt shows the passage that matched. */
-type EmailSubscriber = Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion'> & { keywords?: readonly string[] };
+type EmailSubscriber = Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion' | 'linkVersion'> & { keywords?: readonly string[] };
 
 /**
  * The one line an email carries when the verdict stage is on and keywords alone decided some of
@@ -182,8 +189,14 @@ function itemsAsText(items: EmailItem[]): string {
 }
 
 /** Every email's footer: what Scout sent you (the archive), change preferences, and leave in one click. */
-export function footerLinks(settings: MailSettings, uid: string, now: Date) {
-  const link = { appUrl: settings.appUrl, uid, secret: settings.linkSecret, issuedAt: now };
+export function footerLinks(settings: MailSettings, subscriber: Pick<Subscriber, 'id' | 'linkVersion'>, now: Date) {
+  const link = {
+    appUrl: settings.appUrl,
+    uid: subscriber.id,
+    linkVersion: subscriber.linkVersion,
+    secret: settings.linkSecret,
+    issuedAt: now,
+  };
   return { archiveUrl: archiveUrl(link), unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
 }
 
@@ -203,7 +216,7 @@ export async function composeInstantAlert(input: {
 }): Promise<EmailPayload> {
   const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
   const note = keywordsOnlyNote(input.items);
-  const footer = footerLinks(input.settings, input.subscriber.id, input.now);
+  const footer = footerLinks(input.settings, input.subscriber, input.now);
   const html = await renderInstantAlert({ items, note, footer });
   const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
@@ -248,7 +261,7 @@ export async function composeDailyDigest(input: {
   const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
   const note = keywordsOnlyNote(input.items);
   const dayLabel = digestPeriodLabel(input.day);
-  const footer = footerLinks(input.settings, input.subscriber.id, input.now);
+  const footer = footerLinks(input.settings, input.subscriber, input.now);
   const nearMiss = nearMissLine(input.filteredOut);
   const sourcesLine = sourcesCheckedLine(input.coverage, input.now);
   const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, sourcesLine, footer });

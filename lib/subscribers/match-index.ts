@@ -96,9 +96,16 @@ function unpackMinPay(format: number, field: unknown): MinPay | null {
   return minPay;
 }
 
-/** Fields 7–11 (timezone, digest hour, weekdays, weekly day, feed token version) at their defaults: left out when trailing. */
+/**
+ * Fields 7–12 (timezone, digest hour, weekdays, weekly day, feed token version, link version) at
+ * their defaults: left out when trailing. The link version came last, where an entry written before
+ * it holds the address (a string) or nothing: a number there is the link version, a string the
+ * address of such an older entry (read as link version 0). An instance from before reads a new
+ * entry that keeps its address as "read users/{uid}" (the address it finds does not match the uid).
+ */
 const TRAILING_DEFAULTS_FROM = 7;
-const TRAILING_DEFAULTS: unknown[] = ['UTC', null, ALL_WEEKDAYS_MASK, 0, 0];
+const TRAILING_DEFAULTS: unknown[] = ['UTC', null, ALL_WEEKDAYS_MASK, 0, 0, 0];
+const LINK_VERSION_FIELD = 12;
 const fieldOr = (f: unknown[], i: number) => (i < f.length ? f[i] : TRAILING_DEFAULTS[i - TRAILING_DEFAULTS_FROM]);
 
 const weekdayMask = (days: readonly Weekday[]) => days.reduce((mask, day) => mask | (1 << WEEKDAYS.indexOf(day)), 0);
@@ -120,6 +127,7 @@ export function encodeProfile(s: IndexedSubscriber): string {
     weekdayMask(s.weekdays),
     WEEKDAYS.indexOf(s.weeklyDay),
     s.feedTokenVersion ?? 0,
+    s.linkVersion ?? 0,
   ];
   // The id is base64url of the normalised address, so the address is almost always implied by it;
   // without one to keep, trailing fields at their defaults are left out (most subscribers keep them).
@@ -142,7 +150,9 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
     if (!Array.isArray(f) || (f[0] !== ENTRY_FORMAT && f[0] !== ENTRY_FORMAT_MIN_PAY) || !MODE_OF_CODE[f[4] as string]) return null;
     const minPay = unpackMinPay(f[0], f[3]);
     if (!minPay) return null;
-    const email = typeof f[12] === 'string' ? f[12] : emailOfId(uid);
+    const linkVersion = typeof f[LINK_VERSION_FIELD] === 'number' ? f[LINK_VERSION_FIELD] : 0;
+    const stated = f.slice(LINK_VERSION_FIELD).find((field) => typeof field === 'string');
+    const email = typeof stated === 'string' ? stated : emailOfId(uid);
     if (subscriberId(email) !== uid) return null;
     const weekdays = weekdaysOfMask(Number(fieldOr(f, 9)) & ALL_WEEKDAYS_MASK);
     return {
@@ -160,6 +170,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
       weekdays: weekdays.length > 0 ? weekdays : [...WEEKDAYS],
       weeklyDay: WEEKDAYS[fieldOr(f, 10) as number] ?? WEEKDAYS[0],
       feedTokenVersion: fieldOr(f, 11) as number,
+      linkVersion,
     };
   } catch {
     return null;

@@ -70,6 +70,11 @@ export type Subscriber = {
   expireAt?: Date;
   /** Signed into the private feed URL; revoking the URL bumps it (lib/archive/revoke-feed-url.ts). Stored absent = 0. */
   feedTokenVersion?: number;
+  /**
+   * Signed into every emailed link (lib/subscribers/link-token.ts); an unsubscribe, a re-signup and
+   * "Revoke my links" bump it, and a link of an older version opens nothing. Stored absent = 0.
+   */
+  linkVersion?: number;
 };
 
 /**
@@ -173,6 +178,7 @@ export function readSubscriberFields(id: string, data: DocumentData): Subscriber
     confirmedAt: toDate(d.confirmedAt),
     updatedAt: toDate(d.updatedAt) ?? new Date(0),
     feedTokenVersion: readProfileVersion(d.feedTokenVersion),
+    linkVersion: readProfileVersion(d.linkVersion),
     ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
     ...(expireAt ? { expireAt } : {}),
   };

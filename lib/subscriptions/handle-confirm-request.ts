@@ -47,6 +47,7 @@ async function confirm(token: string | null, deps: ConfirmDeps, log: Logger): Pr
   const link = preferencesUrl({
     appUrl: deps.config.APP_URL,
     uid: result.subscriber.id,
+    linkVersion: result.subscriber.linkVersion,
     secret: deps.config.LINK_SECRET,
     issuedAt: deps.now,
   });

@@ -40,13 +40,13 @@ export const handleNotAFitRequest = pageHandler<NotAFitDeps>({
   errorPage: notAFitServerErrorPage,
 });
 
-type Link = { ok: true; token: string; uid: string; jobId: string } | Extract<TokenCheck, { ok: false }>;
+type Link = { ok: true; token: string; uid: string; jobId: string; linkVersion: number } | Extract<TokenCheck, { ok: false }>;
 
 function openLink(request: Request, deps: NotAFitDeps): Link {
   const token = new URL(request.url).searchParams.get('token');
   const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'not-a-fit', now: deps.now });
   if (!check.ok) return check;
-  return { ok: true, token: token!, uid: check.claims.uid, jobId: check.claims.job! };
+  return { ok: true, token: token!, uid: check.claims.uid, jobId: check.claims.job!, linkVersion: check.claims.linkVersion ?? 0 };
 }
 
 async function show(request: Request, deps: NotAFitDeps): Promise<Response> {
@@ -54,8 +54,8 @@ async function show(request: Request, deps: NotAFitDeps): Promise<Response> {
   if (!link.ok) return notAFitLinkFailedPage(link.reason);
   const decision = decideNotAFit(await readNotAFit(deps.db, link));
   if (decision.kind === 'ask') return askNotAFitPage({ token: link.token, title: decision.posting.title });
-  if (decision.kind === 'already') return noted(deps, { uid: link.uid, title: decision.feedback.title, alreadyRecorded: true });
-  return refusal(deps, link.uid, decision, 200);
+  if (decision.kind === 'already') return noted(deps, { link, title: decision.feedback.title, alreadyRecorded: true });
+  return refusal(deps, link, decision, 200);
 }
 
 async function record(request: Request, deps: NotAFitDeps, log: Logger): Promise<Response> {
@@ -78,36 +78,47 @@ async function record(request: Request, deps: NotAFitDeps, log: Logger): Promise
   const result = await recordNotAFit(deps.db, {
     uid: link.uid,
     jobId: link.jobId,
+    linkVersion: link.linkVersion,
     now: deps.now,
     retentionDays: deps.config.RETENTION_DAYS,
   });
   if (!result.ok) {
     log('not-a-fit.refused', { reason: result.decision.kind });
-    return refusal(deps, link.uid, result.decision, 409);
+    return refusal(deps, link, result.decision, 409);
   }
   log('feedback.recorded', { alreadyRecorded: result.alreadyRecorded });
-  return noted(deps, { uid: link.uid, title: result.feedback.title, alreadyRecorded: result.alreadyRecorded });
+  return noted(deps, { link, title: result.feedback.title, alreadyRecorded: result.alreadyRecorded });
 }
 
-const linkToPreferences = (deps: NotAFitDeps, uid: string) =>
-  preferencesUrl({ appUrl: deps.config.APP_URL, uid, secret: deps.config.LINK_SECRET, issuedAt: deps.now });
+type OpenLink = Extract<Link, { ok: true }>;
 
-const noted = (deps: NotAFitDeps, input: { uid: string; title: string; alreadyRecorded: boolean }) =>
+/** Signed with the link's own version, which the decision found current. */
+const linkToPreferences = (deps: NotAFitDeps, link: OpenLink) =>
+  preferencesUrl({
+    appUrl: deps.config.APP_URL,
+    uid: link.uid,
+    linkVersion: link.linkVersion,
+    secret: deps.config.LINK_SECRET,
+    issuedAt: deps.now,
+  });
+
+const noted = (deps: NotAFitDeps, input: { link: OpenLink; title: string; alreadyRecorded: boolean }) =>
   notedPage({
     title: input.title,
     alreadyRecorded: input.alreadyRecorded,
-    preferencesLink: linkToPreferences(deps, input.uid),
+    preferencesLink: linkToPreferences(deps, input.link),
     aiEnabled: aiEnabled(deps.config),
   });
 
 /** Why nothing is (or was) recorded. `notSubscribedStatus`: 200 for a GET, whose page is the answer; 409 for a refused POST. */
 function refusal(
   deps: NotAFitDeps,
-  uid: string,
+  link: OpenLink,
   decision: Exclude<NotAFitDecision, { kind: 'ask' | 'already' }>,
   notSubscribedStatus: 200 | 409,
 ): Promise<Response> {
   if (decision.kind === 'unknown-subscriber') return notSubscribedPage({ status: 'unknown' });
+  if (decision.kind === 'link-revoked') return notAFitLinkFailedPage('expired');
   if (decision.kind === 'not-subscribed') return notSubscribedPage({ status: decision.status, httpStatus: notSubscribedStatus });
-  return postingGonePage({ retentionDays: deps.config.RETENTION_DAYS, preferencesLink: linkToPreferences(deps, uid) });
+  return postingGonePage({ retentionDays: deps.config.RETENTION_DAYS, preferencesLink: linkToPreferences(deps, link) });
 }

@@ -9,7 +9,7 @@ import { parsePreview } from '../preview/preview-input';
 import { invalidPreview, type PreviewPanelState } from '../preview/preview-panel';
 import { runPreview } from '../preview/run-preview';
 import { describeCadence } from '../subscribers/describe-schedule';
-import { unsubscribeUrl, verifyLinkToken } from '../subscribers/link-token';
+import { isCurrentLink, unsubscribeUrl, verifyLinkToken, type LinkClaims } from '../subscribers/link-token';
 import { addExclude, canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import { readExcludeSuggestion } from '../feedback/read-exclude-suggestion';
 import { normaliseKeyword } from '../subscribers/keyword-term';
@@ -20,12 +20,14 @@ import {
   preferencesLinkFailedPage,
   preferencesServerErrorPage,
   preferencesUnavailablePage,
+  linksRevokedPage,
   type PreferenceFormValues,
 } from './preferences-page';
 import type { PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { archiveLinksFor, REVOKE_FEED_ACTION } from '../archive/archive-links';
+import { archiveLinksFor, REVOKE_FEED_ACTION, REVOKE_LINKS_ACTION } from '../archive/archive-links';
 import { revokeFeedUrl } from '../archive/revoke-feed-url';
+import { revokeLinks } from './revoke-links';
 
 export type PreferencesDeps = {
   db: Firestore;
@@ -39,14 +41,16 @@ export type PreferencesDeps = {
 /** The form is a few short fields; anything bigger is not our form. */
 export const MAX_PREFERENCES_BODY_BYTES = 16 * 1024;
 
-const ACTIONS = ['save', 'exclude', 'pause', 'resume', REVOKE_FEED_ACTION] as const;
+const ACTIONS = ['save', 'exclude', 'pause', 'resume', REVOKE_FEED_ACTION, REVOKE_LINKS_ACTION] as const;
 type FormAction = (typeof ACTIONS)[number];
 
 /**
  * GET|POST /preferences?token=. The signed token in the URL is the whole credential (purpose
  * `preferences`). GET only reads and shows the form — mail scanners open every link. POST
  * (form-encoded, `action=save|exclude|pause|resume`) changes the subscriber through ./preferences;
- * `action=revoke-feed` revokes the private feed URL (lib/archive/revoke-feed-url.ts).
+ * `action=revoke-feed` revokes the private feed URL (lib/archive/revoke-feed-url.ts); `action=revoke-links`
+ * revokes every emailed link and the feed URL (./revoke-links.ts). A link whose `linkVersion` is not
+ * the subscriber's current one opens nothing: it answers as an expired link.
  * The page also proposes one exclude from the subscriber's "not a fit" feedback, with its measured
  * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it. The form's
  * Preview button (`preview=1`, sent only when pressed) previews the fields as typed (lib/preview)
@@ -61,13 +65,13 @@ export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
   errorPage: preferencesServerErrorPage,
 });
 
-type Opened = { ok: true; token: string; uid: string } | { ok: false; response: Response };
+type Opened = { ok: true; token: string; uid: string; claims: LinkClaims } | { ok: false; response: Response };
 
 async function openLink(request: Request, deps: PreferencesDeps): Promise<Opened> {
   const token = new URL(request.url).searchParams.get('token');
   const check = verifyLinkToken(token, { secret: deps.config.LINK_SECRET, purpose: 'preferences', now: deps.now });
   if (!check.ok) return { ok: false, response: await preferencesLinkFailedPage(check.reason) };
-  return { ok: true, token: token!, uid: check.claims.uid };
+  return { ok: true, token: token!, uid: check.claims.uid, claims: check.claims };
 }
 
 async function show(request: Request, deps: PreferencesDeps): Promise<Response> {
@@ -75,6 +79,8 @@ async function show(request: Request, deps: PreferencesDeps): Promise<Response> 
   if (!link.ok) return link.response;
   const subscriber = (await subscribersCollection(deps.db).doc(link.uid).get()).data();
   if (!subscriber) return preferencesUnavailablePage({ status: 'unknown' });
+  // Before anything about the subscriber: a link of an ended subscription or a revoked one shows nothing of it.
+  if (!isCurrentLink(link.claims, subscriber)) return preferencesLinkFailedPage('expired');
   if (!canEditPreferences(subscriber.status)) return preferencesUnavailablePage({ status: subscriber.status });
   return formPage(deps, { status: 200, token: link.token, subscriber, values: formValuesOf(subscriber) });
 }
@@ -95,12 +101,17 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   // Read for the page only: every write below re-reads and is guarded by the version it decided on.
   const current = (await subscribersCollection(deps.db).doc(link.uid).get()).data();
   if (!current) return preferencesUnavailablePage({ status: 'unknown' });
+  if (!isCurrentLink(link.claims, current)) {
+    log('preferences.refused', { reason: 'link-version' });
+    return preferencesLinkFailedPage('expired');
+  }
   if (!canEditPreferences(current.status)) return preferencesUnavailablePage({ status: current.status, httpStatus: 409 });
 
   if (form.fields.has('preview')) return preview(deps, log, { request, token: link.token, current, fields: form.fields });
   if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
   if (action === 'exclude') return exclude(deps, log, { token: link.token, uid: link.uid, current, term: form.fields.get('term') ?? '' });
   if (action === REVOKE_FEED_ACTION) return revokeFeed(deps, log, { token: link.token, uid: link.uid });
+  if (action === REVOKE_LINKS_ACTION) return revokeAllLinks(deps, log, link.uid);
 
   const result = await changeStatus(deps.db, { uid: link.uid, action, now: deps.now });
   if (!result.ok) {
@@ -279,6 +290,19 @@ async function revokeFeed(deps: PreferencesDeps, log: Logger, input: { token: st
   });
 }
 
+/** "Revoke my links" (./revoke-links.ts): this link dies too, so the answer is a page without the form, saying how to get a new one. */
+async function revokeAllLinks(deps: PreferencesDeps, log: Logger, uid: string): Promise<Response> {
+  const result = await revokeLinks(deps.db, { uid, now: deps.now });
+  if (!result.ok) {
+    log('preferences.refused', { action: REVOKE_LINKS_ACTION, reason: result.kind });
+    return result.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: result.status, httpStatus: 409 });
+  }
+  log('preferences.saved', { action: REVOKE_LINKS_ACTION, linkVersion: result.linkVersion });
+  return linksRevokedPage();
+}
+
 async function formPage(
   deps: PreferencesDeps,
   input: {
@@ -309,6 +333,7 @@ async function formPage(
     unsubscribeLink: unsubscribeUrl({
       appUrl: deps.config.APP_URL,
       uid: input.subscriber.id,
+      linkVersion: input.subscriber.linkVersion,
       secret: deps.config.LINK_SECRET,
       issuedAt: deps.now,
     }),

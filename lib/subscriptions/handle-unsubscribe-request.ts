@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
-import { verifyLinkToken } from '../subscribers/link-token';
+import { isCurrentLink, verifyLinkToken } from '../subscribers/link-token';
 import { subscribersCollection } from '../subscribers/subscriber';
 import { unsubscribeSubscriber } from './unsubscribe';
 import { pageHandler } from '../http/page-handler';
@@ -36,6 +36,8 @@ async function ask(token: string | null, deps: UnsubscribeDeps): Promise<Respons
   if (!check.ok) return unsubscribeFailedPage(check.reason);
   const subscriber = (await subscribersCollection(deps.db).doc(check.claims.uid).get()).data();
   if (!subscriber) return unsubscribeFailedPage('unknown-subscriber');
+  // A link from an earlier subscription (or one revoked) still unsubscribes, but its page names nobody and tells no state.
+  if (!isCurrentLink(check.claims, subscriber)) return askUnsubscribePage({ token: token ?? '', maskedEmail: null });
   if (subscriber.status === 'unsubscribed') return alreadyUnsubscribedPage();
   return askUnsubscribePage({ token: token ?? '', maskedEmail: subscriber.email ? maskEmail(subscriber.email) : null });
 }
@@ -49,5 +51,5 @@ async function unsubscribe(token: string | null, deps: UnsubscribeDeps, log: Log
   if (!result.alreadyUnsubscribed || result.skippedDeliveries > 0) {
     log('subscriber.unsubscribed', { alreadyUnsubscribed: result.alreadyUnsubscribed, skippedDeliveries: result.skippedDeliveries });
   }
-  return unsubscribedPage({ alreadyUnsubscribed: result.alreadyUnsubscribed });
+  return unsubscribedPage({ alreadyUnsubscribed: result.alreadyUnsubscribed && !result.olderLink });
 }

@@ -111,7 +111,7 @@ const LINK_FAILURES: LinkFailureCopy = {
   expired: {
     title: 'This link has expired',
     message:
-      '“Not a fit” links stop working after a while. Use the link beside a posting in a more recent Scout email. Nothing was recorded.',
+      'This link has expired — ask for a new one. “Not a fit” links stop working after a while, when you unsubscribe or sign up again, and when you revoke your links. Use the link beside a posting in a more recent Scout email, or enter your address in the signup form on Scout’s home page: Scout emails you a link to manage your subscription. Nothing was recorded.',
   },
   'bad-signature': {
     title: 'This link is not valid',

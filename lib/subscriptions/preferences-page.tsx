@@ -385,10 +385,14 @@ export function preferencesUnavailablePage(input: { status: SubscriberStatus | '
   }
 }
 
+/** How to get a fresh link when the one in hand is dead: the signup form mails one to a subscribed address, and only there. */
+export const ASK_FOR_A_NEW_LINK =
+  'To ask for a new one, enter your address in the signup form on Scout’s home page: Scout emails a link to manage your subscription to that address.';
+
 const LINK_FAILURES: LinkFailureCopy = {
   expired: {
     title: 'This link has expired',
-    message: 'Preference links stop working after a while. Use the preferences link in a more recent Scout email. Nothing was changed.',
+    message: `This link has expired — ask for a new one. Preference links stop working after a while, when you unsubscribe or sign up again, and when you revoke your links. ${ASK_FOR_A_NEW_LINK} Nothing was changed.`,
   },
   'bad-signature': {
     title: 'This link is not valid',
@@ -405,6 +409,21 @@ const LINK_FAILURES: LinkFailureCopy = {
     message: 'This link was made for something else. Use the preferences link at the bottom of any Scout email. Nothing was changed.',
   },
 };
+
+/** After "Revoke my links": the link that asked is dead too, so no form, and no new link shown to whoever pressed. */
+export const linksRevokedPage = () =>
+  pageResponse(
+    <Unavailable title="Your links are revoked">
+      <p>
+        Every link Scout has emailed you — preferences, archive, “Not a fit” — and your private feed URL no longer work, this page’s
+        included. Unsubscribe links in old emails still unsubscribe.
+      </p>
+      <p>
+        {ASK_FOR_A_NEW_LINK} <a href="/#signup">Go to the signup form</a>.
+      </p>
+    </Unavailable>,
+    { status: 200 },
+  );
 
 /** The token did not open anything: 400, no form. */
 export const preferencesLinkFailedPage = (reason: LinkFailure) => linkFailedPage(LINK_FAILURES, reason);

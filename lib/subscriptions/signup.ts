@@ -91,6 +91,8 @@ export function planSignup(
           status: 'pending',
           confirmedAt: null,
           updatedAt: now,
+          // Whatever was sent to the old subscription opens nothing of the new one (the unsubscribe bumped it too; a restored or imported opt-out may not have).
+          linkVersion: (existing.linkVersion ?? 0) + 1,
           ...(email ? { confirmSeq: email.seq } : {}),
           ...pending(),
         },
@@ -284,7 +286,7 @@ async function writeSignup(
       const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
       if (!plan.changes) return { done: { subscriber: plan.subscriber, email: null } };
       if (!plan.email) return { update: plan.changes, result: { subscriber: plan.subscriber, email: null } };
-      const recipient = { id: uid, email: existing.email, status: existing.status };
+      const recipient = { id: uid, email: existing.email, status: existing.status, linkVersion: existing.linkVersion };
       const kind = plan.email.kind;
       const payload =
         kind === 'confirm'

@@ -1,19 +1,30 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
-import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
+import { isCurrentLink, verifyLinkToken, type LinkClaims, type TokenCheck } from '../subscribers/link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
-import { leavePendingFields, subscribersCollection } from '../subscribers/subscriber';
+import { leavePendingFields, readProfileVersion, subscribersCollection } from '../subscribers/subscriber';
 
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
 export type UnsubscribeResult =
-  { ok: true; uid: string; alreadyUnsubscribed: boolean; skippedDeliveries: number } | { ok: false; reason: UnsubscribeFailure };
+  | {
+      ok: true;
+      uid: string;
+      alreadyUnsubscribed: boolean;
+      skippedDeliveries: number;
+      /** The link was of an older link version (or from before sealed links): its page may say nothing about the subscriber. */
+      olderLink: boolean;
+    }
+  | { ok: false; reason: UnsubscribeFailure };
 
 /** The delivery reason the dispatcher and the digest flush also use for this subscriber state. */
 export const UNSUBSCRIBED_REASON = 'subscriber_unsubscribed';
 
 /**
- * Opts a subscriber out from a signed unsubscribe link. Idempotent: a second call changes nothing
+ * Opts a subscriber out from a signed unsubscribe link, of any link version: mail clients keep the
+ * RFC 8058 one-click URL of an old email, and the law wants its opt-out to keep working (docs/security.md).
+ * Unsubscribing is harmless to whoever is subscribed; what an older link may not do is reveal
+ * anything, so the result says whether it was current. Idempotent: a second call changes nothing
  * on the subscriber (the first `unsubscribedAt` stays) but sweeps queued deliveries again, so a
  * call that died between the two steps is completed by the retry.
  */
@@ -24,10 +35,10 @@ export async function unsubscribeSubscriber(
   const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'unsubscribe', now: input.now });
   if (!check.ok) return { ok: false, reason: check.reason };
   const { uid } = check.claims;
-  const marked = await markUnsubscribed(db, uid, input.now);
-  if (marked === 'unknown') return { ok: false, reason: 'unknown-subscriber' };
+  const marked = await markUnsubscribed(db, uid, input.now, check.claims);
+  if (marked.result === 'unknown') return { ok: false, reason: 'unknown-subscriber' };
   const skippedDeliveries = await skipQueuedDeliveries(db, { uid, reason: UNSUBSCRIBED_REASON });
-  return { ok: true, uid, alreadyUnsubscribed: marked === 'already', skippedDeliveries };
+  return { ok: true, uid, alreadyUnsubscribed: marked.result === 'already', skippedDeliveries, olderLink: !marked.current };
 }
 
 /**
@@ -37,19 +48,29 @@ export async function unsubscribeSubscriber(
  * nonce goes too (its confirmation link is dead), and so does its `expireAt`: the document is
  * now the record of an opt-out, kept so an import never revives the address.
  */
-async function markUnsubscribed(db: Firestore, uid: string, now: Date): Promise<'done' | 'already' | 'unknown'> {
+type Marked = { result: 'done' | 'already' | 'unknown'; current: boolean };
+
+async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: LinkClaims): Promise<Marked> {
   const ref = subscribersCollection(db).doc(uid);
-  return guardedSubscriberUpdate<'done' | 'already' | 'unknown'>(
+  return guardedSubscriberUpdate<Marked>(
     ref,
     (snap) => {
-      if (!snap.exists || !snap.updateTime) return { done: 'unknown' };
-      if (snap.get('status') === 'unsubscribed') return { done: 'already' };
-      // The private feed's URL dies with the subscription: someone who comes back gets a new one, never the old.
-      const stored: unknown = snap.get('feedTokenVersion');
-      const feedTokenVersion = (typeof stored === 'number' ? stored : 0) + 1;
+      if (!snap.exists || !snap.updateTime) return { done: { result: 'unknown', current: false } };
+      const linkVersion = readProfileVersion(snap.get('linkVersion'));
+      const current = isCurrentLink(claims, { linkVersion });
+      if (snap.get('status') === 'unsubscribed') return { done: { result: 'already', current } };
+      // The private feed's URL, and every link emailed so far, die with the subscription: someone who comes back gets new ones, never the old.
+      const feedTokenVersion = readProfileVersion(snap.get('feedTokenVersion')) + 1;
       return {
-        update: { status: 'unsubscribed', unsubscribedAt: now, updatedAt: now, feedTokenVersion, ...leavePendingFields() },
-        result: 'done',
+        update: {
+          status: 'unsubscribed',
+          unsubscribedAt: now,
+          updatedAt: now,
+          feedTokenVersion,
+          linkVersion: linkVersion + 1,
+          ...leavePendingFields(),
+        },
+        result: { result: 'done', current },
       };
     },
     { action: 'unsubscribing' },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { parseAtomFeed } from 'feedsmith';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleArchiveRequest } from '../../lib/archive/handle-archive-request';
@@ -160,8 +161,14 @@ async function deadLinks(purpose: 'archive' | 'feed'): Promise<Record<string, st
   const base = purpose === 'archive' ? `${h.config.APP_URL}/archive` : `${h.config.APP_URL}/feed`;
   const good = purpose === 'archive' ? archiveOf() : feedOf();
   const [body, signature] = new URL(good).searchParams.get('token')!.split('.');
-  const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  const signed = (extra: Record<string, unknown>) => `${base}?token=${signLinkToken({ ...claims, ...extra }, h.config.LINK_SECRET)}`;
+  // The body carries the subscriber sealed; signLinkToken takes the id and seals it again.
+  const { sub: _sealed, ...claims } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  const signed = (extra: Record<string, unknown>) => `${base}?token=${signLinkToken({ uid, ...claims, ...extra }, h.config.LINK_SECRET)}`;
+  // A link from before the seal: the subscriber's id (their address in base64url) in clear, signed as it was then.
+  const clearBody = Buffer.from(JSON.stringify({ uid, purpose, exp: claims.exp, ...(purpose === 'feed' ? { version: 0 } : {}) })).toString(
+    'base64url',
+  );
+  const clear = `${clearBody}.${createHmac('sha256', h.config.LINK_SECRET).update(clearBody).digest('base64url')}`;
   const gone = await h.subscribe({ email: 'gone@example.com', keywords: ['react'] });
   await h.db.collection('users').doc(gone).update({ status: 'unsubscribed' });
   const pending = await h.subscribe({ email: 'pending@example.com', keywords: ['react'] });
@@ -176,6 +183,8 @@ async function deadLinks(purpose: 'archive' | 'feed'): Promise<Record<string, st
     unsubscribed: signed({ uid: gone }),
     pending: signed({ uid: pending }),
     ...(purpose === 'feed' ? { 'revoked (an older version)': signed({ version: 7 }) } : {}),
+    'another link version (links revoked, or an ended subscription)': signed({ linkVersion: 3 }),
+    'from before sealed links (the address in clear)': `${base}?token=${clear}`,
   };
 }
 

@@ -6,6 +6,8 @@ import {
   notAFitUrl,
   preferencesUrl,
   signLinkToken,
+  MAX_LINK_TOKEN_LENGTH,
+  sealSubscriberId,
   UNSUBSCRIBE_LINK_DAYS,
   unsubscribeUrl,
   verifyLinkToken,
@@ -25,8 +27,9 @@ const verify = (token: string | null | undefined, overrides: Partial<Parameters<
 const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
 
 describe('signLinkToken / verifyLinkToken', () => {
-  it('round-trips the claims', () => {
-    expect(verify(signLinkToken(claims, SECRET))).toEqual({ ok: true, claims });
+  it('round-trips the claims, with the link version every emailed link carries (0 unless given)', () => {
+    expect(verify(signLinkToken(claims, SECRET))).toEqual({ ok: true, claims: { ...claims, linkVersion: 0 } });
+    expect(verify(signLinkToken({ ...claims, linkVersion: 4 }, SECRET))).toEqual({ ok: true, claims: { ...claims, linkVersion: 4 } });
   });
 
   it('refuses a token whose body was changed', () => {
@@ -63,7 +66,16 @@ describe('signLinkToken / verifyLinkToken', () => {
       const b = Buffer.from(raw).toString('base64url');
       return `${b}.${createHmac('sha256', SECRET).update(b).digest('base64url')}`;
     };
-    for (const token of [null, undefined, '', 'nodot', `${body}.`, `.${signature}`, `${body}.${signature}.extra`, 'x'.repeat(1_001)]) {
+    for (const token of [
+      null,
+      undefined,
+      '',
+      'nodot',
+      `${body}.`,
+      `.${signature}`,
+      `${body}.${signature}.extra`,
+      'x'.repeat(MAX_LINK_TOKEN_LENGTH + 1),
+    ]) {
       expect(verify(token), String(token)).toEqual({ ok: false, reason: 'malformed' });
     }
     for (const raw of [
@@ -103,13 +115,13 @@ describe('not-a-fit links', () => {
   const JOB = 'remoteok_AbCdEfGhIjKlMnOpQrSt';
   const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
   const notAFit = (jobId = JOB, issuedAt = NOW) => notAFitUrl({ appUrl: APP, uid: claims.uid, jobId, secret: SECRET, issuedAt });
-  /** A body signed with the real secret: only the schema stands between it and the handler. */
-  const signedRaw = (raw: unknown) => {
-    const b = Buffer.from(JSON.stringify(raw)).toString('base64url');
+  /** A body signed with the real secret, its subscriber sealed as Scout seals it: only the schema stands between it and the handler. */
+  const signedRaw = ({ uid, ...raw }: Record<string, unknown>) => {
+    const b = Buffer.from(JSON.stringify({ sub: sealSubscriberId(String(uid), SECRET), linkVersion: 0, ...raw })).toString('base64url');
     return `${b}.${createHmac('sha256', SECRET).update(b).digest('base64url')}`;
   };
 
-  it('notAFitUrl names the posting, lasts as long as the footers, and is stable for the UTC day', () => {
+  it('notAFitUrl names the posting, lasts a little longer than its posting is kept, and is stable for the UTC day', () => {
     const url = new URL(notAFit());
     expect(url.origin + url.pathname).toBe(`${APP}/not-a-fit`);
     expect(notAFit(JOB, new Date('2026-11-30T23:59:00Z'))).toBe(url.toString());
@@ -117,10 +129,10 @@ describe('not-a-fit links', () => {
     expect(check).toMatchObject({ ok: true, claims: { uid: claims.uid, purpose: 'not-a-fit', job: JOB } });
     const exp = check.ok ? check.claims.exp : 0;
     expect(exp % 86_400).toBe(0);
-    expect(LINK_LIFETIME_DAYS['not-a-fit']).toBe(400);
+    expect(LINK_LIFETIME_DAYS['not-a-fit']).toBe(45);
     const days = (exp * 1000 - NOW.getTime()) / 86_400_000;
-    expect(days).toBeGreaterThan(399);
-    expect(days).toBeLessThanOrEqual(400);
+    expect(days).toBeGreaterThan(44);
+    expect(days).toBeLessThanOrEqual(45);
   });
 
   it('a not-a-fit token opens nothing else, and no other token opens a not-a-fit page', () => {
@@ -161,11 +173,11 @@ describe('not-a-fit links', () => {
     ).toBe(true);
   });
 
-  it('the longest uid with the longest posting id still makes a token the verifier accepts (under its 1,000 characters)', () => {
+  it('the longest uid with the longest posting id still makes a token the verifier accepts (under its MAX_LINK_TOKEN_LENGTH)', () => {
     const longestUid = subscriberId(`${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`);
     const url = notAFitUrl({ appUrl: APP, uid: longestUid, jobId: 'j'.repeat(MAX_LINK_JOB_LENGTH), secret: SECRET, issuedAt: NOW });
     const token = tokenOf(url);
-    expect(token.length).toBeLessThanOrEqual(1_000);
+    expect(token.length).toBeLessThanOrEqual(MAX_LINK_TOKEN_LENGTH);
     expect(verify(token, { purpose: 'not-a-fit' })).toMatchObject({ ok: true, claims: { uid: longestUid } });
   });
 });

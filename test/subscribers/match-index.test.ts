@@ -28,6 +28,7 @@ const profile = (over: Partial<IndexedSubscriber> = {}): IndexedSubscriber => ({
   weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
   weeklyDay: 'mon',
   feedTokenVersion: 0,
+  linkVersion: 0,
   ...over,
 });
 
@@ -42,7 +43,9 @@ describe('an index entry', () => {
         weekdays: ['mon', 'fri'],
         weeklyDay: 'thu',
         feedTokenVersion: 7,
+        linkVersion: 2,
       }),
+      profile({ email: 'Ada@Example.com', linkVersion: 5 }),
       profile({ mode: 'daily', minPay: NO_MIN_PAY, excludes: [], keywords: ['“quoted”', 'ünïcode', 'c++'] }),
       profile({ mode: 'feed', fitThreshold: 0 }),
     ])
@@ -88,6 +91,13 @@ describe('an index entry', () => {
     expect(decodeProfile(p.id, JSON.stringify([2, ['react'], [], [[500, 'US Dollars'], null, null], 'i', 1, 60]))).toBeNull();
     expect(decodeProfile(p.id, 'not json')).toBeNull();
     expect(decodeProfile(p.id, JSON.stringify([...JSON.parse(encodeProfile(p)), 'eve@example.com']))).toBeNull();
+  });
+
+  it('an entry written before link versions (the address after the feed version) reads as link version 0', () => {
+    const odd = profile({ email: 'Ada@Example.com' });
+    const before = JSON.stringify([1, ['react'], [], 500, 'i', 3, 60, 'UTC', null, 127, 0, 1, 'Ada@Example.com']);
+    expect(decodeProfile(odd.id, before)).toMatchObject({ email: 'Ada@Example.com', feedTokenVersion: 1, linkVersion: 0 });
+    expect(decodeProfile(odd.id, JSON.stringify([1, ['react'], [], 500, 'i', 3, 60]))?.linkVersion).toBe(0);
   });
 
   it('exists only for an active subscriber', () => {

@@ -31,8 +31,8 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const linkFor = (jobId = JOB, who = uid, issuedAt = NOW) =>
-  notAFitUrl({ appUrl: h.config.APP_URL, uid: who, jobId, secret: h.config.LINK_SECRET, issuedAt });
+const linkFor = (jobId = JOB, who = uid, issuedAt = NOW, linkVersion?: number) =>
+  notAFitUrl({ appUrl: h.config.APP_URL, uid: who, jobId, linkVersion, secret: h.config.LINK_SECRET, issuedAt });
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 type Answer = { status: number; headers: Headers; html: string };
@@ -197,11 +197,18 @@ describe('nothing is recorded when the link does not hold', () => {
       secret: h.config.LINK_SECRET,
       now: NOW,
     });
-    const shown = await call('GET', linkFor());
+    // The emailed link is of the link version before the unsubscribe: expired, with how to get a new one.
+    const old = await call('GET', linkFor());
+    expect(old.status).toBe(400);
+    expect(old.html).toContain('This link has expired — ask for a new one');
+    expect((await press(linkFor())).status).toBe(400);
+    // One of their current version hears that they left.
+    const current = linkFor(JOB, uid, NOW, 1);
+    const shown = await call('GET', current);
     expect(shown.status).toBe(200);
     expect(shown.html).toContain('You are unsubscribed');
     expect(shown.html).not.toContain('<button');
-    const pressed = await press(linkFor());
+    const pressed = await press(current);
     expect(pressed.status).toBe(409);
     expect(pressed.html).toContain('Nothing was recorded.');
     expect(await feedbackDocs()).toEqual([]);

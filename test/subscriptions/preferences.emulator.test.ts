@@ -19,7 +19,8 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const linkFor = (uid: string) => preferencesUrl({ appUrl: h.config.APP_URL, uid, secret: h.config.LINK_SECRET, issuedAt: NOW });
+const linkFor = (uid: string, linkVersion?: number) =>
+  preferencesUrl({ appUrl: h.config.APP_URL, uid, linkVersion, secret: h.config.LINK_SECRET, issuedAt: NOW });
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 const withToken = (token: string) => `http://localhost:3000/preferences?token=${encodeURIComponent(token)}`;
 
@@ -85,7 +86,7 @@ describe('GET /preferences', () => {
 
     // Every field labelled, prefilled, and posting back to the same link.
     const action = `action="?token=${tokenOf(linkFor(uid))}"`;
-    expect(page.html.match(new RegExp(`<form[^>]* ${action.replace(/[?]/g, '\\?')} method="post">`, 'g'))).toHaveLength(3); // save, pause, revoke the feed URL
+    expect(page.html.match(new RegExp(`<form[^>]* ${action.replace(/[?]/g, '\\?')} method="post">`, 'g'))).toHaveLength(4); // save, pause, revoke the feed URL, revoke my links
     for (const id of ['keywords', 'excludes', 'minFixed', 'minHourly', 'minYearly', 'minCurrency', 'mode-instant', 'mode-daily'])
       expect(page.html).toContain(`<label for="${id}">`);
     expect(textareaValue(page.html, 'keywords')).toBe('react, node.js');
@@ -274,7 +275,15 @@ describe('subscribers who cannot edit preferences', () => {
     });
     const before = await h.dump();
 
-    const page = await get(linkFor(uid));
+    // Every link emailed before the unsubscribe is of an older link version now: expired, with how to get a new one.
+    const old = await get(linkFor(uid));
+    expect(old.status).toBe(400);
+    expect(old.html).toContain('This link has expired — ask for a new one');
+    expect(old.html).not.toContain('<form');
+    expect((await post(linkFor(uid), { action: 'resume' })).status).toBe(400);
+
+    // A link of their current version (the unsubscribe moved it to 1) hears that they left.
+    const page = await get(linkFor(uid, 1));
     expect(page.status).toBe(200);
     expect(page.html).toContain('You are unsubscribed');
     expect(page.html).not.toContain('<form');
@@ -283,7 +292,7 @@ describe('subscribers who cannot edit preferences', () => {
       string,
       string
     >[]) {
-      const refused = await post(linkFor(uid), fields);
+      const refused = await post(linkFor(uid, 1), fields);
       expect(refused.status, fields.action).toBe(409);
       expect(refused.html).toContain('You are unsubscribed');
       expect(refused.html).not.toContain('<form');

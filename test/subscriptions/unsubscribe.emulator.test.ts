@@ -15,7 +15,8 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const linkFor = (uid: string) => unsubscribeUrl({ appUrl: h.config.APP_URL, uid, secret: h.config.LINK_SECRET, issuedAt: NOW });
+const linkFor = (uid: string, linkVersion?: number) =>
+  unsubscribeUrl({ appUrl: h.config.APP_URL, uid, linkVersion, secret: h.config.LINK_SECRET, issuedAt: NOW });
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 async function call(method: 'GET' | 'POST', url: string, now = NOW) {
@@ -65,13 +66,20 @@ describe('GET /unsubscribe', () => {
     expect(await h.dump()).toEqual(before);
   });
 
-  it('says so when the subscriber already left', async () => {
+  it('says so when the subscriber already left, to a link of their current version only', async () => {
     const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     await call('POST', linkFor(uid));
-    const page = await call('GET', linkFor(uid));
+    // Unsubscribing moved their link version to 1; a link signed with it (none is emailed, but one could exist) hears the state.
+    const page = await call('GET', linkFor(uid, 1));
     expect(page.status).toBe(200);
     expect(page.html).toContain('already unsubscribed');
     expect(page.html).not.toContain('<form');
+    // The link that unsubscribed is of the version before: it may unsubscribe again, and learns nothing, not even that they left.
+    const old = await call('GET', linkFor(uid));
+    expect(old.status).toBe(200);
+    expect(old.html).toContain('<form');
+    expect(old.html).not.toContain('already unsubscribed');
+    expect(old.html).not.toContain('a***@example.com');
   });
 });
 
@@ -109,13 +117,16 @@ describe('POST /unsubscribe (one-click and the button)', () => {
       uid,
       alreadyUnsubscribed: false,
       skippedDeliveries: 0,
+      olderLink: false,
     });
 
     // A run that read the subscriber as active just before the opt-out still queued an item.
     await addDelivery(uid, 'rss_late', 'queued');
     const again = await call('POST', linkFor(uid), LATER);
     expect(again.status).toBe(200);
-    expect(again.html).toContain('already unsubscribed');
+    // The link is now of an older link version (the unsubscribe bumped it): its answer says nothing of the state before.
+    expect(again.html).toContain('Scout will not send you any more job alerts');
+    expect(again.html).not.toContain('already unsubscribed');
     expect(await deliveryState(uid, 'rss_late')).toEqual({ status: 'skipped', reason: 'subscriber_unsubscribed' });
     const user = await userDoc(uid);
     expect(user!.unsubscribedAt.toDate()).toEqual(NOW);
