@@ -1,7 +1,7 @@
 import { withDeadline } from '../../lib/http/request-deadline';
 import { withProductionDeps } from '../../lib/wiring/production-deps';
 import { handlePreferencesRequest } from '../../lib/subscriptions/handle-preferences-request';
-import { preferencesServerErrorPage } from '../../lib/subscriptions/preferences-page';
+import { preferencesServerErrorPage } from '../../lib/subscriptions/preferences-status-pages';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

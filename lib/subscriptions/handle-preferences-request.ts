@@ -13,16 +13,14 @@ import { isCurrentLink, unsubscribeUrl, verifyLinkToken, type LinkClaims } from 
 import { addExclude, canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import { readExcludeSuggestion } from '../feedback/read-exclude-suggestion';
 import { normaliseKeyword } from '../subscribers/keyword-term';
+import { formValuesOf, preferencesFormPage, type PreferenceFormValues } from './preferences-page';
 import {
-  formValuesOf,
+  linksRevokedPage,
   preferencesBadRequestPage,
-  preferencesFormPage,
   preferencesLinkFailedPage,
   preferencesServerErrorPage,
   preferencesUnavailablePage,
-  linksRevokedPage,
-  type PreferenceFormValues,
-} from './preferences-page';
+} from './preferences-status-pages';
 import type { PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { archiveLinksFor, REVOKE_FEED_ACTION, REVOKE_LINKS_ACTION } from '../archive/archive-links';
