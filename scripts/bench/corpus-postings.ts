@@ -1,6 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Firestore } from 'firebase-admin/firestore';
-import { fetch } from 'undici';
 import { parseAshbyJobs } from '../../lib/feeds/adapters/ashby-adapter';
 import { parseGreenhouseJobs } from '../../lib/feeds/adapters/greenhouse-adapter';
 import { parseLeverPostings } from '../../lib/feeds/adapters/lever-adapter';
@@ -10,9 +8,7 @@ import { parseFeed } from '../../lib/feeds/parse-feed';
 import { cleanPlainText, collapseWhitespace, htmlToPlainText } from '../../lib/feeds/plain-text';
 import { MAX_DESCRIPTION_INPUT, type Posting } from '../../lib/feeds/posting';
 import type { AnySourceAdapter } from '../../lib/feeds/source-adapter';
-import { createSourceHttp } from '../../lib/feeds/source-http';
-import type { Config } from '../../lib/runtime/config';
-import { startFeedServer } from '../sample-feed/server';
+import { json, readOnce } from '../sample-feed/read-once';
 
 /** The real corpus of captured board answers (test/feeds/adapters/corpus/README.md). */
 export const CORPUS_DIR = new URL('../../test/feeds/adapters/corpus/', import.meta.url);
@@ -82,32 +78,13 @@ function upworkResults(text: string): Posting[] {
 }
 
 async function readOverLoopback(adapter: AnySourceAdapter, path: string, body: string): Promise<Posting[]> {
-  const server = await startFeedServer({ feeds: { [path]: { body, contentType: 'application/json; charset=utf-8' } } });
-  try {
-    const id = `${adapter.kind}-corpus`;
-    const params: unknown = adapter.params.parse({ baseUrl: server.url });
-    const source = { kind: adapter.kind, id, params, timeoutMs: 5_000, maxBytes: 5_000_000, minIntervalMinutes: 0 };
-    const http = createSourceHttp({
-      source: id,
-      fetch,
-      timeoutMs: 5_000,
-      maxBytes: 5_000_000,
-      allowPrivateAddresses: true,
-      redirects: adapter.redirects,
-      userAgent: 'ScoutBot/1.0',
-    });
-    const result = await adapter.read({
-      source,
-      http,
-      validators: null,
-      now: new Date(),
-      db: null as unknown as Firestore,
-      config: null as unknown as Config,
-    });
-    return result.status === 'ok' ? result.postings : [];
-  } finally {
-    await server.close();
-  }
+  const result = await readOnce(adapter, {
+    params: {},
+    served: { [path]: json(body) },
+    now: new Date(),
+    id: `${adapter.kind}-corpus`,
+  });
+  return result.status === 'ok' ? result.postings : [];
 }
 
 type HnAnswer = { children?: { id: number; text?: string | null }[]; hits?: { objectID: string; comment_text?: string | null }[] };
