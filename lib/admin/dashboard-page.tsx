@@ -43,6 +43,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
           At a glance <span className="count">· outbox by state, digests for {d.day}</span>
         </h2>
         <div className="tiles">
+          <Tile n={d.outbox.held} label="signup emails held for a later hour" />
           <Tile n={d.outbox.pending} label="emails pending" />
           <Tile n={d.outbox.sending} label="emails sending" />
           <Tile n={d.outbox.failed} label="emails failed" bad />

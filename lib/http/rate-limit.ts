@@ -11,7 +11,8 @@ import { COLLECTIONS } from '../store/collections';
  *
  *   rateLimits/mailbox_{hmac(mailbox)}_w{10-minute window}  created by the one request that may email this mailbox in the window
  *   rateLimits/mailbox_{hmac(mailbox)}_d{YYYY-MM-DD}        emails sent to this mailbox that UTC day
- *   rateLimits/signup-emails_h{hour}                        emails the signup form caused that hour, all mailboxes together
+ *   rateLimits/signup-emails_h{hour}                        emails the signup form caused that hour (sent in it or delayed into it), all mailboxes together
+ *   rateLimits/signup-email_h{hour}_p{n}                    the n-th of that hour's SIGNUP_CONFIRMATIONS_PER_HOUR places, created by the email that takes it
  *   rateLimits/client_{hmac(address)}_h{hour}               signup attempts from one client address that hour
  *
  * A mailbox is the address with its `+tag` removed (mailbox.ts), so plus-variants share one allowance.
@@ -25,18 +26,30 @@ export const SIGNUP_LIMITS = {
   clientPerWindow: 20,
   /** The window of SIGNUP_CONFIRMATIONS_PER_HOUR. */
   globalWindowMs: 3_600_000,
+  /**
+   * A full hour does not drop the email: it takes a place in a later hour's allowance, up to this
+   * many hours ahead. A confirmation that would arrive more than a day after the form was sent is
+   * one nobody is waiting for any more; past that the email is held back, as a mailbox over its
+   * allowance is, and a new signup asks again.
+   */
+  globalDelayHours: 24,
 } as const;
 
 export const rateLimitsCollection = (db: Firestore) => db.collection(COLLECTIONS.rateLimits);
 
-export type AddressClaim = { allowed: true } | { allowed: false; reason: 'too-soon' | 'daily-cap' | 'global-cap' };
+/**
+ * `sendAt`: null to send now; otherwise the hour's allowance was used up and the email has its
+ * place in a later hour, to be sent at that time and not before.
+ */
+export type AddressClaim = { allowed: true; sendAt: Date | null } | { allowed: false; reason: 'too-soon' | 'daily-cap' | 'global-cap' };
 
 /**
  * May this request email this mailbox now? The check is the write: `create()` of the window's
  * document succeeds for exactly one request per mailbox per 10 minutes, however many arrive at
  * once and under whichever spelling. The winner then counts the email against the mailbox's day,
- * then against the hour's global cap. The windows are fixed (two emails can straddle a boundary
- * minutes apart); the daily cap bounds what that allows.
+ * then against the global cap: this hour's allowance, or the first later hour with room. The
+ * windows are fixed (two emails can straddle a boundary minutes apart); the daily cap bounds what
+ * that allows.
  */
 export async function claimAddressEmail(
   db: Firestore,
@@ -62,31 +75,58 @@ export async function claimAddressEmail(
     expireAt: new Date(Date.parse(`${day}T00:00:00Z`) + 2 * DAY_MS),
   });
   if (count > SIGNUP_LIMITS.addressPerDay) return { allowed: false, reason: 'daily-cap' };
-  return (await countSignupEmail(db, { perHour: input.globalPerHour, now: input.now }))
-    ? { allowed: true }
-    : { allowed: false, reason: 'global-cap' };
+  const place = await placeSignupEmail(db, { perHour: input.globalPerHour, now: input.now });
+  return place ? { allowed: true, sendAt: place.getTime() > input.now.getTime() ? place : null } : { allowed: false, reason: 'global-cap' };
 }
 
-export const signupEmailsDoc = (db: Firestore, now: Date) =>
-  rateLimitsCollection(db).doc(`signup-emails_h${Math.floor(now.getTime() / SIGNUP_LIMITS.globalWindowMs)}`);
+const hourOf = (at: Date) => Math.floor(at.getTime() / SIGNUP_LIMITS.globalWindowMs);
+const signupEmailsHourDoc = (db: Firestore, hour: number) => rateLimitsCollection(db).doc(`signup-emails_h${hour}`);
+/** The counter of the hour `at` falls in: the emails sent in it, and those delayed into it. */
+export const signupEmailsDoc = (db: Firestore, at: Date) => signupEmailsHourDoc(db, hourOf(at));
 
 /**
- * Counts one email against the hour's global cap; false when the hour is full. The cap is the
- * bound that holds across instances and addresses together (one process's send limiter cannot
- * see the others). One document per hour: at signup rates its writes stay far below Firestore's
- * ~1 sustained write a second per document, and once the hour is full a read refuses without
- * writing (counts only grow inside a window, so a full read is never stale in the wrong direction).
+ * Takes a place for one email in the global cap and says when it may be sent: now when this hour
+ * has room, else at its place in the first later hour that has (within globalDelayHours), or null
+ * when none has. The cap is the bound that holds across instances and addresses together (one
+ * process's send limiter cannot see the others).
+ *
+ * An hour has exactly `perHour` places, each a document that `create()` gives to one email
+ * (rateLimits/signup-email_h{hour}_p{n}), so a burst can neither overspend an hour nor waste it:
+ * racers for one place lose to the winner and try the next. Places are taken in order from the
+ * hour's counter (a hint, added to after each place is taken), so the taken ones stay a prefix
+ * and a full hour costs one read, never a write. The hours are read in one round trip.
+ *
+ * A place in a later hour is a time in it: the n-th of `perHour` goes n/perHour of the way in, so
+ * a backlog leaves at the cap's rate, not as a burst at the start of each hour.
  */
-async function countSignupEmail(db: Firestore, input: { perHour: number; now: Date }): Promise<boolean> {
-  const ref = signupEmailsDoc(db, input.now);
-  const current: unknown = (await ref.get()).get('count');
-  if (typeof current === 'number' && current >= input.perHour) return false;
-  const window = Math.floor(input.now.getTime() / SIGNUP_LIMITS.globalWindowMs);
-  const count = await countAndRead(ref, {
-    kind: 'signup-emails-hour',
-    expireAt: new Date((window + 1) * SIGNUP_LIMITS.globalWindowMs + DAY_MS),
-  });
-  return count <= input.perHour;
+async function placeSignupEmail(db: Firestore, input: { perHour: number; now: Date }): Promise<Date | null> {
+  const first = hourOf(input.now);
+  const hours = Array.from({ length: SIGNUP_LIMITS.globalDelayHours + 1 }, (_, i) => first + i);
+  const counters = await db.getAll(...hours.map((hour) => signupEmailsHourDoc(db, hour)));
+  for (const [i, hour] of hours.entries()) {
+    const counted: unknown = counters[i].get('count');
+    const place = await takePlace(db, { hour, from: typeof counted === 'number' ? counted : 0, perHour: input.perHour });
+    if (place === null) continue;
+    if (hour === first) return input.now;
+    return new Date(hour * SIGNUP_LIMITS.globalWindowMs + Math.floor((place * SIGNUP_LIMITS.globalWindowMs) / input.perHour));
+  }
+  return null;
+}
+
+/** The first free place of the hour from `from` on, taken, and counted; null when the hour is full. */
+async function takePlace(db: Firestore, input: { hour: number; from: number; perHour: number }): Promise<number | null> {
+  const expireAt = new Date((input.hour + 1) * SIGNUP_LIMITS.globalWindowMs + DAY_MS);
+  for (let place = input.from; place < input.perHour; place++) {
+    try {
+      await rateLimitsCollection(db).doc(`signup-email_h${input.hour}_p${place}`).create({ kind: 'signup-email-place', expireAt });
+    } catch (error) {
+      if (isAlreadyExists(error)) continue;
+      throw error;
+    }
+    await signupEmailsHourDoc(db, input.hour).set({ kind: 'signup-emails-hour', expireAt, count: FieldValue.increment(1) }, { merge: true });
+    return place;
+  }
+  return null;
 }
 
 /** Mailboxes are stored only as keyed hashes: a leaked rateLimits collection names no one. */

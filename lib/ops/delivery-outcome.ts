@@ -16,6 +16,7 @@ export type DeliveryOutcome = {
 };
 
 const FROM_ROW: Record<OutboxStatus, 'sending' | 'sent' | 'failed' | 'skipped'> = {
+  held: 'sending',
   pending: 'sending',
   sending: 'sending',
   sent: 'sent',

@@ -65,7 +65,7 @@ const MAX_LOCKS = 100;
 /** Runs read to tell whether the provider's quota is still reached, however few are listed. */
 export const QUOTA_LOOKBACK_RUNS = 20;
 
-export const OPEN_STATUSES = ['pending', 'sending', 'failed', 'dead'] as const;
+export const OPEN_STATUSES = ['held', 'pending', 'sending', 'failed', 'dead'] as const;
 export type OutboxCounts = OpsStatus['outbox'];
 export type FailedEmail = OpsStatus['failures'][number];
 
@@ -121,7 +121,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
   };
 }
 
-/** The outbox by open state: four count() aggregations. */
+/** The outbox by open state: one count() aggregation each. */
 export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
   const counts = await Promise.all(
     OPEN_STATUSES.map(async (status) => (await outboxCollection(db).where('status', '==', status).count().get()).data().count),

@@ -5,6 +5,7 @@ import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
 import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } from './dispatch-stats';
 import { leaseRows, type Lease } from './lease-row';
+import { releaseHeldRows } from './release-held-rows';
 import { batchBytesOf, outboxCollection, type EmailKind } from './outbox-row';
 import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
 
@@ -32,7 +33,7 @@ const SINGLE_LEASE_CHUNK = 20;
 
 /**
  * dispatch outbox: lease → activity check → send → record.
- * First the rows whose sender died (`sending`, lease expired) are resolved per their kind's
+ * First the held rows whose time has come become pending; then the rows whose sender died (`sending`, lease expired) are resolved per their kind's
  * semantics; then pending rows are leased a batch at a time (up to 100 per provider request) and
  * each batch is sent while the next one is leased, until the rows or the time budget run out,
  * or the provider refuses a send for quota (then nothing more is leased, and what was leased is
@@ -78,6 +79,7 @@ export async function dispatchOutbox(
   };
   try {
     if (outOfTimeToList()) return stats;
+    stats.heldDue = await releaseHeldRows(deps.db, { now: deps.clock() });
     // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read
     // a chunk at a time when they are leased, so memory does not grow with the backlog.
     const abandoned = await outboxCollection(deps.db)

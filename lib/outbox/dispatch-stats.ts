@@ -10,6 +10,8 @@ export type DispatchStats = {
   retried: number;
   deferred: number;
   fenced: number;
+  /** Held rows (signup emails placed in a later hour's allowance) whose time came this run: now pending. */
+  heldDue: number;
   /** Provider requests that carried more than one email. */
   batches: number;
   /** Set when the provider refused a send for quota: the run sent nothing after that. */
@@ -32,6 +34,7 @@ export const emptyDispatchStats = (): DispatchStats => ({
   retried: 0,
   deferred: 0,
   fenced: 0,
+  heldDue: 0,
   batches: 0,
   quota: null,
   unlisted: false,
@@ -55,6 +58,7 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
     retried: a.retried + b.retried,
     deferred: a.deferred + b.deferred,
     fenced: a.fenced + b.fenced,
+    heldDue: a.heldDue + b.heldDue,
     batches: a.batches + b.batches,
     quota: a.quota ?? b.quota,
     unlisted: a.unlisted || b.unlisted,

@@ -8,7 +8,10 @@ import { COLLECTIONS } from '../store/collections';
  * emails/{emailKey}: the outbox. The row exists before any send and stores the exact payload,
  * so a retry sends the same bytes under the same Idempotency-Key (the provider answers a changed
  * body under a reused key with 409 invalid_idempotent_request).
- *   pending → sending (leased) → sent | failed | dead | skipped
+ *   [held →] pending → sending (leased) → sent | failed | dead | skipped
+ * `held` is an email that may not go before `notBefore` (a signup email past the hour's global
+ * cap, placed in a later hour's allowance): no send path leases it, and the dispatcher turns it
+ * `pending` once its time has come (release-held-rows.ts).
  */
 export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage';
 export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage'];
@@ -24,7 +27,7 @@ export const MAY_RECEIVE: Record<EmailKind, readonly string[]> = {
   confirm: ['pending'],
   manage: ['active', 'paused'],
 };
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'skipped';
+export type OutboxStatus = 'held' | 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'skipped';
 
 export type OutboxRow = {
   uid: string;
@@ -45,6 +48,8 @@ export type OutboxRow = {
   signupNonce: string | null;
   runId: string;
   createdAt: Date;
+  /** Not sent before this time (status `held` until then); null for an email that may go at once. */
+  notBefore: Date | null;
   firstAttemptAt: Date | null;
   sentAt: Date | null;
   expireAt: Date;
@@ -74,7 +79,7 @@ export const manualDigestEmailKey = (uid: string, at: Date) => `digest_${uid}_ma
  */
 export const providerIdempotencyKey = (key: string) => `${/^[a-z]{1,16}(?=_)/.exec(key)?.[0] ?? 'scout'}_${sha256Hex(key)}`;
 
-/** A row as first written: pending, never attempted, its payload frozen with its hash. */
+/** A row as first written: pending (held, given a `notBefore`), never attempted, its payload frozen with its hash. */
 export function newOutboxRow(input: {
   uid: string;
   kind: EmailKind;
@@ -84,12 +89,14 @@ export function newOutboxRow(input: {
   now: Date;
   expireAt: Date;
   signupNonce?: string;
+  notBefore?: Date | null;
 }): OutboxRow {
+  const notBefore = input.notBefore ?? null;
   return {
     uid: input.uid,
     kind: input.kind,
     deliveryIds: input.deliveryIds,
-    status: 'pending',
+    status: notBefore ? 'held' : 'pending',
     attempts: 0,
     leaseOwner: null,
     leaseUntil: null,
@@ -102,13 +109,14 @@ export function newOutboxRow(input: {
     signupNonce: input.signupNonce ?? null,
     runId: input.runId,
     createdAt: input.now,
+    notBefore,
     firstAttemptAt: null,
     sentAt: null,
     expireAt: input.expireAt,
   };
 }
 
-const dateFields = ['leaseUntil', 'createdAt', 'firstAttemptAt', 'sentAt', 'expireAt'] as const;
+const dateFields = ['leaseUntil', 'createdAt', 'notBefore', 'firstAttemptAt', 'sentAt', 'expireAt'] as const;
 
 export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
   toFirestore: (row) => {
@@ -135,6 +143,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
       signupNonce: d.signupNonce ?? null,
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,
+      notBefore: toDate(d.notBefore),
       firstAttemptAt: toDate(d.firstAttemptAt),
       sentAt: toDate(d.sentAt),
       expireAt: toDate(d.expireAt)!,

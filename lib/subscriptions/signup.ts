@@ -62,10 +62,11 @@ export type SignupPlan = {
 export function planSignup(
   existing: Existing,
   preferences: Preferences,
-  input: { mayEmail: boolean; now: Date; nonce: string },
+  input: { mayEmail: boolean; now: Date; nonce: string; issuedAt?: Date },
 ): SignupPlan {
   const { mayEmail, now } = input;
-  const pending = () => pendingFields({ nonce: input.nonce, now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
+  // The pending subscriber outlives its confirmation link, which a delayed email issues later.
+  const pending = () => pendingFields({ nonce: input.nonce, now: input.issuedAt ?? now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
   const profile = () => (verdictProfileChanged(existing, preferences) ? { profileVersion: existing.profileVersion + 1 } : {});
   switch (existing.status) {
     case 'pending': {
@@ -117,8 +118,12 @@ export type SignupOutcome =
       kind: 'accepted';
       uid: string;
       subscriber: 'created' | SignupPlan['subscriber'];
-      /** The email this signup wrote to the outbox and how sending it now went; null when the address's limit held it back. */
-      email: { kind: AccountEmail; emailKey: string; sent: SendNowResult | 'error' } | null;
+      /**
+       * The email this signup wrote to the outbox and how sending it now went (`held`: the hour's
+       * global cap was reached, so it waits in the outbox for its place in a later hour); null when
+       * a limit held it back.
+       */
+      email: { kind: AccountEmail; emailKey: string; sent: SendNowResult | 'error' | 'held' } | null;
       addressLimit: AddressClaim;
     }
   | { kind: 'client-rate-limited'; retryAfterSec: number };
@@ -178,14 +183,16 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
     email,
     preferences,
     mayEmail: addressLimit.allowed,
+    sendAt: addressLimit.allowed ? addressLimit.sendAt : null,
     settings,
     runId,
     retentionDays: config.RETENTION_DAYS,
     now,
   });
 
-  let sent: SendNowResult | 'error' | null = null;
-  if (write.email) {
+  let sent: SendNowResult | 'error' | 'held' | null = null;
+  if (write.email && addressLimit.allowed && addressLimit.sendAt) sent = 'held';
+  else if (write.email) {
     try {
       sent = await sendRowNow(deps, { emailKey: write.email.emailKey, uid, runId });
     } catch (error) {
@@ -200,6 +207,7 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
     email: write.email?.kind ?? null,
     sent,
     addressLimit: addressLimit.allowed ? null : addressLimit.reason,
+    notBefore: addressLimit.allowed ? (addressLimit.sendAt?.toISOString() ?? null) : null,
   });
   return {
     kind: 'accepted',
@@ -219,6 +227,8 @@ async function writeSignup(
     email: string;
     preferences: Preferences;
     mayEmail: boolean;
+    /** Past the hour's global cap: the email waits in the outbox until then. */
+    sendAt: Date | null;
     settings: MailSettings;
     runId: string;
     retentionDays: number;
@@ -226,6 +236,9 @@ async function writeSignup(
   },
 ): Promise<WriteResult> {
   const { uid, now } = input;
+  // A delayed email's links are issued for the time it goes out, so it reads "works for 7 days"
+  // truthfully, and a pending subscriber lives as long as its confirmation link.
+  const issuedAt = input.sendAt ?? now;
   const outboxRow = (kind: AccountEmail, payload: EmailPayload, signupNonce?: string) =>
     newOutboxRow({
       uid,
@@ -234,8 +247,9 @@ async function writeSignup(
       payload,
       runId: input.runId,
       now,
-      expireAt: addDays(now, input.retentionDays),
+      expireAt: addDays(issuedAt, input.retentionDays),
       signupNonce,
+      notBefore: input.sendAt,
     });
 
   // An email key already taken although the subscriber's counter says otherwise (the subscriber was
@@ -263,11 +277,11 @@ async function writeSignup(
           confirmedAt: null,
           updatedAt: now,
           signupNonce: nonce,
-          expireAt: addDays(now, PENDING_SIGNUP_DAYS),
+          expireAt: addDays(issuedAt, PENDING_SIGNUP_DAYS),
         };
         const seq = input.mayEmail ? 1 + keysTaken : 0;
         const emailKey = confirmEmailKey(uid, seq);
-        const payload = input.mayEmail ? await composeConfirmation({ subscriber, nonce, settings: input.settings, now }) : null;
+        const payload = input.mayEmail ? await composeConfirmation({ subscriber, nonce, settings: input.settings, now: issuedAt }) : null;
         return {
           create: { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 },
           alongside: (batch) => {
@@ -283,15 +297,15 @@ async function writeSignup(
         manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
         holdsOptOut: snap.get('unsubscribedAt') != null,
       };
-      const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, nonce });
+      const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, issuedAt, nonce });
       if (!plan.changes) return { done: { subscriber: plan.subscriber, email: null } };
       if (!plan.email) return { update: plan.changes, result: { subscriber: plan.subscriber, email: null } };
       const recipient = { id: uid, email: existing.email, status: existing.status, linkVersion: existing.linkVersion };
       const kind = plan.email.kind;
       const payload =
         kind === 'confirm'
-          ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now })
-          : await composeManageLink({ subscriber: recipient, settings: input.settings, now });
+          ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now: issuedAt })
+          : await composeManageLink({ subscriber: recipient, settings: input.settings, now: issuedAt });
       const emailKey = (kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
       return {
         update: plan.changes,

@@ -31,8 +31,10 @@ export const parseStatusArgs = (argv: string[]): Parsed<StatusArgs> => parseLimi
 
 export async function status(ctx: CommandContext, args: StatusArgs): Promise<number> {
   const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit, digestHourUtc: ctx.digestHourUtc });
-  const { pending, sending, failed, dead } = s.outbox;
-  ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead`);
+  const { held, pending, sending, failed, dead } = s.outbox;
+  // Held rows exist only while signup emails wait for a later hour's allowance: named when there are some.
+  const heldNote = held > 0 ? `, ${held} held for a later hour` : '';
+  ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead${heldNote}`);
   ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due now`);
   ctx.out(digestHourCoverageText(s.digestHours));
   matchIndexText(s.matchIndex).forEach((line) => ctx.out(line));

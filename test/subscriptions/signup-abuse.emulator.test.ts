@@ -5,9 +5,11 @@ import { createSendLimiter } from '../../lib/mail/send-limiter';
 import { handleSignupRequest, SIGNUP_ACCEPTED_MESSAGE } from '../../lib/subscriptions/handle-signup-request';
 import { mailboxOf } from '../../lib/subscribers/mailbox';
 import { SIGNUP_LIMITS } from '../../lib/http/rate-limit';
+import { LINK_LIFETIME_DAYS } from '../../lib/subscribers/link-token';
 import { until } from '../support/deferred';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+import { callConfirm, linkIn } from './signup-fixture';
 
 /**
  * DESIGN §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks run
@@ -121,8 +123,11 @@ describe('without a trusted client address one caller cannot close the form for 
   });
 });
 
-describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)', () => {
-  it('past the cap no email is written or sent, the answer stays the same, and the next hour has a new allowance', async () => {
+describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR) delays emails, never refuses a visitor', () => {
+  const uidOf = (email: string) => Buffer.from(email).toString('base64url');
+  const rows = async () => (await h.db.collection('emails').get()).docs.map((d) => ({ key: d.id, ...d.data() }) as any);
+
+  it('past the hour’s cap each email takes a place in the next hour, spread across it, and goes out when a run finds it due', async () => {
     h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '3' });
     await h.subscribe({ email: 'active@example.com', keywords: ['react'] });
     const emails = ['a@example.com', 'b@example.com', 'active@example.com', 'c@example.com', 'd@example.com', 'e@example.com'];
@@ -132,13 +137,71 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
     expect(answers).toEqual(Array(emails.length).fill(ACCEPTED));
     // The manage link an active subscriber gets instead of a confirmation counts against the cap too.
     expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(['a@example.com', 'active@example.com', 'b@example.com']);
-    expect((await h.db.collection('emails').get()).size).toBe(3);
-    expect(await h.db.collection('users').doc(Buffer.from('e@example.com').toString('base64url')).get()).toHaveProperty('exists', true);
+    const held = (await rows()).filter((r) => r.status === 'held');
+    expect(held.map((r) => [r.uid, r.notBefore.toDate().toISOString()]).sort()).toEqual([
+      [uidOf('c@example.com'), '2026-11-30T07:00:00.000Z'],
+      [uidOf('d@example.com'), '2026-11-30T07:20:00.000Z'],
+      [uidOf('e@example.com'), '2026-11-30T07:40:00.000Z'],
+    ]);
 
-    const nextHour = await signup(h.deps, { email: 'c@example.com', now: minutesLater(60), headers: { 'x-forwarded-for': '203.0.113.9' } });
-    expect(nextHour).toEqual(ACCEPTED);
-    expect((await h.inbox()).map((m) => m.to[0])).toContain('c@example.com');
-    expect(await h.inbox()).toHaveLength(4);
+    // A run before their time sends none of them; each run after sends those now due, once.
+    await h.run({ now: '2026-11-30T06:45:00Z' });
+    expect(await h.inbox()).toHaveLength(3);
+    await Promise.all([h.run({ now: '2026-11-30T07:25:00Z', lockName: 'one' }), h.run({ now: '2026-11-30T07:25:00Z', lockName: 'two' })]);
+    expect((await h.inbox()).map((m) => m.to[0]).slice(3).sort()).toEqual(['c@example.com', 'd@example.com']);
+    await h.run({ now: '2026-11-30T07:45:00Z' });
+    expect((await h.inbox()).map((m) => m.to[0]).slice(3).sort()).toEqual(['c@example.com', 'd@example.com', 'e@example.com']);
+
+    // The delayed confirmation was issued for when it went out: its link works 2 days from then, and the subscriber is still there.
+    const late = (await h.inbox()).find((m) => m.to[0] === 'e@example.com')!;
+    expect(LINK_LIFETIME_DAYS.confirm).toBe(2);
+    expect(late.text).toContain('The link works for 2 days.');
+    const link = linkIn(late.text, h.config.APP_URL, '/confirm');
+    // Two days after the signup, but not after the email: the link still works.
+    const confirmed = await callConfirm(h, 'POST', link, new Date('2026-12-02T07:30:00Z'));
+    expect(confirmed.status).toBe(200);
+    expect((await h.db.collection('users').doc(uidOf('e@example.com')).get()).get('status')).toBe('active');
+  });
+
+  it('the cap holds per hour for 30 signups at once: no hour’s allowance is overspent, and every email has its place', async () => {
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '5' });
+    const emails = Array.from({ length: 30 }, (_, i) => `burst${i}@example.com`);
+    const answers = await Promise.all(
+      emails.map((email, i) => signup(h.deps, { email, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })),
+    );
+    expect(answers).toEqual(Array(emails.length).fill(ACCEPTED));
+    const all = await rows();
+    expect(all).toHaveLength(30);
+    const hourOf = (r: any) => (r.notBefore ? r.notBefore.toDate().toISOString().slice(0, 13) : 'now');
+    const perHour = new Map<string, number>();
+    for (const r of all) perHour.set(hourOf(r), (perHour.get(hourOf(r)) ?? 0) + 1);
+    // Racers that lose an hour's last place go on to the next: each hour gets exactly its allowance, none wasted.
+    expect([...perHour.entries()].sort()).toEqual([
+      ['2026-11-30T07', 5],
+      ['2026-11-30T08', 5],
+      ['2026-11-30T09', 5],
+      ['2026-11-30T10', 5],
+      ['2026-11-30T11', 5],
+      ['now', 5],
+    ]);
+    expect(await h.inbox()).toHaveLength(5);
+  });
+
+  it(`past ${SIGNUP_LIMITS.globalDelayHours} hours of allowance the email is held back, the answer unchanged, and the next signup asks again`, async () => {
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '1' });
+    const placed = SIGNUP_LIMITS.globalDelayHours + 1;
+    for (let i = 0; i < placed; i++)
+      expect(await signup(h.deps, { email: `u${i}@example.com`, headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } })).toEqual(ACCEPTED);
+    const over = await signup(h.deps, { email: 'over@example.com', headers: { 'x-forwarded-for': '203.0.113.200' } });
+    expect(over).toEqual(ACCEPTED);
+    const all = await rows();
+    expect(all).toHaveLength(placed);
+    expect(all.some((r) => r.uid === uidOf('over@example.com'))).toBe(false);
+    // The subscriber was still written: a later signup, once the backlog has gone, sends its confirmation.
+    expect(await h.db.collection('users').doc(uidOf('over@example.com')).get()).toHaveProperty('exists', true);
+    const nextDay = await signup(h.deps, { email: 'over@example.com', now: minutesLater(25 * 60), headers: { 'x-forwarded-for': '203.0.113.201' } });
+    expect(nextDay).toEqual(ACCEPTED);
+    expect((await h.inbox()).map((m) => m.to[0])).toContain('over@example.com');
   });
 });
 
