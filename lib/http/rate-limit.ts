@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { FieldValue, type DocumentReference, type Firestore } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentReference, type DocumentSnapshot, type Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { DAY_MS, utcDay } from '../store/timestamps';
 import { COLLECTIONS } from '../store/collections';
@@ -13,6 +13,7 @@ import { COLLECTIONS } from '../store/collections';
  *   rateLimits/mailbox_{hmac(mailbox)}_d{YYYY-MM-DD}        emails sent to this mailbox that UTC day
  *   rateLimits/signup-emails_h{hour}                        emails the signup form caused that hour (sent in it or delayed into it), all mailboxes together
  *   rateLimits/signup-email_h{hour}_p{n}                    the n-th of that hour's SIGNUP_CONFIRMATIONS_PER_HOUR places, created by the email that takes it
+ *   rateLimits/signup-emails-frontier                       the first hour that may have a free place, once a backlog has formed
  *   rateLimits/client_{hmac(address)}_h{hour}               signup attempts from one client address that hour
  *
  * A mailbox is the address with its `+tag` removed (mailbox.ts), so plus-variants share one allowance.
@@ -26,13 +27,6 @@ export const SIGNUP_LIMITS = {
   clientPerWindow: 20,
   /** The window of SIGNUP_CONFIRMATIONS_PER_HOUR. */
   globalWindowMs: 3_600_000,
-  /**
-   * A full hour does not drop the email: it takes a place in a later hour's allowance, up to this
-   * many hours ahead. A confirmation that would arrive more than a day after the form was sent is
-   * one nobody is waiting for any more; past that the email is held back, as a mailbox over its
-   * allowance is, and a new signup asks again.
-   */
-  globalDelayHours: 24,
 } as const;
 
 export const rateLimitsCollection = (db: Firestore) => db.collection(COLLECTIONS.rateLimits);
@@ -41,7 +35,7 @@ export const rateLimitsCollection = (db: Firestore) => db.collection(COLLECTIONS
  * `sendAt`: null to send now; otherwise the hour's allowance was used up and the email has its
  * place in a later hour, to be sent at that time and not before.
  */
-export type AddressClaim = { allowed: true; sendAt: Date | null } | { allowed: false; reason: 'too-soon' | 'daily-cap' | 'global-cap' };
+export type AddressClaim = { allowed: true; sendAt: Date | null } | { allowed: false; reason: 'too-soon' | 'daily-cap' };
 
 /**
  * May this request email this mailbox now? The check is the write: `create()` of the window's
@@ -75,8 +69,8 @@ export async function claimAddressEmail(
     expireAt: new Date(Date.parse(`${day}T00:00:00Z`) + 2 * DAY_MS),
   });
   if (count > SIGNUP_LIMITS.addressPerDay) return { allowed: false, reason: 'daily-cap' };
-  const place = await placeSignupEmail(db, { perHour: input.globalPerHour, now: input.now });
-  return place ? { allowed: true, sendAt: place.getTime() > input.now.getTime() ? place : null } : { allowed: false, reason: 'global-cap' };
+  const sendAt = await placeSignupEmail(db, { perHour: input.globalPerHour, now: input.now });
+  return { allowed: true, sendAt: sendAt.getTime() > input.now.getTime() ? sendAt : null };
 }
 
 const hourOf = (at: Date) => Math.floor(at.getTime() / SIGNUP_LIMITS.globalWindowMs);
@@ -84,34 +78,55 @@ const signupEmailsHourDoc = (db: Firestore, hour: number) => rateLimitsCollectio
 /** The counter of the hour `at` falls in: the emails sent in it, and those delayed into it. */
 export const signupEmailsDoc = (db: Firestore, at: Date) => signupEmailsHourDoc(db, hourOf(at));
 
+/** Hours read in one round trip when the email must wait beyond the frontier. */
+const HOURS_READ_AT_ONCE = 8;
+
+/**
+ * rateLimits/signup-emails-frontier: `{hour}`, the first hour that may still have a free place
+ * (the hours before it filled up). Only a hint: one write each time a backlog's end moves on, so
+ * that an email placed behind a long backlog reads a few hours, not every full hour between.
+ * An old value written late only costs its reader a read per full hour it walks past.
+ */
+const signupFrontierDoc = (db: Firestore) => rateLimitsCollection(db).doc('signup-emails-frontier');
+
 /**
  * Takes a place for one email in the global cap and says when it may be sent: now when this hour
- * has room, else at its place in the first later hour that has (within globalDelayHours), or null
- * when none has. The cap is the bound that holds across instances and addresses together (one
- * process's send limiter cannot see the others).
+ * has room, else at its place in the first later hour that has. The cap delays, it never drops:
+ * an email nobody may send this hour waits its turn, however long the queue. The cap is the bound
+ * that holds across instances and addresses together (one process's send limiter cannot see the
+ * others); the mailbox's allowance and the per-client limit are what refuse.
  *
  * An hour has exactly `perHour` places, each a document that `create()` gives to one email
  * (rateLimits/signup-email_h{hour}_p{n}), so a burst can neither overspend an hour nor waste it:
  * racers for one place lose to the winner and try the next. Places are taken in order from the
  * hour's counter (a hint, added to after each place is taken), so the taken ones stay a prefix
- * and a full hour costs one read, never a write. The hours are read in one round trip.
+ * and a full hour costs one read, never a write.
  *
  * A place in a later hour is a time in it: the n-th of `perHour` goes n/perHour of the way in, so
  * a backlog leaves at the cap's rate, not as a burst at the start of each hour.
  */
-async function placeSignupEmail(db: Firestore, input: { perHour: number; now: Date }): Promise<Date | null> {
+async function placeSignupEmail(db: Firestore, input: { perHour: number; now: Date }): Promise<Date> {
   const first = hourOf(input.now);
-  const hours = Array.from({ length: SIGNUP_LIMITS.globalDelayHours + 1 }, (_, i) => first + i);
-  const counters = await db.getAll(...hours.map((hour) => signupEmailsHourDoc(db, hour)));
-  for (const [i, hour] of hours.entries()) {
-    const counted: unknown = counters[i].get('count');
-    const place = await takePlace(db, { hour, from: typeof counted === 'number' ? counted : 0, perHour: input.perHour });
-    if (place === null) continue;
-    if (hour === first) return input.now;
-    return new Date(hour * SIGNUP_LIMITS.globalWindowMs + Math.floor((place * SIGNUP_LIMITS.globalWindowMs) / input.perHour));
+  const [current, frontier] = await db.getAll(signupEmailsHourDoc(db, first), signupFrontierDoc(db));
+  if ((await takePlace(db, { hour: first, from: countOf(current), perHour: input.perHour })) !== null) return input.now;
+
+  const known = countOf(frontier, 'hour');
+  for (let from = Math.max(first + 1, known); ; from += HOURS_READ_AT_ONCE) {
+    const hours = Array.from({ length: HOURS_READ_AT_ONCE }, (_, i) => from + i);
+    const counters = await db.getAll(...hours.map((hour) => signupEmailsHourDoc(db, hour)));
+    for (const [i, hour] of hours.entries()) {
+      const place = await takePlace(db, { hour, from: countOf(counters[i]), perHour: input.perHour });
+      if (place === null) continue;
+      if (hour > known) await signupFrontierDoc(db).set({ kind: 'signup-emails-frontier', hour, expireAt: new Date((hour + 1) * SIGNUP_LIMITS.globalWindowMs + DAY_MS) });
+      return new Date(hour * SIGNUP_LIMITS.globalWindowMs + Math.floor((place * SIGNUP_LIMITS.globalWindowMs) / input.perHour));
+    }
   }
-  return null;
 }
+
+const countOf = (snap: DocumentSnapshot, field = 'count') => {
+  const value: unknown = snap.get(field);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+};
 
 /** The first free place of the hour from `from` on, taken, and counted; null when the hour is full. */
 async function takePlace(db: Firestore, input: { hour: number; from: number; perHour: number }): Promise<number | null> {
