@@ -29,6 +29,15 @@ export function createSendLimiter(options: {
    * one paces a run at its share, the outer one keeps the whole process under the provider's rate.
    */
   via?: SendLimiter;
+  /**
+   * This sender's share of a provider budget that other machines spend too (the cron's shards):
+   * time is one grid of slots, 1/rate apart from the Unix epoch, and sender `index` of `count`
+   * starts requests only in the slots numbered `index` modulo `count`. Senders that never talk to
+   * each other then never start two requests in one slot, so together they stay inside the rate
+   * as one sender would, with nothing to coordinate through and nothing that can fail. `now` must
+   * be the wall clock (machines agree on it to a few milliseconds, which the lateness bound allows).
+   */
+  slots?: { index: number; count: number };
 }): SendLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -49,12 +58,36 @@ export function createSendLimiter(options: {
   const windowMs = perWindow * spacingMs;
   const recentStarts: number[] = [];
 
+  // With shared slots a start may come this late into its slot and no later: any perWindow + 1
+  // starts of all senders together still span more than a second. Half the spare the headroom
+  // leaves (about 26 ms at 2/s); the other half is for the machines' clocks disagreeing.
+  const slotLatenessMs = Math.max(5, (perWindow * spacingMs - 1000) / 2);
+  const ownedSlotFrom = (at: number) => {
+    const { index, count } = options.slots!;
+    const slot = Math.ceil(at / spacingMs - 1e-9);
+    return slot + ((((index - slot) % count) + count) % count);
+  };
+
   // Reserve the slot before sleeping so concurrent callers queue behind each other, not on top.
   const waitForSlot = async () => {
-    const at = Math.max(now(), nextStart);
-    nextStart = at + spacingMs;
-    const wait = at - now();
-    if (wait > 0) await sleep(wait);
+    if (options.slots) {
+      for (;;) {
+        const slot = ownedSlotFrom(Math.max(now(), nextStart));
+        const at = slot * spacingMs;
+        nextStart = at + spacingMs;
+        const wait = at - now();
+        if (wait > 0) await sleep(wait);
+        // Woken too late for this slot: it may now lie too close to another sender's next one.
+        // On time, the grid alone keeps every window within the rate (the check below would only
+        // push the start off its slot).
+        if (now() - at <= slotLatenessMs) return;
+      }
+    } else {
+      const at = Math.max(now(), nextStart);
+      nextStart = at + spacingMs;
+      const wait = at - now();
+      if (wait > 0) await sleep(wait);
+    }
     for (;;) {
       const behind = recentStarts.length >= perWindow ? recentStarts[recentStarts.length - perWindow] + windowMs - now() : 0;
       if (behind <= 0) return;
