@@ -299,7 +299,8 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
  * all of its subscribers' due items. What the stream read before the group was handed on is merged
  * into the subscriber's one entry; what it has not read yet (due at a later slot) is asked for
  * directly, IN_LIMIT subscribers a query over (status, uid, digestDueAt), and skipped when the
- * stream reaches it. The last group needs no such query: the stream has read everything by then.
+ * stream reaches it — once one read has found anything due at a later slot at all. The last group
+ * needs none of this: the stream has read everything by then.
  *
  * A shard's run, once every queued item carries its bucket (`bucketed`) and its count divides
  * SHARD_BUCKETS, asks only for its own buckets (`shardBucket in [...]`: 16 ÷ n values, within
@@ -361,7 +362,9 @@ export async function* dueSubscribers(
 
 /**
  * Adds to each subscriber's entry their items due after the latest slot the stream has read for
- * them and by `now`, and records them as taken. Subscribers are asked together by that slot.
+ * them and by `now`, and records them as taken. Subscribers are asked together by that slot. One
+ * read first asks whether anything at all is due after the earliest of those slots: usually
+ * nothing is (a run has one slot due), and then no subscriber is asked.
  */
 async function takeLaterSlots(db: Firestore, input: { due: Due[]; now: Timestamp; taken: Set<string> }): Promise<void> {
   const bySlot = new Map<number, Due[]>();
@@ -369,6 +372,14 @@ async function takeLaterSlots(db: Firestore, input: { due: Due[]; now: Timestamp
     const slot = Math.max(...due.items.map((i) => i.delivery.digestDueAt?.getTime() ?? 0));
     bySlot.set(slot, [...(bySlot.get(slot) ?? []), due]);
   }
+  const anyLater = await deliveriesCollection(db)
+    .where('status', '==', 'queued')
+    .where('digestDueAt', '>', Timestamp.fromMillis(Math.min(...bySlot.keys())))
+    .where('digestDueAt', '<=', input.now)
+    .select()
+    .limit(1)
+    .get();
+  if (anyLater.empty) return;
   const asks = [...bySlot].flatMap(([slot, dues]) => chunksOf(dues, IN_LIMIT).map((chunk) => ({ slot, chunk })));
   await Promise.all(
     asks.map(async ({ slot, chunk }) => {
