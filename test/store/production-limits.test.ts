@@ -651,3 +651,272 @@ describe('a subscriber with 25 broad keywords on a day of 10,000 matching postin
     expect(largest.indexEntries).toBeLessThan(FIRESTORE_LIMITS.indexEntries / 100);
   });
 });
+
+// ── Index only what a query uses ─────────────────────────────────────────────────────────────────
+
+/**
+ * Firestore indexes every field of every document by default, and a single-field index on a value
+ * that grows with time (a timestamp, a run id) puts every new write at the end of one key range:
+ * Firestore documents about 500 writes a second for a collection with such an index
+ * (https://firebase.google.com/docs/firestore/best-practices#high_read_write_and_delete_rates_to_a_narrow_document_range),
+ * and the bench's claim writes 3,490 deliveries a second. A TTL policy needs no index on its field
+ * (https://firebase.google.com/docs/firestore/ttl, "TTL fields and indexes"). So on the collections
+ * written at volume a field keeps its single-field index only when a query below needs it.
+ *
+ * The queries are those lib/ and scripts/ run (the last test checks the list against the source).
+ * A query is served by a composite index of firestore.indexes.json when one matches it (its
+ * equality fields in any order, then its orderBys, then its range field), and then needs no
+ * single-field index at all; otherwise by single-field indexes, which Firestore can do for a query
+ * on one field, or for equalities only (it merges their indexes).
+ */
+describe('index only what a query uses: no field that grows with time keeps an index no query needs', () => {
+  const VOLUME = ['deliveries', 'emails', 'matches', 'jobs', 'postingKeys', 'runs', 'nearMisses'];
+  type Query = {
+    collection: string;
+    /** Where it runs (file: what). */
+    by: string;
+    equal?: string[];
+    range?: string[];
+    /** orderBy fields, `field` or `field desc`; orderBy(documentId) is every index's tail, left out. */
+    order?: string[];
+    /** Runs only on the emulator (the bench): production never asks, so it needs no index. */
+    emulatorOnly?: boolean;
+  };
+  const QUERIES: Query[] = [
+    { collection: 'deliveries', by: 'read-subscriber-history.ts', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-exclude-suggestion.ts: recent matches', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-archive.ts', equal: ['uid'], range: ['createdAt'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-status.ts: digest items due', equal: ['status'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'delivery.ts: queuedDeliveriesPage (the backfills)', equal: ['status'] },
+    { collection: 'deliveries', by: 'migrate-ledger.ts: the old day pages', order: ['day'] },
+    {
+      collection: 'deliveries',
+      by: 'flush-due-digests.ts: dueSubscribers',
+      equal: ['status'],
+      range: ['digestDueAt'],
+      order: ['digestDueAt', 'uid', 'score desc'],
+    },
+    {
+      collection: 'deliveries',
+      by: 'flush-due-digests.ts: dueSubscribers, bucketed',
+      equal: ['status', 'shardBucket'],
+      range: ['digestDueAt'],
+      order: ['digestDueAt', 'uid', 'score desc'],
+    },
+    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots, anything due later', equal: ['status'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots', equal: ['status', 'uid'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'reschedule-queued-digests.ts, skip-queued-deliveries.ts', equal: ['uid', 'status'] },
+    { collection: 'emails', by: 'read-status.ts, preview-cycle.ts: rows by status', equal: ['status'] },
+    { collection: 'emails', by: 'read-status.ts: failed and dead', equal: ['status'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'read-dashboard.ts: digests sent today', equal: ['kind', 'status'], range: ['sentAt'] },
+    { collection: 'emails', by: 'resend-digest.ts', equal: ['uid', 'kind'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'read-subscriber-history.ts', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'digest-rows.ts', equal: ['uid', 'kind'], range: ['createdAt'] },
+    { collection: 'emails', by: 'dispatch-outbox.ts: abandoned leases', equal: ['status'], range: ['leaseUntil'] },
+    { collection: 'emails', by: 'dispatch-outbox.ts: pending', equal: ['status'], order: ['createdAt'] },
+    { collection: 'emails', by: 'release-held-rows.ts', equal: ['status'], range: ['notBefore'], order: ['notBefore'] },
+    { collection: 'jobs', by: 'store-postings.ts: pending postings', equal: ['matchState'] },
+    { collection: 'jobs', by: 'read-status.ts: postings waiting', equal: ['matchState'], range: ['fetchedAt'] },
+    { collection: 'jobs', by: 'read-recent-postings.ts: the preview', range: ['fetchedAt'], order: ['fetchedAt desc'] },
+    { collection: 'jobs', by: 'scripts/demo/sources-table.ts', equal: ['source'] },
+    { collection: 'runs', by: 'read-status.ts, read-dashboard.ts: recent runs', order: ['startedAt desc'] },
+    { collection: 'runs', by: 'digest-hour-coverage.ts: slots served', range: ['startedAt'] },
+    { collection: 'users', by: 'subscriber.ts, match-index-status.ts, scripts/cli/users-list.ts', equal: ['status'] },
+    { collection: 'users', by: 'digest-hour-coverage.ts: zones at an hour', equal: ['status', 'mode', 'digestHour'], order: ['timezone'] },
+    { collection: 'users', by: 'digest-hour-coverage.ts: subscribers at an hour', equal: ['status', 'mode', 'digestHour', 'timezone'] },
+    { collection: 'users', by: 'migrate-min-pay.ts', order: ['minBudget'] },
+    { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
+    { collection: 'feedback', by: 'counter-examples.ts, read-exclude-suggestion.ts', equal: ['uid'], order: ['createdAt desc'] },
+    // prune-ledger.ts walks each collection by document id where expireAt has no index (no query
+    // on it), and asks expireAt <= now where it has one: the collections not written at volume.
+    ...['users', 'rateLimits', 'adminSessions', 'aiUsage', 'feedback'].map((collection) => ({
+      collection,
+      by: 'prune-ledger.ts: expired',
+      range: ['expireAt'],
+    })),
+    ...[...VOLUME, 'users', 'rateLimits', 'adminSessions', 'aiUsage', 'feedback'].map((collection) => ({
+      collection,
+      by: 'scripts/bench/run-bench.ts: documents with expireAt',
+      range: ['expireAt'],
+      emulatorOnly: true,
+    })),
+  ];
+
+  const fieldOf = (order: string) => order.split(' ')[0];
+  const fieldsOf = (q: Query) => [...new Set([...(q.equal ?? []), ...(q.range ?? []), ...(q.order ?? []).map(fieldOf)])];
+  /** The composite index of the file that serves the query, if one does. */
+  function compositeFor(q: Query) {
+    const equal = new Set(q.equal ?? []);
+    const ordered = [...(q.order ?? []), ...(q.range ?? []).filter((r) => !(q.order ?? []).map(fieldOf).includes(r))];
+    return indexConfig.indexes.find((index) => {
+      if (index.collectionGroup !== q.collection || index.fields.length !== equal.size + ordered.length) return false;
+      const head = index.fields.slice(0, equal.size).map((f) => f.fieldPath);
+      const tail = index.fields.slice(equal.size);
+      return (
+        head.every((f) => equal.has(f)) &&
+        tail.every((f, i) => {
+          const [name, direction] = ordered[i].split(' ');
+          // A range field nobody orders by may sit in the index either way.
+          const asked = (q.order ?? []).some((o) => fieldOf(o) === name);
+          return f.fieldPath === name && (!asked || (f.order === 'DESCENDING') === (direction === 'desc'));
+        })
+      );
+    });
+  }
+  /** The single-field indexes a query served without a composite index needs: one field, or equalities only. */
+  function singleFieldNeeds(q: Query): string[] | 'unserved' {
+    if (q.emulatorOnly || compositeFor(q)) return [];
+    const fields = fieldsOf(q);
+    if (fields.length === 1 || fields.length === (q.equal ?? []).length) return fields;
+    return 'unserved';
+  }
+  const isExempt = (collection: string, field: string) =>
+    indexConfig.fieldOverrides.some((o) => o.collectionGroup === collection && o.fieldPath === field && o.indexes.length === 0);
+  const needers = (collection: string, field: string) =>
+    QUERIES.filter((q) => q.collection === collection && (singleFieldNeeds(q) as string[]).includes?.(field)).map((q) => q.by);
+
+  /** What each volume collection's writers put in a document: the largest specimens above, built with the real builders. */
+  const written = new Map<string, Record<string, unknown>>(VOLUME.map((c) => [c, {}]));
+  for (const s of specimens) if (written.has(s.collection)) Object.assign(written.get(s.collection)!, s.data);
+  // nearMisses/{uid}_{day} (claim-deliveries.ts, near-misses.ts), through its converter.
+  Object.assign(written.get('nearMisses')!, {
+    uid: longestUid,
+    day,
+    excluded: ['h'.repeat(12)],
+    underMinBudget: ['h'.repeat(12)],
+    expireAt: Timestamp.fromDate(expireAt),
+  });
+  // Fields a queued delivery and a held email carry that the largest specimens above do not.
+  Object.assign(written.get('emails')!, { notBefore: Timestamp.fromDate(now), signupNonce: 'n'.repeat(22) });
+
+  /** Grows with time: a timestamp (createdAt, sentAt, expireAt, digestDueAt, …), or a run id (it starts with the run's instant). */
+  const growsWithTime = (field: string, value: unknown) => value instanceof Timestamp || value instanceof Date || field === 'runId';
+
+  const table = VOLUME.flatMap((collection) =>
+    Object.entries(written.get(collection)!).map(([field, value]) => ({
+      collection,
+      field,
+      growsWithTime: growsWithTime(field, value),
+      indexed: !isExempt(collection, field),
+      neededBy: needers(collection, field).join('; '),
+    })),
+  );
+
+  it('every query the code runs is served by the file: a composite index, or the single-field indexes it needs', () => {
+    const unserved = QUERIES.flatMap((q) => {
+      const needs = singleFieldNeeds(q);
+      if (needs === 'unserved') return [`${q.collection}: ${q.by} (no composite index matches)`];
+      return needs.filter((f) => isExempt(q.collection, f)).map((f) => `${q.collection}.${f}: ${q.by} needs it, and it is exempt`);
+    });
+    expect(unserved).toEqual([]);
+  });
+
+  it('the collections written at volume index no field that grows with time unless a query needs it', () => {
+    console.log('Single-field indexes of the collections written at volume:');
+    console.table(table.map((r) => ({ ...r, indexed: r.indexed ? 'indexed' : 'exempt' })));
+    const offenders = table.filter((r) => r.growsWithTime && r.indexed && !r.neededBy).map((r) => `${r.collection}.${r.field}`);
+    expect(offenders).toEqual([]);
+    // And a TTL field keeps its policy when it loses its index.
+    for (const collection of VOLUME) {
+      const override = indexConfig.fieldOverrides.find((o) => o.collectionGroup === collection && o.fieldPath === 'expireAt') as
+        { ttl?: boolean } | undefined;
+      expect(override?.ttl, `${collection}.expireAt`).toBe(true);
+    }
+  });
+
+  it('on those collections, only fields a query needs stay indexed, but for lists another test keeps queryable', () => {
+    const keptOnPurpose = new Set(['jobs.skills', 'jobs.matchedShards']);
+    const idle = table.filter((r) => r.indexed && !r.neededBy && !keptOnPurpose.has(`${r.collection}.${r.field}`));
+    expect(idle.map((r) => `${r.collection}.${r.field}`)).toEqual([]);
+  });
+
+  /**
+   * What the flush's due query is billed, per run and per day, at 1,000,000 subscribers. Firestore
+   * bills a query one read per document it returns and one per 1,000 index entries it scans
+   * (https://firebase.google.com/docs/firestore/pricing, "index entries read to satisfy a query"),
+   * and at least one read for a query that returns nothing. An index scan reads every entry from
+   * the start of its equality prefix to the end of its first non-equality field's range: when that
+   * field is the range (digestDueAt first), only what is due; when it is an orderBy (uid first, the
+   * range last), every queued item, due or not.
+   * Assumed: every subscriber takes a daily digest and has 10 items queued (a day of matches; a
+   * digest sends DIGEST_MAX_ITEMS, 20, at most); digest hours spread evenly over the day's 24, on
+   * the hour; a run every 15 minutes (DESIGN §1), so one run in four finds 1/24 of the subscribers
+   * due and the other three find nobody; nobody due at the hour is also due at an earlier slot (no
+   * run was missed), so each group of SUBSCRIBERS_PER_SLICE (1,000) handed on before the last costs
+   * one read asking whether anything is due later (takeLaterSlots), and finds nothing.
+   */
+  it('the flush query at 1,000,000 subscribers reads about what is due, and one read when nobody is', () => {
+    const SUBSCRIBERS = 1_000_000;
+    const QUEUED_PER_SUBSCRIBER = 10;
+    const RUNS_PER_DAY = 96;
+    const DIGEST_HOURS = 24;
+    const queued = SUBSCRIBERS * QUEUED_PER_SUBSCRIBER;
+    const dueSubscribers = SUBSCRIBERS / DIGEST_HOURS;
+    const dueItems = Math.round(dueSubscribers * QUEUED_PER_SUBSCRIBER);
+    const billed = (scanned: number, returned: number) => Math.max(1, returned + Math.ceil(scanned / 1_000));
+    /** Entries the index scans for a run with `due` items due: decided by where the range sits among the index's non-equality fields. */
+    const scanned = (index: IndexConfig['indexes'][number], q: Query, due: number) =>
+      index.fields[(q.equal ?? []).length].fieldPath === q.range![0] ? due : queued;
+
+    const before: Query = {
+      collection: 'deliveries',
+      by: 'the due query before',
+      equal: ['status'],
+      range: ['digestDueAt'],
+      order: ['uid', 'score desc'],
+    };
+    const beforeIndex = {
+      collectionGroup: 'deliveries',
+      fields: ['status', 'uid', 'score', 'digestDueAt'].map((fieldPath) => ({ fieldPath })),
+    };
+    const now = QUERIES.find((q) => q.by === 'flush-due-digests.ts: dueSubscribers')!;
+    const nowIndex = compositeFor(now)!;
+    const laterSlotProbes = Math.ceil(dueSubscribers / 1_000) - 1;
+
+    const run = {
+      before: { due: billed(scanned(beforeIndex, before, dueItems), dueItems), nobodyDue: billed(scanned(beforeIndex, before, 0), 0) },
+      after: {
+        due: billed(scanned(nowIndex, now, dueItems), dueItems) + laterSlotProbes,
+        nobodyDue: billed(scanned(nowIndex, now, 0), 0),
+      },
+    };
+    const perDay = (r: { due: number; nobodyDue: number }) => (RUNS_PER_DAY / 4) * r.due + ((RUNS_PER_DAY * 3) / 4) * r.nobodyDue;
+    console.table([
+      {
+        query: 'before: (status, uid, score desc, digestDueAt)',
+        dueItems,
+        runWithDue: run.before.due,
+        runWithNobodyDue: run.before.nobodyDue,
+        perDay: perDay(run.before),
+      },
+      {
+        query: 'after: (status, digestDueAt, uid, score desc)',
+        dueItems,
+        runWithDue: run.after.due,
+        runWithNobodyDue: run.after.nobodyDue,
+        perDay: perDay(run.after),
+      },
+    ]);
+    expect(run.before).toEqual({ due: 426_667, nobodyDue: 10_000 });
+    expect(run.after).toEqual({ due: 417_125, nobodyDue: 1 });
+    expect(run.after.due / dueItems).toBeLessThan(1.01);
+    expect(perDay(run.before)).toBe(10_960_008);
+    expect(perDay(run.after)).toBe(10_011_072);
+  });
+
+  it('the overrides stay within what Firestore allows (200 single-field exemptions and TTL fields, the strictest figure published)', () => {
+    expect(indexConfig.fieldOverrides.length).toBeLessThanOrEqual(200);
+  });
+
+  it('every field a query in lib/ or scripts/ filters or orders by is in the list above', async () => {
+    const { readdirSync } = await import('node:fs');
+    const root = join(__dirname, '../..');
+    const sources = ['lib', 'scripts'].flatMap((dir) =>
+      (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, dir, f)),
+    );
+    const asked = new Set<string>();
+    for (const file of sources) for (const m of readFileSync(file, 'utf8').matchAll(/\.(?:where|orderBy)\(\s*'([^']+)'/g)) asked.add(m[1]);
+    const listed = new Set(QUERIES.flatMap(fieldsOf));
+    expect([...asked].filter((f) => !listed.has(f))).toEqual([]);
+  });
+});
