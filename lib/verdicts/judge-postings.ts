@@ -90,11 +90,13 @@ export function createJudge(deps: JudgeDeps): Judge {
   const limit = pLimit(deps.config.AI_CONCURRENCY);
   // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
+  /** Judgements under way, so the run's usage is recorded only after the last of them. */
+  const judging = new Set<Promise<unknown>>();
 
   async function judge(subscriber: JudgedSubscriber, postings: Posting[]): Promise<Map<string, Judgement>> {
     if (postings.length === 0) return new Map();
     const about = subscriber.about ?? (await readAbout(deps.db, subscriber.id));
-    const outcomes = await limit(() =>
+    const scoring = limit(() =>
       scoreOnce(
         { ...deps, usage, tokens, inFlight },
         {
@@ -113,6 +115,9 @@ export function createJudge(deps: JudgeDeps): Judge {
         },
       ),
     );
+    scoring.catch(() => undefined).finally(() => judging.delete(scoring));
+    judging.add(scoring);
+    const outcomes = await scoring;
     const judged = new Map<string, Judgement>();
     for (const posting of postings) {
       const outcome = outcomes.get(posting.id) ?? { kind: 'fallback' as const, reason: 'no-verdict' as const };
@@ -137,6 +142,9 @@ export function createJudge(deps: JudgeDeps): Judge {
   }
 
   async function record() {
+    // A step that threw can leave other subscribers' judging running: their usage is recorded too,
+    // or it would be spent against no budget. The run's signal bounds how long this waits.
+    while (judging.size > 0) await Promise.allSettled([...judging]);
     await tokens.record();
     deps.log('verdicts.usage_recorded', { runId: deps.runId, tokens: usage.tokens, calls: usage.calls, writes: tokens.writes() });
   }

@@ -17,6 +17,8 @@ import {
 import type { VerdictUsage } from '../../lib/verdicts/ask-verdicts';
 import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
 import { scoreOnce, type ScoreSubscriber } from '../../lib/verdicts/score-once';
+import { createJudge, type JudgedSubscriber } from '../../lib/verdicts/judge-postings';
+import type { Posting } from '../../lib/feeds/posting';
 import type { VerdictPosting } from '../../lib/verdicts/wire';
 
 /**
@@ -239,5 +241,63 @@ describe('a run that dies keeps its reservation only until it lapses', () => {
     expect(await run.tokens.canSpend()).toBe(false);
     await run.tokens.record();
     expect(run.tokens.writes()).toBe(0);
+  });
+});
+
+describe('the run records its usage after its last call', () => {
+  it('a judgement still under way when the run records (a step threw beside it) is waited for, and its tokens are recorded', async () => {
+    const fake = await startModelFake({ port: 0 });
+    try {
+      const db = freshDb();
+      const apiKey = `sk-usage-${randomBytes(6).toString('hex')}`;
+      const res = await fetch(`${fake.url}/__faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey, faults: [{ mode: 'slow', ms: 300 }] }),
+      });
+      expect(res.ok).toBe(true);
+      const clock = () => new Date();
+      const judge = createJudge({
+        db,
+        client: createVerdictClient({ AI_BASE_URL: fake.baseUrl, AI_API_KEY: apiKey, AI_MODEL: 'scout-fake-1', AI_TIMEOUT_MS: 10_000 })!,
+        config: {
+          AI_CONCURRENCY: 4,
+          AI_MAX_CALLS_PER_RUN: 1_000,
+          AI_DAILY_TOKEN_BUDGET: 1_000_000,
+          RETENTION_DAYS: 30,
+          RUN_BUDGET_MS: 60_000,
+        },
+        clock,
+        log: silentLogger,
+        runId: 'run-recording',
+      });
+      const subscriber = {
+        id: `usage-late-${randomBytes(3).toString('hex')}`,
+        keywords: ['react'],
+        excludes: [],
+        minPay: { fixed: null, hourly: null, yearly: null },
+        about: 'Frontend contracts',
+        profileVersion: 1,
+        fitThreshold: 60,
+      } as unknown as JudgedSubscriber;
+      const posting = {
+        id: 'sample_late_1',
+        title: 'React frontend',
+        description: 'Remote contract.',
+        budget: null,
+        source: 'sample',
+      } as unknown as Posting;
+      let judged = false;
+      const judging = judge.judge(subscriber, [posting]).then(() => (judged = true));
+      await judge.record();
+      expect(judged).toBe(true);
+      await judging;
+      const doc = (await aiUsageRef(db, utcDay(clock())).get()).data()!;
+      expect(judge.stats().tokens).toBeGreaterThan(0);
+      expect(doc.tokens).toBe(judge.stats().tokens);
+      expect(doc.held).toEqual({});
+    } finally {
+      await fake.close();
+    }
   });
 });
