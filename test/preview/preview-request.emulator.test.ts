@@ -310,6 +310,26 @@ describe('the window-read budget bounds every instance together', () => {
     expect(next.json.preview.matched).toBe(1);
   });
 
+  it('an instance refused for the minute counts once: its later previews that minute write nothing to the shared counter', async () => {
+    await store(h.db, [posting({ title: 'React developer', fetchedAt: ago(1) })]);
+    const minute = Math.floor(NOW.getTime() / PREVIEW_WINDOW_SHARING.budgetWindowMs);
+    const budget = h.db.collection('rateLimits').doc(`preview-window-reads_m${minute}`);
+    await budget.set({
+      kind: 'preview-window-reads-minute',
+      count: PREVIEW_WINDOW_SHARING.readsPerMinute,
+      expireAt: new Date(NOW.getTime() + DAY_MS),
+    });
+    // The counter is one document every instance writes: a write per preview past the budget would
+    // make it the hottest document there is under a crowd of visitors.
+    for (let i = 0; i < 5; i++) {
+      const answer = await preview(REACT, { now: new Date(NOW.getTime() + 10_000 + i * 5_000), ip: `198.51.100.${i}` });
+      expect(answer.status).toBe(503);
+    }
+    expect((await budget.get()).get('count')).toBe(PREVIEW_WINDOW_SHARING.readsPerMinute + 1);
+    // The next minute it asks again.
+    expect((await preview(REACT, { now: new Date(NOW.getTime() + 60_000) })).status).toBe(200);
+  });
+
   it('TRUSTED_PROXY_HOPS=0: no per-client limit, which would be every visitor’s; one caller’s previews do not refuse the others', async () => {
     await h.close();
     h = await createHarness();

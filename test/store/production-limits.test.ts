@@ -412,9 +412,22 @@ const specimens: Specimen[] = [
   },
   {
     collection: 'aiUsage',
-    what: "a day's token count",
+    what: `a day's token count, with the reservations of ${2 * MAX_SHARDS} live runs (every shard of the most there are, each overlapped by a run whose lock lapsed)`,
     id: day,
-    data: { day, tokens: 1e15, promptTokens: 1e15, completionTokens: 1e15, calls: 1e12, updatedAt: now, expireAt },
+    data: {
+      day,
+      tokens: 1e15,
+      promptTokens: 1e15,
+      completionTokens: 1e15,
+      calls: 1e12,
+      lapsedTokens: 1e15,
+      // A run's entry goes when it records or its lease lapses: the map holds the live runs only.
+      held: Object.fromEntries(
+        Array.from({ length: 2 * MAX_SHARDS }, (_, i) => [newRunId(new Date(now.getTime() + i)), { tokens: 1e15, until: now }]),
+      ),
+      updatedAt: now,
+      expireAt,
+    },
   },
 ];
 
@@ -492,6 +505,7 @@ describe('no document grows with the data', () => {
     ['jobs', 'sightings', 'up to MAX_SIGHTINGS links and labels, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
     ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],
+    ['aiUsage', 'held', 'one entry per live run holding tokens of the day, keyed by runId, read by no query'],
     ['feedback', 'title', "a posting's title kept past its expiry, read by no query"],
     ['feedback', 'description', "a posting's excerpt kept past its expiry, read by no query"],
     ['feedback', 'skills', "a posting's skills kept past its expiry, read by no query"],
@@ -918,5 +932,156 @@ describe('index only what a query uses: no field that grows with time keeps an i
     for (const file of sources) for (const m of readFileSync(file, 'utf8').matchAll(/\.(?:where|orderBy)\(\s*'([^']+)'/g)) asked.add(m[1]);
     const listed = new Set(QUERIES.flatMap(fieldsOf));
     expect([...asked].filter((f) => !listed.has(f))).toEqual([]);
+  });
+});
+
+// ── No hot document at 1,000,000 subscribers ─────────────────────────────────────────────────────
+
+/**
+ * Firestore sustains about one write a second on one document (more in bursts); the emulator
+ * enforces nothing, so a document every run, shard and instance writes would pass every other test
+ * and throw contention errors in production. Here each document written by more than one run or
+ * instance gets its writes per second at 1,000,000 subscribers, computed from the code's own caps
+ * and these assumptions (DESIGN §7, docs/deploy.md):
+ * - the cron fires every 15 minutes (the workflow's and vercel.json's schedule);
+ * - 1,000,000 subscribers are 16 shards (`?shard=k&shards=16`; 4 carry 100,000 measured, and more
+ *   shards only add writers to the shared documents, so 16 is the worst of 4–16), each called on
+ *   every tick, a scheduler sometimes twice (the second is skipped by the shard's lock and writes
+ *   nothing);
+ * - a run lasts at most RUN_BUDGET_MS (default 240 s) of model calls;
+ * - judging: AI_MAX_CALLS_PER_RUN (default 1,000) calls per run, at 1% matching about 5 postings
+ *   per judged subscriber, so a group (CLAIM_GROUP) of 5;
+ * - signup: 1,000,000 subscribers renewed at 5% a month, with a confirmation and a manage email
+ *   each, is ~140 signup emails an hour; SIGNUP_CONFIRMATIONS_PER_HOUR at its default, or twice
+ *   that if more;
+ * - at most 30 warm instances answer previews at once;
+ * - subscribers change what the match index holds (confirm, preferences, pause, unsubscribe) 3
+ *   times a month each, and a busy day is 10 times the mean.
+ * Imports are inside the tests so this block stands on its own.
+ */
+describe('no document is written more than about once a second at 1,000,000 subscribers', () => {
+  const SUSTAINED_WRITES_PER_SEC = 1;
+  const CRON_INTERVAL_SEC = 15 * 60;
+  const SHARDS = 16;
+  const SUBSCRIBERS = 1_000_000;
+  const MONTH_SEC = 30 * 24 * 3_600;
+  const hot: { document: string; writesPerSec: string; how: string }[] = [];
+  const rate = (document: string, writesPerSec: number, how: string) => {
+    hot.push({ document, writesPerSec: writesPerSec.toFixed(4), how });
+    return writesPerSec;
+  };
+  afterAll(() => {
+    console.log('Writes per second per shared document at 1,000,000 subscribers (Firestore sustains ~1):');
+    console.table(hot);
+  });
+
+  it('aiUsage/{day}: a few writes per run (a reservation of the day’s tokens, its top-ups, one record), not one per group of calls', async () => {
+    const { MAX_USAGE_WRITES_PER_RUN } = await import('../../lib/verdicts/ai-usage');
+    const { CLAIM_GROUP } = await import('../../lib/verdicts/score-once');
+    const { configSchema: config } = await import('../../lib/runtime/config');
+    const defaults = config.parse({
+      CRON_SECRET: 'c'.repeat(32),
+      LINK_SECRET: 'l'.repeat(44),
+      ADMIN_SECRET: 'a'.repeat(32),
+      APP_URL: 'https://scout.example.com',
+      MAIL_FROM: 'Scout <alerts@example.com>',
+      RESEND_API_KEY: 're_test',
+      FIREBASE_PROJECT_ID: 'scout',
+    });
+    const runSec = defaults.RUN_BUDGET_MS / 1_000;
+    // Before: one increment per group; groups of ~5 postings (one subscriber's), within the run's budget.
+    const groupsPerRun = defaults.AI_MAX_CALLS_PER_RUN / Math.min(5, CLAIM_GROUP);
+    const before = rate(
+      'aiUsage/{day} (one increment per group, before)',
+      (SHARDS * groupsPerRun) / runSec,
+      `${SHARDS} shards × ${groupsPerRun} groups in ${runSec} s`,
+    );
+    expect(before).toBeGreaterThan(SUSTAINED_WRITES_PER_SEC);
+    // Now: whatever the calls, a run writes the day at most MAX_USAGE_WRITES_PER_RUN times.
+    const after = rate(
+      'aiUsage/{day}',
+      (SHARDS * MAX_USAGE_WRITES_PER_RUN) / CRON_INTERVAL_SEC,
+      `${SHARDS} shards × ${MAX_USAGE_WRITES_PER_RUN} writes a run, every 15 min`,
+    );
+    expect(after).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // Even if every shard's writes fell inside one run's budget rather than across the interval.
+    expect((SHARDS * MAX_USAGE_WRITES_PER_RUN) / runSec).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the signup email cap: the hour’s counter, its places, the frontier, a mailbox’s day', async () => {
+    const { SIGNUP_LIMITS } = await import('../../lib/http/rate-limit');
+    const hourSec = SIGNUP_LIMITS.globalWindowMs / 1_000;
+    const { configSchema: config } = await import('../../lib/runtime/config');
+    const signupEmailsPerHour = Math.ceil(((SUBSCRIBERS * 0.05) / (30 * 24)) * 2);
+    // The configured default, or twice what 1,000,000 subscribers need if that is more.
+    const cap = Math.max(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.parse(undefined), 2 * signupEmailsPerHour);
+    // signup-emails_h{hour}: one increment per place taken, and an hour has exactly `cap` places.
+    expect(
+      rate('rateLimits/signup-emails_h{hour}', cap / hourSec, `SIGNUP_CONFIRMATIONS_PER_HOUR = ${cap}: one increment per place`),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // The cap this counter allows: above it the hour's counter is the hot document.
+    expect(cap).toBeLessThan(SUSTAINED_WRITES_PER_SEC * hourSec);
+    // signup-email_h{hour}_p{n}: created once by the email that takes it; a racer's create fails and writes nothing.
+    rate('rateLimits/signup-email_h{hour}_p{n}', 0, 'one create() per place, ever');
+    // signup-emails-frontier: written when an email lands past it; it moves an hour per `cap` emails
+    // placed, so even a flood of 100 hours' worth in one hour moves it 100 times.
+    expect(rate('rateLimits/signup-emails-frontier', 100 / hourSec, 'a flood of 100 × the cap in an hour')).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // mailbox_{key}_d{day}: counted only by the request that won that mailbox's 10-minute window.
+    const mailboxDay = rate(
+      'rateLimits/mailbox_{key}_d{day}',
+      1_000 / SIGNUP_LIMITS.addressWindowMs,
+      'one per 10-minute window of that mailbox',
+    );
+    expect(mailboxDay).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the preview window’s read budget: admitted reads plus one refusal per instance a minute', async () => {
+    const { PREVIEW_WINDOW_SHARING } = await import('../../lib/preview/shared-window');
+    const INSTANCES = 30;
+    const minuteSec = PREVIEW_WINDOW_SHARING.budgetWindowMs / 1_000;
+    const writes = rate(
+      'rateLimits/preview-window-reads_m{minute}',
+      (PREVIEW_WINDOW_SHARING.readsPerMinute + INSTANCES) / minuteSec,
+      `${PREVIEW_WINDOW_SHARING.readsPerMinute} reads a minute + one refusal each of ${INSTANCES} instances`,
+    );
+    expect(writes).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the cycle’s own documents: a shard’s lock and cursor, a feed, a run record, the match index', async () => {
+    const { MATCH_INDEX_SHARDS } = await import('../../lib/subscribers/match-index');
+    // locks/scan-{k}-of-{n}: acquired and released once per run of that shard (a skipped call writes nothing).
+    expect(rate('locks/scan-{k}-of-{n}', 2 / CRON_INTERVAL_SEC, 'acquire + release per run of the shard')).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // runs/{runId}: its start and its end.
+    expect(rate('runs/{runId}', 2 / CRON_INTERVAL_SEC, 'start + end of one run')).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // cursors/claim-{k}-of-{n}: at most once per run of that shard.
+    expect(rate('cursors/claim-{k}-of-{n}', 1 / CRON_INTERVAL_SEC, 'a run cut short')).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // feeds/{source}: every shard's run fetches every feed, one guarded write per outcome.
+    expect(rate('feeds/{source}', SHARDS / CRON_INTERVAL_SEC, `${SHARDS} shards each write it once a tick`)).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // jobs/{id}: a posting is closed (matched) by each shard that matched it.
+    expect(rate('jobs/{id}', SHARDS / CRON_INTERVAL_SEC, `closed by each of ${SHARDS} shards`)).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // matchIndex/{k}-of-16: every writer of users/ writes its subscriber's entry there.
+    const perShard = (SUBSCRIBERS * 3 * 10) / MONTH_SEC / MATCH_INDEX_SHARDS;
+    expect(
+      rate(`matchIndex/{k}-of-${MATCH_INDEX_SHARDS}`, perShard, '3 profile changes a month each, a busy day 10×, over its shards'),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('per-client counters are keyed by the client: only a client’s own requests write its document', async () => {
+    const { clientKey } = await import('../../lib/http/rate-limit');
+    const { previewLimitId } = await import('../../lib/preview/preview-limit');
+    // rateLimits/client_{hmac(address)}_h{hour} and preview-client_{hmac(address)}_m{minute}: one
+    // write per request from that client, refused or not. Sharded by client: two clients never
+    // share one, so past one a second it is that client who waits, never the others.
+    expect(clientKey('198.51.100.1', 's')).not.toBe(clientKey('198.51.100.2', 's'));
+    expect(previewLimitId('198.51.100.1', 's', now)).not.toBe(previewLimitId('198.51.100.2', 's', now));
+    rate('rateLimits/client_…, preview-client_…', 0, 'sharded by client address');
   });
 });
