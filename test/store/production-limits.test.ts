@@ -1019,8 +1019,10 @@ describe('no document is written more than about once a second at 1,000,000 subs
     expect(
       rate('rateLimits/signup-emails_h{hour}', cap / hourSec, `SIGNUP_CONFIRMATIONS_PER_HOUR = ${cap}: one increment per place`),
     ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
-    // The cap this counter allows: above it the hour's counter is the hot document.
+    // The cap this counter allows: above it the hour's counter is the hot document, so the setting stops there.
     expect(cap).toBeLessThan(SUSTAINED_WRITES_PER_SEC * hourSec);
+    expect(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.safeParse(String(SUSTAINED_WRITES_PER_SEC * hourSec)).success).toBe(true);
+    expect(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.safeParse(String(SUSTAINED_WRITES_PER_SEC * hourSec + 1)).success).toBe(false);
     // signup-email_h{hour}_p{n}: created once by the email that takes it; a racer's create fails and writes nothing.
     rate('rateLimits/signup-email_h{hour}_p{n}', 0, 'one create() per place, ever');
     // signup-emails-frontier: written when an email lands past it; it moves an hour per `cap` emails
