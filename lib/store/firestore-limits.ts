@@ -53,22 +53,50 @@ export function documentSize(collection: string, id: string, data: Record<string
  * gives fewer entries; counting them keeps this an upper bound.
  */
 export function indexEntries(collection: string, data: Record<string, unknown>, config: IndexConfig): number {
+  return indexOf(collection, '', data, config).entries;
+}
+
+/**
+ * The bytes a document's index entries take in storage, by the same entries indexEntries counts
+ * and https://firebase.google.com/docs/firestore/storage-size#index-entry-size:
+ *   single-field entry = document name + parent document's name + the field's path (a string) + the value + 32
+ *   composite entry    = document name + parent document's name + every indexed value + 32
+ * An array-contains entry holds one element as its value. Assumed: a document in a root collection
+ * has no parent document, so that part is 0.
+ */
+export function indexEntryBytes(collection: string, id: string, data: Record<string, unknown>, config: IndexConfig): number {
+  return indexOf(collection, id, data, config).bytes;
+}
+
+function indexOf(collection: string, id: string, data: Record<string, unknown>, config: IndexConfig): { entries: number; bytes: number } {
+  const segments = collection.split('/');
+  const base = documentNameSize([...segments, id]) + (segments.length > 1 ? documentNameSize(segments.slice(0, -1)) : 0) + 32;
   const overrides = config.fieldOverrides
     .filter((o) => o.collectionGroup === collection)
     .map((o) => ({ path: parseFieldPath(o.fieldPath), indexes: o.indexes }));
-  let single = 0;
-  for (const [name, value] of Object.entries(data)) single += fieldEntries(value, [name], overrides, null);
-  let composite = 0;
+  const total = { entries: 0, bytes: 0 };
+  for (const [name, value] of Object.entries(data)) {
+    const field = fieldIndex(value, [name], overrides, null, base);
+    total.entries += field.entries;
+    total.bytes += field.bytes;
+  }
   for (const index of config.indexes.filter((i) => i.collectionGroup === collection)) {
     let entries = 1;
+    let bytes = base;
     for (const field of index.fields) {
       const value = valueAt(data, parseFieldPath(field.fieldPath));
       if (value === undefined) entries = 0;
-      else if (field.arrayConfig) entries *= Array.isArray(value) ? distinctCount(value) : 0;
+      else if (field.arrayConfig) {
+        const elements = Array.isArray(value) ? distinct(value) : [];
+        entries *= elements.length;
+        // Each entry holds one element: the average element stands for them all.
+        bytes += elements.length > 0 ? elements.reduce<number>((n, e) => n + valueSize(e), 0) / elements.length : 0;
+      } else bytes += valueSize(value);
     }
-    composite += entries;
+    total.entries += entries;
+    total.bytes += entries * bytes;
   }
-  return single + composite;
+  return total;
 }
 
 export type LimitsCheck = { bytes: number; indexEntries: number; problems: string[] };
@@ -87,13 +115,34 @@ export function checkDocumentLimits(collection: string, id: string, data: Record
 
 type Override = { path: string[]; indexes: IndexConfig['fieldOverrides'][number]['indexes'] };
 
-function fieldEntries(value: unknown, path: string[], overrides: Override[], inherited: Override | null): number {
-  if (value === undefined) return 0; // never stored: the client drops it (ignoreUndefinedProperties)
+function fieldIndex(
+  value: unknown,
+  path: string[],
+  overrides: Override[],
+  inherited: Override | null,
+  base: number,
+): { entries: number; bytes: number } {
+  if (value === undefined) return { entries: 0, bytes: 0 }; // never stored: the client drops it (ignoreUndefinedProperties)
   const own = overrides.find((o) => samePath(o.path, path)) ?? inherited;
-  const elements = Array.isArray(value) ? distinctCount(value) : 0;
-  let entries = own ? own.indexes.reduce((n, index) => n + (index.arrayConfig ? elements : 1), 0) : 2 + elements;
-  if (isMap(value)) for (const [key, sub] of Object.entries(value)) entries += fieldEntries(sub, [...path, key], overrides, own);
-  return entries;
+  const elements = Array.isArray(value) ? distinct(value) : [];
+  const entryOf = (v: unknown) => base + stringSize(path.join('.')) + valueSize(v);
+  const elementBytes = elements.reduce<number>((n, e) => n + entryOf(e), 0);
+  const total = own
+    ? own.indexes.reduce(
+        (t, index) =>
+          index.arrayConfig
+            ? { entries: t.entries + elements.length, bytes: t.bytes + elementBytes }
+            : { entries: t.entries + 1, bytes: t.bytes + entryOf(value) },
+        { entries: 0, bytes: 0 },
+      )
+    : { entries: 2 + elements.length, bytes: 2 * entryOf(value) + elementBytes };
+  if (isMap(value))
+    for (const [key, sub] of Object.entries(value)) {
+      const field = fieldIndex(sub, [...path, key], overrides, own, base);
+      total.entries += field.entries;
+      total.bytes += field.bytes;
+    }
+  return total;
 }
 
 function valueSize(value: unknown): number {
@@ -127,8 +176,10 @@ function isMap(value: unknown): value is Record<string, unknown> {
 const describe = (value: unknown) => (value instanceof FieldValue ? 'a FieldValue transform' : typeof value);
 
 /** Two equal values make one index entry: the key is the value, typed, as Firestore compares it. */
-function distinctCount(values: unknown[]): number {
-  return new Set(values.filter((v) => v !== undefined).map(valueKey)).size;
+function distinct(values: unknown[]): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const v of values) if (v !== undefined && !seen.has(valueKey(v))) seen.set(valueKey(v), v);
+  return [...seen.values()];
 }
 
 function valueKey(value: unknown): string {

@@ -1,6 +1,6 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
 import { describe, expect, it } from 'vitest';
-import { checkDocumentLimits, documentSize, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
+import { checkDocumentLimits, documentSize, indexEntries, indexEntryBytes, type IndexConfig } from '../../lib/store/firestore-limits';
 
 const none: IndexConfig = { indexes: [], fieldOverrides: [] };
 
@@ -94,5 +94,37 @@ describe('indexEntries counts what production indexes', () => {
     expect(huge.problems).toEqual([expect.stringMatching(/bytes, over the 1048576/)]);
     const wide = checkDocumentLimits('c', 'd', { a: Array.from({ length: 40_000 }, (_, i) => i) }, none);
     expect(wide.problems).toEqual([expect.stringMatching(/index entries, over the 40000/)]);
+  });
+});
+
+describe('indexEntryBytes sizes those entries as Firestore stores them', () => {
+  // Every entry of a document c/x starts with its name (2 + 2 + 16) and 32 more bytes.
+  const base = 20 + 32;
+
+  it('a single-field entry holds the field name and its value, twice (ascending, descending)', () => {
+    expect(indexEntryBytes('c', 'x', { s: 'ab' }, none)).toBe(2 * (base + 2 + 3));
+  });
+
+  it('an array: two entries of the whole value, and one per distinct element holding that element', () => {
+    expect(indexEntryBytes('c', 'x', { a: ['x', 'y', 'x'] }, none)).toBe(2 * (base + 2 + 6) + 2 * (base + 2 + 2));
+  });
+
+  it('an exempt field costs nothing, and a composite entry holds every indexed value without names', () => {
+    const config: IndexConfig = {
+      indexes: [{ collectionGroup: 'c', fields: [{ fieldPath: 's', order: 'ASCENDING' }, { fieldPath: 'n', order: 'ASCENDING' }] }],
+      fieldOverrides: [
+        { collectionGroup: 'c', fieldPath: 's', indexes: [] },
+        { collectionGroup: 'c', fieldPath: 'n', indexes: [] },
+      ],
+    };
+    expect(indexEntryBytes('c', 'x', { s: 'ab', n: 1 }, config)).toBe(base + 3 + 8);
+    // A document without one of the composite's fields is not in it.
+    expect(indexEntryBytes('c', 'x', { s: 'ab' }, config)).toBe(0);
+  });
+
+  it('a subcollection document also carries its parent document’s name', () => {
+    const parent = 6 + 5 + 16; // users/jeff
+    const name = 6 + 5 + 6 + 11 + 16; // users/jeff/tasks/my_task_id
+    expect(indexEntryBytes('users/jeff/tasks', 'my_task_id', { done: false }, none)).toBe(2 * (name + parent + 32 + 5 + 1));
   });
 });
