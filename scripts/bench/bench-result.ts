@@ -1,5 +1,6 @@
 import type { CyclePhase } from '../../lib/ops/runs';
-import type { DayBill, Ops, Prices, UnitCosts } from './bill';
+import type { DayBill, Ops, Prices, StorageBill, UnitCosts } from './bill';
+import type { StoredBytes } from './stored-bytes';
 import type { EmulatorFloor } from './floor';
 
 /**
@@ -93,6 +94,13 @@ export type BenchBill = {
   /** Every operation of the bench's runs (idle run and the TTL's deletes to come included), and the same rebuilt from `costs`: equal when nothing was left out. */
   counted: Ops;
   rebuilt: Ops;
+  /** What the store holds at the end of the day, sized as Firestore bills it (stored-bytes.ts), and the steady state of a realistic day at each size. */
+  stored: StoredBytes;
+  storage: StorageBill[];
+  /** The realistic day's emails as a month, and the cheapest Resend plan for it, at each size. */
+  email: { subscribers: number; emailsPerMonth: number; resend: { plan: string; dollars: number } }[];
+  /** Everything a month per 1,000 subscribers at each size: operations at each price list plus storage. */
+  total: { subscribers: number; nam5: number; regional: number }[];
 };
 
 export type BenchResult = {

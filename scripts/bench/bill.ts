@@ -35,6 +35,7 @@
 import type { CyclePhase } from '../../lib/ops/runs';
 import { COLLECTIONS } from '../../lib/store/collections';
 import type { CollectionCounts, CountsByCollection } from './firestore-counter';
+import type { StoredBytes, StoredKind } from './stored-bytes';
 
 /**
  * Firestore Standard edition list prices in nam5 (United States, multi-region), USD per document,
@@ -291,4 +292,114 @@ export function billLines(costs: UnitCosts, bills: DayBill[], prices: Prices = F
     ),
   ];
   return lines;
+}
+
+/**
+ * Stored data, USD per GiB a month (1 GiB = 2^30 bytes, documents and index entries together,
+ * charged daily): $0.18 in nam5 (https://cloud.google.com/firestore/pricing). The location table
+ * could not be read from here for us-central1; the regional bill uses the same $0.18, so it is an
+ * upper bound there.
+ */
+export const STORAGE_PRICE_PER_GIB_MONTH = 0.18;
+const GIB = 2 ** 30;
+
+export type StorageBill = {
+  /** Per kind: bytes a unit of work leaves, how many days they stay, and the GiB a realistic day's steady state holds. */
+  byKind: Record<StoredKind, { bytesPerUnit: number; keptDays: number | null; gib: number }>;
+  gib: number;
+  dollarsPerMonth: number;
+  dollarsPerThousandSubscribersPerMonth: number;
+};
+
+/**
+ * The storage a deployment holds once its retention has filled: each day's deliveries, emails,
+ * postings and runs, kept as long as their `expireAt` says (RETENTION_DAYS for the ledger), plus
+ * every subscriber's own documents, plus what does not grow at all. Bytes per unit are the
+ * bench's own documents, sized by Firestore's rules (stored-bytes.ts), over its own counts.
+ */
+export function storageBill(stored: StoredBytes, day: RealisticDay, pricePerGiBMonth = STORAGE_PRICE_PER_GIB_MONTH): StorageBill {
+  const units = dayUnits(day);
+  const perDay: Record<StoredKind, number> = {
+    delivery: units.delivery,
+    alert: units.alert,
+    digest: units.digest,
+    posting: units.posting,
+    run: units.run,
+    subscriber: day.subscribers,
+    fixed: 1,
+  };
+  const byKind = Object.fromEntries(
+    (Object.keys(perDay) as StoredKind[]).map((kind) => {
+      const s = stored[kind];
+      const bytesPerUnit = kind === 'fixed' ? s.bytes : s.units > 0 ? s.bytes / s.units : 0;
+      // A kind that expires is held `keptDays` days' worth deep; the subscribers and what is fixed, once.
+      const held = s.keptDays === null || kind === 'subscriber' || kind === 'fixed' ? 1 : s.keptDays;
+      return [kind, { bytesPerUnit, keptDays: s.keptDays, gib: (perDay[kind] * bytesPerUnit * held) / GIB }];
+    }),
+  ) as StorageBill['byKind'];
+  const gib = Object.values(byKind).reduce((n, k) => n + k.gib, 0);
+  const dollarsPerMonth = gib * pricePerGiBMonth;
+  return {
+    byKind,
+    gib,
+    dollarsPerMonth,
+    dollarsPerThousandSubscribersPerMonth: day.subscribers > 0 ? dollarsPerMonth / (day.subscribers / 1000) : 0,
+  };
+}
+
+/** Emails a realistic day sends (alerts and digests), as a month of them: what the mail provider bills. */
+export const emailsPerMonth = (day: RealisticDay) => {
+  const units = dayUnits(day);
+  return (units.alert + units.digest) * 30;
+};
+
+/**
+ * Resend's transactional plans as published (https://resend.com/pricing, read 2026-12-01; see
+ * docs/deploy.md): free to 3,000 a month; Pro $20 for 50,000; Scale $90 for 100,000 and $650 for
+ * 1,000,000; past a plan, $0.90 per 1,000. The cheapest of them that carries the month, overage
+ * included (tiers between those named are not modelled, so this is an upper bound between them).
+ */
+const RESEND_PLANS = [
+  { plan: 'Pro', dollars: 20, included: 50_000 },
+  { plan: 'Scale 100k', dollars: 90, included: 100_000 },
+  { plan: 'Scale 1M', dollars: 650, included: 1_000_000 },
+];
+export function resendPerMonth(emails: number): { plan: string; dollars: number } {
+  if (emails <= 3_000) return { plan: 'Free', dollars: 0 };
+  return RESEND_PLANS.map((p) => ({ plan: p.plan, dollars: p.dollars + (Math.max(0, emails - p.included) / 1_000) * 0.9 })).reduce(
+    (a, b) => (b.dollars < a.dollars ? b : a),
+  );
+}
+
+const KIND_LABELS: Record<StoredKind, string> = {
+  delivery: 'deliveries (with near misses, verdicts)',
+  alert: 'alert emails',
+  digest: 'digest emails',
+  posting: 'postings (with their keys)',
+  run: 'runs',
+  subscriber: 'subscribers (with the match index)',
+  fixed: 'the rest (feeds, locks, cursors, limits)',
+};
+
+/** The storage bill as Markdown: bytes per unit and days kept, then the steady state at each size. */
+export function storageLines(stored: StoredBytes, bills: StorageBill[], days: RealisticDay[]): string[] {
+  const kinds = Object.keys(KIND_LABELS) as StoredKind[];
+  const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
+  return [
+    '| stored per unit | bytes (index share) | kept |',
+    '| --- | ---: | ---: |',
+    ...kinds.map((k) => {
+      const s = stored[k];
+      const per = k === 'fixed' ? s.bytes : s.units > 0 ? s.bytes / s.units : 0;
+      const share = s.bytes > 0 ? Math.round((s.indexBytes / s.bytes) * 100) : 0;
+      return `| ${KIND_LABELS[k]}${k === 'fixed' ? ' (in all)' : ''} | ${kb(per)} (${share}% index) | ${s.keptDays === null ? 'until changed' : `${s.keptDays.toFixed(0)} days`} |`;
+    }),
+    '',
+    `| U | ${kinds.map((k) => KIND_LABELS[k]).join(' | ')} | GiB | $ a month | $ per 1,000 subscribers a month |`,
+    `| ---: | ${kinds.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`,
+    ...bills.map(
+      (b, i) =>
+        `| ${n0(days[i].subscribers)} | ${kinds.map((k) => b.byKind[k].gib.toFixed(2)).join(' | ')} | ${b.gib.toFixed(1)} | $${b.dollarsPerMonth.toFixed(2)} | $${b.dollarsPerThousandSubscribersPerMonth.toFixed(3)} |`,
+    ),
+  ];
 }

@@ -96,13 +96,19 @@ import {
   billLines,
   countedOps,
   dayBill,
+  emailsPerMonth,
   FIRESTORE_LIST_PRICE,
   FIRESTORE_REGIONAL_PRICE,
   REALISTIC_DAY,
   rebuiltOps,
+  resendPerMonth,
+  STORAGE_PRICE_PER_GIB_MONTH,
+  storageBill,
+  storageLines,
   unitCosts,
   type BenchCounted,
 } from './bill';
+import { measureStoredBytes } from './stored-bytes';
 import type { CountsByCollection } from './firestore-counter';
 import { floorMs, measureEmulatorFloor, timesFloor, type EmulatorFloor } from './floor';
 import { measureRendering } from './render-process';
@@ -473,6 +479,8 @@ async function runTheDay(input: {
     afterCycle: diffCounts(expiringAfterCycle, expiringAfterFlushes),
     idle: diffCounts(expiringAfterFlushes, await countExpiring(deps.db)),
   };
+  // What the day left in the store, sized as Firestore bills storage: read after the last run, in no run's counts.
+  const stored = await measureStoredBytes(deps.db);
   const due = dueSubscribersPerRun(shape, {
     claimedAt: new Date(RUN_AT),
     runs: flushes.map((f) => new Date(f.at)),
@@ -503,6 +511,7 @@ async function runTheDay(input: {
     providerSaw,
     config: deps.config,
     modelUsage,
+    stored,
   };
 }
 
@@ -737,7 +746,29 @@ function realisticBill(r: ScoutResult): BenchBill | null {
   const realistic = [10_000, 100_000].map((subscribers) => ({ ...REALISTIC_DAY, subscribers, postingsPerDay: shape.postings }));
   const days = realistic.map((day) => dayBill(costs, day));
   const regional = { prices: FIRESTORE_REGIONAL_PRICE, days: realistic.map((day) => dayBill(costs, day, FIRESTORE_REGIONAL_PRICE)) };
-  return { prices: FIRESTORE_LIST_PRICE, costs, days, regional, counted: countedOps(counted), rebuilt: rebuiltOps(costs, counted) };
+  const storage = realistic.map((day) => storageBill(r.stored, day));
+  const email = realistic.map((day) => ({
+    subscribers: day.subscribers,
+    emailsPerMonth: emailsPerMonth(day),
+    resend: resendPerMonth(emailsPerMonth(day)),
+  }));
+  const total = realistic.map((day, i) => ({
+    subscribers: day.subscribers,
+    nam5: days[i].dollarsPerThousandSubscribersPerMonth + storage[i].dollarsPerThousandSubscribersPerMonth,
+    regional: regional.days[i].dollarsPerThousandSubscribersPerMonth + storage[i].dollarsPerThousandSubscribersPerMonth,
+  }));
+  return {
+    prices: FIRESTORE_LIST_PRICE,
+    costs,
+    days,
+    regional,
+    counted: countedOps(counted),
+    rebuilt: rebuiltOps(costs, counted),
+    stored: r.stored,
+    storage,
+    email,
+    total,
+  };
 }
 
 function printBill(r: ScoutResult, bill: BenchBill | null) {
@@ -765,11 +796,25 @@ function printBill(r: ScoutResult, bill: BenchBill | null) {
   console.log(`\nthe same days at ${bill.regional.prices.location} list price (reads $0.03, writes $0.09, deletes $0.01 per 100,000):\n`);
   for (const line of billLines(bill.costs, bill.regional.days, bill.regional.prices).slice(billLines(bill.costs, []).indexOf('') + 1))
     console.log(line);
-  const at10k = bill.days.find((d) => d.day.subscribers === 10_000);
-  const regional10k = bill.regional.days.find((d) => d.day.subscribers === 10_000);
-  if (at10k && regional10k)
+  console.log(
+    `\nstorage once the retention has filled (stored-bytes.ts: every document of the bench's store and its index entries, by Firestore's storage-size rules, under firestore.indexes.json; $${STORAGE_PRICE_PER_GIB_MONTH} per GiB a month):\n`,
+  );
+  for (const line of storageLines(
+    bill.stored,
+    bill.storage,
+    bill.days.map((d) => d.day),
+  ))
+    console.log(line);
+  console.log('\nthe realistic day’s email, a month of it, at the cheapest Resend plan (bill.ts):\n');
+  console.log('| U | emails a month | plan | $ a month | $ per 1,000 subscribers a month |');
+  console.log('| ---: | ---: | --- | ---: | ---: |');
+  for (const e of bill.email)
     console.log(
-      `realistic day at U=10,000: $${at10k.dollarsPerThousandSubscribersPerMonth.toFixed(3)} (nam5), $${regional10k.dollarsPerThousandSubscribersPerMonth.toFixed(3)} (${bill.regional.prices.location}) per 1,000 subscribers a month (target ≤ $0.50, everything counted)`,
+      `| ${e.subscribers.toLocaleString('en-US')} | ${Math.round(e.emailsPerMonth).toLocaleString('en-US')} | ${e.resend.plan} | $${e.resend.dollars.toFixed(0)} | $${((e.resend.dollars * 1000) / e.subscribers).toFixed(2)} |`,
+    );
+  for (const t of bill.total)
+    console.log(
+      `Firestore, everything counted (operations, TTL deletes, storage), U=${t.subscribers.toLocaleString('en-US')}: $${t.nam5.toFixed(3)} (nam5), $${t.regional.toFixed(3)} (${bill.regional.prices.location}) per 1,000 subscribers a month (target ≤ $0.50 at us-central1)`,
     );
 }
 

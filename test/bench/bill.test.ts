@@ -187,3 +187,47 @@ describe('the bill: a realistic day', () => {
     expect(lines).toContain('| match pass (at U=10,000) | 10000.00 | 0.00 | 0.00 |');
   });
 });
+
+describe('the storage a realistic day holds once its retention has filled', () => {
+  const kind = (units: number, bytes: number, keptDays: number | null) => ({
+    documents: units,
+    units,
+    bytes,
+    indexBytes: bytes / 2,
+    keptDays,
+  });
+  const stored = {
+    delivery: kind(1_000, 1_000 * 2_048, 30),
+    alert: kind(100, 100 * 10_240, 30),
+    digest: kind(50, 50 * 20_480, 30),
+    posting: kind(10, 10 * 4_096, 7),
+    run: kind(4, 4 * 1_024, 30),
+    subscriber: kind(100, 100 * 1_024, null),
+    fixed: kind(0, 5_000, null),
+  };
+  const day = { ...REALISTIC_DAY, subscribers: 10_000, postingsPerDay: 500 };
+
+  it('holds each day’s deliveries, emails, postings and runs for the days they are kept, the subscribers and the rest once', async () => {
+    const { storageBill } = await import('../../scripts/bench/bill');
+    const units = dayUnits(day);
+    const bill = storageBill(stored, day, 0.18);
+    const gib = 2 ** 30;
+    expect(bill.byKind.delivery.gib).toBeCloseTo((units.delivery * 2_048 * 30) / gib, 9);
+    expect(bill.byKind.digest.gib).toBeCloseTo((units.digest * 20_480 * 30) / gib, 9);
+    expect(bill.byKind.posting.gib).toBeCloseTo((500 * 4_096 * 7) / gib, 9);
+    expect(bill.byKind.subscriber.gib).toBeCloseTo((10_000 * 1_024) / gib, 9);
+    expect(bill.byKind.fixed.gib).toBeCloseTo(5_000 / gib, 9);
+    expect(bill.dollarsPerMonth).toBeCloseTo(bill.gib * 0.18, 9);
+    expect(bill.dollarsPerThousandSubscribersPerMonth).toBeCloseTo(bill.dollarsPerMonth / 10, 9);
+  });
+
+  it('prices a month of email at the cheapest Resend plan that carries it, overage included', async () => {
+    const { resendPerMonth } = await import('../../scripts/bench/bill');
+    expect(resendPerMonth(3_000)).toEqual({ plan: 'Free', dollars: 0 });
+    expect(resendPerMonth(50_000)).toEqual({ plan: 'Pro', dollars: 20 });
+    // 60,000: Pro with 10,000 over ($29) beats Scale ($90).
+    expect(resendPerMonth(60_000)).toEqual({ plan: 'Pro', dollars: 29 });
+    // 885,000 (U=10,000 at 2.95 a day): Scale 1M ($650) beats Scale 100k with 785,000 over ($796.50).
+    expect(resendPerMonth(885_000)).toEqual({ plan: 'Scale 1M', dollars: 650 });
+  });
+});

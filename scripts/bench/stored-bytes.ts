@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FieldPath, type Firestore, type Timestamp } from 'firebase-admin/firestore';
+import { COLLECTIONS } from '../../lib/store/collections';
+import { documentSize, indexEntryBytes, type IndexConfig } from '../../lib/store/firestore-limits';
+
+/**
+ * What the store holds at the end of the bench's day, sized as Firestore bills storage: every
+ * document by the documented storage-size rules, plus its index entries under the real
+ * firestore.indexes.json (lib/store/firestore-limits.ts). Grouped by the unit of work that leaves
+ * the document behind, with how long it stays (its `expireAt` after its `createdAt`), so the bill
+ * can hold a realistic day's worth for as long as the TTL keeps it.
+ */
+export type StoredKind = 'delivery' | 'alert' | 'digest' | 'posting' | 'run' | 'subscriber' | 'fixed';
+export type Stored = {
+  documents: number;
+  /** Documents of the kind's own collection (deliveries, email rows of the kind, jobs, runs, users): what `bytes` is shared over. */
+  units: number;
+  /** Documents and index entries together, in bytes. */
+  bytes: number;
+  indexBytes: number;
+  /** The average days a document of this kind stays; null for documents kept until changed (subscribers, feed state). */
+  keptDays: number | null;
+};
+export type StoredBytes = Record<StoredKind, Stored>;
+
+const indexConfig = (): IndexConfig => JSON.parse(readFileSync(join(__dirname, '../../firestore.indexes.json'), 'utf8')) as IndexConfig;
+
+/** The unit of work a document grows with (bill.ts's units, plus the subscribers themselves and what is fixed). */
+export function storedKindOf(collection: string, data: Record<string, unknown>): StoredKind {
+  switch (collection) {
+    case COLLECTIONS.deliveries:
+    case COLLECTIONS.nearMisses:
+    case COLLECTIONS.matches:
+      return 'delivery';
+    case COLLECTIONS.emails:
+      return data.kind === 'digest' ? 'digest' : 'alert';
+    case COLLECTIONS.postings:
+    case COLLECTIONS.postingKeys:
+      return 'posting';
+    case COLLECTIONS.runs:
+      return 'run';
+    case COLLECTIONS.subscribers:
+    case COLLECTIONS.matchIndex:
+      return 'subscriber';
+    default:
+      return 'fixed';
+  }
+}
+
+/** The collection whose documents count a kind's units: a near miss or a verdict is paid for per delivery, a posting key per posting. */
+const UNIT_COLLECTIONS = new Set<string>([
+  COLLECTIONS.deliveries,
+  COLLECTIONS.emails,
+  COLLECTIONS.postings,
+  COLLECTIONS.runs,
+  COLLECTIONS.subscribers,
+]);
+
+const PAGE = 2_000;
+const DAY_MS = 86_400_000;
+const millis = (value: unknown) => (value && typeof (value as Timestamp).toMillis === 'function' ? (value as Timestamp).toMillis() : null);
+
+/** Reads every document of every collection (outside the runs' counts) and sizes it. */
+export async function measureStoredBytes(db: Firestore): Promise<StoredBytes> {
+  const config = indexConfig();
+  const out = Object.fromEntries(
+    (['delivery', 'alert', 'digest', 'posting', 'run', 'subscriber', 'fixed'] as StoredKind[]).map((k) => [
+      k,
+      { documents: 0, units: 0, bytes: 0, indexBytes: 0, keptDays: null },
+    ]),
+  ) as StoredBytes;
+  const keptSum: Partial<Record<StoredKind, { days: number; n: number }>> = {};
+  for (const collection of await db.listCollections()) {
+    let last: string | undefined;
+    for (;;) {
+      let query = collection.orderBy(FieldPath.documentId()).limit(PAGE);
+      if (last) query = query.startAfter(last);
+      const page = await query.get();
+      for (const doc of page.docs) {
+        const data = doc.data();
+        const kind = storedKindOf(collection.id, data);
+        const index = indexEntryBytes(collection.id, doc.id, data, config);
+        out[kind].documents += 1;
+        if (UNIT_COLLECTIONS.has(collection.id)) out[kind].units += 1;
+        out[kind].bytes += documentSize(collection.id, doc.id, data) + index;
+        out[kind].indexBytes += index;
+        const [created, expires] = [millis(data.createdAt ?? data.fetchedAt ?? data.startedAt), millis(data.expireAt)];
+        if (created !== null && expires !== null) {
+          const sum = (keptSum[kind] ??= { days: 0, n: 0 });
+          sum.days += (expires - created) / DAY_MS;
+          sum.n += 1;
+        }
+      }
+      if (page.size < PAGE) break;
+      last = page.docs[page.docs.length - 1].id;
+    }
+  }
+  for (const [kind, sum] of Object.entries(keptSum)) out[kind as StoredKind].keptDays = sum.n > 0 ? sum.days / sum.n : null;
+  return out;
+}
