@@ -6,7 +6,7 @@ import { composeWithinBudget } from '../mail/email-budget';
 import { composeInWaves, WAVE_BYTES, type Composed } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
 import type { Candidate } from '../matching/match-postings';
-import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { alertEmailKey, digestEmailKey, newOutboxRow, outboxCollection, payloadOf, type OutboxRow } from '../outbox/outbox-row';
 import type { Handoff, HandedRow, SealedSet } from '../outbox/handoff';
 import { digestScheduleOf, isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
@@ -349,7 +349,7 @@ function alertWrites(
     for (const d of alert.sending) batch.create(deliveryRef(ctx.db, d.uid, d.jobId), d);
     batch.create(outboxCollection(ctx.db).doc(alert.emailKey), row);
   };
-  const bytesOf = (alert: PlannedAlert) => alert.sending.length * DELIVERY_BYTES + payloadBytes(alert.row.payload);
+  const bytesOf = (alert: PlannedAlert) => alert.sending.length * DELIVERY_BYTES + payloadBytes(payloadOf(alert.row));
   if (!ctx.handoff)
     return {
       groups: alerts.map((alert) => ({

@@ -22,7 +22,7 @@ import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import { composeWithinBudget } from '../mail/email-budget';
 import { composeInWaves, WAVE_BYTES } from '../mail/compose-in-waves';
 import type { EmailPayload } from '../mail/email-payload';
-import { digestEmailKey, newOutboxRow, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
+import { digestEmailKey, newOutboxRow, outboxCollection, payloadOf, type OutboxRow } from '../outbox/outbox-row';
 import { hasMinPay } from '../pay/minimum-pay';
 import { digestScheduleOf, isDigestMode, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 
@@ -891,7 +891,7 @@ function flushWrites(ctx: FlushContext, plan: FlushPlan, row: OutboxRow | null):
     if (!withRow && closes.length === 0) break;
     groups.push({
       size: closes.length + fitted.length + (withRow ? 1 : 0),
-      bytes: (closes.length + fitted.length) * DELIVERY_BYTES + (withRow ? payloadBytes(withRow.payload) : 0),
+      bytes: (closes.length + fitted.length) * DELIVERY_BYTES + (withRow ? payloadBytes(payloadOf(withRow)) : 0),
       apply(batch) {
         if (withRow) batch.create(outboxCollection(ctx.db).doc(digestEmailKey(plan.uid, plan.period)), withRow);
         const guarded = (d: Delivery, fields: Partial<Delivery>) =>

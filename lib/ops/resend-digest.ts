@@ -32,6 +32,9 @@ export async function resendLatestDigest(deps: ResendDigestDeps, input: { email:
     .limit(1)
     .get();
   if (latest.empty) return { kind: 'no-digest' };
+  // Digests keep their payload when final (closeWrites); a row written before that rule may not.
+  const payload = latest.docs[0].data().payload;
+  if (!payload) return { kind: 'no-digest' };
 
   const emailKey = manualDigestEmailKey(uid, input.now);
   const runId = `manual-${input.now.getTime()}`;
@@ -39,7 +42,7 @@ export async function resendLatestDigest(deps: ResendDigestDeps, input: { email:
     uid,
     kind: 'digest',
     deliveryIds: [],
-    payload: latest.docs[0].data().payload,
+    payload,
     runId,
     now: input.now,
     expireAt: addDays(input.now, deps.config.RETENTION_DAYS),

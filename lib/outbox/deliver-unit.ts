@@ -6,7 +6,7 @@ import type { BatchOutcome, Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
 import type { SendOutcome } from '../mail/send-outcome';
 import { closeRows, type CloseInput } from './lease-row';
-import { outboxCollection, providerIdempotencyKey } from './outbox-row';
+import { outboxCollection, payloadOf, providerIdempotencyKey } from './outbox-row';
 import type { QuotaPause } from './quota-pause';
 import { retryDelayMs } from './retry-delay';
 import { nextStep, type Answer } from './send-rules';
@@ -188,9 +188,9 @@ export async function deliverUnit(
 /** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
 function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
   const idempotencyKey = providerIdempotencyKey(unit.key);
-  if (!unit.batch) return mailer.send(unit.members[0].row.payload, { idempotencyKey });
+  if (!unit.batch) return mailer.send(payloadOf(unit.members[0].row), { idempotencyKey });
   return mailer.sendBatch(
-    unit.members.map((m) => m.row.payload),
+    unit.members.map((m) => payloadOf(m.row)),
     { idempotencyKey },
   );
 }

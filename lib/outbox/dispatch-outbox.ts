@@ -102,6 +102,7 @@ export async function dispatchOutbox(
       if (deps.quota.hit()) break;
       const recovered = await recoverBatch(deps.db, { batchKey, memberKeys, runId: input.runId, now: deps.clock(), leaseMs: LEASE_MS });
       for (const emailKey of recovered.failed) gaveUp(emailKey, 'unknown_outcome');
+      for (const emailKey of recovered.sent) countResult(stats, 'sent', kinds.get(emailKey) ?? 'alert');
       stats.deferred += recovered.released;
       if (recovered.unit) launch(recovered.unit);
     }

@@ -10,7 +10,7 @@ import { subscribersCollection } from '../subscribers/subscriber';
 import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
 import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } from './dispatch-stats';
 import { closeWrites, type Lease } from './lease-row';
-import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, type OutboxRow } from './outbox-row';
+import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, payloadOf, type OutboxRow } from './outbox-row';
 import { settleDigestItems } from './settle-digest-items';
 import { holdUnit, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
 
@@ -189,7 +189,7 @@ export function sealSets<T extends HandedRow>(
   let writes = 0;
   for (const row of ordered) {
     const email = batchBytesOf(row.row);
-    const commit = payloadBytes(row.row.payload);
+    const commit = payloadBytes(payloadOf(row.row));
     const key = row.emailKey.length + 4;
     const full =
       current.length === input.batchSize ||

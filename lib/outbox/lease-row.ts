@@ -1,4 +1,4 @@
-import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentSnapshot, type Firestore, type Timestamp } from 'firebase-admin/firestore';
 import { noFailpoints, type Failpoint } from '../runtime/failpoints';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
@@ -164,9 +164,15 @@ export type CloseInput = {
  * The write that moves a row to a final state, fenced by the version we hold. An alert's
  * deliveries are not touched: their outcome is the row's (lib/ledger/delivery-outcome.ts). A
  * digest's items are marked after it (closeRows).
+ *
+ * The same write drops the payload, most of the row's bytes, once nothing can send it again: a
+ * final row is never leased, and a batch it went out in is settled from its `sent` members
+ * (unit-lease.ts recoverBatch), not rebuilt. Kept: a digest's (an operator may resend the latest
+ * digest) and a dead row's (an operator may retry it); the TTL takes those with the row.
  */
 export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
   const sent = input.rowStatus === 'sent';
+  const dropPayload = input.rowStatus !== 'dead' && input.row.kind !== 'digest';
   return {
     size: 1,
     apply(batch) {
@@ -177,6 +183,7 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
           leaseUntil: null,
           ...(sent ? { providerId: input.providerId ?? null, sentAt: input.now, lastError: null } : { lastError: input.reason }),
           ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
+          ...(dropPayload ? { payload: FieldValue.delete() } : {}),
         },
         input.guard,
       );

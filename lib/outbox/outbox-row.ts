@@ -39,7 +39,8 @@ export type OutboxRow = {
   leaseUntil: Date | null;
   lastError: string | null;
   providerId: string | null;
-  payload: EmailPayload;
+  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites). */
+  payload: EmailPayload | null;
   payloadHash: string;
   /** Set when the row goes out inside a provider batch: the batch's key and its members, in order. */
   batchKey: string | null;
@@ -62,7 +63,17 @@ export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${s
 /** The "you're already subscribed, here is your preferences link" email's key. */
 export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
 /** What one email adds to a provider batch request: its bodies, plus room for the envelope and headers. */
-export const batchBytesOf = (row: Pick<OutboxRow, 'payload'>) => row.payload.html.length + row.payload.text.length + 1_000;
+export const batchBytesOf = (row: Pick<OutboxRow, 'payload'>) => payloadOf(row).html.length + payloadOf(row).text.length + 1_000;
+
+/**
+ * The payload of a row that can still be sent. A row keeps its payload until it is final; then
+ * only a digest (which an operator may resend) and a dead row (which an operator may retry) keep
+ * it, so no send path ever asks for the payload of a row without one.
+ */
+export function payloadOf(row: Pick<OutboxRow, 'payload'>): EmailPayload {
+  if (!row.payload) throw new Error('this outbox row is final and no longer keeps its payload: it cannot be sent');
+  return row.payload;
+}
 /** A provider batch is named by its members, so a retry of the same batch carries the same key. */
 export const batchKeyFor = (memberKeys: string[]) => `batch_${shortHash([...memberKeys].sort().join(','), 20)}`;
 /** One digest per subscriber per UTC day: the key is the claim of {uid, day}. */
@@ -84,6 +95,7 @@ export function newOutboxRow(input: {
   uid: string;
   kind: EmailKind;
   deliveryIds: string[];
+  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites). */
   payload: EmailPayload;
   runId: string;
   now: Date;
@@ -136,7 +148,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
       leaseUntil: toDate(d.leaseUntil),
       lastError: d.lastError ?? null,
       providerId: d.providerId ?? null,
-      payload: d.payload,
+      payload: d.payload ?? null,
       payloadHash: d.payloadHash,
       batchKey: d.batchKey ?? null,
       batchMembers: d.batchMembers ?? null,

@@ -1,6 +1,6 @@
 import type { Firestore, Timestamp } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { closeRow, type Lease } from './lease-row';
+import { closeRow, closeRows, type Lease } from './lease-row';
 import { batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
 import { abandonedStep, keyAgeMs } from './send-rules';
 
@@ -78,8 +78,11 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
   }
 }
 
-/** `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each. */
-export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number };
+/**
+ * `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each;
+ * `sent`: those recorded sent because another member of their batch was.
+ */
+export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number; sent: string[] };
 
 /**
  * A batch whose sender died: inside the provider's key window it is resent whole, byte for byte,
@@ -96,14 +99,32 @@ export async function recoverBatch(
   const rows = snaps.map((s) => (s.exists ? (s.data() as OutboxRow) : undefined));
   const ours = (row: OutboxRow | undefined) => row?.status === 'sending' && row.batchKey === input.batchKey;
   if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now))
-    return { unit: null, failed: [], released: 0 };
+    return { unit: null, failed: [], released: 0, sent: [] };
   const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
-  if (stale.length === 0) return { unit: null, failed: [], released: 0 };
+  if (stale.length === 0) return { unit: null, failed: [], released: 0, sent: [] };
+
+  // A member recorded sent proves the request was accepted, and the batch endpoint (strict
+  // validation) accepts a request whole: its other members went out too. They are recorded so,
+  // with nothing sent again (the sent member no longer keeps its payload to rebuild it with).
+  if (rows.some((row) => row?.status === 'sent' && row.batchKey === input.batchKey)) {
+    const closed = await closeRows(
+      db,
+      stale.map((i) => ({
+        emailKey: input.memberKeys[i],
+        row: rows[i]!,
+        guard: { lastUpdateTime: snaps[i].updateTime! },
+        rowStatus: 'sent' as const,
+        reason: null,
+        now: input.now,
+      })),
+    );
+    return { unit: null, failed: [], released: 0, sent: stale.filter((_, j) => closed[j]).map((i) => input.memberKeys[i]) };
+  }
 
   // The batch went out (if at all) under one key, first handed over with its oldest member.
   const keyAge = Math.max(...stale.map((i) => keyAgeMs(rows[i]!, input.now)));
-  // A missing member means the very same request can no longer be rebuilt.
-  const sameRequest = rows.every(Boolean);
+  // A missing member, or one whose payload is gone, means the very same request can no longer be rebuilt.
+  const sameRequest = rows.every((row) => row?.payload);
   const steps = new Map(stale.map((i) => [i, abandonedStep({ kind: rows[i]!.kind, keyAgeMs: keyAge, sameRequest })]));
   if (![...steps.values()].every((s) => s.step === 'resend-under-key')) {
     const failed: string[] = [];
@@ -128,7 +149,7 @@ export async function recoverBatch(
       }
     }
     await commitFenced(batch);
-    return { unit: null, failed, released };
+    return { unit: null, failed, released, sent: [] };
   }
 
   const lease = db.batch();
@@ -141,14 +162,14 @@ export async function recoverBatch(
     );
   }
   const results = await commitFenced(lease);
-  if (!results) return { unit: null, failed: [], released: 0 };
+  if (!results) return { unit: null, failed: [], released: 0, sent: [] };
   let next = 0;
   const members = rows.map((row, i) => {
     const active = stale.includes(i);
     const guard = { lastUpdateTime: active ? results[next++].writeTime : snaps[i].updateTime! };
     return { emailKey: input.memberKeys[i], row: row!, guard, attempts: active ? row!.attempts + 1 : row!.attempts, active };
   });
-  return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0 };
+  return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0, sent: [] };
 }
 
 /** Refreshes the lease of every active member before another attempt; false when any was taken over. */

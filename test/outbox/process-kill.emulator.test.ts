@@ -198,7 +198,8 @@ async function outboxRows(world: World): Promise<Row[]> {
     status: d.get('status'),
     lastError: d.get('lastError') ?? null,
     attempts: d.get('attempts') ?? 0,
-    to: String(d.get('payload.to')),
+    // A sent row keeps no payload: its recipient is the subscriber its uid names.
+    to: Buffer.from(String(d.get('uid')), 'base64url').toString(),
   }));
 }
 

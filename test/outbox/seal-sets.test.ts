@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_EMAILS } from '../../lib/mail/mailer';
 import { sealSets, type HandedRow } from '../../lib/outbox/handoff';
 import { MAX_BATCH_BYTES } from '../../lib/outbox/dispatch-stats';
-import { batchBytesOf, newOutboxRow } from '../../lib/outbox/outbox-row';
+import { batchBytesOf, newOutboxRow, payloadOf } from '../../lib/outbox/outbox-row';
 import { MAX_BATCH_WRITES } from '../../lib/store/create-documents';
 import { MAX_COMMIT_BYTES, payloadBytes } from '../../lib/store/write-groups';
 
@@ -54,7 +54,7 @@ describe('sealed sets fit one commit and one provider batch', () => {
       // What the commit carries: every stored row as written, seal included (JSON as a stand-in for the wire encoding).
       const stored = set.members.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(set.stored(m))), 0);
       expect(stored).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
-      expect(set.members.reduce((n, m) => n + payloadBytes(m.row.payload), set.sealBytes)).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
+      expect(set.members.reduce((n, m) => n + payloadBytes(payloadOf(m.row)), set.sealBytes)).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
     }
   });
 

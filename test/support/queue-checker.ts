@@ -1,5 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
+import { hashPayload } from '../../lib/mail/email-payload';
 import { deliveriesCollection, type Delivery } from '../../lib/ledger/delivery';
 import { readDeliveryOutcomes } from '../../lib/ops/delivery-outcome';
 import { PROVIDER_KEY_WINDOW_MS } from '../../lib/outbox/send-rules';
@@ -68,15 +69,17 @@ export async function checkDeliveries(
   const report: CheckReport = { alert: empty(), digest: empty(), stuck: [], duplicatePostings: [], offSchedule: [] };
   const subscribers = new Map((await subscribersCollection(db).get()).docs.map((d) => [d.id, d.data()]));
   const rows = await db.collection('emails').get();
-  // A message is matched to its outbox row by content (recipient, subject, text): single sends
-  // carry the email key, but a batch carries the batch key, so the key alone cannot tell.
-  const identity = (to: string, subject: string, text: string | null) => JSON.stringify([to.toLowerCase(), subject, text ?? '']);
+  // A message is matched to its outbox row by content: the hash of what arrived against the hash
+  // the row keeps of what it sent (a final row keeps no payload). Single sends carry the email key,
+  // but a batch carries the batch key, so the key alone cannot tell.
+  const identity = (m: SinkMessage) =>
+    hashPayload({ from: m.from, to: m.to.join(','), subject: m.subject, html: m.html ?? '', text: m.text ?? '', headers: m.headers });
   const byIdentity = new Map<string, SinkMessage[]>();
   for (const message of received) {
-    const id = identity(message.to.join(','), message.subject, message.text);
+    const id = identity(message);
     byIdentity.set(id, [...(byIdentity.get(id) ?? []), message]);
   }
-  const rowIdentity = new Map(rows.docs.map((d) => [d.id, identity(d.get('payload.to'), d.get('payload.subject'), d.get('payload.text'))]));
+  const rowIdentity = new Map(rows.docs.map((d) => [d.id, d.get('payloadHash') as string]));
   const known = new Set(rowIdentity.values());
   for (const [id, messages] of byIdentity) {
     if (!known.has(id)) {
@@ -119,7 +122,7 @@ export async function checkDeliveries(
   const seen = new Set<string>();
   const copies = new Set<string>();
   for (const message of received) {
-    const id = identity(message.to.join(','), message.subject, message.text);
+    const id = identity(message);
     if (resentPastWindow.has(id) && copies.has(id)) continue;
     copies.add(id);
     const titles = (message.text ?? '').split('\n').filter((l) => l.startsWith('* '));

@@ -1,0 +1,106 @@
+import { FieldValue } from 'firebase-admin/firestore';
+import { afterEach, describe, expect, it } from 'vitest';
+import { noFailpoints } from '../../lib/runtime/failpoints';
+import { createSendLimiter } from '../../lib/mail/send-limiter';
+import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
+import { batchKeyFor, outboxCollection } from '../../lib/outbox/outbox-row';
+import { createQuotaPause } from '../../lib/outbox/quota-pause';
+import { createHarness, type Harness } from '../support/harness';
+import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+
+/**
+ * An email's payload is most of its row's bytes, and the outbox keeps rows for RETENTION_DAYS.
+ * Once a row is final nothing can send it again, so its payload goes in the same write that makes
+ * it final; the hash stays. Kept: a digest's (an operator may resend the latest digest) and a dead
+ * row's (an operator may retry it).
+ */
+const NOW = '2026-11-30T06:00:00Z';
+let h: Harness;
+afterEach(async () => h?.close());
+
+const rowsOf = async () => (await h.db.collection('emails').get()).docs.map((d) => ({ id: d.id, ...d.data() }) as Record<string, any>);
+
+describe('a final row keeps its hash, not its payload', () => {
+  it('a sent alert drops its payload; a dead alert and a sent digest keep theirs', async () => {
+    h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
+    await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
+    await h.subscribe({ email: 'cid@example.com', keywords: ['react'], mode: 'daily' });
+    // 06:00 Ada's alert, alone in its request, is refused for good (dead).
+    h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
+    await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
+    await h.run({ now: NOW });
+    await h.setFaults({});
+    // 06:15 Bea joins, and a new posting reaches her: her alert goes out.
+    await h.subscribe({ email: 'bea@example.com', keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:15:00Z'), prefix: 'second' }));
+    await h.run({ now: '2026-11-30T06:15:00Z' });
+    // 08:05 Cid's digest.
+    await h.run({ now: '2026-11-30T08:05:00Z' });
+
+    const rows = await rowsOf();
+    const sentAlert = rows.find((r) => r.kind === 'alert' && r.status === 'sent')!;
+    const deadAlert = rows.find((r) => r.kind === 'alert' && r.status === 'dead')!;
+    const digest = rows.find((r) => r.kind === 'digest')!;
+    expect(sentAlert).not.toHaveProperty('payload');
+    expect(sentAlert.payloadHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(deadAlert.payload.subject).toEqual(expect.any(String));
+    expect(digest).toMatchObject({ status: 'sent', payload: { subject: expect.stringMatching(/digest/) } });
+    expect(await h.inbox()).toHaveLength(3);
+  });
+});
+
+describe('a batch settled from its sent member', () => {
+  it('a member recorded sent proves the batch went out: its stale sibling is recorded sent, and nothing is sent again', async () => {
+    h = await createHarness();
+    for (const email of ['ada@example.com', 'bea@example.com', 'cid@example.com'])
+      await h.subscribe({ email, keywords: ['react'], mode: 'instant' });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+    // A run refused for the provider's quota hands its alerts back untried: three pending rows.
+    await h.setFaults({ quotaExceeded: 'daily' });
+    await h.run({ now: NOW });
+    await h.setFaults({});
+    const [a, b, c] = (await outboxCollection(h.db).where('status', '==', 'pending').get()).docs.map((d) => d.id).sort();
+
+    // A sender sealed a and b into one batch, the provider accepted it, and the sender died after
+    // recording a (its payload gone with it) and before recording b, whose lease has run out.
+    const batchKey = batchKeyFor([a, b]);
+    const sealed = {
+      status: 'sending',
+      batchKey,
+      batchMembers: [a, b],
+      attempts: 1,
+      leaseOwner: 'dead-run',
+      leaseUntil: new Date('2026-11-30T06:02:00Z'),
+      firstAttemptAt: new Date('2026-11-30T06:00:30Z'),
+    };
+    await h.db
+      .collection('emails')
+      .doc(a)
+      .update({ ...sealed, status: 'sent', sentAt: new Date('2026-11-30T06:00:31Z'), payload: FieldValue.delete() });
+    await h.db.collection('emails').doc(b).update(sealed);
+
+    const stats = await dispatchOutbox(
+      {
+        db: h.db,
+        mailer: h.deps.mailer,
+        limiter: createSendLimiter({ ratePerSec: 200, concurrency: 4, sleep: h.deps.sleep }),
+        failpoint: noFailpoints,
+        clock: () => new Date('2026-11-30T06:15:00Z'),
+        sleep: h.deps.sleep,
+        outOfTime: () => false,
+        log: () => {},
+        runId: 'recovering-run',
+        quota: createQuotaPause(),
+      },
+      { runId: 'recovering-run', maxAttempts: 3, batchSize: 100 },
+    );
+    const rows = new Map((await rowsOf()).map((r) => [r.id, r]));
+    expect(rows.get(b)).toMatchObject({ status: 'sent', batchKey });
+    expect(rows.get(b)).not.toHaveProperty('payload');
+    // Only the row nobody had sent went out: c, alone.
+    const inbox = await h.inbox();
+    expect(inbox).toHaveLength(1);
+    expect(inbox[0].to).toEqual([Buffer.from(rows.get(c)!.uid, 'base64url').toString()]);
+    expect(stats.sent.alert).toBe(2);
+  });
+});
