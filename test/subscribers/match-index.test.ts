@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeProfile,
-  encodeProfile,
-  entryFor,
-  MATCH_INDEX_SHARDS,
-  MAX_INLINE_ENTRY_CHARS,
-  shardsToRead,
-  type IndexedSubscriber,
-} from '../../lib/subscribers/match-index';
+import { decodeProfile, encodeProfile, entryFor, shardsToRead, type IndexedSubscriber } from '../../lib/subscribers/match-index';
+import { DEFAULT_MATCH_INDEX_SHARDS, MAX_INLINE_ENTRY_BYTES } from '../../lib/subscribers/match-index-layout';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
@@ -105,10 +98,17 @@ describe('an index entry', () => {
     for (const status of ['pending', 'paused', 'unsubscribed'] as const) expect(entryFor(profile({ status }))).toBeUndefined();
   });
 
-  it('is a pointer (null) past MAX_INLINE_ENTRY_CHARS, so a long profile costs a read instead of a shard’s room', () => {
+  it('is a pointer (null) past MAX_INLINE_ENTRY_BYTES, so a long profile costs a read instead of a shard’s room', () => {
     const long = profile({ keywords: Array.from({ length: 25 }, (_, i) => `a rather long keyword phrase ${i}`) });
-    expect(encodeProfile(long).length).toBeGreaterThan(MAX_INLINE_ENTRY_CHARS);
+    expect(Buffer.byteLength(encodeProfile(long))).toBeGreaterThan(MAX_INLINE_ENTRY_BYTES);
     expect(entryFor(long)).toBeNull();
+  });
+
+  it('counts the bound in UTF-8 bytes, not characters: a profile in wide script under the length is a pointer past the bytes', () => {
+    const wide = profile({ keywords: ['\u4e00'.repeat(60), '\u4e8c'.repeat(60)] });
+    expect(encodeProfile(wide).length).toBeLessThan(MAX_INLINE_ENTRY_BYTES);
+    expect(Buffer.byteLength(encodeProfile(wide))).toBeGreaterThan(MAX_INLINE_ENTRY_BYTES);
+    expect(entryFor(wide)).toBeNull();
   });
 });
 
@@ -129,7 +129,7 @@ describe('a shard document, against production’s limits (the emulator enforces
   });
 
   it('the worst case, every entry at the inline cap, holds 2,500 subscribers a shard (40,000 over 16) under 1 MiB', () => {
-    const worst = () => 'x'.repeat(MAX_INLINE_ENTRY_CHARS);
+    const worst = () => 'x'.repeat(MAX_INLINE_ENTRY_BYTES);
     expect(documentSize('matchIndex', '0-of-16', shardOf(2_500, worst))).toBeLessThan(FIRESTORE_LIMITS.documentBytes);
   });
 
@@ -146,8 +146,8 @@ describe('a shard document, against production’s limits (the emulator enforces
 
 describe('which shards a run reads', () => {
   it('all of them unsharded; only its own when its shard count divides K; all of them otherwise', () => {
-    expect(shardsToRead(undefined)).toHaveLength(MATCH_INDEX_SHARDS);
-    expect(shardsToRead({ index: 1, count: 4 })).toEqual([1, 5, 9, 13]);
-    expect(shardsToRead({ index: 2, count: 3 })).toHaveLength(MATCH_INDEX_SHARDS);
+    expect(shardsToRead(undefined, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
+    expect(shardsToRead({ index: 1, count: 4 }, DEFAULT_MATCH_INDEX_SHARDS)).toEqual([1, 5, 9, 13]);
+    expect(shardsToRead({ index: 2, count: 3 }, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
   });
 });
