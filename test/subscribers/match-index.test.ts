@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeProfile, encodeProfile, entryFor, shardsToRead, type IndexedSubscriber } from '../../lib/subscribers/match-index';
-import { DEFAULT_MATCH_INDEX_SHARDS, MAX_INLINE_ENTRY_BYTES } from '../../lib/subscribers/match-index-layout';
+import {
+  DEFAULT_MATCH_INDEX_SHARDS,
+  MAX_INLINE_ENTRY_BYTES,
+  MAX_UID_LENGTH,
+  matchIndexCapacity,
+  matchIndexShardsFor,
+  shardsOfLayout,
+  WORST_SUBSCRIBER_BYTES,
+} from '../../lib/subscribers/match-index-layout';
+import { configSchema } from '../../lib/runtime/config';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
@@ -149,5 +158,39 @@ describe('which shards a run reads', () => {
     expect(shardsToRead(undefined, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
     expect(shardsToRead({ index: 1, count: 4 }, DEFAULT_MATCH_INDEX_SHARDS)).toEqual([1, 5, 9, 13]);
     expect(shardsToRead({ index: 2, count: 3 }, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+});
+
+describe('the layout: how many shards, and for how many subscribers', () => {
+  it('MATCH_INDEX_SHARDS takes powers of two from 16 to 4,096 and nothing else', () => {
+    const accepts = (v: string) => configSchema.shape.MATCH_INDEX_SHARDS.safeParse(v).success;
+    for (const n of [16, 32, 64, 1_024, 4_096]) expect(accepts(String(n))).toBe(true);
+    for (const v of ['8', '24', '100', '8192', '0', 'many']) expect(accepts(v)).toBe(false);
+    expect(configSchema.shape.MATCH_INDEX_SHARDS.parse(undefined)).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+
+  it('reads the stored layout, and the default when none (or one it does not know) is stored', () => {
+    expect(shardsOfLayout('64 shards')).toBe(64);
+    expect(shardsOfLayout(undefined)).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+    expect(shardsOfLayout('24 shards')).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+
+  it('sizes for the worst subscriber: 16 shards to 10,000, 256 for 100,000, 2,048 for 1,000,000', () => {
+    expect(matchIndexShardsFor(10_000)).toBe(16);
+    expect(matchIndexShardsFor(100_000)).toBe(256);
+    expect(matchIndexShardsFor(1_000_000)).toBe(2_048);
+    expect(matchIndexCapacity(2_048)).toBeGreaterThanOrEqual(1_000_000);
+    // The key and the entry at their longest, as Firestore counts a map entry.
+    expect(WORST_SUBSCRIBER_BYTES).toBe(MAX_UID_LENGTH + 1 + MAX_INLINE_ENTRY_BYTES + 1);
+    expect(subscriberId(`${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`)).toHaveLength(MAX_UID_LENGTH);
+  });
+
+  it('a cron shard of n reads only its own K ÷ n index shards whatever K is', () => {
+    for (const count of [16, 64, 2_048])
+      for (const n of [2, 4, 16]) {
+        const mine = shardsToRead({ index: 1, count: n }, count);
+        expect(mine).toHaveLength(count / n);
+        expect(mine.every((k) => k % n === 1)).toBe(true);
+      }
   });
 });
