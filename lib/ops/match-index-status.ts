@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { allIndexShards, MATCH_INDEX_WARN_SHARE, matchIndexShardId, readIndexShards, shardFullness } from '../subscribers/match-index';
-import { matchIndexCapacity, matchIndexShardsFor, readIndexLayout } from '../subscribers/match-index-layout';
+import { MAX_MATCH_INDEX_SHARDS, matchIndexCapacity, matchIndexShardsFor, shardsOfLayout } from '../subscribers/match-index-layout';
 import { readRepairState, type RepairState } from '../subscribers/repair-match-index';
 import { subscribersCollection } from '../subscribers/subscriber';
 
@@ -9,8 +9,8 @@ import { subscribersCollection } from '../subscribers/subscriber';
  * one entry per active subscriber (drift: the difference, counted live — the index's entries
  * against a count() of active users/), how full its fullest shard is, and what the last repair
  * sweep found, which shards refused an entry (full: runs read users/ until a larger layout is
- * built), and the layout the active subscribers call for. One cursor read, K shard reads, one
- * count() (a read per 1,000 subscribers) + one cursor read.
+ * built), and the layout the active subscribers call for. One cursor read (the layout and the
+ * sweep), K shard reads, one count() (a read per 1,000 subscribers).
  */
 export type MatchIndexStatus = {
   shards: number;
@@ -28,11 +28,12 @@ export type MatchIndexStatus = {
 };
 
 export async function readMatchIndexStatus(db: Firestore): Promise<MatchIndexStatus> {
-  const count = await readIndexLayout(db);
-  const [shards, active, repair] = await Promise.all([
+  // The sweep's cursor holds the layout too: one read for both.
+  const repair = await readRepairState(db);
+  const count = shardsOfLayout(repair?.layout);
+  const [shards, active] = await Promise.all([
     readIndexShards(db, allIndexShards(count), count),
     subscribersCollection(db).where('status', '==', 'active').count().get(),
-    readRepairState(db),
   ]);
   const entries = shards.reduce((n, s) => n + s.profiles.size, 0);
   const activeSubscribers = active.data().count;
@@ -58,7 +59,7 @@ export function matchIndexText(s: MatchIndexStatus): string[] {
       ? `match index: ${s.entries} entries for ${s.activeSubscribers} active subscribers (drift ${s.drift}${s.drift > 0 ? ': the repair sweep fixes it within a day' : ''}), ${s.shards} shards, fullest at ${percent(s.fullest)} of 1 MiB`
       : `match index: not built yet (${s.entries} of ${s.activeSubscribers} active subscribers so far): runs read users/ until a repair sweep completes`,
   ];
-  const raise = `set MATCH_INDEX_SHARDS=${Math.max(s.shardsCalledFor, s.shards * 2)} (the next sweep rebuilds the index)`;
+  const raise = `set MATCH_INDEX_SHARDS=${Math.min(Math.max(s.shardsCalledFor, s.shards * 2), MAX_MATCH_INDEX_SHARDS)} (the next sweep rebuilds the index)`;
   if (s.full.length > 0)
     lines.push(
       `match index: ${s.full.length} shard(s) refused an entry, first ${s.full[0].shard} at ${s.full[0].at.toISOString()}: runs read users/ until a larger layout is built: ${raise}`,
