@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { allIndexShards, MATCH_INDEX_WARN_SHARE, matchIndexShardId, readIndexShards, shardFullness } from '../subscribers/match-index';
-import { MAX_MATCH_INDEX_SHARDS, matchIndexCapacity, matchIndexShardsFor, shardsOfLayout } from '../subscribers/match-index-layout';
+import { MAX_MATCH_INDEX_SHARDS, matchIndexCapacity, matchIndexShardsFor, indexLayoutOf } from '../subscribers/match-index-layout';
 import { readRepairState, type RepairState } from '../subscribers/repair-match-index';
 import { subscribersCollection } from '../subscribers/subscriber';
 
@@ -14,6 +14,8 @@ import { subscribersCollection } from '../subscribers/subscriber';
  */
 export type MatchIndexStatus = {
   shards: number;
+  /** The shard count being built (MATCH_INDEX_SHARDS changed), if any: runs read `shards` until it is done. */
+  building: number | null;
   /** The layout the active subscribers call for at their worst (match-index-layout.ts). */
   shardsCalledFor: number;
   /** Shards that refused an entry, with when (`fullAt`). */
@@ -30,7 +32,7 @@ export type MatchIndexStatus = {
 export async function readMatchIndexStatus(db: Firestore): Promise<MatchIndexStatus> {
   // The sweep's cursor holds the layout too: one read for both.
   const repair = await readRepairState(db);
-  const count = shardsOfLayout(repair?.layout);
+  const { shards: count, building } = indexLayoutOf(repair);
   const [shards, active] = await Promise.all([
     readIndexShards(db, allIndexShards(count), count),
     subscribersCollection(db).where('status', '==', 'active').count().get(),
@@ -39,6 +41,7 @@ export async function readMatchIndexStatus(db: Firestore): Promise<MatchIndexSta
   const activeSubscribers = active.data().count;
   return {
     shards: count,
+    building,
     shardsCalledFor: matchIndexShardsFor(activeSubscribers),
     full: shards.flatMap((s) => (s.fullAt ? [{ shard: matchIndexShardId(s.k, count), at: s.fullAt }] : [])),
     built: shards.every((s) => s.builtAt !== null),
@@ -59,7 +62,9 @@ export function matchIndexText(s: MatchIndexStatus): string[] {
       ? `match index: ${s.entries} entries for ${s.activeSubscribers} active subscribers (drift ${s.drift}${s.drift > 0 ? ': the repair sweep fixes it within a day' : ''}), ${s.shards} shards, fullest at ${percent(s.fullest)} of 1 MiB`
       : `match index: not built yet (${s.entries} of ${s.activeSubscribers} active subscribers so far): runs read users/ until a repair sweep completes`,
   ];
-  const raise = `set MATCH_INDEX_SHARDS=${Math.min(Math.max(s.shardsCalledFor, s.shards * 2), MAX_MATCH_INDEX_SHARDS)} (the next sweep rebuilds the index)`;
+  const raise = s.building
+    ? `${s.building} shards are being built`
+    : `set MATCH_INDEX_SHARDS=${Math.min(Math.max(s.shardsCalledFor, s.shards * 2), MAX_MATCH_INDEX_SHARDS)} (the next sweep rebuilds the index)`;
   if (s.full.length > 0)
     lines.push(
       `match index: ${s.full.length} shard(s) refused an entry, first ${s.full[0].shard} at ${s.full[0].at.toISOString()}: runs read users/ until a larger layout is built: ${raise}`,
@@ -70,6 +75,10 @@ export function matchIndexText(s: MatchIndexStatus): string[] {
       `match index: ${s.activeSubscribers} active subscribers are more than ${s.shards} shards hold at their worst (${matchIndexCapacity(s.shards)}): ${raise}`,
     );
   const { repair } = s;
+  if (s.building)
+    lines.push(
+      `match index: building ${s.building} shards (MATCH_INDEX_SHARDS changed)${repair?.sweep ? `, ${repair.sweep.checked} subscribers so far` : ''}; runs read the ${s.shards} in force until it is done`,
+    );
   if (repair?.sweep)
     lines.push(
       `match index: repair sweep in progress since ${repair.sweep.startedAt.toISOString()}: ${repair.sweep.checked} checked, ${repair.sweep.drift} drifted, ${repair.sweep.fixed} fixed${repair.sweep.refused > 0 ? `, ${repair.sweep.refused} refused by a full shard` : ''}`,

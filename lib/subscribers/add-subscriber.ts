@@ -2,7 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { DEFAULT_FIT_THRESHOLD } from './fit-profile';
 import { entryFor, entryForStored, writeMatchProfile } from './match-index';
-import { readIndexLayout } from './match-index-layout';
+import { layoutsWritten, readIndexLayout } from './match-index-layout';
 import { writeWithEntryOrWithout } from './match-index-refusal';
 import { applyUpdate } from './subscriber-writes';
 import {
@@ -49,20 +49,20 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     confirmedAt: now,
     updatedAt: now,
   };
-  const shards = await readIndexLayout(db);
+  const layouts = layoutsWritten(await readIndexLayout(db));
   try {
     // The subscriber and their match index entry land together, or (a full shard) the subscriber alone.
-    await writeWithEntryOrWithout(db, { uid: id, shards }, async (index) => {
+    await writeWithEntryOrWithout(db, { uid: id, layouts }, async (index) => {
       const batch = db.batch();
       batch.create(ref, subscriber);
-      index.written = index.enabled && writeMatchProfile(batch, db, id, { before: undefined, after: entryFor(subscriber), shards });
+      index.written = writeMatchProfile(batch, db, id, { before: undefined, after: entryFor(subscriber), layouts: index.layouts });
       await batch.commit();
     });
     return { id, outcome: 'created' };
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }
-  return writeWithEntryOrWithout(db, { uid: id, shards }, (index) =>
+  return writeWithEntryOrWithout(db, { uid: id, layouts }, (index) =>
     db.runTransaction(async (tx) => {
       const snap = await tx.get(ref);
       const existing = snap.data();
@@ -88,8 +88,12 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
         ...leavePendingFields(),
       };
       tx.update(ref, update);
-      const change = { before: entryForStored(id, existing), after: entryForStored(id, applyUpdate(existing ?? {}, update)), shards };
-      index.written = index.enabled && writeMatchProfile(tx, db, id, change);
+      const change = {
+        before: entryForStored(id, existing),
+        after: entryForStored(id, applyUpdate(existing ?? {}, update)),
+        layouts: index.layouts,
+      };
+      index.written = writeMatchProfile(tx, db, id, change);
       return { id, outcome: 'updated' as const };
     }),
   );

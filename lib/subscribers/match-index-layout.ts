@@ -9,11 +9,14 @@ import { DEFAULT_MATCH_INDEX_SHARDS, isMatchIndexShardCount, MAX_MATCH_INDEX_SHA
  * The count is a setting, MATCH_INDEX_SHARDS (a power of two from 16 to 4,096, so every cron
  * shard count that divides 16 divides it too and a cron shard reads only its own index shards),
  * but what writers and readers use is the layout the repair sweep has stored in
- * cursors/match-index-repair (`layout: "<K> shards"`; none stored = the default of 16). One stored
- * value, not each instance's environment, because instances of two deployments run side by side
- * while a new one rolls out: were each to write where its own setting says, a subscriber's entry
- * could land in a layout nobody reads. The sweep moves the stored layout to the setting
- * (repair-match-index.ts) and rebuilds the index under it.
+ * cursors/match-index-repair: `layout: "<K> shards"` (none stored = the default of 16), and while
+ * a new count is being built, `building: "<K'> shards"`. One stored value, not each instance's
+ * environment, because instances of two deployments run side by side while a new one rolls out:
+ * were each to write where its own setting says, a subscriber's entry could land in a layout
+ * nobody reads. While a layout is being built, writers write both (two map keys in their batch)
+ * and runs keep reading the one in force, so a change of count never sends runs back to users/;
+ * when the build's sweep completes, the new layout is in force and the old one is deleted
+ * (repair-match-index.ts).
  *
  * Sizing: a shard must hold its share of subscribers at their worst, never their typical, size:
  * the longest uid (base64url of a 254-character address, 339 characters) as the map key, and an
@@ -56,13 +59,28 @@ export const repairStateRef = (db: Firestore) => db.collection(COLLECTIONS.curso
 
 export const layoutOf = (count: number) => `${count} shards`;
 
-/** The shard count a stored layout names; the default when none is stored (or it is not one this code knows). */
-export function shardsOfLayout(layout: unknown): number {
+/** The shard count a stored layout names, or null when it names none this code knows. */
+function parseLayout(layout: unknown): number | null {
   const count = typeof layout === 'string' ? Number(/^(\d+) shards$/.exec(layout)?.[1]) : NaN;
-  return isMatchIndexShardCount(count) ? count : DEFAULT_MATCH_INDEX_SHARDS;
+  return isMatchIndexShardCount(count) ? count : null;
 }
 
-/** The layout writers write and runs read: one read of the sweep's cursor. */
-export async function readIndexLayout(db: Firestore): Promise<number> {
-  return shardsOfLayout((await repairStateRef(db).get()).get('layout'));
+/** The shard count a stored layout names; the default when none is stored (or it is not one this code knows). */
+export const shardsOfLayout = (layout: unknown): number => parseLayout(layout) ?? DEFAULT_MATCH_INDEX_SHARDS;
+
+/** The layout in force (runs read it) and the one being built, if any (writers write both). */
+export type IndexLayout = { shards: number; building: number | null };
+
+export function indexLayoutOf(state: { layout?: unknown; building?: unknown } | undefined | null): IndexLayout {
+  const shards = shardsOfLayout(state?.layout);
+  const building = parseLayout(state?.building);
+  return { shards, building: building !== shards ? building : null };
+}
+
+/** The layouts a subscriber's entry is written to: the one in force first, then the one being built. */
+export const layoutsWritten = (layout: IndexLayout): number[] => (layout.building ? [layout.shards, layout.building] : [layout.shards]);
+
+/** The layouts writers write and runs read: one read of the sweep's cursor. */
+export async function readIndexLayout(db: Firestore): Promise<IndexLayout> {
+  return indexLayoutOf((await repairStateRef(db).get()).data());
 }

@@ -39,28 +39,37 @@ export async function markShardRefused(
   }
 }
 
-/** What a subscriber's write did with their index entry: whether it may include it, and whether it did. */
-export type IndexWrite = { enabled: boolean; written: boolean };
+/** What a subscriber's write may do with their index entry (the layouts to write it to), and whether it did. */
+export type IndexWrite = { layouts: number[]; written: boolean };
 
 /**
- * Runs a subscriber's write (a batch or a transaction) with their index entry in it; when the
- * store refuses it and the entry was part of it, runs it again without the entry (it is written
- * from scratch: `write` must be safe to repeat, as a guarded update or a transaction is) and marks
- * the shard. The subscriber's document lands either way; their entry is left for the repair sweep,
- * and until a sweep vouches for the shard again runs read users/.
+ * Runs a subscriber's write (a batch or a transaction) with their index entry in it, in every
+ * layout written (match-index-layout.ts). When the store refuses it and the entry was part of it,
+ * it runs again with the entry in each layout alone (the one being built first), then in none, so
+ * the entry lands wherever it fits: documents are sized apart, so the attempt that succeeds tells
+ * which layouts refused. `write` must be safe to repeat (a guarded update or a transaction is: a
+ * refused one wrote nothing). The shard of each layout left out is marked. The subscriber's document
+ * lands either way; their entry is left for the repair sweep, and until a sweep vouches for the
+ * shard again runs read users/ (or, for a layout being built, it is not vouched for).
  */
 export async function writeWithEntryOrWithout<R>(
   db: Firestore,
-  input: { uid: string; shards: number; log?: Logger },
+  input: { uid: string; layouts: number[]; log?: Logger },
   write: (index: IndexWrite) => Promise<R>,
 ): Promise<R> {
-  const index: IndexWrite = { enabled: true, written: false };
-  try {
-    return await write(index);
-  } catch (error) {
-    if (!index.written || !isRefusedByLimits(error)) throw error;
-    const result = await write({ enabled: false, written: false });
-    await markShardRefused(db, { k: matchIndexShardOf(input.uid, input.shards), shards: input.shards, by: 'write', error, log: input.log });
-    return result;
+  const alone = input.layouts.length > 1 ? [...input.layouts].reverse().map((layout) => [layout]) : [];
+  let refusal: unknown = null;
+  for (const layouts of [input.layouts, ...alone, []]) {
+    const index: IndexWrite = { layouts, written: false };
+    try {
+      const result = await write(index);
+      for (const shards of input.layouts.filter((layout) => !layouts.includes(layout)))
+        await markShardRefused(db, { k: matchIndexShardOf(input.uid, shards), shards, by: 'write', error: refusal, log: input.log });
+      return result;
+    } catch (error) {
+      if (!index.written || !isRefusedByLimits(error)) throw error;
+      refusal = error;
+    }
   }
+  throw new Error('unreachable: the attempt without the entry either lands or throws');
 }

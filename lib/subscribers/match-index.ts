@@ -200,18 +200,23 @@ type Writer = WriteBatch | Transaction;
  * transaction, so it lands with the subscriber's own write or not at all. A merge of one map key:
  * writers of other subscribers on the same shard are untouched. Writes nothing when the entry the
  * caller read (`before`) is already the one called for, so saves that change nothing of the
- * profile, and signups that stay pending, cost no index write. Answers whether it wrote.
+ * profile, and signups that stay pending, cost no index write. `layouts`: the layout in force, and
+ * the one being built if any (match-index-layout.ts). Answers whether it wrote.
  */
 export function writeMatchProfile(
   writer: Writer,
   db: Firestore,
   uid: string,
-  change: { before: IndexEntry | undefined; after: IndexEntry | undefined; shards: number },
+  change: { before: IndexEntry | undefined; after: IndexEntry | undefined; layouts: number[] },
 ): boolean {
-  if (change.before === change.after) return false;
-  const ref = matchIndexShardRef(db, matchIndexShardOf(uid, change.shards), change.shards);
+  if (change.before === change.after || change.layouts.length === 0) return false;
   const value = change.after === undefined ? FieldValue.delete() : change.after;
-  (writer as WriteBatch).set(ref, { profiles: { [uid]: value } }, { merge: true });
+  for (const count of change.layouts)
+    (writer as WriteBatch).set(
+      matchIndexShardRef(db, matchIndexShardOf(uid, count), count),
+      { profiles: { [uid]: value } },
+      { merge: true },
+    );
   return true;
 }
 
@@ -259,7 +264,7 @@ export const allIndexShards = (count: number) => Array.from({ length: count }, (
  * one read per entry too long to inline — otherwise from users/, one read per active subscriber.
  */
 export async function readActiveSubscribers(db: Firestore, shard: Shard | undefined): Promise<ActiveSubscribers> {
-  const count = await readIndexLayout(db);
+  const count = (await readIndexLayout(db)).shards;
   const shards = await readIndexShards(db, shardsToRead(shard, count), count);
   if (shards.some((s) => !s.builtAt)) {
     const subscribers = (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(shard, s.id));

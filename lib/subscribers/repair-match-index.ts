@@ -12,7 +12,7 @@ import {
   readIndexShards,
   type IndexEntry,
 } from './match-index';
-import { DEFAULT_MATCH_INDEX_SHARDS, layoutOf, repairStateRef, shardsOfLayout } from './match-index-layout';
+import { DEFAULT_MATCH_INDEX_SHARDS, indexLayoutOf, layoutOf, repairStateRef } from './match-index-layout';
 import { isRefusedByLimits, markShardRefused } from './match-index-refusal';
 
 /**
@@ -22,15 +22,16 @@ import { isRefusedByLimits, markShardRefused } from './match-index-refusal';
  * fixed in a transaction that reads the subscriber again, so the fix is made from what is stored
  * now and is ordered with any writer of that subscriber.
  *
- * The sweep also keeps the layout (match-index-layout.ts): when MATCH_INDEX_SHARDS differs from the
- * stored layout, one run stores the new one and starts a sweep of it without walking (writers and
- * readers follow the stored layout from their next read; a write that read the old one a moment
- * before lands in the old layout, so the walk waits a run for it to land and then reads users/
- * after it). The first sweep of a layout (a new deployment, a new shard count) is the build: when
- * it reaches the end, it stamps `builtAt` on every shard and runs start reading the index instead
- * of users/; the shards of any other layout are deleted. After that a sweep starts once every
- * REPAIR_EVERY_MS, so checking costs about one read per subscriber a day, against one per
- * subscriber per run without the index.
+ * The sweep also keeps the layout (match-index-layout.ts). When MATCH_INDEX_SHARDS differs from the
+ * layout in force, one run stores it as the layout being built and starts its sweep without
+ * walking: writers write both layouts from their next read of the cursor (a write that read it a
+ * moment before lands in the old layout only, so the walk waits a run for it to land, then reads
+ * users/ after it), and runs go on reading the layout in force. The sweep of the layout being built
+ * (or, on a new deployment, of the default layout) is the build: when it reaches the end, it stamps
+ * `builtAt` on every shard, the layout is in force (runs read the index instead of users/, or
+ * instead of the old layout) and the shards of any other layout are deleted. After that a sweep
+ * starts once every REPAIR_EVERY_MS, so checking costs about one read per subscriber a day, against
+ * one per subscriber per run without the index.
  *
  * A shard that refuses a fix (past a production limit) is recorded — `fullAt` on the shard, the
  * sweep's `refused` figures and shards here, a log line — and the sweep goes on with the others;
@@ -50,7 +51,10 @@ const SHARD_WRITES = 400;
 
 export type SweepFigures = { startedAt: Date; checked: number; drift: number; fixed: number; refused: number };
 export type RepairState = {
+  /** The layout in force: `"<K> shards"`. */
   layout: string;
+  /** The layout being built, when MATCH_INDEX_SHARDS changed; null otherwise. */
+  building: string | null;
   /** The last subscriber id the sweep in progress has checked; null before its first page. */
   after: string | null;
   /** The sweep in progress, null when none is. */
@@ -74,6 +78,7 @@ export type RepairResult = {
 
 /** cursors/match-index-repair as runRepair writes it: a RepairState with its instants as Timestamps. */
 type StoredRepairState = Pick<RepairState, 'layout' | 'after'> & {
+  building?: string | null;
   sweep: Stored<SweepFigures> | null;
   refusedShards?: number[];
   lastSweep: Stored<SweepFigures & { finishedAt: Date; refusedShards?: number[] }> | null;
@@ -95,6 +100,7 @@ export async function readRepairState(db: Firestore): Promise<RepairState | null
   const last = figures(data.lastSweep);
   return {
     layout: data.layout ?? '',
+    building: data.building ?? null,
     after: data.after ?? null,
     sweep: figures(data.sweep),
     refusedShards: data.refusedShards ?? [],
@@ -109,26 +115,51 @@ const nothing = { checked: 0, drift: 0, fixed: 0, refused: 0 };
 /**
  * One run's share of the sweep: nothing (one read) while the last sweep of this layout is recent,
  * otherwise up to PAGES_PER_RUN pages of subscribers, stopping early when `outOfTime` says so.
- * `shards` is the layout asked for (MATCH_INDEX_SHARDS); a run that finds another one stored
- * stores it and does nothing else.
+ * `shards` is the layout asked for (MATCH_INDEX_SHARDS); a run that finds it neither in force nor
+ * being built stores it as the one being built and does nothing else (one asked for that is in
+ * force while another is being built abandons that build).
  */
 export async function repairMatchIndex(
   db: Firestore,
   input: { now: Date; outOfTime?: () => boolean; pageSize?: number; pagesPerRun?: number; shards?: number; log?: Logger },
 ): Promise<RepairResult> {
-  const count = input.shards ?? DEFAULT_MATCH_INDEX_SHARDS;
-  const layout = layoutOf(count);
+  const asked = input.shards ?? DEFAULT_MATCH_INDEX_SHARDS;
   const pageSize = input.pageSize ?? PAGE;
   const state = await readRepairState(db);
-  const stored = shardsOfLayout(state?.layout);
-  if (stored !== count) {
+  const stored = indexLayoutOf(state);
+  if (asked !== stored.shards && asked !== stored.building) {
+    // Build the layout asked for: runs go on reading the one in force, which writers keep writing too.
     const sweep: SweepFigures = { startedAt: input.now, ...nothing };
-    await repairStateRef(db).set({ layout, after: null, sweep, refusedShards: [], lastSweep: null });
-    input.log?.('match_index_layout_changed', { from: stored, to: count });
-    return { ran: true, ...nothing, finished: false, layoutChangedTo: count };
+    const building = layoutOf(asked);
+    await repairStateRef(db).set({
+      layout: layoutOf(stored.shards),
+      building,
+      after: null,
+      sweep,
+      refusedShards: [],
+      lastSweep: state?.lastSweep ?? null,
+    });
+    input.log?.('match_index_layout_building', { from: stored.shards, to: asked });
+    return { ran: true, ...nothing, finished: false, layoutChangedTo: asked };
   }
-  const current = state?.layout === layout ? state : null;
-  const recent = current?.lastSweep && input.now.getTime() - current.lastSweep.finishedAt.getTime() < REPAIR_EVERY_MS;
+  if (asked === stored.shards && stored.building !== null) {
+    // Asked for the layout in force again before the build ended: the build is abandoned (its shards go at the next sweep's end).
+    await repairStateRef(db).set({
+      layout: layoutOf(stored.shards),
+      building: null,
+      after: null,
+      sweep: null,
+      refusedShards: [],
+      lastSweep: state?.lastSweep ?? null,
+    });
+    input.log?.('match_index_layout_building', { from: stored.building, to: asked });
+    return { ran: true, ...nothing, finished: false, layoutChangedTo: asked };
+  }
+  const count = asked;
+  const layout = layoutOf(count);
+  const current = state && (stored.building !== null || state.layout === layout) ? state : null;
+  const recent =
+    stored.building === null && current?.lastSweep && input.now.getTime() - current.lastSweep.finishedAt.getTime() < REPAIR_EVERY_MS;
   if (!current?.sweep && recent) return { ran: false, ...nothing, finished: false };
 
   const sweep: SweepFigures = current?.sweep ?? { startedAt: input.now, ...nothing };
@@ -176,6 +207,7 @@ export async function repairMatchIndex(
     const unvouched = await finishSweep(db, { count, now: input.now, refusedShards, log: input.log });
     await repairStateRef(db).set({
       layout,
+      building: null,
       after: null,
       sweep: null,
       refusedShards: [],
@@ -183,7 +215,8 @@ export async function repairMatchIndex(
     });
   } else {
     await repairStateRef(db).set({
-      layout,
+      layout: layoutOf(stored.shards),
+      building: stored.building === null ? null : layout,
       after,
       sweep: figures,
       refusedShards: [...refusedShards],

@@ -1,7 +1,7 @@
 import { FieldValue, type DocumentData, type DocumentReference } from 'firebase-admin/firestore';
 import { guardedUpdate, type GuardedUpdateOptions } from '../store/guarded-update';
 import { entryForStored, writeMatchProfile } from './match-index';
-import { readIndexLayout } from './match-index-layout';
+import { layoutsWritten, readIndexLayout } from './match-index-layout';
 import { writeWithEntryOrWithout } from './match-index-refusal';
 import type { Subscriber } from './subscriber';
 
@@ -21,8 +21,8 @@ export async function guardedSubscriberUpdate<R>(
   options: GuardedUpdateOptions<R> = {},
 ): Promise<R> {
   const db = ref.firestore;
-  const shards = await readIndexLayout(db);
-  return writeWithEntryOrWithout(db, { uid: ref.id, shards }, (index) =>
+  const layouts = layoutsWritten(await readIndexLayout(db));
+  return writeWithEntryOrWithout(db, { uid: ref.id, layouts }, (index) =>
     guardedUpdate<R, Subscriber>(
       ref,
       async (snap, attempt) => {
@@ -31,12 +31,12 @@ export async function guardedSubscriberUpdate<R>(
         // The converted subscriber reads back through readSubscriberFields unchanged: good enough to derive an entry from.
         const stored: DocumentData | undefined = snap.data();
         const after = 'create' in step ? step.create : 'delete' in step ? undefined : applyUpdate(stored ?? {}, step.update);
-        const change = { before: entryForStored(ref.id, stored), after: entryForStored(ref.id, after), shards };
+        const change = { before: entryForStored(ref.id, stored), after: entryForStored(ref.id, after), layouts: index.layouts };
         return {
           ...step,
           alongside: (batch) => {
             step.alongside?.(batch);
-            index.written = index.enabled && writeMatchProfile(batch, db, ref.id, change);
+            index.written = writeMatchProfile(batch, db, ref.id, change);
           },
         };
       },

@@ -3,6 +3,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { readMatchIndexStatus, matchIndexText } from '../../lib/ops/match-index-status';
 import { documentSize, FIRESTORE_LIMITS } from '../../lib/store/firestore-limits';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
+import { setSubscriberStatus } from '../../lib/subscribers/set-subscriber-status';
 import {
   allIndexShards,
   matchIndexShardOf,
@@ -151,28 +152,36 @@ describe('the repair sweep past a full shard', () => {
 });
 
 describe('changing MATCH_INDEX_SHARDS', () => {
-  it('stores the new layout, rebuilds the index under it on the next runs, ends with every shard built, and removes the old shards', async () => {
+  it('builds the new layout while runs read the old one (kept in step by writers), ends with every shard built, and removes the old shards', async () => {
     for (const name of ['ada', 'bob', 'cy', 'dee', 'eve'])
       await addActiveSubscriber(h.db, { email: `${name}@example.com`, keywords: [name] }, NOW);
     await repairMatchIndex(h.db, { now: NOW });
     expect((await readActiveSubscribers(h.db, undefined)).from).toBe('index');
 
-    // The run that finds a new count stores it and walks nothing: writers follow it from their next write.
+    // The run that finds a new count stores it as the one being built and walks nothing: writers write both from their next write.
     expect(await repairMatchIndex(h.db, { now: at(15), shards: 64 })).toMatchObject({ ran: true, checked: 0, layoutChangedTo: 64 });
-    expect(await readIndexLayout(h.db)).toBe(64);
-    expect((await readActiveSubscribers(h.db, undefined)).from).toBe('users');
-    // A subscriber who arrives during the rebuild goes straight into the new layout.
+    expect(await readIndexLayout(h.db)).toEqual({ shards: K, building: 64 });
+    // A subscriber who arrives during the rebuild, and a pause: both layouts take them, and runs
+    // go on reading the old one, which is still whole: nobody falls back to users/.
     await addActiveSubscriber(h.db, { email: 'fay@example.com', keywords: ['fay'] }, at(20));
+    await setSubscriberStatus(h.db, { email: 'eve@example.com', action: 'pause', now: at(21) });
+    const meanwhile = await readActiveSubscribers(h.db, undefined);
+    expect(meanwhile.from).toBe('index');
+    expect(meanwhile.subscribers.map((s) => s.keywords[0]).sort()).toEqual(['ada', 'bob', 'cy', 'dee', 'fay']);
+    const building = await readIndexShards(h.db, allIndexShards(64), 64);
+    expect(building.flatMap((s) => [...s.profiles.keys()])).toEqual([subscriberId('fay@example.com')]);
+    expect(matchIndexText(await readMatchIndexStatus(h.db)).join('\n')).toContain(`building 64 shards`);
 
     const next = await repairMatchIndex(h.db, { now: at(30), shards: 64 });
     expect(next).toMatchObject({ ran: true, checked: 6, finished: true, refused: 0 });
+    expect(await readIndexLayout(h.db)).toEqual({ shards: 64, building: null });
     const shards = await readIndexShards(h.db, allIndexShards(64), 64);
     expect(shards.every((s) => s.builtAt?.getTime() === at(30).getTime())).toBe(true);
     const docs = (await h.db.collection('matchIndex').listDocuments()).map((d) => d.id);
     expect(docs.every((id) => id.endsWith('-of-64'))).toBe(true);
     const active = await readActiveSubscribers(h.db, undefined);
     expect(active.from).toBe('index');
-    expect(active.subscribers.map((s) => s.keywords[0]).sort()).toEqual(['ada', 'bob', 'cy', 'dee', 'eve', 'fay']);
+    expect(active.subscribers.map((s) => s.keywords[0]).sort()).toEqual(['ada', 'bob', 'cy', 'dee', 'fay']);
     const { index, users } = await indexDrift(h.db);
     expect(index).toEqual(users);
     // A day later, the usual check under the new layout: nothing to fix.
@@ -188,11 +197,16 @@ describe('changing MATCH_INDEX_SHARDS', () => {
     expect((await readActiveSubscribers(h.db, undefined)).from).toBe('users');
 
     await repairMatchIndex(h.db, { now: at(15), shards: 32 });
+    // During the build, a write the full old shard refuses still puts its entry in the new layout, unmarked.
+    const late = await addActiveSubscriber(h.db, { email: addressesIn(3, 5)[4], keywords: ['rust'] }, at(20));
+    const [inNew] = await readIndexShards(h.db, [matchIndexShardOf(late.id, 32)], 32);
+    expect(inNew.profiles.has(late.id)).toBe(true);
+    expect(inNew.fullAt).toBeNull();
     const rebuilt = await repairMatchIndex(h.db, { now: at(30), shards: 32 });
     expect(rebuilt).toMatchObject({ finished: true, refused: 0 });
     const active = await readActiveSubscribers(h.db, undefined);
     expect(active.from).toBe('index');
-    expect(active.subscribers).toHaveLength(4);
+    expect(active.subscribers).toHaveLength(5);
     expect((await readMatchIndexStatus(h.db)).full).toEqual([]);
   });
 
@@ -204,7 +218,7 @@ describe('changing MATCH_INDEX_SHARDS', () => {
       expect(first.matchIndex.repair).toMatchObject({ checked: 0, finished: false });
       const second = await h32.run({ now: at(15).toISOString() });
       expect(second.matchIndex.repair).toMatchObject({ checked: 1, finished: true, refused: 0 });
-      expect(await readIndexLayout(h32.db)).toBe(32);
+      expect(await readIndexLayout(h32.db)).toEqual({ shards: 32, building: null });
       expect((await readIndexShards(h32.db, allIndexShards(32), 32)).every((s) => s.builtAt)).toBe(true);
       h32.serveFeed(postingsAbout('react', 1, { at: at(30) }));
       const third = await h32.run({ now: at(30).toISOString() });
@@ -215,5 +229,20 @@ describe('changing MATCH_INDEX_SHARDS', () => {
     } finally {
       await h32.close();
     }
+  });
+});
+
+describe('changing MATCH_INDEX_SHARDS back before the build ends', () => {
+  it('abandons the build: writers write only the layout in force again, runs never left it, and the next sweep removes the half-built shards', async () => {
+    await addActiveSubscriber(h.db, { email: 'ada@example.com', keywords: ['react'] }, NOW);
+    await repairMatchIndex(h.db, { now: NOW });
+    await repairMatchIndex(h.db, { now: at(15), shards: 64 });
+    expect(await repairMatchIndex(h.db, { now: at(30) })).toMatchObject({ layoutChangedTo: K });
+    expect(await readIndexLayout(h.db)).toEqual({ shards: K, building: null });
+    await addActiveSubscriber(h.db, { email: 'bob@example.com', keywords: ['go'] }, at(31));
+    expect((await readActiveSubscribers(h.db, undefined)).subscribers).toHaveLength(2);
+    expect(await repairMatchIndex(h.db, { now: at(DAY + 30) })).toMatchObject({ finished: true, drift: 0 });
+    const docs = (await h.db.collection('matchIndex').listDocuments()).map((d) => d.id);
+    expect(docs.every((id) => id.endsWith(`-of-${K}`))).toBe(true);
   });
 });

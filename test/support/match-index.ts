@@ -4,7 +4,7 @@ import { readIndexLayout } from '../../lib/subscribers/match-index-layout';
 
 /** Every entry of the match index (the layout in force), by uid, as stored. */
 export async function indexEntries(db: Firestore): Promise<Map<string, IndexEntry>> {
-  const count = await readIndexLayout(db);
+  const count = (await readIndexLayout(db)).shards;
   const shards = await readIndexShards(db, allIndexShards(count), count);
   return new Map(shards.flatMap((s) => [...s.profiles]));
 }
