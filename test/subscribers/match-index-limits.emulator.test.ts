@@ -73,6 +73,9 @@ describe('a full match index shard never stops a subscriber’s write', () => {
     const added = await addActiveSubscriber(h.db, { email: imported, keywords: ['go'] }, at(1));
     expect(added.outcome).toBe('created');
     expect((await h.db.collection('users').doc(added.id).get()).get('status')).toBe('active');
+    // Imported again with other keywords: the update's transaction lands too.
+    expect((await addActiveSubscriber(h.db, { email: imported, keywords: ['go', 'rust', 'kubernetes'] }, at(1))).outcome).toBe('updated');
+    expect((await h.db.collection('users').doc(added.id).get()).get('keywords')).toEqual(['go', 'rust', 'kubernetes']);
 
     // A signup confirmed by its owner.
     const signup = await handleSignupRequest(
