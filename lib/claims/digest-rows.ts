@@ -15,7 +15,7 @@ import type { Subscriber } from '../subscribers/subscriber';
  */
 export const ROW_CLOCK_SLACK_MS = 3_600_000;
 /** Firestore's `in` takes at most 30 values. */
-const IN_LIMIT = 30;
+export const IN_LIMIT = 30;
 /** Periods a subscriber's rows are read by key before the flush asks the query instead (items due for many periods). */
 const MAX_KEYED_PERIODS = 8;
 
@@ -173,7 +173,7 @@ function slotPeriods(until: Date): (schedule: DigestSchedule, dueAt: Date) => st
 /** Equal for two schedules that put every slot at the same instant. */
 export const scheduleKey = (s: DigestSchedule) => `${s.cadence}|${s.timezone}|${s.hour}|${s.weekdays.join()}|${s.weeklyDay}`;
 
-function chunksOf<T>(items: T[], size: number): T[][] {
+export function chunksOf<T>(items: T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;

@@ -9,7 +9,7 @@ import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
 import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
 import { readNearMisses } from '../ledger/near-misses';
-import { digestHourSince, readDigestRows, scheduleKey } from './digest-rows';
+import { chunksOf, digestHourSince, IN_LIMIT, readDigestRows, scheduleKey } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
 import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
@@ -284,18 +284,28 @@ async function* withPlanned(pages: AsyncGenerator<Due[]>, planned: PlannedDelive
 }
 
 /**
- * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time: one query over
- * (status, uid, score desc) with the due instant as a range filter, so each subscriber's items
- * arrive together and best first, and each item is read once. A subscriber is complete when the
- * next one's first item arrives; one whose items run past the end of a page is held back and
- * completed from the next page. The query's results are streamed and taken only as fast as the
- * flush asks for the next group, so memory stays a group or two, whatever the page size.
+ * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time, each whole and
+ * best first, and each item read once. One query over (status, digestDueAt, uid, score desc) with
+ * the due instant as its range: the range comes first in the index, so the query scans only what is
+ * due (a run in which nobody is due scans no queued item), and within a slot a subscriber's items
+ * arrive together. A subscriber is complete when the next one's first item arrives; one whose items
+ * run past the end of a page is held back and completed from the next page. The query's results are
+ * streamed and taken only as fast as the flush asks for the next group, so memory stays a group or
+ * two, whatever the page size.
+ *
+ * Items arrive slot by slot, so a subscriber with items due at two slots (a missed run, a flush cut
+ * short, a schedule moved) would come twice, and the second time find its digest claimed by the
+ * first and wait a period: against "the next digest not yet claimed". So a group handed on carries
+ * all of its subscribers' due items. What the stream read before the group was handed on is merged
+ * into the subscriber's one entry; what it has not read yet (due at a later slot) is asked for
+ * directly, IN_LIMIT subscribers a query over (status, uid, digestDueAt), and skipped when the
+ * stream reaches it — once one read has found anything due at a later slot at all. The last group
+ * needs none of this: the stream has read everything by then.
  *
  * A shard's run, once every queued item carries its bucket (`bucketed`) and its count divides
  * SHARD_BUCKETS, asks only for its own buckets (`shardBucket in [...]`: 16 ÷ n values, within
- * Firestore's 30), so it reads its share of the due items instead of all of them, still in uid
- * order. Otherwise a shard reads every due item and keeps its own; either way each subscriber is
- * checked against the shard.
+ * Firestore's 30), so it reads its share of the due items instead of all of them. Otherwise a shard
+ * reads every due item and keeps its own; either way each subscriber is checked against the shard.
  */
 export async function* dueSubscribers(
   db: Firestore,
@@ -303,14 +313,27 @@ export async function* dueSubscribers(
 ): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
   const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
+  const dueBy = Timestamp.fromDate(input.now);
   const queued = deliveriesCollection(db).where('status', '==', 'queued');
   const buckets = input.bucketed ? shardBuckets(input.shard) : null;
   const filtered = buckets ? queued.where('shardBucket', 'in', buckets) : queued;
-  let group: Due[] = [];
+  // Items a group already took by asking for its subscribers' later slots: the stream skips them.
+  const taken = new Set<string>();
+  let group = new Map<string, Due>();
   const complete = (due: Due) => {
-    if (ownsSubscriber(input.shard, due.uid)) group.push(due);
+    if (!ownsSubscriber(input.shard, due.uid)) return;
+    const entry = group.get(due.uid);
+    if (entry) entry.items.push(...due.items);
+    else group.set(due.uid, due);
   };
-  const query = filtered.where('digestDueAt', '<=', Timestamp.fromDate(input.now)).orderBy('uid').orderBy('score', 'desc');
+  const handOn = async (stillReading: boolean): Promise<Due[]> => {
+    const handed = [...group.values()];
+    group = new Map();
+    if (stillReading) await takeLaterSlots(db, { due: handed, now: dueBy, taken });
+    for (const due of handed) due.items.sort(bestFirst);
+    return handed;
+  };
+  const query = filtered.where('digestDueAt', '<=', dueBy).orderBy('digestDueAt').orderBy('uid').orderBy('score', 'desc');
   let cursor: QueryDocumentSnapshot<Delivery> | undefined;
   let carried: Due | null = null;
   for (;;) {
@@ -319,22 +342,63 @@ export async function* dueSubscribers(
     for await (const doc of page) {
       size += 1;
       cursor = doc;
-      const item = { id: doc.id, delivery: doc.data(), updateTime: doc.updateTime };
-      if (carried && carried.uid === item.delivery.uid) carried.items.push(item);
-      else {
-        if (carried) complete(carried);
-        carried = { uid: item.delivery.uid, items: [item] };
+      const delivery = doc.data();
+      if (carried && carried.uid !== delivery.uid) {
+        complete(carried);
+        carried = null;
+        if (group.size >= groupSize) yield await handOn(true);
       }
-      if (group.length >= groupSize) {
-        yield group;
-        group = [];
-      }
+      // Checked after handing on: the group just handed on may have taken this very item.
+      if (taken.has(doc.id)) continue;
+      const item = { id: doc.id, delivery, updateTime: doc.updateTime };
+      if (carried) carried.items.push(item);
+      else carried = { uid: delivery.uid, items: [item] };
     }
     if (size < pageSize) break;
   }
   if (carried) complete(carried);
-  if (group.length > 0) yield group;
+  if (group.size > 0) yield await handOn(false);
 }
+
+/**
+ * Adds to each subscriber's entry their items due after the latest slot the stream has read for
+ * them and by `now`, and records them as taken. Subscribers are asked together by that slot. One
+ * read first asks whether anything at all is due after the earliest of those slots: usually
+ * nothing is (a run has one slot due), and then no subscriber is asked.
+ */
+async function takeLaterSlots(db: Firestore, input: { due: Due[]; now: Timestamp; taken: Set<string> }): Promise<void> {
+  const bySlot = new Map<number, Due[]>();
+  for (const due of input.due) {
+    const slot = Math.max(...due.items.map((i) => i.delivery.digestDueAt?.getTime() ?? 0));
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), due]);
+  }
+  const anyLater = await deliveriesCollection(db)
+    .where('status', '==', 'queued')
+    .where('digestDueAt', '>', Timestamp.fromMillis(Math.min(...bySlot.keys())))
+    .where('digestDueAt', '<=', input.now)
+    .select()
+    .limit(1)
+    .get();
+  if (anyLater.empty) return;
+  const asks = [...bySlot].flatMap(([slot, dues]) => chunksOf(dues, IN_LIMIT).map((chunk) => ({ slot, chunk })));
+  await Promise.all(
+    asks.map(async ({ slot, chunk }) => {
+      const byUid = new Map(chunk.map((due) => [due.uid, due]));
+      const later = await deliveriesCollection(db)
+        .where('status', '==', 'queued')
+        .where('uid', 'in', [...byUid.keys()])
+        .where('digestDueAt', '>', Timestamp.fromMillis(slot))
+        .where('digestDueAt', '<=', input.now)
+        .get();
+      for (const doc of later.docs) {
+        input.taken.add(doc.id);
+        byUid.get(doc.data().uid)?.items.push({ id: doc.id, delivery: doc.data(), updateTime: doc.updateTime });
+      }
+    }),
+  );
+}
+
+const bestFirst = (a: DueItem, b: DueItem) => b.delivery.score - a.delivery.score || a.id.localeCompare(b.id);
 
 async function flushSlice(
   ctx: FlushContext,

@@ -35,8 +35,8 @@ export type RunContext = {
   /** Off for the dry run: no claim, no mark, no cursor, no send — the planners still run. */
   commit: boolean;
   /**
-   * Shards called together share the provider's rate: each sends at its share of it. Every request
-   * also passes the process's limiter, which the signups' emails share.
+   * Shards called together share the provider's rate: each sends only in its own slots of it.
+   * Every request also passes the process's limiter, which the signups' emails share.
    */
   limiter: SendLimiter;
   quota: QuotaPause;
@@ -65,11 +65,15 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
   const outOfTime = (reserveMs = 0) => elapsedMs() + reserveMs > config.RUN_BUDGET_MS;
   const runId = options.runId ?? newRunId(startedAt);
   const clock = () => new Date(startedAt.getTime() + elapsedMs());
+  // A shard sends only in its own slots of the provider's rate (send-limiter.ts), so the shards
+  // together stay inside it without talking to each other; the slots are on the wall clock they share.
   const limiter = createSendLimiter({
-    ratePerSec: config.SEND_RATE_PER_SEC / (options.shard?.count ?? 1),
+    ratePerSec: config.SEND_RATE_PER_SEC,
     concurrency: config.SEND_CONCURRENCY,
+    now: deps.wallClock,
     sleep: deps.sleep,
     via: deps.sendLimiter,
+    slots: options.shard ? { index: options.shard.index, count: options.shard.count } : undefined,
   });
   const quota = createQuotaPause();
   return {

@@ -51,6 +51,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   );
   // Sends already started finish (or are fenced) before the run records itself, even after a throw.
   await ctx.handoff?.settle();
+  // The model's usage is recorded once per run, with what it reserved of the day's tokens given back.
+  await ctx.judge?.record();
   const stats = foldRunStats(ctx, steps, failed ? [describeError(failed.error)] : []);
   await recordRunEnd(db, stats, ctx.clock()).catch((e) => deps.log('run.record_failed', { runId, error: String(e) }));
   await lock.handle.release().catch((e) => deps.log('lock.release_failed', { runId, error: String(e) }));

@@ -8,7 +8,7 @@ import { COLLECTIONS } from '../store/collections';
  * deliveries/{uid}_{jobId}: the ledger line that says "this posting is this subscriber's", with
  * the verdict (score, reasons) that made it so. One document per pair, as the design card draws
  * it: nothing in it grows with the data, so no subscriber's busy day can push a document past
- * Firestore's 1 MiB or 40,000 index entries (test/ledger/production-limits.test.ts).
+ * Firestore's 1 MiB or 40,000 index entries (test/store/production-limits.test.ts).
  *   instant: created `sending`, in one batch with its alert's outbox row (at-most-once);
  *            its outcome is that row's status (delivery-outcome.ts)
  *   daily:   created `queued`; a digest row lists it (the list is the claim), and once that row is

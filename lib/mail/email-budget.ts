@@ -4,7 +4,7 @@ import type { EmailPayload } from './email-payload';
  * The most an email's bodies may weigh, in UTF-8 bytes. Its outbox row stores them whole, and a
  * Firestore document holds at most 1 MiB: a digest of 100 postings with the longest titles,
  * links and reasons the feeds and the schema allow weighs about 1.9 MB (see
- * test/ledger/production-limits.test.ts). Gmail also clips a message past about 100 KB, so an
+ * test/store/production-limits.test.ts). Gmail also clips a message past about 100 KB, so an
  * email this large is already past what a reader sees whole; ordinary postings put 20 items at
  * a small fraction of it.
  */

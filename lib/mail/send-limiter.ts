@@ -18,6 +18,14 @@ export type SendLimiter = {
 
 /** The share of the provider's rate the limiter starts requests at. */
 export const RATE_HEADROOM = 0.95;
+/**
+ * Shared slots (see `slots`): any perWindow + 1 starts of all senders together span a second and
+ * this much, of which a start may use SLOT_LATENESS_MS by waking late and the rest is left for
+ * network delays that differ from machine to machine (a loaded 2-core bench machine measured 429s
+ * at a 52 ms margin). At 2/s that is a slot every 600 ms, 1.67 requests a second.
+ */
+export const SLOT_MARGIN_MS = 200;
+const SLOT_LATENESS_MS = 50;
 
 export function createSendLimiter(options: {
   ratePerSec: number;
@@ -29,6 +37,15 @@ export function createSendLimiter(options: {
    * one paces a run at its share, the outer one keeps the whole process under the provider's rate.
    */
   via?: SendLimiter;
+  /**
+   * This sender's share of a provider budget that other machines spend too (the cron's shards):
+   * time is one grid of slots, 1/rate apart from the Unix epoch, and sender `index` of `count`
+   * starts requests only in the slots numbered `index` modulo `count`. Senders that never talk to
+   * each other then never start two requests in one slot, so together they stay inside the rate
+   * as one sender would, with nothing to coordinate through and nothing that can fail. `now` must
+   * be the wall clock (machines agree on it to a few milliseconds, which the lateness bound allows).
+   */
+  slots?: { index: number; count: number };
 }): SendLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -36,7 +53,11 @@ export function createSendLimiter(options: {
   // counts per second would otherwise see the odd third request inside one window and answer 429.
   // At 2/s that is 526 ms between starts, so two starts can drift 52 ms closer and still fall in
   // different windows; more headroom would only idle the provider budget the issue asks us to use.
-  const spacingMs = 1000 / (options.ratePerSec * RATE_HEADROOM);
+  const perWindow = Math.max(1, Math.floor(options.ratePerSec));
+  // Senders on other machines sharing the rate (slots) cannot see each other's late starts, and
+  // their requests reach the provider with different delays, so their grid leaves a wider margin:
+  // any perWindow + 1 starts span at least a second and SLOT_MARGIN_MS.
+  const spacingMs = Math.max(1000 / (options.ratePerSec * RATE_HEADROOM), options.slots ? (1000 + SLOT_MARGIN_MS) / perWindow : 0);
   const limit = pLimit(options.concurrency);
   let nextStart = 0;
   let started = 0;
@@ -45,16 +66,38 @@ export function createSendLimiter(options: {
   // then see one more than its rate inside a second and answer 429, which costs a whole
   // Retry-After. So besides the grid, no request starts until the one `perWindow` before it
   // actually started a headroom window ago: no window of the provider's holds more than its rate.
-  const perWindow = Math.max(1, Math.floor(options.ratePerSec));
   const windowMs = perWindow * spacingMs;
   const recentStarts: number[] = [];
 
+  // With shared slots a start may come this late into its slot and no later; the rest of the
+  // margin is for the requests' different delays on the way and the machines' clocks disagreeing.
+  const slotLatenessMs = SLOT_LATENESS_MS;
+  const ownedSlotFrom = (at: number) => {
+    const { index, count } = options.slots!;
+    const slot = Math.ceil(at / spacingMs - 1e-9);
+    return slot + ((((index - slot) % count) + count) % count);
+  };
+
   // Reserve the slot before sleeping so concurrent callers queue behind each other, not on top.
   const waitForSlot = async () => {
-    const at = Math.max(now(), nextStart);
-    nextStart = at + spacingMs;
-    const wait = at - now();
-    if (wait > 0) await sleep(wait);
+    if (options.slots) {
+      for (;;) {
+        const slot = ownedSlotFrom(Math.max(now(), nextStart));
+        const at = slot * spacingMs;
+        nextStart = at + spacingMs;
+        const wait = at - now();
+        if (wait > 0) await sleep(wait);
+        // Woken too late for this slot: it may now lie too close to another sender's next one.
+        // On time, the grid alone keeps every window within the rate (the check below would only
+        // push the start off its slot).
+        if (now() - at <= slotLatenessMs) return;
+      }
+    } else {
+      const at = Math.max(now(), nextStart);
+      nextStart = at + spacingMs;
+      const wait = at - now();
+      if (wait > 0) await sleep(wait);
+    }
     for (;;) {
       const behind = recentStarts.length >= perWindow ? recentStarts[recentStarts.length - perWindow] + windowMs - now() : 0;
       if (behind <= 0) return;

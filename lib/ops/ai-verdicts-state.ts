@@ -26,7 +26,7 @@ export function aiSettingsOf(
   return { model: config.AI_MODEL!, dailyTokenBudget: config.AI_DAILY_TOKEN_BUDGET, maxCallsPerRun: config.AI_MAX_CALLS_PER_RUN };
 }
 
-/** aiUsage/{day} as counted by every run's calls; zeros before the day's first call. */
+/** aiUsage/{day} as recorded by every run (lib/verdicts/ai-usage.ts); zeros before the day's first record. */
 export type AiUsageToday = { day: string; tokens: number; calls: number };
 
 /** One document read by id (missing or not, one read). */
@@ -123,8 +123,9 @@ export type AiVerdictsState =
     };
 
 /**
- * `spent` is the comparison scoreOnce makes before every call (tokens used ≥ the budget), so the
- * page says "spent" exactly when the next call would be refused.
+ * `spent`: the tokens recorded (runs record once, at their end, and a lapsed reservation counts
+ * whole) reached the budget, so every run's reservation is refused until the next UTC day. Runs in
+ * flight can hold the rest of the budget a little before the page says so.
  */
 export function aiVerdictsState(input: {
   settings: AiSettings | null;

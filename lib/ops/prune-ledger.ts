@@ -1,4 +1,4 @@
-import type { Firestore, Query } from 'firebase-admin/firestore';
+import { FieldPath, Timestamp, type Firestore, type Query, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitGroups } from '../store/write-groups';
 import { COLLECTIONS, type CollectionName } from '../store/collections';
@@ -9,25 +9,36 @@ import { COLLECTIONS, type CollectionName } from '../store/collections';
  * outbox row still on its way (pending or sending) and a delivery still queued for a digest
  * are kept, so a prune can never lose an email that is still due; of `users`, only
  * unconfirmed signups go (an `expireAt` on anyone else is a stray, never a reason to delete them).
+ *
+ * The collections written at volume keep no index on `expireAt` (firestore.indexes.json: a
+ * timestamp index would hold their writes to one key range, and TTL needs none), so no query can
+ * ask them for what has expired: they are walked in document id order instead, `limit` documents
+ * a call from where the last call stopped (`cursors/prune-{collection}`), deleting what has expired
+ * among them; a walk that reaches the end starts over next time. The others are asked.
  */
 export type PruneReport = { deleted: Record<string, number>; kept: Record<string, number>; more: boolean };
 
-type Target = { collection: CollectionName; keep?: (data: FirebaseFirestore.DocumentData) => boolean };
+type Target = {
+  collection: CollectionName;
+  keep?: (data: FirebaseFirestore.DocumentData) => boolean;
+  /** `expireAt` has no index here: walked by document id rather than asked. */
+  walked?: boolean;
+};
 
 const TARGETS: Target[] = [
-  { collection: COLLECTIONS.postings },
+  { collection: COLLECTIONS.postings, walked: true },
   // A key past its window names no canonical any more (the store treats it as absent already).
-  { collection: COLLECTIONS.postingKeys },
-  { collection: COLLECTIONS.deliveries, keep: (d) => d.status === 'queued' },
-  { collection: COLLECTIONS.emails, keep: (d) => d.status === 'pending' || d.status === 'sending' },
-  { collection: COLLECTIONS.runs },
+  { collection: COLLECTIONS.postingKeys, walked: true },
+  { collection: COLLECTIONS.deliveries, keep: (d) => d.status === 'queued', walked: true },
+  { collection: COLLECTIONS.emails, keep: (d) => d.status === 'pending' || d.status === 'sending', walked: true },
+  { collection: COLLECTIONS.runs, walked: true },
   { collection: COLLECTIONS.rateLimits },
   { collection: COLLECTIONS.subscribers, keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },
   { collection: COLLECTIONS.adminSessions },
   // A verdict past its retention is simply scored again if the pair comes back; a claim that old is long dead.
-  { collection: COLLECTIONS.matches },
+  { collection: COLLECTIONS.matches, walked: true },
   { collection: COLLECTIONS.aiUsage },
-  { collection: COLLECTIONS.nearMisses },
+  { collection: COLLECTIONS.nearMisses, walked: true },
   // Feedback past its retention is no longer the subscriber's recent taste: nothing reads it for long.
   { collection: COLLECTIONS.feedback },
 ];
@@ -43,10 +54,11 @@ export async function pruneLedger(db: Firestore, input: { now: Date; limit: numb
       continue;
     }
     const limit = budget;
-    const query: Query = db.collection(target.collection).where('expireAt', '<=', input.now).limit(limit);
-    const expired = await query.get();
-    const doomed = expired.docs.filter((d) => !target.keep?.(d.data()));
-    report.kept[target.collection] = expired.size - doomed.length;
+    const { expired, examined, done } = target.walked
+      ? await walkExpired(db, target.collection, { now: input.now, limit })
+      : await askExpired(db, target.collection, { now: input.now, limit });
+    const doomed = expired.filter((d) => !target.keep?.(d.data()));
+    report.kept[target.collection] = expired.length - doomed.length;
     // Each delete is guarded by the version read: a document written since (a delivery a digest
     // just marked) is left for a later prune instead of being deleted under its writer.
     const deleted = await commitGroups(
@@ -55,8 +67,33 @@ export async function pruneLedger(db: Firestore, input: { now: Date; limit: numb
       isLostPrecondition,
     );
     report.deleted[target.collection] = deleted.filter(Boolean).length;
-    budget -= expired.size;
-    if (expired.size === limit) report.more = true;
+    budget -= examined;
+    if (!done) report.more = true;
   }
   return report;
+}
+
+type Examined = { expired: QueryDocumentSnapshot[]; examined: number; done: boolean };
+
+/** Where `expireAt` is indexed: the expired documents, `limit` at most. */
+async function askExpired(db: Firestore, collection: CollectionName, input: { now: Date; limit: number }): Promise<Examined> {
+  const query: Query = db.collection(collection).where('expireAt', '<=', input.now).limit(input.limit);
+  const page = await query.get();
+  return { expired: page.docs, examined: page.size, done: page.size < input.limit };
+}
+
+/** Where it is not: the next `limit` documents in id order from the collection's cursor, and those of them expired. */
+async function walkExpired(db: Firestore, collection: CollectionName, input: { now: Date; limit: number }): Promise<Examined> {
+  const cursor = db.collection(COLLECTIONS.cursors).doc(`prune-${collection}`);
+  const after = (await cursor.get()).get('after') as string | null | undefined;
+  const query = db.collection(collection).orderBy(FieldPath.documentId()).limit(input.limit);
+  const page = await (after ? query.startAfter(after) : query).get();
+  const done = page.size < input.limit;
+  // Last writer wins between two prunes at once: either position is a fine place to go on from.
+  await cursor.set({ after: done ? null : page.docs.at(-1)!.id, at: input.now });
+  const expired = page.docs.filter((d) => {
+    const expireAt = d.get('expireAt') as unknown;
+    return expireAt instanceof Timestamp && expireAt.toMillis() <= input.now.getTime();
+  });
+  return { expired, examined: page.size, done };
 }

@@ -18,7 +18,10 @@ import { readRecentPostings, type RecentPostings } from './read-recent-postings'
  * - `staleMs`: past the budget, an instance answers from a read up to this old rather than not at all;
  *   without one the preview is refused for everyone until the minute ends (503 with Retry-After).
  *
- * Each instance's concurrent misses share one read, so a burst on a cold instance reads once.
+ * Each instance's concurrent misses share one read, so a burst on a cold instance reads once. An
+ * instance refused by the budget does not count again until the minute ends: the counter is one
+ * document every instance writes, so past the budget it takes one write per instance a minute,
+ * not one per preview.
  */
 export const PREVIEW_WINDOW_SHARING = { freshMs: 30_000, staleMs: 5 * 60_000, readsPerMinute: 10, budgetWindowMs: 60_000 } as const;
 
@@ -29,6 +32,8 @@ type Held = { recent: RecentPostings; readAt: number };
 /** Per Firestore client, so two apps (or two tests) in one process never see each other's postings. */
 const held = new WeakMap<Firestore, Held>();
 const reading = new WeakMap<Firestore, Promise<SharedWindow>>();
+/** The end of the budget's minute in which this instance was refused: until then it asks nothing. */
+const refusedUntil = new WeakMap<Firestore, number>();
 
 /** The week's postings as of `now`: from this instance's recent read, or a new one within the budget. */
 export async function recentPostingsForPreview(db: Firestore, now: Date): Promise<SharedWindow> {
@@ -48,14 +53,20 @@ async function readWithinBudget(db: Firestore, now: Date): Promise<SharedWindow>
   const { budgetWindowMs, readsPerMinute, staleMs } = PREVIEW_WINDOW_SHARING;
   const window = Math.floor(now.getTime() / budgetWindowMs);
   const windowEnd = (window + 1) * budgetWindowMs;
+  const overBudget = (): SharedWindow => {
+    const stale = usable(held.get(db), now, staleMs);
+    if (stale) return { kind: 'read', recent: stale };
+    return { kind: 'over-budget', retryAfterSec: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
+  };
+  const until = refusedUntil.get(db);
+  if (until === windowEnd) return overBudget();
   const reads = await countAndRead(rateLimitsCollection(db).doc(`preview-window-reads_m${window}`), {
     kind: 'preview-window-reads-minute',
     expireAt: new Date(windowEnd + DAY_MS),
   });
   if (reads > readsPerMinute) {
-    const stale = usable(held.get(db), now, staleMs);
-    if (stale) return { kind: 'read', recent: stale };
-    return { kind: 'over-budget', retryAfterSec: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
+    refusedUntil.set(db, windowEnd);
+    return overBudget();
   }
   const recent = await readRecentPostings(db, { now });
   held.set(db, { recent, readAt: now.getTime() });

@@ -93,7 +93,8 @@ export const configSchema = z.object({
   /** Proxies in front that append to X-Forwarded-For (off Vercel); 0: no header is trusted (lib/http/client-address.ts). */
   TRUSTED_PROXY_HOPS: int(0, 0, 10),
   /** Emails the public signup form may cause per hour, all addresses together (confirmations and manage links). */
-  SIGNUP_CONFIRMATIONS_PER_HOUR: int(100, 1, 100_000),
+  // At most one a second: each email adds one to its hour's counter, and a document takes ~1 sustained write a second.
+  SIGNUP_CONFIRMATIONS_PER_HOUR: int(1_000, 1, 3_600),
   /**
    * The optional AI verdict stage (docs/verdicts.md): on when AI_BASE_URL and AI_MODEL are both
    * set (aiProblems names a half-set trio). Any OpenAI-compatible chat-completions server.

@@ -6,7 +6,7 @@ import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
 import type { IndexedSubscriber } from '../subscribers/match-index';
 import { subscribersCollection } from '../subscribers/subscriber';
-import { newRunModelUsage } from './ai-usage';
+import { createTokenReservation, newRunModelUsage, TOKEN_RESERVATIONS } from './ai-usage';
 import type { VerdictClient } from './ask-verdicts';
 import { scoreOnce, type ScoreFallbackReason } from './score-once';
 
@@ -41,6 +41,11 @@ export type Judge = {
   judge(subscriber: JudgedSubscriber, postings: Posting[]): Promise<Map<string, Judgement>>;
   /** What the run's model stage did so far: for the run record and the log. */
   stats(): ModelStats;
+  /**
+   * Records the run's model usage in aiUsage/{day} and gives back the tokens it reserved and did not
+   * use: once, when the run's judging is over (its calls have all returned). Never throws.
+   */
+  record(): Promise<void>;
 };
 
 export type ModelStats = {
@@ -57,7 +62,7 @@ export type ModelStats = {
 export type JudgeDeps = {
   db: Firestore;
   client: VerdictClient;
-  config: Pick<Config, 'AI_CONCURRENCY' | 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS'>;
+  config: Pick<Config, 'AI_CONCURRENCY' | 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS' | 'RUN_BUDGET_MS'>;
   clock: () => Date;
   log: Logger;
   runId: string;
@@ -69,19 +74,31 @@ export type JudgeDeps = {
 
 export function createJudge(deps: JudgeDeps): Judge {
   const usage = newRunModelUsage();
+  const tokens = createTokenReservation({
+    db: deps.db,
+    runId: deps.runId,
+    budget: deps.config.AI_DAILY_TOKEN_BUDGET,
+    retentionDays: deps.config.RETENTION_DAYS,
+    clock: deps.clock,
+    // The run's calls end with its time budget (the signal), so a live run records before this lapses.
+    leaseMs: deps.config.RUN_BUDGET_MS + TOKEN_RESERVATIONS.leaseMarginMs,
+    onError: (error) => deps.log('verdicts.usage_record_failed', { runId: deps.runId, error: String(error) }),
+  });
   // AI_CONCURRENCY bounds the run's requests in flight (inFlight, shared by every subscriber's
   // postings) and, separately, the subscribers being judged at once, so their reads stay bounded too.
   const inFlight = pLimit(deps.config.AI_CONCURRENCY);
   const limit = pLimit(deps.config.AI_CONCURRENCY);
   // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
+  /** Judgements under way, so the run's usage is recorded only after the last of them. */
+  const judging = new Set<Promise<unknown>>();
 
   async function judge(subscriber: JudgedSubscriber, postings: Posting[]): Promise<Map<string, Judgement>> {
     if (postings.length === 0) return new Map();
     const about = subscriber.about ?? (await readAbout(deps.db, subscriber.id));
-    const outcomes = await limit(() =>
+    const scoring = limit(() =>
       scoreOnce(
-        { ...deps, usage, inFlight },
+        { ...deps, usage, tokens, inFlight },
         {
           runId: deps.runId,
           subscriber: {
@@ -98,6 +115,9 @@ export function createJudge(deps: JudgeDeps): Judge {
         },
       ),
     );
+    scoring.catch(() => undefined).finally(() => judging.delete(scoring));
+    judging.add(scoring);
+    const outcomes = await scoring;
     const judged = new Map<string, Judgement>();
     for (const posting of postings) {
       const outcome = outcomes.get(posting.id) ?? { kind: 'fallback' as const, reason: 'no-verdict' as const };
@@ -121,7 +141,15 @@ export function createJudge(deps: JudgeDeps): Judge {
     return out;
   }
 
-  return { judge, stats };
+  async function record() {
+    // A step that threw can leave other subscribers' judging running: their usage is recorded too,
+    // or it would be spent against no budget. The run's signal bounds how long this waits.
+    while (judging.size > 0) await Promise.allSettled([...judging]);
+    await tokens.record();
+    deps.log('verdicts.usage_recorded', { runId: deps.runId, tokens: usage.tokens, calls: usage.calls, writes: tokens.writes() });
+  }
+
+  return { judge, stats, record };
 }
 
 /** What a subscriber wrote about themselves, for a judge handed their index entry; '' once they are gone. */

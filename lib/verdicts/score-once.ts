@@ -6,9 +6,9 @@ import type { Logger } from '../runtime/logger';
 import { isLostRace } from '../store/firestore-errors';
 import { GUARDED_UPDATE_MAX_TRIES } from '../store/guarded-update';
 import { addDays } from '../store/timestamps';
-import { readTokensUsedToday, recordModelUsage, type RunModelUsage } from './ai-usage';
+import type { RunModelUsage, TokenReservation } from './ai-usage';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { askVerdicts, type FallbackReason, type VerdictClient, type VerdictResult, type VerdictUsage } from './ask-verdicts';
+import { askVerdicts, type FallbackReason, type VerdictClient, type VerdictResult } from './ask-verdicts';
 import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
 import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictPosting } from './wire';
 
@@ -34,9 +34,10 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
  * One posting per request (wire.ts): no posting's text is in the request that judges another.
  *
  * Hard limits: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every scoreOnce of the run, a call
- * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (aiUsage/{UTC day},
- * counted with increments, read before each group and each retry). The token check can be
- * overshot by the groups already in flight when it is reached, never more.
+ * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (the run's
+ * reservation of the day's tokens, ai-usage.ts: checked in memory before each group and each
+ * retry, reserving more when it is spent). A run can overshoot its reservation by the groups it
+ * has in flight when the reservation runs out, never more.
  *
  * Every fallback means "no verdict": the caller decides that posting by its keyword score.
  */
@@ -86,11 +87,13 @@ export type ScoreOutcome =
 export type ScoreOnceDeps = {
   db: Firestore;
   client: VerdictClient;
-  config: Pick<Config, 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS'>;
+  config: Pick<Config, 'AI_MAX_CALLS_PER_RUN' | 'RETENTION_DAYS'>;
   clock: () => Date;
   log: Logger;
   /** The run's model usage: one object per run, shared by all its scoreOnce calls. */
   usage: RunModelUsage;
+  /** The run's reservation of the day's token budget (AI_DAILY_TOKEN_BUDGET): one per run, like `usage`. */
+  tokens: TokenReservation;
   /** The run's budget: aborts a call in flight (a `timeout`) and any wait for another run's answer. */
   signal?: AbortSignal;
   /** How long to wait for a pair another run is scoring; the client's timeout and a margin by default. */
@@ -110,8 +113,8 @@ export type ScoreOnceDeps = {
 
 /**
  * Pairs claimed in one commit, then asked one posting per request side by side (within inFlight):
- * one round trip for the claims, one for the answers and one usage increment per group, as a batch
- * request had, while each posting is still judged alone.
+ * one round trip for the claims and one for the answers per group, as a batch request had, while
+ * each posting is still judged alone.
  */
 export const CLAIM_GROUP = 20;
 
@@ -302,16 +305,16 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
 
   /**
    * One posting's request, and its 429 retries while the run can wait. Never throws; the usage of
-   * every answer that reported some is added to `spent`, to be recorded once for the group.
+   * every answer that reported some is spent from the run's reservation (recorded at its end).
    */
-  async function askOne(claimed: Claimed, spent: VerdictUsage[]): Promise<VerdictResult> {
+  async function askOne(claimed: Claimed): Promise<VerdictResult> {
     const ask = async () => {
       const answer = await inFlight(() =>
         askVerdicts(client, { subscriber: wire, posting: claimed.posting, counterExamples }, { signal: deps.signal }),
       );
       if (answer.usage) {
         usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
-        spent.push(answer.usage);
+        deps.tokens.spend(answer.usage);
       }
       return answer;
     };
@@ -319,8 +322,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     // A 429 that says when to come back is retried inside the run's budget, holding the same claim
     // (its lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
     for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
-      if (usage.calls >= config.AI_MAX_CALLS_PER_RUN || (await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET)
-        break;
+      if (usage.calls >= config.AI_MAX_CALLS_PER_RUN || !(await deps.tokens.canSpend())) break;
       usage.calls += 1;
       try {
         await sleep(result.kind === 'fallback' ? (result.retryAfterMs ?? 0) : 0, undefined, { signal: deps.signal });
@@ -345,7 +347,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     const group = toAsk.slice(start, start + room);
     start += group.length;
     usage.calls += group.length;
-    if ((await readTokensUsedToday(db, deps.clock())) >= config.AI_DAILY_TOKEN_BUDGET) {
+    if (!(await deps.tokens.canSpend())) {
       usage.calls -= group.length;
       for (const item of toAsk.slice(start - group.length)) fallBack(item.posting.id, 'budget');
       break;
@@ -356,9 +358,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     counts.calls += claimed.length;
     counts.asked += claimed.length;
     counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
-    const spent: VerdictUsage[] = [];
-    const results = await Promise.all(claimed.map((c) => askOne(c, spent)));
-    if (spent.length > 0) await recordModelUsage(db, { now: deps.clock(), retentionDays: config.RETENTION_DAYS, usages: spent });
+    const results = await Promise.all(claimed.map((c) => askOne(c)));
 
     const now = deps.clock();
     const answered: { claimed: Claimed; verdict: Verdict }[] = [];

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirestore } from '../../lib/store/firestore';
-import { recordModelUsage } from '../../lib/verdicts/ai-usage';
+import { createTokenReservation } from '../../lib/verdicts/ai-usage';
 import { sumModelTokens } from '../../scripts/bench/model-usage';
 
 let n = 0;
@@ -13,15 +13,28 @@ beforeAll(() => {
 });
 
 describe('bench --ai: tokens from aiUsage', () => {
-  it('adds up every day document exactly as recordModelUsage wrote them', async () => {
+  it('adds up every day document exactly as the runs recorded them', async () => {
     const db = freshDb();
     const usage = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens, estimated: false });
     // Two days: the bench's runs are on ?now= days, and a cycle may name the day by the wall clock instead.
-    await recordModelUsage(db, { now: new Date('2026-11-30T06:00:00Z'), retentionDays: 30, usages: [usage(100, 20)] });
-    await recordModelUsage(db, { now: new Date('2026-11-30T08:05:00Z'), retentionDays: 30, usages: [usage(300, 40)] });
-    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usages: [usage(7, 3)] });
-    // A call with no usage reported still counts as a call.
-    await recordModelUsage(db, { now: new Date('2026-12-01T00:00:00Z'), retentionDays: 30, usages: [undefined] });
+    const run = async (at: string, usages: ReturnType<typeof usage>[]) => {
+      const tokens = createTokenReservation({
+        db,
+        runId: `run-${at}`,
+        budget: 1_000_000,
+        retentionDays: 30,
+        clock: () => new Date(at),
+        leaseMs: 600_000,
+      });
+      for (const u of usages) {
+        expect(await tokens.canSpend()).toBe(true);
+        tokens.spend(u);
+      }
+      await tokens.record();
+    };
+    await run('2026-11-30T06:00:00Z', [usage(100, 20)]);
+    await run('2026-11-30T08:05:00Z', [usage(300, 40)]);
+    await run('2026-12-01T00:00:00Z', [usage(7, 3), usage(0, 0)]);
     expect(await sumModelTokens(db)).toEqual({ total: 470, prompt: 407, completion: 63, calls: 4 });
   });
 

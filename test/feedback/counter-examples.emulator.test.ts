@@ -6,7 +6,7 @@ import { MAX_FEEDBACK_EXCERPT_LENGTH } from '../../lib/feedback/feedback';
 import { recordNotAFit } from '../../lib/feedback/record-not-a-fit';
 import { silentLogger } from '../../lib/runtime/logger';
 import { subscriberId } from '../../lib/subscribers/subscriber';
-import { newRunModelUsage } from '../../lib/verdicts/ai-usage';
+import { createTokenReservation, newRunModelUsage } from '../../lib/verdicts/ai-usage';
 import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
 import { scoreOnce, type ScoreOnceDeps } from '../../lib/verdicts/score-once';
 import { createHarness, type Harness } from '../support/harness';
@@ -84,10 +84,18 @@ describe('counter-examples on the wire', () => {
         AI_MODEL: 'scout-fake-1',
         AI_TIMEOUT_MS: 10_000,
       })!,
-      config: { AI_MAX_CALLS_PER_RUN: 50, AI_DAILY_TOKEN_BUDGET: 1_000_000_000, RETENTION_DAYS: 30 },
+      config: { AI_MAX_CALLS_PER_RUN: 50, RETENTION_DAYS: 30 },
       clock: () => new Date(),
       log: silentLogger,
       usage: newRunModelUsage(),
+      tokens: createTokenReservation({
+        db: h.db,
+        runId: 'test-run',
+        budget: 1_000_000_000,
+        retentionDays: 30,
+        clock: () => new Date(),
+        leaseMs: 600_000,
+      }),
     };
     const counterExamples = await readCounterExamples(h.db, uid);
     const postings = [1, 2, 3, 4, 5].map((i) => ({

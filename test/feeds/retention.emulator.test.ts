@@ -74,4 +74,25 @@ describe('retention: pruning never makes an old posting look new', () => {
     expect(await left('deliveries')).toEqual(['uid_rss_queued']);
     expect(await left('runs')).toEqual(['run-new']);
   });
+
+  it('where expireAt has no index (deliveries), prune walks by document id from where it stopped: a small limit still reaches every expired document', async () => {
+    const expired = new Date(at(-1));
+    const fresh = new Date(at(10));
+    const batch = h.db.batch();
+    for (let i = 0; i < 7; i++) {
+      // Expired and live documents interleaved in id order, and one still queued for a digest.
+      const status = i === 3 ? 'queued' : 'sent';
+      batch.set(h.db.collection('deliveries').doc(`u_${i}`), { status, expireAt: i % 2 === 0 ? fresh : expired });
+    }
+    await batch.commit();
+    const reports = [];
+    for (let call = 0; call < 4; call++) reports.push(await pruneLedger(h.db, { now: T0, limit: 3 }));
+    const left = (await h.db.collection('deliveries').get()).docs.map((d) => d.id).sort();
+    // u_1 and u_5 expired and went; u_3 expired but is still queued; the even ones live on.
+    expect(left).toEqual(['u_0', 'u_2', 'u_3', 'u_4', 'u_6']);
+    // Three documents a call: u_0–u_2, u_3–u_5, u_6 (the end: the next call starts over), u_0–u_3.
+    expect(reports.map((r) => r.deleted.deliveries)).toEqual([1, 1, 0, 0]);
+    expect(reports.map((r) => r.kept.deliveries)).toEqual([0, 1, 0, 1]);
+    expect(reports.map((r) => r.more)).toEqual([true, true, false, true]);
+  });
 });

@@ -89,8 +89,8 @@ describe('shard buckets', () => {
     const deliveries = config.indexes
       .filter((index) => index.collectionGroup === 'deliveries' && index.queryScope === 'COLLECTION')
       .map((index) => index.fields.map((f) => `${f.fieldPath} ${f.order === 'DESCENDING' ? 'desc' : 'asc'}`).join(', '));
-    // dueSubscribers (flush-due-digests.ts): status ==, [shardBucket in], digestDueAt <=, orderBy uid, score desc.
-    expect(deliveries).toContain('status asc, uid asc, score desc, digestDueAt desc');
-    expect(deliveries).toContain('status asc, shardBucket asc, uid asc, score desc, digestDueAt desc');
+    // dueSubscribers (flush-due-digests.ts): status ==, [shardBucket in], digestDueAt <=, orderBy digestDueAt, uid, score desc.
+    expect(deliveries).toContain('status asc, digestDueAt asc, uid asc, score desc');
+    expect(deliveries).toContain('status asc, shardBucket asc, digestDueAt asc, uid asc, score desc');
   });
 });

@@ -412,9 +412,22 @@ const specimens: Specimen[] = [
   },
   {
     collection: 'aiUsage',
-    what: "a day's token count",
+    what: `a day's token count, with the reservations of ${2 * MAX_SHARDS} live runs (every shard of the most there are, each overlapped by a run whose lock lapsed)`,
     id: day,
-    data: { day, tokens: 1e15, promptTokens: 1e15, completionTokens: 1e15, calls: 1e12, updatedAt: now, expireAt },
+    data: {
+      day,
+      tokens: 1e15,
+      promptTokens: 1e15,
+      completionTokens: 1e15,
+      calls: 1e12,
+      lapsedTokens: 1e15,
+      // A run's entry goes when it records or its lease lapses: the map holds the live runs only.
+      held: Object.fromEntries(
+        Array.from({ length: 2 * MAX_SHARDS }, (_, i) => [newRunId(new Date(now.getTime() + i)), { tokens: 1e15, until: now }]),
+      ),
+      updatedAt: now,
+      expireAt,
+    },
   },
 ];
 
@@ -492,6 +505,7 @@ describe('no document grows with the data', () => {
     ['jobs', 'sightings', 'up to MAX_SIGHTINGS links and labels, read by no query'],
     ['matches', 'reason', "the model's words, read by no query"],
     ['users', 'about', "the subscriber's own words (up to 500 characters), read by no query"],
+    ['aiUsage', 'held', 'one entry per live run holding tokens of the day, keyed by runId, read by no query'],
     ['feedback', 'title', "a posting's title kept past its expiry, read by no query"],
     ['feedback', 'description', "a posting's excerpt kept past its expiry, read by no query"],
     ['feedback', 'skills', "a posting's skills kept past its expiry, read by no query"],
@@ -750,5 +764,428 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
       expect(m.bytes).toBeLessThan(half);
       expect(configSchema.shape.MATCH_INDEX_SHARDS.safeParse(String(m.shards)).success).toBe(true);
     }
+  });
+});
+
+// ── Index only what a query uses ─────────────────────────────────────────────────────────────────
+
+/**
+ * Firestore indexes every field of every document by default, and a single-field index on a value
+ * that grows with time (a timestamp, a run id) puts every new write at the end of one key range:
+ * Firestore documents about 500 writes a second for a collection with such an index
+ * (https://firebase.google.com/docs/firestore/best-practices#high_read_write_and_delete_rates_to_a_narrow_document_range),
+ * and the bench's claim writes 3,490 deliveries a second. A TTL policy needs no index on its field
+ * (https://firebase.google.com/docs/firestore/ttl, "TTL fields and indexes"). So on the collections
+ * written at volume a field keeps its single-field index only when a query below needs it.
+ *
+ * The queries are those lib/ and scripts/ run (the last test checks the list against the source).
+ * A query is served by a composite index of firestore.indexes.json when one matches it (its
+ * equality fields in any order, then its orderBys, then its range field), and then needs no
+ * single-field index at all; otherwise by single-field indexes, which Firestore can do for a query
+ * on one field, or for equalities only (it merges their indexes).
+ */
+describe('index only what a query uses: no field that grows with time keeps an index no query needs', () => {
+  const VOLUME = ['deliveries', 'emails', 'matches', 'jobs', 'postingKeys', 'runs', 'nearMisses'];
+  type Query = {
+    collection: string;
+    /** Where it runs (file: what). */
+    by: string;
+    equal?: string[];
+    range?: string[];
+    /** orderBy fields, `field` or `field desc`; orderBy(documentId) is every index's tail, left out. */
+    order?: string[];
+    /** Runs only on the emulator (the bench): production never asks, so it needs no index. */
+    emulatorOnly?: boolean;
+  };
+  const QUERIES: Query[] = [
+    { collection: 'deliveries', by: 'read-subscriber-history.ts', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-exclude-suggestion.ts: recent matches', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-archive.ts', equal: ['uid'], range: ['createdAt'], order: ['createdAt desc'] },
+    { collection: 'deliveries', by: 'read-status.ts: digest items due', equal: ['status'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'delivery.ts: queuedDeliveriesPage (the backfills)', equal: ['status'] },
+    { collection: 'deliveries', by: 'migrate-ledger.ts: the old day pages', order: ['day'] },
+    {
+      collection: 'deliveries',
+      by: 'flush-due-digests.ts: dueSubscribers',
+      equal: ['status'],
+      range: ['digestDueAt'],
+      order: ['digestDueAt', 'uid', 'score desc'],
+    },
+    {
+      collection: 'deliveries',
+      by: 'flush-due-digests.ts: dueSubscribers, bucketed',
+      equal: ['status', 'shardBucket'],
+      range: ['digestDueAt'],
+      order: ['digestDueAt', 'uid', 'score desc'],
+    },
+    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots, anything due later', equal: ['status'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots', equal: ['status', 'uid'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'reschedule-queued-digests.ts, skip-queued-deliveries.ts', equal: ['uid', 'status'] },
+    { collection: 'emails', by: 'read-status.ts, preview-cycle.ts: rows by status', equal: ['status'] },
+    { collection: 'emails', by: 'read-status.ts: failed and dead', equal: ['status'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'read-dashboard.ts: digests sent today', equal: ['kind', 'status'], range: ['sentAt'] },
+    { collection: 'emails', by: 'resend-digest.ts', equal: ['uid', 'kind'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'read-subscriber-history.ts', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'emails', by: 'digest-rows.ts', equal: ['uid', 'kind'], range: ['createdAt'] },
+    { collection: 'emails', by: 'dispatch-outbox.ts: abandoned leases', equal: ['status'], range: ['leaseUntil'] },
+    { collection: 'emails', by: 'dispatch-outbox.ts: pending', equal: ['status'], order: ['createdAt'] },
+    { collection: 'emails', by: 'release-held-rows.ts', equal: ['status'], range: ['notBefore'], order: ['notBefore'] },
+    { collection: 'jobs', by: 'store-postings.ts: pending postings', equal: ['matchState'] },
+    { collection: 'jobs', by: 'read-status.ts: postings waiting', equal: ['matchState'], range: ['fetchedAt'] },
+    { collection: 'jobs', by: 'read-recent-postings.ts: the preview', range: ['fetchedAt'], order: ['fetchedAt desc'] },
+    { collection: 'jobs', by: 'scripts/demo/sources-table.ts', equal: ['source'] },
+    { collection: 'runs', by: 'read-status.ts, read-dashboard.ts: recent runs', order: ['startedAt desc'] },
+    { collection: 'runs', by: 'digest-hour-coverage.ts: slots served', range: ['startedAt'] },
+    { collection: 'users', by: 'subscriber.ts, match-index-status.ts, scripts/cli/users-list.ts', equal: ['status'] },
+    { collection: 'users', by: 'digest-hour-coverage.ts: zones at an hour', equal: ['status', 'mode', 'digestHour'], order: ['timezone'] },
+    { collection: 'users', by: 'digest-hour-coverage.ts: subscribers at an hour', equal: ['status', 'mode', 'digestHour', 'timezone'] },
+    { collection: 'users', by: 'migrate-min-pay.ts', order: ['minBudget'] },
+    { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
+    { collection: 'feedback', by: 'counter-examples.ts, read-exclude-suggestion.ts', equal: ['uid'], order: ['createdAt desc'] },
+    // prune-ledger.ts walks each collection by document id where expireAt has no index (no query
+    // on it), and asks expireAt <= now where it has one: the collections not written at volume.
+    ...['users', 'rateLimits', 'adminSessions', 'aiUsage', 'feedback'].map((collection) => ({
+      collection,
+      by: 'prune-ledger.ts: expired',
+      range: ['expireAt'],
+    })),
+    ...[...VOLUME, 'users', 'rateLimits', 'adminSessions', 'aiUsage', 'feedback'].map((collection) => ({
+      collection,
+      by: 'scripts/bench/run-bench.ts: documents with expireAt',
+      range: ['expireAt'],
+      emulatorOnly: true,
+    })),
+  ];
+
+  const fieldOf = (order: string) => order.split(' ')[0];
+  const fieldsOf = (q: Query) => [...new Set([...(q.equal ?? []), ...(q.range ?? []), ...(q.order ?? []).map(fieldOf)])];
+  /** The composite index of the file that serves the query, if one does. */
+  function compositeFor(q: Query) {
+    const equal = new Set(q.equal ?? []);
+    const ordered = [...(q.order ?? []), ...(q.range ?? []).filter((r) => !(q.order ?? []).map(fieldOf).includes(r))];
+    return indexConfig.indexes.find((index) => {
+      if (index.collectionGroup !== q.collection || index.fields.length !== equal.size + ordered.length) return false;
+      const head = index.fields.slice(0, equal.size).map((f) => f.fieldPath);
+      const tail = index.fields.slice(equal.size);
+      return (
+        head.every((f) => equal.has(f)) &&
+        tail.every((f, i) => {
+          const [name, direction] = ordered[i].split(' ');
+          // A range field nobody orders by may sit in the index either way.
+          const asked = (q.order ?? []).some((o) => fieldOf(o) === name);
+          return f.fieldPath === name && (!asked || (f.order === 'DESCENDING') === (direction === 'desc'));
+        })
+      );
+    });
+  }
+  /** The single-field indexes a query served without a composite index needs: one field, or equalities only. */
+  function singleFieldNeeds(q: Query): string[] | 'unserved' {
+    if (q.emulatorOnly || compositeFor(q)) return [];
+    const fields = fieldsOf(q);
+    if (fields.length === 1 || fields.length === (q.equal ?? []).length) return fields;
+    return 'unserved';
+  }
+  const isExempt = (collection: string, field: string) =>
+    indexConfig.fieldOverrides.some((o) => o.collectionGroup === collection && o.fieldPath === field && o.indexes.length === 0);
+  const needers = (collection: string, field: string) =>
+    QUERIES.filter((q) => q.collection === collection && (singleFieldNeeds(q) as string[]).includes?.(field)).map((q) => q.by);
+
+  /** What each volume collection's writers put in a document: the largest specimens above, built with the real builders. */
+  const written = new Map<string, Record<string, unknown>>(VOLUME.map((c) => [c, {}]));
+  for (const s of specimens) if (written.has(s.collection)) Object.assign(written.get(s.collection)!, s.data);
+  // nearMisses/{uid}_{day} (claim-deliveries.ts, near-misses.ts), through its converter.
+  Object.assign(written.get('nearMisses')!, {
+    uid: longestUid,
+    day,
+    excluded: ['h'.repeat(12)],
+    underMinBudget: ['h'.repeat(12)],
+    expireAt: Timestamp.fromDate(expireAt),
+  });
+  // Fields a queued delivery and a held email carry that the largest specimens above do not.
+  Object.assign(written.get('emails')!, { notBefore: Timestamp.fromDate(now), signupNonce: 'n'.repeat(22) });
+
+  /** Grows with time: a timestamp (createdAt, sentAt, expireAt, digestDueAt, …), or a run id (it starts with the run's instant). */
+  const growsWithTime = (field: string, value: unknown) => value instanceof Timestamp || value instanceof Date || field === 'runId';
+
+  const table = VOLUME.flatMap((collection) =>
+    Object.entries(written.get(collection)!).map(([field, value]) => ({
+      collection,
+      field,
+      growsWithTime: growsWithTime(field, value),
+      indexed: !isExempt(collection, field),
+      neededBy: needers(collection, field).join('; '),
+    })),
+  );
+
+  it('every query the code runs is served by the file: a composite index, or the single-field indexes it needs', () => {
+    const unserved = QUERIES.flatMap((q) => {
+      const needs = singleFieldNeeds(q);
+      if (needs === 'unserved') return [`${q.collection}: ${q.by} (no composite index matches)`];
+      return needs.filter((f) => isExempt(q.collection, f)).map((f) => `${q.collection}.${f}: ${q.by} needs it, and it is exempt`);
+    });
+    expect(unserved).toEqual([]);
+  });
+
+  it('the collections written at volume index no field that grows with time unless a query needs it', () => {
+    console.log('Single-field indexes of the collections written at volume:');
+    console.table(table.map((r) => ({ ...r, indexed: r.indexed ? 'indexed' : 'exempt' })));
+    const offenders = table.filter((r) => r.growsWithTime && r.indexed && !r.neededBy).map((r) => `${r.collection}.${r.field}`);
+    expect(offenders).toEqual([]);
+    // And a TTL field keeps its policy when it loses its index.
+    for (const collection of VOLUME) {
+      const override = indexConfig.fieldOverrides.find((o) => o.collectionGroup === collection && o.fieldPath === 'expireAt') as
+        { ttl?: boolean } | undefined;
+      expect(override?.ttl, `${collection}.expireAt`).toBe(true);
+    }
+  });
+
+  it('on those collections, only fields a query needs stay indexed, but for lists another test keeps queryable', () => {
+    const keptOnPurpose = new Set(['jobs.skills', 'jobs.matchedShards']);
+    const idle = table.filter((r) => r.indexed && !r.neededBy && !keptOnPurpose.has(`${r.collection}.${r.field}`));
+    expect(idle.map((r) => `${r.collection}.${r.field}`)).toEqual([]);
+  });
+
+  /**
+   * What the flush's due query is billed, per run and per day, at 1,000,000 subscribers. Firestore
+   * bills a query one read per document it returns and one per 1,000 index entries it scans
+   * (https://firebase.google.com/docs/firestore/pricing, "index entries read to satisfy a query"),
+   * and at least one read for a query that returns nothing. An index scan reads every entry from
+   * the start of its equality prefix to the end of its first non-equality field's range: when that
+   * field is the range (digestDueAt first), only what is due; when it is an orderBy (uid first, the
+   * range last), every queued item, due or not.
+   * Assumed: every subscriber takes a daily digest and has 10 items queued (a day of matches; a
+   * digest sends DIGEST_MAX_ITEMS, 20, at most); digest hours spread evenly over the day's 24, on
+   * the hour; a run every 15 minutes (DESIGN §1), so one run in four finds 1/24 of the subscribers
+   * due and the other three find nobody; nobody due at the hour is also due at an earlier slot (no
+   * run was missed), so each group of SUBSCRIBERS_PER_SLICE (1,000) handed on before the last costs
+   * one read asking whether anything is due later (takeLaterSlots), and finds nothing.
+   */
+  it('the flush query at 1,000,000 subscribers reads about what is due, and one read when nobody is', () => {
+    const SUBSCRIBERS = 1_000_000;
+    const QUEUED_PER_SUBSCRIBER = 10;
+    const RUNS_PER_DAY = 96;
+    const DIGEST_HOURS = 24;
+    const queued = SUBSCRIBERS * QUEUED_PER_SUBSCRIBER;
+    const dueSubscribers = SUBSCRIBERS / DIGEST_HOURS;
+    const dueItems = Math.round(dueSubscribers * QUEUED_PER_SUBSCRIBER);
+    const billed = (scanned: number, returned: number) => Math.max(1, returned + Math.ceil(scanned / 1_000));
+    /** Entries the index scans for a run with `due` items due: decided by where the range sits among the index's non-equality fields. */
+    const scanned = (index: IndexConfig['indexes'][number], q: Query, due: number) =>
+      index.fields[(q.equal ?? []).length].fieldPath === q.range![0] ? due : queued;
+
+    const before: Query = {
+      collection: 'deliveries',
+      by: 'the due query before',
+      equal: ['status'],
+      range: ['digestDueAt'],
+      order: ['uid', 'score desc'],
+    };
+    const beforeIndex = {
+      collectionGroup: 'deliveries',
+      fields: ['status', 'uid', 'score', 'digestDueAt'].map((fieldPath) => ({ fieldPath })),
+    };
+    const now = QUERIES.find((q) => q.by === 'flush-due-digests.ts: dueSubscribers')!;
+    const nowIndex = compositeFor(now)!;
+    const laterSlotProbes = Math.ceil(dueSubscribers / 1_000) - 1;
+
+    const run = {
+      before: { due: billed(scanned(beforeIndex, before, dueItems), dueItems), nobodyDue: billed(scanned(beforeIndex, before, 0), 0) },
+      after: {
+        due: billed(scanned(nowIndex, now, dueItems), dueItems) + laterSlotProbes,
+        nobodyDue: billed(scanned(nowIndex, now, 0), 0),
+      },
+    };
+    const perDay = (r: { due: number; nobodyDue: number }) => (RUNS_PER_DAY / 4) * r.due + ((RUNS_PER_DAY * 3) / 4) * r.nobodyDue;
+    console.table([
+      {
+        query: 'before: (status, uid, score desc, digestDueAt)',
+        dueItems,
+        runWithDue: run.before.due,
+        runWithNobodyDue: run.before.nobodyDue,
+        perDay: perDay(run.before),
+      },
+      {
+        query: 'after: (status, digestDueAt, uid, score desc)',
+        dueItems,
+        runWithDue: run.after.due,
+        runWithNobodyDue: run.after.nobodyDue,
+        perDay: perDay(run.after),
+      },
+    ]);
+    expect(run.before).toEqual({ due: 426_667, nobodyDue: 10_000 });
+    expect(run.after).toEqual({ due: 417_125, nobodyDue: 1 });
+    expect(run.after.due / dueItems).toBeLessThan(1.01);
+    expect(perDay(run.before)).toBe(10_960_008);
+    expect(perDay(run.after)).toBe(10_011_072);
+  });
+
+  it('the overrides stay within what Firestore allows (200 single-field exemptions and TTL fields, the strictest figure published)', () => {
+    expect(indexConfig.fieldOverrides.length).toBeLessThanOrEqual(200);
+  });
+
+  it('every field a query in lib/ or scripts/ filters or orders by is in the list above', async () => {
+    const { readdirSync } = await import('node:fs');
+    const root = join(__dirname, '../..');
+    const sources = ['lib', 'scripts'].flatMap((dir) =>
+      (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, dir, f)),
+    );
+    const asked = new Set<string>();
+    for (const file of sources) for (const m of readFileSync(file, 'utf8').matchAll(/\.(?:where|orderBy)\(\s*'([^']+)'/g)) asked.add(m[1]);
+    const listed = new Set(QUERIES.flatMap(fieldsOf));
+    expect([...asked].filter((f) => !listed.has(f))).toEqual([]);
+  });
+});
+
+// ── No hot document at 1,000,000 subscribers ─────────────────────────────────────────────────────
+
+/**
+ * Firestore sustains about one write a second on one document (more in bursts); the emulator
+ * enforces nothing, so a document every run, shard and instance writes would pass every other test
+ * and throw contention errors in production. Here each document written by more than one run or
+ * instance gets its writes per second at 1,000,000 subscribers, computed from the code's own caps
+ * and these assumptions (DESIGN §7, docs/deploy.md):
+ * - the cron fires every 15 minutes (the workflow's and vercel.json's schedule);
+ * - 1,000,000 subscribers are 16 shards (`?shard=k&shards=16`; 4 carry 100,000 measured, and more
+ *   shards only add writers to the shared documents, so 16 is the worst of 4–16), each called on
+ *   every tick, a scheduler sometimes twice (the second is skipped by the shard's lock and writes
+ *   nothing);
+ * - a run lasts at most RUN_BUDGET_MS (default 240 s) of model calls;
+ * - judging: AI_MAX_CALLS_PER_RUN (default 1,000) calls per run, at 1% matching about 5 postings
+ *   per judged subscriber, so a group (CLAIM_GROUP) of 5;
+ * - signup: 1,000,000 subscribers renewed at 5% a month, with a confirmation and a manage email
+ *   each, is ~140 signup emails an hour; SIGNUP_CONFIRMATIONS_PER_HOUR at its default, or twice
+ *   that if more;
+ * - at most 30 warm instances answer previews at once;
+ * - subscribers change what the match index holds (confirm, preferences, pause, unsubscribe) 3
+ *   times a month each, and a busy day is 10 times the mean.
+ * Imports are inside the tests so this block stands on its own.
+ */
+describe('no document is written more than about once a second at 1,000,000 subscribers', () => {
+  const SUSTAINED_WRITES_PER_SEC = 1;
+  const CRON_INTERVAL_SEC = 15 * 60;
+  const SHARDS = 16;
+  const SUBSCRIBERS = 1_000_000;
+  const MONTH_SEC = 30 * 24 * 3_600;
+  const hot: { document: string; writesPerSec: string; how: string }[] = [];
+  const rate = (document: string, writesPerSec: number, how: string) => {
+    hot.push({ document, writesPerSec: writesPerSec.toFixed(4), how });
+    return writesPerSec;
+  };
+  afterAll(() => {
+    console.log('Writes per second per shared document at 1,000,000 subscribers (Firestore sustains ~1):');
+    console.table(hot);
+  });
+
+  it('aiUsage/{day}: a few writes per run (a reservation of the day’s tokens, its top-ups, one record), not one per group of calls', async () => {
+    const { MAX_USAGE_WRITES_PER_RUN } = await import('../../lib/verdicts/ai-usage');
+    const { CLAIM_GROUP } = await import('../../lib/verdicts/score-once');
+    const { configSchema: config } = await import('../../lib/runtime/config');
+    const defaults = config.parse({
+      CRON_SECRET: 'c'.repeat(32),
+      LINK_SECRET: 'l'.repeat(44),
+      ADMIN_SECRET: 'a'.repeat(32),
+      APP_URL: 'https://scout.example.com',
+      MAIL_FROM: 'Scout <alerts@example.com>',
+      RESEND_API_KEY: 're_test',
+      FIREBASE_PROJECT_ID: 'scout',
+    });
+    const runSec = defaults.RUN_BUDGET_MS / 1_000;
+    // Before: one increment per group; groups of ~5 postings (one subscriber's), within the run's budget.
+    const groupsPerRun = defaults.AI_MAX_CALLS_PER_RUN / Math.min(5, CLAIM_GROUP);
+    const before = rate(
+      'aiUsage/{day} (one increment per group, before)',
+      (SHARDS * groupsPerRun) / runSec,
+      `${SHARDS} shards × ${groupsPerRun} groups in ${runSec} s`,
+    );
+    expect(before).toBeGreaterThan(SUSTAINED_WRITES_PER_SEC);
+    // Now: whatever the calls, a run writes the day at most MAX_USAGE_WRITES_PER_RUN times.
+    const after = rate(
+      'aiUsage/{day}',
+      (SHARDS * MAX_USAGE_WRITES_PER_RUN) / CRON_INTERVAL_SEC,
+      `${SHARDS} shards × ${MAX_USAGE_WRITES_PER_RUN} writes a run, every 15 min`,
+    );
+    expect(after).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // Even if every shard's writes fell inside one run's budget rather than across the interval.
+    expect((SHARDS * MAX_USAGE_WRITES_PER_RUN) / runSec).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the signup email cap: the hour’s counter, its places, the frontier, a mailbox’s day', async () => {
+    const { SIGNUP_LIMITS } = await import('../../lib/http/rate-limit');
+    const hourSec = SIGNUP_LIMITS.globalWindowMs / 1_000;
+    const { configSchema: config } = await import('../../lib/runtime/config');
+    const signupEmailsPerHour = Math.ceil(((SUBSCRIBERS * 0.05) / (30 * 24)) * 2);
+    // The configured default, or twice what 1,000,000 subscribers need if that is more.
+    const cap = Math.max(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.parse(undefined), 2 * signupEmailsPerHour);
+    // signup-emails_h{hour}: one increment per place taken, and an hour has exactly `cap` places.
+    expect(
+      rate('rateLimits/signup-emails_h{hour}', cap / hourSec, `SIGNUP_CONFIRMATIONS_PER_HOUR = ${cap}: one increment per place`),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // The cap this counter allows: above it the hour's counter is the hot document, so the setting stops there.
+    expect(cap).toBeLessThan(SUSTAINED_WRITES_PER_SEC * hourSec);
+    expect(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.safeParse(String(SUSTAINED_WRITES_PER_SEC * hourSec)).success).toBe(true);
+    expect(config.shape.SIGNUP_CONFIRMATIONS_PER_HOUR.safeParse(String(SUSTAINED_WRITES_PER_SEC * hourSec + 1)).success).toBe(false);
+    // signup-email_h{hour}_p{n}: created once by the email that takes it; a racer's create fails and writes nothing.
+    rate('rateLimits/signup-email_h{hour}_p{n}', 0, 'one create() per place, ever');
+    // signup-emails-frontier: written when an email lands past it; it moves an hour per `cap` emails
+    // placed, so even a flood of 100 hours' worth in one hour moves it 100 times.
+    expect(rate('rateLimits/signup-emails-frontier', 100 / hourSec, 'a flood of 100 × the cap in an hour')).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // mailbox_{key}_d{day}: counted only by the request that won that mailbox's 10-minute window.
+    const mailboxDay = rate(
+      'rateLimits/mailbox_{key}_d{day}',
+      1_000 / SIGNUP_LIMITS.addressWindowMs,
+      'one per 10-minute window of that mailbox',
+    );
+    expect(mailboxDay).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the preview window’s read budget: admitted reads plus one refusal per instance a minute', async () => {
+    const { PREVIEW_WINDOW_SHARING } = await import('../../lib/preview/shared-window');
+    const INSTANCES = 30;
+    const minuteSec = PREVIEW_WINDOW_SHARING.budgetWindowMs / 1_000;
+    const writes = rate(
+      'rateLimits/preview-window-reads_m{minute}',
+      (PREVIEW_WINDOW_SHARING.readsPerMinute + INSTANCES) / minuteSec,
+      `${PREVIEW_WINDOW_SHARING.readsPerMinute} reads a minute + one refusal each of ${INSTANCES} instances`,
+    );
+    expect(writes).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('the cycle’s own documents: a shard’s lock and cursor, a feed, a run record, the match index', async () => {
+    // The fewest shards the index may have (the default): the most writes each takes.
+    const { DEFAULT_MATCH_INDEX_SHARDS: MATCH_INDEX_SHARDS } = await import('../../lib/subscribers/match-index-layout');
+    // locks/scan-{k}-of-{n}: acquired and released once per run of that shard (a skipped call writes nothing).
+    expect(rate('locks/scan-{k}-of-{n}', 2 / CRON_INTERVAL_SEC, 'acquire + release per run of the shard')).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // runs/{runId}: its start and its end.
+    expect(rate('runs/{runId}', 2 / CRON_INTERVAL_SEC, 'start + end of one run')).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // cursors/claim-{k}-of-{n}: at most once per run of that shard.
+    expect(rate('cursors/claim-{k}-of-{n}', 1 / CRON_INTERVAL_SEC, 'a run cut short')).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // feeds/{source}: every shard's run fetches every feed, one guarded write per outcome.
+    expect(rate('feeds/{source}', SHARDS / CRON_INTERVAL_SEC, `${SHARDS} shards each write it once a tick`)).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // jobs/{id}: a posting is closed (matched) by each shard that matched it.
+    expect(rate('jobs/{id}', SHARDS / CRON_INTERVAL_SEC, `closed by each of ${SHARDS} shards`)).toBeLessThanOrEqual(
+      SUSTAINED_WRITES_PER_SEC,
+    );
+    // matchIndex/{k}-of-16: every writer of users/ writes its subscriber's entry there.
+    const perShard = (SUBSCRIBERS * 3 * 10) / MONTH_SEC / MATCH_INDEX_SHARDS;
+    expect(
+      rate(`matchIndex/{k}-of-${MATCH_INDEX_SHARDS}`, perShard, '3 profile changes a month each, a busy day 10×, over its shards'),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('per-client counters are keyed by the client: only a client’s own requests write its document', async () => {
+    const { clientKey } = await import('../../lib/http/rate-limit');
+    const { previewLimitId } = await import('../../lib/preview/preview-limit');
+    // rateLimits/client_{hmac(address)}_h{hour} and preview-client_{hmac(address)}_m{minute}: one
+    // write per request from that client, refused or not. Sharded by client: two clients never
+    // share one, so past one a second it is that client who waits, never the others.
+    expect(clientKey('198.51.100.1', 's')).not.toBe(clientKey('198.51.100.2', 's'));
+    expect(previewLimitId('198.51.100.1', 's', now)).not.toBe(previewLimitId('198.51.100.2', 's', now));
+    rate('rateLimits/client_…, preview-client_…', 0, 'sharded by client address');
   });
 });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../../lib/wiring/app-deps';
-import type { Mailer } from '../../lib/mail/mailer';
-import { createSendLimiter } from '../../lib/mail/send-limiter';
+import { onVirtualTime } from '../support/virtual-time';
 import { handleSignupRequest, SIGNUP_ACCEPTED_MESSAGE } from '../../lib/subscriptions/handle-signup-request';
 import { mailboxOf } from '../../lib/subscribers/mailbox';
 import { SIGNUP_LIMITS } from '../../lib/http/rate-limit';
@@ -203,48 +202,6 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
     expect((await h.db.collection('rateLimits').doc('signup-emails-frontier').get()).get('hour')).toBe(Math.floor(NOW.getTime() / 3_600_000) + 39);
   });
 });
-
-/**
- * A clock that only sleeping moves: each sleeper wakes at the time it asked for, so the limiter's
- * slots are the instants sends start at, without a test waiting on the wall clock.
- */
-function virtualClock() {
-  let t = Date.parse('2026-11-30T06:00:00Z');
-  return {
-    now: () => t,
-    sleep: async (ms: number) => {
-      const target = t + ms;
-      await Promise.resolve();
-      t = Math.max(t, target);
-    },
-  };
-}
-
-/**
- * The harness's dependencies on a virtual clock, with the process's send limiter on it too, and the
- * start of every provider request recorded. `holdSends` keeps every request from starting until it
- * resolves, so a test can gather every signup at the limiter before time moves.
- */
-function onVirtualTime(deps: AppDeps, options: { holdSends?: () => Promise<void> } = {}) {
-  const clock = virtualClock();
-  const starts: number[] = [];
-  let gate: Promise<void> | undefined;
-  const start = async () => {
-    if (options.holdSends) await (gate ??= options.holdSends());
-    starts.push(clock.now());
-  };
-  const mailer: Mailer = {
-    send: async (payload, o) => (await start(), deps.mailer.send(payload, o)),
-    sendBatch: async (payloads, o) => (await start(), deps.mailer.sendBatch(payloads, o)),
-  };
-  const sendLimiter = createSendLimiter({
-    ratePerSec: deps.config.SEND_RATE_PER_SEC,
-    concurrency: deps.config.SEND_CONCURRENCY,
-    now: clock.now,
-    sleep: clock.sleep,
-  });
-  return { deps: { ...deps, mailer, wallClock: clock.now, sleep: clock.sleep, sendLimiter }, starts };
-}
 
 describe('confirmations are sent through the same limiter as everything else', () => {
   it('8 signups at once: never more than SEND_RATE_PER_SEC (2) provider requests started in one second', async () => {

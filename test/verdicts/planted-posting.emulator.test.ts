@@ -3,7 +3,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelFake, type ModelFake } from '../../scripts/model-fake/server';
 import { silentLogger } from '../../lib/runtime/logger';
-import { newRunModelUsage } from '../../lib/verdicts/ai-usage';
+import { createTokenReservation, newRunModelUsage } from '../../lib/verdicts/ai-usage';
 import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
 import { scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
 import type { VerdictPosting } from '../../lib/verdicts/wire';
@@ -48,10 +48,18 @@ async function obedientDeps(): Promise<ScoreOnceDeps & { apiKey: string }> {
     apiKey,
     db,
     client,
-    config: { AI_MAX_CALLS_PER_RUN: 50, AI_DAILY_TOKEN_BUDGET: 1_000_000_000, RETENTION_DAYS: 30 },
+    config: { AI_MAX_CALLS_PER_RUN: 50, RETENTION_DAYS: 30 },
     clock: () => new Date(),
     log: silentLogger,
     usage: newRunModelUsage(),
+    tokens: createTokenReservation({
+      db,
+      runId: 'test-run',
+      budget: 1_000_000_000,
+      retentionDays: 30,
+      clock: () => new Date(),
+      leaseMs: 600_000,
+    }),
   };
 }
 

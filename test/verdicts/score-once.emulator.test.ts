@@ -5,7 +5,7 @@ import { startModelFake, type ModelFake, type ModelFault, type RecordedRequest }
 import { silentLogger } from '../../lib/runtime/logger';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { utcDay } from '../../lib/store/timestamps';
-import { aiUsageRef, newRunModelUsage, type RunModelUsage } from '../../lib/verdicts/ai-usage';
+import { aiUsageRef, createTokenReservation, newRunModelUsage, type RunModelUsage } from '../../lib/verdicts/ai-usage';
 import { askVerdicts, createVerdictClient } from '../../lib/verdicts/ask-verdicts';
 import { matchesCollection, matchRef, readMatchVerdicts } from '../../lib/verdicts/match-verdict';
 import { CLAIM_GROUP, scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
@@ -55,12 +55,20 @@ function setup(options: { maxCalls?: number; tokenBudget?: number; timeoutMs?: n
     client,
     config: {
       AI_MAX_CALLS_PER_RUN: options.maxCalls ?? 50,
-      AI_DAILY_TOKEN_BUDGET: options.tokenBudget ?? 1_000_000_000,
       RETENTION_DAYS: 30,
     },
     clock: () => new Date(),
     log: silentLogger,
     usage: options.usage ?? newRunModelUsage(),
+    // The run's share of AI_DAILY_TOKEN_BUDGET, as judge-postings builds it for a run.
+    tokens: createTokenReservation({
+      db,
+      runId: `run-${apiKey}`,
+      budget: options.tokenBudget ?? 1_000_000_000,
+      retentionDays: 30,
+      clock: () => new Date(),
+      leaseMs: 600_000,
+    }),
   };
   const requests = async () => {
     const res = await fetch(`${fake.url}/__requests?apiKey=${encodeURIComponent(apiKey)}`);
@@ -261,7 +269,7 @@ describe('budget', () => {
     const subscriber = newSubscriber();
     // Long descriptions: one request is well over 500 tokens (the fake counts 4 characters a token). The model
     // reads a long text bounded (its opening, requirements and keyword passages), so the length is in the requirements.
-    // The budget is read before each group of CLAIM_GROUP requests, so the group in progress is the overshoot.
+    // The run's reservation is checked before each group of CLAIM_GROUP requests, so the group in progress is the overshoot.
     const long = Array.from({ length: CLAIM_GROUP + 4 }, (_, i) => ({
       ...postings[i % postings.length],
       id: `sample_long_${i}`,
@@ -270,6 +278,8 @@ describe('budget', () => {
     const day = utcDay(new Date());
     await aiUsageRef(db, day).delete();
     const outcomes = await scoreOnce(s.deps, { runId: runId(1), subscriber, postings: long });
+    // The run ends: it records what it used (the cycle does so once, after its last call).
+    await s.deps.tokens.record();
     expect((await s.requests()).length).toBe(CLAIM_GROUP);
     expect([...outcomes.values()].filter((o) => o.kind === 'fallback' && o.reason === 'budget').length).toBe(4);
     const used = (await aiUsageRef(db, day).get()).data()!;
