@@ -11,7 +11,7 @@ import { matchIndexShardId, matchIndexShardOf, matchIndexShardRef } from './matc
  */
 const INVALID_ARGUMENT = 3;
 
-/** A write refused by a document limit (or anything else the store calls an invalid argument: retried once without the index, then thrown). */
+/** A write refused by a document limit (or anything else the store calls an invalid argument: tried again without the entry, then thrown). */
 export const isRefusedByLimits = (error: unknown) => (error as { code?: unknown } | null)?.code === INVALID_ARGUMENT;
 
 /**
@@ -29,13 +29,13 @@ export async function markShardRefused(
   const log = input.log ?? jsonLogger;
   const shard = matchIndexShardId(input.k, input.shards);
   log('match_index_shard_refused', { shard, by: input.by, error: String((input.error as Error)?.message ?? input.error) });
+  const ref = matchIndexShardRef(db, input.k, input.shards);
   try {
-    await matchIndexShardRef(db, input.k, input.shards).set(
-      { builtAt: FieldValue.delete(), fullAt: FieldValue.serverTimestamp() },
-      { merge: true },
-    );
+    await ref.set({ builtAt: FieldValue.delete(), fullAt: FieldValue.serverTimestamp() }, { merge: true });
   } catch (error) {
     log('match_index_shard_mark_failed', { shard, error: String((error as Error)?.message ?? error) });
+    // A shard that had no `builtAt` to trade for `fullAt` grows by it; taking `builtAt` alone only shrinks it.
+    await ref.update({ builtAt: FieldValue.delete() }).catch(() => undefined);
   }
 }
 
