@@ -242,8 +242,14 @@ export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
  * so of a sharded run's callers only the first does it.
  */
 export async function repairIndex(ctx: RunContext): Promise<RepairResult> {
-  if (ctx.shard && ctx.shard.index !== 0) return { ran: false, checked: 0, drift: 0, fixed: 0, finished: false };
-  const repaired = await repairMatchIndex(ctx.deps.db, { now: ctx.startedAt, outOfTime: () => ctx.outOfTime(0) });
-  if (repaired.drift > 0) ctx.deps.log('match_index.drift', { runId: ctx.runId, drift: repaired.drift, fixed: repaired.fixed });
+  if (ctx.shard && ctx.shard.index !== 0) return { ran: false, checked: 0, drift: 0, fixed: 0, refused: 0, finished: false };
+  const repaired = await repairMatchIndex(ctx.deps.db, {
+    now: ctx.startedAt,
+    outOfTime: () => ctx.outOfTime(0),
+    shards: ctx.deps.config.MATCH_INDEX_SHARDS,
+    log: (event, fields) => ctx.deps.log(event, { runId: ctx.runId, ...fields }),
+  });
+  if (repaired.drift > 0)
+    ctx.deps.log('match_index.drift', { runId: ctx.runId, drift: repaired.drift, fixed: repaired.fixed, refused: repaired.refused });
   return repaired;
 }

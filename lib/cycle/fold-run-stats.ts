@@ -50,7 +50,9 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     model: ctx.judge?.stats() ?? null,
     matchIndex: {
       subscribersFrom: match?.subscribersFrom ?? null,
-      repair: repair?.ran ? { checked: repair.checked, drift: repair.drift, fixed: repair.fixed, finished: repair.finished } : null,
+      repair: repair?.ran
+        ? { checked: repair.checked, drift: repair.drift, fixed: repair.fixed, refused: repair.refused, finished: repair.finished }
+        : null,
     },
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,

@@ -45,12 +45,12 @@ export type RunStats = {
   model: ModelStats | null;
   /**
    * The match index (lib/subscribers/match-index.ts): where this run's subscribers were read from
-   * (null: no new posting, nobody read), and what its share of the repair sweep checked and fixed
-   * (null: no sweep due, or a shard other than the first).
+   * (null: no new posting, nobody read), and what its share of the repair sweep checked and fixed,
+   * and how many fixes a full shard refused (null: no sweep due, or a shard other than the first).
    */
   matchIndex: {
     subscribersFrom: 'index' | 'users' | null;
-    repair: { checked: number; drift: number; fixed: number; finished: boolean } | null;
+    repair: { checked: number; drift: number; fixed: number; refused: number; finished: boolean } | null;
   };
   durationMs: number;
   /** Wall time of each phase, in ms. */

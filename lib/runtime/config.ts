@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { estimatedSecretBits } from './secret-strength';
+import { DEFAULT_MATCH_INDEX_SHARDS, isMatchIndexShardCount, MAX_MATCH_INDEX_SHARDS } from './shard';
 
 const flag = (fallback: boolean) =>
   z
@@ -77,6 +78,15 @@ export const configSchema = z.object({
   FEED_ALLOW_PRIVATE_ADDRESSES: flag(false),
   /** New postings one source may add in one run; the rest wait for the next run. */
   FEED_MAX_NEW_POSTINGS_PER_RUN: int(500, 1, 10_000),
+  /**
+   * Documents the match index is spread over (lib/subscribers/match-index-layout.ts): a power of
+   * two, sized for the subscribers (docs/deploy.md). A change is applied by the repair sweep, which
+   * rebuilds the index under it.
+   */
+  MATCH_INDEX_SHARDS: int(DEFAULT_MATCH_INDEX_SHARDS, DEFAULT_MATCH_INDEX_SHARDS, MAX_MATCH_INDEX_SHARDS).refine(
+    isMatchIndexShardCount,
+    'must be a power of two (16, 32, 64, …)',
+  ),
   ALLOW_CLOCK_OVERRIDE: flag(false),
   /** Set by Vercel itself on every deployment: the client address is then the X-Forwarded-For Vercel overwrites. */
   VERCEL: flag(false),

@@ -47,3 +47,13 @@ export const ownsSubscriber = (shard: Shard | undefined, uid: string) => !shard 
 
 /** Every tag of the shards that together cover all subscribers: a posting is closed once all of them matched it. */
 export const allShardTags = (count: number) => Array.from({ length: count }, (_, index) => shardTag({ index, count }));
+
+/**
+ * The match index's shard counts (MATCH_INDEX_SHARDS; lib/subscribers/match-index-layout.ts):
+ * powers of two from SHARD_BUCKETS up, so every run shard count that divides 16 divides the index's
+ * count too and a run shard reads only its own index shards.
+ */
+export const DEFAULT_MATCH_INDEX_SHARDS = SHARD_BUCKETS;
+export const MAX_MATCH_INDEX_SHARDS = 4_096;
+export const isMatchIndexShardCount = (n: number) =>
+  Number.isInteger(n) && n >= DEFAULT_MATCH_INDEX_SHARDS && n <= MAX_MATCH_INDEX_SHARDS && (n & (n - 1)) === 0;

@@ -2,6 +2,8 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { DEFAULT_FIT_THRESHOLD } from './fit-profile';
 import { entryFor, entryForStored, writeMatchProfile } from './match-index';
+import { layoutsWritten, readIndexLayout } from './match-index-layout';
+import { writeWithEntryOrWithout } from './match-index-refusal';
 import { applyUpdate } from './subscriber-writes';
 import {
   defaultScheduleFields,
@@ -47,42 +49,52 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
     confirmedAt: now,
     updatedAt: now,
   };
+  const layouts = layoutsWritten(await readIndexLayout(db));
   try {
-    // The subscriber and their match index entry land together, or neither does.
-    const batch = db.batch();
-    batch.create(ref, subscriber);
-    writeMatchProfile(batch, db, id, { before: undefined, after: entryFor(subscriber) });
-    await batch.commit();
+    // The subscriber and their match index entry land together, or (a full shard) the subscriber alone.
+    await writeWithEntryOrWithout(db, { uid: id, layouts }, async (index) => {
+      const batch = db.batch();
+      batch.create(ref, subscriber);
+      index.written = writeMatchProfile(batch, db, id, { before: undefined, after: entryFor(subscriber), layouts: index.layouts });
+      await batch.commit();
+    });
     return { id, outcome: 'created' };
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }
-  return db.runTransaction(async (tx) => {
-    const snap = await tx.get(ref);
-    const existing = snap.data();
-    // `unsubscribedAt` outlives a re-signup: until the address's owner confirms again, the opt-out stands.
-    const optedOut = existing?.status === 'unsubscribed' || (existing?.status === 'pending' && snap.get('unsubscribedAt') != null);
-    if (optedOut) return { id, outcome: 'kept-unsubscribed' as const };
-    // Read in this transaction: a concurrent change makes it retry, so the version goes up exactly once per change.
-    const about = parsed.about ?? existing?.about ?? '';
-    const profileChanged = !existing || verdictProfileChanged(existing, { ...subscriber, about });
-    const update = {
-      keywords: subscriber.keywords,
-      excludes: subscriber.excludes,
-      minPay: subscriber.minPay,
-      mode: subscriber.mode,
-      ...definedScheduleFields(parsed),
-      about,
-      ...(parsed.fitThreshold !== undefined ? { fitThreshold: parsed.fitThreshold } : {}),
-      ...(profileChanged ? { profileVersion: (existing?.profileVersion ?? 0) + 1 } : {}),
-      status: 'active',
-      confirmedAt: existing?.confirmedAt ?? now,
-      updatedAt: now,
-      // A pending signup made active here is confirmed by the operator: nothing may expire it now.
-      ...leavePendingFields(),
-    };
-    tx.update(ref, update);
-    writeMatchProfile(tx, db, id, { before: entryForStored(id, existing), after: entryForStored(id, applyUpdate(existing ?? {}, update)) });
-    return { id, outcome: 'updated' as const };
-  });
+  return writeWithEntryOrWithout(db, { uid: id, layouts }, (index) =>
+    db.runTransaction(async (tx) => {
+      const snap = await tx.get(ref);
+      const existing = snap.data();
+      // `unsubscribedAt` outlives a re-signup: until the address's owner confirms again, the opt-out stands.
+      const optedOut = existing?.status === 'unsubscribed' || (existing?.status === 'pending' && snap.get('unsubscribedAt') != null);
+      if (optedOut) return { id, outcome: 'kept-unsubscribed' as const };
+      // Read in this transaction: a concurrent change makes it retry, so the version goes up exactly once per change.
+      const about = parsed.about ?? existing?.about ?? '';
+      const profileChanged = !existing || verdictProfileChanged(existing, { ...subscriber, about });
+      const update = {
+        keywords: subscriber.keywords,
+        excludes: subscriber.excludes,
+        minPay: subscriber.minPay,
+        mode: subscriber.mode,
+        ...definedScheduleFields(parsed),
+        about,
+        ...(parsed.fitThreshold !== undefined ? { fitThreshold: parsed.fitThreshold } : {}),
+        ...(profileChanged ? { profileVersion: (existing?.profileVersion ?? 0) + 1 } : {}),
+        status: 'active',
+        confirmedAt: existing?.confirmedAt ?? now,
+        updatedAt: now,
+        // A pending signup made active here is confirmed by the operator: nothing may expire it now.
+        ...leavePendingFields(),
+      };
+      tx.update(ref, update);
+      const change = {
+        before: entryForStored(id, existing),
+        after: entryForStored(id, applyUpdate(existing ?? {}, update)),
+        layouts: index.layouts,
+      };
+      index.written = writeMatchProfile(tx, db, id, change);
+      return { id, outcome: 'updated' as const };
+    }),
+  );
 }

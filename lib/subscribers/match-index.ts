@@ -3,6 +3,7 @@ import { ownsSubscriber, shardOf, type Shard } from '../runtime/shard';
 import { readMany } from '../store/create-documents';
 import { COLLECTIONS } from '../store/collections';
 import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
+import { MAX_INLINE_ENTRY_BYTES, readIndexLayout } from './match-index-layout';
 import { toDate } from '../store/timestamps';
 import { WEEKDAYS, type Weekday } from './digest-schedule';
 import { hasMinPay, MINIMUM_PAY_KINDS, minimumSchema, minPayOfLegacyBudget, NO_MIN_PAY, type MinPay } from '../pay/minimum-pay';
@@ -16,42 +17,42 @@ import {
 } from './subscriber';
 
 /**
- * The match index: every active subscriber's match profile, packed into MATCH_INDEX_SHARDS
- * documents, so that a run reads a handful of documents instead of one per subscriber.
+ * The match index: every active subscriber's match profile, packed into a few documents (its
+ * shards; how many is the layout, match-index-layout.ts), so that a run reads a handful of
+ * documents instead of one per subscriber.
  *
- *   matchIndex/{k}-of-{K}  { profiles: { [uid]: entry | null }, builtAt? }
+ *   matchIndex/{k}-of-{K}  { profiles: { [uid]: entry | null }, builtAt?, fullAt? }
  *
  * An entry is what matching, claiming and composing need of a subscriber (keywords, excludes,
  * pay minimums, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
  * is left out (500 characters a subscriber would fill a shard; the verdict stage reads users/ for
- * the few it judges). A profile longer than MAX_INLINE_ENTRY_CHARS is stored as null, "read
- * users/{uid}": a few long profiles cost a read each rather than push a shard towards 1 MiB.
+ * the few it judges). A profile longer than MAX_INLINE_ENTRY_BYTES (UTF-8, so a shard's size has a
+ * bound whatever the script) is stored as null, "read users/{uid}": a few long profiles cost a read
+ * each rather than push a shard towards 1 MiB.
  *
  * Kept in step: every write that changes a subscriber's status or profile writes their entry in
  * the same batch or transaction (`writeMatchProfile`, or `guardedSubscriberUpdate` which does it
  * for a guarded update), as a merge of one map key, so writers of different subscribers on one
  * shard never overwrite each other. The repair sweep (repair-match-index.ts) builds the index the
  * first time, checks it against users/ once a day and sets `builtAt` on every shard when a sweep
- * completes: until then (a new deployment, a new K) runs read users/ as before. The index is a
- * cache of who to consider, never of who may be emailed: the dispatcher re-reads the subscriber
- * before every send, so a stale entry cannot reach someone who opted out.
+ * completes: until then (a new deployment, a new layout) runs read users/ as before. A shard that
+ * refused an entry (a document past a production limit: too few shards for the subscribers) loses
+ * `builtAt` and gets `fullAt` (match-index-refusal.ts): runs read users/ again, which is right if
+ * costly, until a larger layout is built. The index is a cache of who to consider, never of who
+ * may be emailed: the dispatcher re-reads the subscriber before every send, so a stale entry
+ * cannot reach someone who opted out.
  *
  * `profiles` is exempt from indexing (firestore.indexes.json): a map keyed by uid would otherwise
  * cost two index entries per subscriber and pass the 40,000 a document may have.
  */
-export const MATCH_INDEX_SHARDS = 16;
-
-/** Longer entries are stored as a pointer to users/: bounds a shard at (≈34 B key + this) per subscriber. */
-export const MAX_INLINE_ENTRY_CHARS = 300;
 
 /** `scout status` warns past this share of the 1 MiB a document may hold: time to raise MATCH_INDEX_SHARDS. */
 export const MATCH_INDEX_WARN_SHARE = 0.75;
 
-export const matchIndexShardId = (k: number, count = MATCH_INDEX_SHARDS) => `${k}-of-${count}`;
-export const matchIndexShardOf = (uid: string, count = MATCH_INDEX_SHARDS) => shardOf(uid, count);
+export const matchIndexShardId = (k: number, count: number) => `${k}-of-${count}`;
+export const matchIndexShardOf = (uid: string, count: number) => shardOf(uid, count);
 export const matchIndexCollection = (db: Firestore) => db.collection(COLLECTIONS.matchIndex);
-export const matchIndexShardRef = (db: Firestore, k: number, count = MATCH_INDEX_SHARDS) =>
-  matchIndexCollection(db).doc(matchIndexShardId(k, count));
+export const matchIndexShardRef = (db: Firestore, k: number, count: number) => matchIndexCollection(db).doc(matchIndexShardId(k, count));
 
 /** What the index holds of a subscriber: the stored subscriber without `about` and the bookkeeping dates. */
 export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt'>;
@@ -184,7 +185,7 @@ export type IndexEntry = string | null;
 export function entryFor(subscriber: IndexedSubscriber | null | undefined): IndexEntry | undefined {
   if (!subscriber || subscriber.status !== 'active') return undefined;
   const entry = encodeProfile(subscriber);
-  return entry.length <= MAX_INLINE_ENTRY_CHARS ? entry : null;
+  return Buffer.byteLength(entry, 'utf8') <= MAX_INLINE_ENTRY_BYTES ? entry : null;
 }
 
 /** The entry of a document as stored (raw fields, as an update or a create writes them); undefined when it has none. */
@@ -199,34 +200,42 @@ type Writer = WriteBatch | Transaction;
  * transaction, so it lands with the subscriber's own write or not at all. A merge of one map key:
  * writers of other subscribers on the same shard are untouched. Writes nothing when the entry the
  * caller read (`before`) is already the one called for, so saves that change nothing of the
- * profile, and signups that stay pending, cost no index write.
+ * profile, and signups that stay pending, cost no index write. `layouts`: the layout in force, and
+ * the one being built if any (match-index-layout.ts). Answers whether it wrote.
  */
 export function writeMatchProfile(
   writer: Writer,
   db: Firestore,
   uid: string,
-  change: { before: IndexEntry | undefined; after: IndexEntry | undefined },
-): void {
-  if (change.before === change.after) return;
-  const ref = matchIndexShardRef(db, matchIndexShardOf(uid));
+  change: { before: IndexEntry | undefined; after: IndexEntry | undefined; layouts: number[] },
+): boolean {
+  if (change.before === change.after || change.layouts.length === 0) return false;
   const value = change.after === undefined ? FieldValue.delete() : change.after;
-  (writer as WriteBatch).set(ref, { profiles: { [uid]: value } }, { merge: true });
+  for (const count of change.layouts)
+    (writer as WriteBatch).set(
+      matchIndexShardRef(db, matchIndexShardOf(uid, count), count),
+      { profiles: { [uid]: value } },
+      { merge: true },
+    );
+  return true;
 }
 
-/** A shard as read: its entries, and whether a completed sweep has vouched for it. */
-export type IndexShard = { k: number; profiles: Map<string, IndexEntry>; builtAt: Date | null; bytes: number };
+/** A shard as read: its entries, whether a completed sweep has vouched for it, and when it last refused an entry. */
+export type IndexShard = { k: number; profiles: Map<string, IndexEntry>; builtAt: Date | null; fullAt: Date | null; bytes: number };
 
 /** The shards a run reads: all of them, or, when the run's shard count divides K, only those whose subscribers it owns. */
-export function shardsToRead(shard: Shard | undefined, count = MATCH_INDEX_SHARDS): number[] {
+export function shardsToRead(shard: Shard | undefined, count: number): number[] {
   const all = Array.from({ length: count }, (_, k) => k);
   // sha256 % K % n = sha256 % n when n divides K: index shard k holds only run shard k % n's subscribers.
   if (!shard || count % shard.count !== 0) return all;
   return all.filter((k) => k % shard.count === shard.index);
 }
 
-export async function readIndexShards(db: Firestore, ks: number[], count = MATCH_INDEX_SHARDS): Promise<IndexShard[]> {
-  if (ks.length === 0) return [];
-  const snaps = await db.getAll(...ks.map((k) => matchIndexShardRef(db, k, count)));
+export async function readIndexShards(db: Firestore, ks: number[], count: number): Promise<IndexShard[]> {
+  const snaps = await readMany(
+    db,
+    ks.map((k) => matchIndexShardRef(db, k, count)),
+  );
   return snaps.map((snap, i) => {
     const data = snap.data() ?? {};
     const profiles = new Map<string, IndexEntry>(Object.entries((data.profiles ?? {}) as Record<string, IndexEntry>));
@@ -234,6 +243,7 @@ export async function readIndexShards(db: Firestore, ks: number[], count = MATCH
       k: ks[i],
       profiles,
       builtAt: toDate(data.builtAt),
+      fullAt: toDate(data.fullAt),
       bytes: snap.exists ? documentSize(COLLECTIONS.matchIndex, snap.id, data) : 0,
     };
   });
@@ -245,13 +255,17 @@ export const shardFullness = (shard: Pick<IndexShard, 'bytes'>) => shard.bytes /
 /** Where a run's subscribers came from: the index, or (not built yet) users/ as before it existed. */
 export type ActiveSubscribers = { subscribers: IndexedSubscriber[]; from: 'index' | 'users'; pointers: number };
 
+/** Every shard of a layout, in order. */
+export const allIndexShards = (count: number) => Array.from({ length: count }, (_, k) => k);
+
 /**
  * The active subscribers a run (or one shard of a run) matches against: from the index once a
- * sweep has built it — the shards only, plus one read per entry too long to inline — otherwise
- * from users/, one read per active subscriber.
+ * sweep has built it — the layout's cursor, the shards (K, or K ÷ n for a cron shard of n), plus
+ * one read per entry too long to inline — otherwise from users/, one read per active subscriber.
  */
 export async function readActiveSubscribers(db: Firestore, shard: Shard | undefined): Promise<ActiveSubscribers> {
-  const shards = await readIndexShards(db, shardsToRead(shard));
+  const count = (await readIndexLayout(db)).shards;
+  const shards = await readIndexShards(db, shardsToRead(shard, count), count);
   if (shards.some((s) => !s.builtAt)) {
     const subscribers = (await listActiveSubscribers(db)).filter((s) => ownsSubscriber(shard, s.id));
     return { subscribers, from: 'users', pointers: 0 };

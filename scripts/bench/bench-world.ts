@@ -5,6 +5,7 @@ import { digestEmailKey, newOutboxRow, outboxCollection } from '../../lib/outbox
 import { digestScheduleOf, subscribersCollection, subscriberId, type Subscriber } from '../../lib/subscribers/subscriber';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { entryFor, matchIndexShardOf, matchIndexShardRef, type IndexEntry } from '../../lib/subscribers/match-index';
+import { DEFAULT_MATCH_INDEX_SHARDS as K } from '../../lib/subscribers/match-index-layout';
 import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
 import { DIGEST_DUE_BACKFILL } from '../../lib/ledger/backfill-digest-due';
 import { SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
@@ -133,10 +134,10 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         updatedAt: signedUp,
       };
       batch.set(subscribersCollection(db).doc(subscriber.id), subscriber);
-      const shard = matchIndexShardOf(subscriber.id);
+      const shard = matchIndexShardOf(subscriber.id, K);
       entries.set(shard, { ...entries.get(shard), [subscriber.id]: entryFor(subscriber)! });
     }
-    for (const [shard, profiles] of entries) batch.set(matchIndexShardRef(db, shard), { profiles }, { merge: true });
+    for (const [shard, profiles] of entries) batch.set(matchIndexShardRef(db, shard, K), { profiles }, { merge: true });
     writes.push(batch.commit());
     if (writes.length >= 8) await Promise.all(writes.splice(0));
   }

@@ -11,7 +11,7 @@ import {
   shardOf,
   shardTag,
 } from '../../lib/runtime/shard';
-import { MATCH_INDEX_SHARDS } from '../../lib/subscribers/match-index';
+import { DEFAULT_MATCH_INDEX_SHARDS } from '../../lib/subscribers/match-index-layout';
 
 const uids = Array.from({ length: 2_000 }, (_, i) => Buffer.from(`user${i}@example.com`).toString('base64url'));
 
@@ -52,7 +52,7 @@ describe('shard buckets', () => {
 
   it('16 buckets: the shard counts that split them whole are those that also halve the match index', () => {
     expect(divisors).toEqual([1, 2, 4, 8, 16]);
-    expect(SHARD_BUCKETS).toBe(MATCH_INDEX_SHARDS);
+    expect(SHARD_BUCKETS).toBe(DEFAULT_MATCH_INDEX_SHARDS);
   });
 
   it("a subscriber's bucket names their shard for every count that divides 16", () => {

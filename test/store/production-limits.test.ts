@@ -666,6 +666,107 @@ describe('a subscriber with 25 broad keywords on a day of 10,000 matching postin
   });
 });
 
+// ── The match index at 1,000,000 subscribers ─────────────────────────────────────────────────────
+// Imported here, with the block, so that it stays whole when other blocks are appended.
+const { entryFor, matchIndexShardId, matchIndexShardOf } = await import('../../lib/subscribers/match-index');
+const { matchIndexShardsFor } = await import('../../lib/subscribers/match-index-layout');
+type IndexedSubscriber = NonNullable<Parameters<typeof entryFor>[0]>;
+
+describe('the match index at 1,000,000 subscribers, every profile as large as the index keeps inline', () => {
+  const SUBSCRIBERS = 1_000_000;
+  /** The room to spare every document keeps (SPARE, half of 1 MiB). */
+  const half = FIRESTORE_LIMITS.documentBytes * SPARE;
+  // The longest uid there is (a 254-character address), made distinct by a counter in the local part.
+  const uidOf = (i: number) =>
+    subscriberId(`${String(i).padStart(7, '0')}${'l'.repeat(57)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`);
+
+  /**
+   * The largest entry the index stores inline: a profile grown one wide character (3 UTF-8 bytes)
+   * at a time, keywords then excludes, every other field at its widest, until the next character
+   * would make it a pointer. Whatever bound entryFor keeps (characters or bytes), this meets it.
+   */
+  function largestInlineEntry(): string {
+    const base: IndexedSubscriber = {
+      id: uidOf(0),
+      email: Buffer.from(uidOf(0), 'base64url').toString('utf8'),
+      keywords: [],
+      excludes: [],
+      minPay: {
+        fixed: { amount: 9_999_999.99, currency: 'USD' },
+        hourly: { amount: 9_999_999.99, currency: 'EUR' },
+        yearly: { amount: 9_999_999.99, currency: 'GBP' },
+      },
+      mode: 'weekly',
+      profileVersion: Number.MAX_SAFE_INTEGER,
+      fitThreshold: 100,
+      status: 'active',
+      timezone: 'America/Argentina/ComodRivadavia',
+      digestHour: 23,
+      weekdays: ['mon', 'wed', 'fri'],
+      weeklyDay: 'sun',
+      feedTokenVersion: Number.MAX_SAFE_INTEGER,
+      linkVersion: Number.MAX_SAFE_INTEGER,
+    };
+    let kept = entryFor(base);
+    if (typeof kept !== 'string') throw new Error('the bare profile does not fit inline');
+    const lists = { keywords: [] as string[], excludes: [] as string[] };
+    for (const [list, cap] of [
+      ['keywords', MAX_KEYWORDS],
+      ['excludes', MAX_EXCLUDES],
+    ] as const)
+      for (let n = 0; n < cap; n++)
+        for (let length = 1; length <= MAX_KEYWORD_LENGTH; length++) {
+          const grown = [...lists[list].slice(0, n), wide(n + (list === 'excludes' ? 500 : 0), length)];
+          const entry = entryFor({ ...base, ...lists, [list]: grown });
+          if (typeof entry !== 'string') return kept;
+          lists[list] = grown;
+          kept = entry;
+        }
+    return kept;
+  }
+
+  const entry = largestInlineEntry();
+
+  /** The layout sized for `subscribers` and its fullest shard, filled with the largest entry under the longest uids. */
+  function measure(subscribers: number) {
+    const shards = matchIndexShardsFor(subscribers);
+    // Where the hash puts each subscriber: the fullest shard is what must fit, not the mean.
+    const byShard = new Map<number, string[]>();
+    for (let i = 0; i < subscribers; i++) {
+      const uid = uidOf(i);
+      const k = matchIndexShardOf(uid, shards);
+      const list = byShard.get(k) ?? [];
+      list.push(uid);
+      byShard.set(k, list);
+    }
+    const [k, uids] = [...byShard.entries()].reduce((a, b) => (b[1].length > a[1].length ? b : a));
+    const doc = { profiles: Object.fromEntries(uids.map((uid) => [uid, entry])), builtAt: now, fullAt: now };
+    return { shards, fullest: uids.length, ...checkDocumentLimits('matchIndex', matchIndexShardId(k, shards), doc, indexConfig) };
+  }
+
+  it('the fullest shard stays under half of 1 MiB and of 40,000 index entries', () => {
+    const m = measure(SUBSCRIBERS);
+    console.log(
+      `match index at ${SUBSCRIBERS} subscribers: ${m.shards} shards, the fullest holds ${m.fullest} (mean ${SUBSCRIBERS / m.shards}),` +
+        ` entries of ${Buffer.byteLength(entry)} bytes under uids of ${uidOf(0).length} characters: ${m.bytes} bytes, ${m.indexEntries} index entries`,
+    );
+    expect(m.problems).toEqual([]);
+    expect(m.bytes, 'bytes').toBeLessThan(half);
+    expect(m.indexEntries, 'index entries').toBeLessThan(FIRESTORE_LIMITS.indexEntries * SPARE);
+  });
+
+  it('so does the layout sized for 10,000 and 100,000, and each is one MATCH_INDEX_SHARDS accepts: a run reads it plus the layout', () => {
+    for (const subscribers of [10_000, 100_000, SUBSCRIBERS]) {
+      const m = measure(subscribers);
+      console.log(
+        `match index at ${subscribers}: ${m.shards} shards (a run reads ${m.shards + 1} documents), fullest ${m.fullest} subscribers, ${m.bytes} bytes`,
+      );
+      expect(m.bytes).toBeLessThan(half);
+      expect(configSchema.shape.MATCH_INDEX_SHARDS.safeParse(String(m.shards)).success).toBe(true);
+    }
+  });
+});
+
 // ── Index only what a query uses ─────────────────────────────────────────────────────────────────
 
 /**
@@ -1052,7 +1153,8 @@ describe('no document is written more than about once a second at 1,000,000 subs
   });
 
   it('the cycle’s own documents: a shard’s lock and cursor, a feed, a run record, the match index', async () => {
-    const { MATCH_INDEX_SHARDS } = await import('../../lib/subscribers/match-index');
+    // The fewest shards the index may have (the default): the most writes each takes.
+    const { DEFAULT_MATCH_INDEX_SHARDS: MATCH_INDEX_SHARDS } = await import('../../lib/subscribers/match-index-layout');
     // locks/scan-{k}-of-{n}: acquired and released once per run of that shard (a skipped call writes nothing).
     expect(rate('locks/scan-{k}-of-{n}', 2 / CRON_INTERVAL_SEC, 'acquire + release per run of the shard')).toBeLessThanOrEqual(
       SUSTAINED_WRITES_PER_SEC,

@@ -11,13 +11,13 @@ import { confirmUrl, unsubscribeUrl } from '../../lib/subscribers/link-token';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import {
   decodeProfile,
-  MATCH_INDEX_SHARDS,
   matchIndexShardOf,
   matchIndexShardRef,
   readActiveSubscribers,
   readIndexShards,
 } from '../../lib/subscribers/match-index';
 import { readRepairState, repairMatchIndex } from '../../lib/subscribers/repair-match-index';
+import { DEFAULT_MATCH_INDEX_SHARDS as K } from '../../lib/subscribers/match-index-layout';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { createHarness, type Harness } from '../support/harness';
 import { indexDrift, indexEntries } from '../support/match-index';
@@ -117,7 +117,7 @@ describe('writers sharing one index document', () => {
   it('40 subscribers of one shard, each changing their preferences at once, lose none of each other’s entries', async () => {
     const emails: string[] = [];
     for (let i = 0; emails.length < 40; i++)
-      if (matchIndexShardOf(subscriberId(`u${i}@example.com`)) === 3) emails.push(`u${i}@example.com`);
+      if (matchIndexShardOf(subscriberId(`u${i}@example.com`), K) === 3) emails.push(`u${i}@example.com`);
     await Promise.all(emails.map((email) => addActiveSubscriber(h.db, { email, keywords: ['react'] }, NOW)));
     await Promise.all(
       emails.map((email, i) =>
@@ -174,7 +174,8 @@ describe('the repair sweep', () => {
     expect(active.subscribers.map((s) => s.keywords[0]).sort()).toEqual(['go', 'react', 'rust']);
     const shards = await readIndexShards(
       h.db,
-      Array.from({ length: MATCH_INDEX_SHARDS }, (_, k) => k),
+      Array.from({ length: K }, (_, k) => k),
+      K,
     );
     expect(shards.every((s) => s.builtAt?.getTime() === NOW.getTime())).toBe(true);
   });
@@ -186,13 +187,13 @@ describe('the repair sweep', () => {
     await repairMatchIndex(h.db, { now: NOW });
     const [ada, bob, cy] = ids;
     const ghost = subscriberId('ghost@example.com');
-    await matchIndexShardRef(h.db, matchIndexShardOf(ada)).update({ [`profiles.${ada}`]: FieldValue.delete() });
+    await matchIndexShardRef(h.db, matchIndexShardOf(ada, K), K).update({ [`profiles.${ada}`]: FieldValue.delete() });
     await h.db
       .collection('users')
       .doc(bob)
       .update({ keywords: ['changed behind the index’s back'] });
     await h.db.collection('users').doc(cy).update({ status: 'paused' });
-    await matchIndexShardRef(h.db, matchIndexShardOf(ghost)).set(
+    await matchIndexShardRef(h.db, matchIndexShardOf(ghost, K), K).set(
       { profiles: { [ghost]: '[1,["x"],[],null,"i",1,60,"UTC",null,127,0,0]' } },
       { merge: true },
     );

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { decodeProfile, encodeProfile, entryFor, shardsToRead, type IndexedSubscriber } from '../../lib/subscribers/match-index';
 import {
-  decodeProfile,
-  encodeProfile,
-  entryFor,
-  MATCH_INDEX_SHARDS,
-  MAX_INLINE_ENTRY_CHARS,
-  shardsToRead,
-  type IndexedSubscriber,
-} from '../../lib/subscribers/match-index';
+  DEFAULT_MATCH_INDEX_SHARDS,
+  MAX_INLINE_ENTRY_BYTES,
+  MAX_UID_LENGTH,
+  matchIndexCapacity,
+  matchIndexShardsFor,
+  shardsOfLayout,
+  WORST_SUBSCRIBER_BYTES,
+} from '../../lib/subscribers/match-index-layout';
+import { configSchema } from '../../lib/runtime/config';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { documentSize, FIRESTORE_LIMITS, indexEntries, type IndexConfig } from '../../lib/store/firestore-limits';
@@ -105,10 +107,17 @@ describe('an index entry', () => {
     for (const status of ['pending', 'paused', 'unsubscribed'] as const) expect(entryFor(profile({ status }))).toBeUndefined();
   });
 
-  it('is a pointer (null) past MAX_INLINE_ENTRY_CHARS, so a long profile costs a read instead of a shard’s room', () => {
+  it('is a pointer (null) past MAX_INLINE_ENTRY_BYTES, so a long profile costs a read instead of a shard’s room', () => {
     const long = profile({ keywords: Array.from({ length: 25 }, (_, i) => `a rather long keyword phrase ${i}`) });
-    expect(encodeProfile(long).length).toBeGreaterThan(MAX_INLINE_ENTRY_CHARS);
+    expect(Buffer.byteLength(encodeProfile(long))).toBeGreaterThan(MAX_INLINE_ENTRY_BYTES);
     expect(entryFor(long)).toBeNull();
+  });
+
+  it('counts the bound in UTF-8 bytes, not characters: a profile in wide script under the length is a pointer past the bytes', () => {
+    const wide = profile({ keywords: ['\u4e00'.repeat(60), '\u4e8c'.repeat(60)] });
+    expect(encodeProfile(wide).length).toBeLessThan(MAX_INLINE_ENTRY_BYTES);
+    expect(Buffer.byteLength(encodeProfile(wide))).toBeGreaterThan(MAX_INLINE_ENTRY_BYTES);
+    expect(entryFor(wide)).toBeNull();
   });
 });
 
@@ -129,7 +138,7 @@ describe('a shard document, against production’s limits (the emulator enforces
   });
 
   it('the worst case, every entry at the inline cap, holds 2,500 subscribers a shard (40,000 over 16) under 1 MiB', () => {
-    const worst = () => 'x'.repeat(MAX_INLINE_ENTRY_CHARS);
+    const worst = () => 'x'.repeat(MAX_INLINE_ENTRY_BYTES);
     expect(documentSize('matchIndex', '0-of-16', shardOf(2_500, worst))).toBeLessThan(FIRESTORE_LIMITS.documentBytes);
   });
 
@@ -146,8 +155,42 @@ describe('a shard document, against production’s limits (the emulator enforces
 
 describe('which shards a run reads', () => {
   it('all of them unsharded; only its own when its shard count divides K; all of them otherwise', () => {
-    expect(shardsToRead(undefined)).toHaveLength(MATCH_INDEX_SHARDS);
-    expect(shardsToRead({ index: 1, count: 4 })).toEqual([1, 5, 9, 13]);
-    expect(shardsToRead({ index: 2, count: 3 })).toHaveLength(MATCH_INDEX_SHARDS);
+    expect(shardsToRead(undefined, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
+    expect(shardsToRead({ index: 1, count: 4 }, DEFAULT_MATCH_INDEX_SHARDS)).toEqual([1, 5, 9, 13]);
+    expect(shardsToRead({ index: 2, count: 3 }, DEFAULT_MATCH_INDEX_SHARDS)).toHaveLength(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+});
+
+describe('the layout: how many shards, and for how many subscribers', () => {
+  it('MATCH_INDEX_SHARDS takes powers of two from 16 to 4,096 and nothing else', () => {
+    const accepts = (v: string) => configSchema.shape.MATCH_INDEX_SHARDS.safeParse(v).success;
+    for (const n of [16, 32, 64, 1_024, 4_096]) expect(accepts(String(n))).toBe(true);
+    for (const v of ['8', '24', '100', '8192', '0', 'many']) expect(accepts(v)).toBe(false);
+    expect(configSchema.shape.MATCH_INDEX_SHARDS.parse(undefined)).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+
+  it('reads the stored layout, and the default when none (or one it does not know) is stored', () => {
+    expect(shardsOfLayout('64 shards')).toBe(64);
+    expect(shardsOfLayout(undefined)).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+    expect(shardsOfLayout('24 shards')).toBe(DEFAULT_MATCH_INDEX_SHARDS);
+  });
+
+  it('sizes for the worst subscriber: 16 shards to 10,000, 256 for 100,000, 2,048 for 1,000,000', () => {
+    expect(matchIndexShardsFor(10_000)).toBe(16);
+    expect(matchIndexShardsFor(100_000)).toBe(256);
+    expect(matchIndexShardsFor(1_000_000)).toBe(2_048);
+    expect(matchIndexCapacity(2_048)).toBeGreaterThanOrEqual(1_000_000);
+    // The key and the entry at their longest, as Firestore counts a map entry.
+    expect(WORST_SUBSCRIBER_BYTES).toBe(MAX_UID_LENGTH + 1 + MAX_INLINE_ENTRY_BYTES + 1);
+    expect(subscriberId(`${'l'.repeat(64)}@${'d'.repeat(63)}.${'o'.repeat(63)}.${'m'.repeat(56)}.test`)).toHaveLength(MAX_UID_LENGTH);
+  });
+
+  it('a cron shard of n reads only its own K ÷ n index shards whatever K is', () => {
+    for (const count of [16, 64, 2_048])
+      for (const n of [2, 4, 16]) {
+        const mine = shardsToRead({ index: 1, count: n }, count);
+        expect(mine).toHaveLength(count / n);
+        expect(mine.every((k) => k % n === 1)).toBe(true);
+      }
   });
 });

@@ -2,6 +2,7 @@ import { Timestamp } from 'firebase-admin/firestore';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { decodeProfile, matchIndexShardOf, matchIndexShardRef } from '../../lib/subscribers/match-index';
+import { DEFAULT_MATCH_INDEX_SHARDS as K } from '../../lib/subscribers/match-index-layout';
 import { subscriberId, subscribersCollection } from '../../lib/subscribers/subscriber';
 import { createCliFixture, type CliFixture } from '../cli/cli-fixture';
 
@@ -57,14 +58,14 @@ async function seedOldShapes() {
     [CY, null],
   ] as const) {
     const uid = subscriberId(email);
-    await matchIndexShardRef(fx.db, matchIndexShardOf(uid)).set({ profiles: { [uid]: oldEntry(minBudget) } }, { merge: true });
+    await matchIndexShardRef(fx.db, matchIndexShardOf(uid, K), K).set({ profiles: { [uid]: oldEntry(minBudget) } }, { merge: true });
   }
 }
 
 const rawUser = async (email: string) => (await fx.db.collection('users').doc(subscriberId(email)).get()).data()!;
 const indexEntry = async (email: string) => {
   const uid = subscriberId(email);
-  const shard = await matchIndexShardRef(fx.db, matchIndexShardOf(uid)).get();
+  const shard = await matchIndexShardRef(fx.db, matchIndexShardOf(uid, K), K).get();
   return (shard.get('profiles') as Record<string, string | null> | undefined)?.[uid];
 };
 const snapshot = async () =>

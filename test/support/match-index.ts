@@ -1,12 +1,11 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { entryForStored, MATCH_INDEX_SHARDS, readIndexShards, type IndexEntry } from '../../lib/subscribers/match-index';
+import { allIndexShards, entryForStored, readIndexShards, type IndexEntry } from '../../lib/subscribers/match-index';
+import { readIndexLayout } from '../../lib/subscribers/match-index-layout';
 
-/** Every entry of the match index, by uid, as stored. */
+/** Every entry of the match index (the layout in force), by uid, as stored. */
 export async function indexEntries(db: Firestore): Promise<Map<string, IndexEntry>> {
-  const shards = await readIndexShards(
-    db,
-    Array.from({ length: MATCH_INDEX_SHARDS }, (_, k) => k),
-  );
+  const count = (await readIndexLayout(db)).shards;
+  const shards = await readIndexShards(db, allIndexShards(count), count);
   return new Map(shards.flatMap((s) => [...s.profiles]));
 }
 
