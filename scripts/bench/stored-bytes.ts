@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { FieldPath, type Firestore, type Timestamp } from 'firebase-admin/firestore';
 import { COLLECTIONS } from '../../lib/store/collections';
 import { documentSize, indexEntryBytes, type IndexConfig } from '../../lib/store/firestore-limits';
@@ -24,7 +23,7 @@ export type Stored = {
 };
 export type StoredBytes = Record<StoredKind, Stored>;
 
-const indexConfig = (): IndexConfig => JSON.parse(readFileSync(join(__dirname, '../../firestore.indexes.json'), 'utf8')) as IndexConfig;
+const indexConfig = (): IndexConfig => JSON.parse(readFileSync(new URL('../../firestore.indexes.json', import.meta.url), 'utf8')) as IndexConfig;
 
 /** The unit of work a document grows with (bill.ts's units, plus the subscribers themselves and what is fixed). */
 export function storedKindOf(collection: string, data: Record<string, unknown>): StoredKind {
