@@ -165,9 +165,10 @@ export type CloseInput = {
  * deliveries are not touched: their outcome is the row's (lib/ledger/delivery-outcome.ts). A
  * digest's items are marked after it (closeRows).
  *
- * The same write drops the payload, most of the row's bytes, once nothing can send it again: a
- * final row is never leased, and a batch it went out in is settled from its `sent` members
- * (unit-lease.ts recoverBatch), not rebuilt. Kept: a digest's (an operator may resend the latest
+ * The same write drops what a final row no longer needs, most of its bytes: the member list of the
+ * batch it went out in, and its payload, since nothing can send it again (a final row is never
+ * leased, and a batch it went out in is settled from its `sent` members, unit-lease.ts
+ * recoverBatch, not rebuilt). Payloads kept: a digest's (an operator may resend the latest
  * digest) and a dead row's (an operator may retry it); the TTL takes those with the row.
  */
 export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
@@ -184,6 +185,9 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
           ...(sent ? { providerId: input.providerId ?? null, sentAt: input.now, lastError: null } : { lastError: input.reason }),
           ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
           ...(dropPayload ? { payload: FieldValue.delete() } : {}),
+          // A final row is never part of a rebuilt request: only its batch key is asked for (the
+          // sent-member rule), and a batch of 100 makes the member list ~5 KB on every member.
+          batchMembers: null,
         },
         input.guard,
       );
