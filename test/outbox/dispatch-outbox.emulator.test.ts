@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { noFailpoints } from '../../lib/runtime/failpoints';
 import { shardOf, type Shard } from '../../lib/runtime/shard';
-import { createSendLimiter } from '../../lib/mail/send-limiter';
-import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
 import { outboxCollection } from '../../lib/outbox/outbox-row';
-import { createQuotaPause } from '../../lib/outbox/quota-pause';
 import { createHarness, type Harness } from '../support/harness';
+import { dispatchAt } from '../support/dispatch';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 const NOW = '2026-11-30T06:00:00Z';
@@ -28,22 +25,7 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const dispatch = (input: { pendingPageSize: number; batchSize: number; shard?: Shard }) =>
-  dispatchOutbox(
-    {
-      db: h.db,
-      mailer: h.deps.mailer,
-      limiter: createSendLimiter({ ratePerSec: 200, concurrency: 4, sleep: h.deps.sleep }),
-      failpoint: noFailpoints,
-      clock: () => new Date('2026-11-30T06:15:00Z'),
-      sleep: h.deps.sleep,
-      outOfTime: () => false,
-      log: () => {},
-      runId: 'dispatch-test',
-      quota: createQuotaPause(),
-    },
-    { runId: 'dispatch-test', maxAttempts: 3, ...input },
-  );
+const dispatch = (input: { pendingPageSize: number; batchSize: number; shard?: Shard }) => dispatchAt(h, '2026-11-30T06:15:00Z', input);
 
 describe('dispatching pending rows page by page', () => {
   it.each([

@@ -1,11 +1,8 @@
 import { FieldValue } from 'firebase-admin/firestore';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noFailpoints } from '../../lib/runtime/failpoints';
-import { createSendLimiter } from '../../lib/mail/send-limiter';
-import { dispatchOutbox } from '../../lib/outbox/dispatch-outbox';
 import { batchKeyFor, outboxCollection } from '../../lib/outbox/outbox-row';
-import { createQuotaPause } from '../../lib/outbox/quota-pause';
 import { createHarness, type Harness } from '../support/harness';
+import { dispatchAt } from '../support/dispatch';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 /**
@@ -79,21 +76,7 @@ describe('a batch settled from its sent member', () => {
       .update({ ...sealed, status: 'sent', sentAt: new Date('2026-11-30T06:00:31Z'), payload: FieldValue.delete() });
     await h.db.collection('emails').doc(b).update(sealed);
 
-    const stats = await dispatchOutbox(
-      {
-        db: h.db,
-        mailer: h.deps.mailer,
-        limiter: createSendLimiter({ ratePerSec: 200, concurrency: 4, sleep: h.deps.sleep }),
-        failpoint: noFailpoints,
-        clock: () => new Date('2026-11-30T06:15:00Z'),
-        sleep: h.deps.sleep,
-        outOfTime: () => false,
-        log: () => {},
-        runId: 'recovering-run',
-        quota: createQuotaPause(),
-      },
-      { runId: 'recovering-run', maxAttempts: 3, batchSize: 100 },
-    );
+    const stats = await dispatchAt(h, '2026-11-30T06:15:00Z', { runId: 'recovering-run', batchSize: 100 });
     const rows = new Map((await rowsOf()).map((r) => [r.id, r]));
     expect(rows.get(b)).toMatchObject({ status: 'sent', batchKey });
     expect(rows.get(b)).not.toHaveProperty('payload');
