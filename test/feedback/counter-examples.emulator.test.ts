@@ -7,7 +7,7 @@ import { recordNotAFit } from '../../lib/feedback/record-not-a-fit';
 import { silentLogger } from '../../lib/runtime/logger';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createTokenReservation, newRunModelUsage } from '../../lib/verdicts/ai-usage';
-import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
+import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { scoreOnce, type ScoreOnceDeps } from '../../lib/verdicts/score-once';
 import { createHarness, type Harness } from '../support/harness';
 import { putPosting } from '../support/postings';
@@ -78,12 +78,7 @@ describe('counter-examples on the wire', () => {
     const apiKey = `sk-feedback-${randomBytes(6).toString('hex')}`;
     const deps: ScoreOnceDeps = {
       db: h.db,
-      client: createVerdictClient({
-        AI_BASE_URL: fake.baseUrl,
-        AI_API_KEY: apiKey,
-        AI_MODEL: 'scout-fake-1',
-        AI_TIMEOUT_MS: 10_000,
-      })!,
+      client: fakeVerdictClient(fake, apiKey),
       config: { AI_MAX_CALLS_PER_RUN: 50, RETENTION_DAYS: 30 },
       clock: () => new Date(),
       log: silentLogger,

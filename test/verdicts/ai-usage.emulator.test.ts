@@ -15,7 +15,7 @@ import {
   type TokenReservation,
 } from '../../lib/verdicts/ai-usage';
 import type { VerdictUsage } from '../../lib/verdicts/ask-verdicts';
-import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
+import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { scoreOnce, type ScoreSubscriber } from '../../lib/verdicts/score-once';
 import { createJudge, type JudgedSubscriber } from '../../lib/verdicts/judge-postings';
 import type { Posting } from '../../lib/feeds/posting';
@@ -122,12 +122,7 @@ describe('8 runs at once share the day’s token budget through reservations', (
     try {
       const db = freshDb();
       const apiKey = `sk-usage-${randomBytes(6).toString('hex')}`;
-      const client = createVerdictClient({
-        AI_BASE_URL: fake.baseUrl,
-        AI_API_KEY: apiKey,
-        AI_MODEL: 'scout-fake-1',
-        AI_TIMEOUT_MS: 10_000,
-      })!;
+      const client = fakeVerdictClient(fake, apiKey);
       // About 500 tokens a request: 8 runs × 16 subscribers is ~64,000 tokens asked for.
       const BUDGET = 40_000;
       const SUBSCRIBERS = 16;
@@ -259,7 +254,7 @@ describe('the run records its usage after its last call', () => {
       const clock = () => new Date();
       const judge = createJudge({
         db,
-        client: createVerdictClient({ AI_BASE_URL: fake.baseUrl, AI_API_KEY: apiKey, AI_MODEL: 'scout-fake-1', AI_TIMEOUT_MS: 10_000 })!,
+        client: fakeVerdictClient(fake, apiKey),
         config: {
           AI_CONCURRENCY: 4,
           AI_MAX_CALLS_PER_RUN: 1_000,

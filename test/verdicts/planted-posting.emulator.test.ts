@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelFake, type ModelFake } from '../../scripts/model-fake/server';
 import { silentLogger } from '../../lib/runtime/logger';
 import { createTokenReservation, newRunModelUsage } from '../../lib/verdicts/ai-usage';
-import { createVerdictClient } from '../../lib/verdicts/ask-verdicts';
+import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
 import type { VerdictPosting } from '../../lib/verdicts/wire';
 import { createHarness, type Harness } from '../support/harness';
@@ -38,12 +38,7 @@ async function obedientDeps(): Promise<ScoreOnceDeps & { apiKey: string }> {
     body: JSON.stringify({ apiKey, faults: [{ mode: 'obedient' }] }),
   });
   if (!res.ok) throw new Error(`setting the obedient mode failed: ${res.status}`);
-  const client = createVerdictClient({
-    AI_BASE_URL: fake.baseUrl,
-    AI_API_KEY: apiKey,
-    AI_MODEL: 'scout-fake-1',
-    AI_TIMEOUT_MS: 10_000,
-  })!;
+  const client = fakeVerdictClient(fake, apiKey);
   return {
     apiKey,
     db,

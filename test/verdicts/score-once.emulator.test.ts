@@ -6,7 +6,8 @@ import { silentLogger } from '../../lib/runtime/logger';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { utcDay } from '../../lib/store/timestamps';
 import { aiUsageRef, createTokenReservation, newRunModelUsage, type RunModelUsage } from '../../lib/verdicts/ai-usage';
-import { askVerdicts, createVerdictClient } from '../../lib/verdicts/ask-verdicts';
+import { askVerdicts } from '../../lib/verdicts/ask-verdicts';
+import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { matchesCollection, matchRef, readMatchVerdicts } from '../../lib/verdicts/match-verdict';
 import { CLAIM_GROUP, scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
 import { PROMPT_VERSION, type VerdictPosting } from '../../lib/verdicts/wire';
@@ -44,12 +45,7 @@ type Setup = {
 
 function setup(options: { maxCalls?: number; tokenBudget?: number; timeoutMs?: number; usage?: RunModelUsage } = {}): Setup {
   const apiKey = `sk-test-${randomBytes(6).toString('hex')}`;
-  const client = createVerdictClient({
-    AI_BASE_URL: fake.baseUrl,
-    AI_API_KEY: apiKey,
-    AI_MODEL: 'scout-fake-1',
-    AI_TIMEOUT_MS: options.timeoutMs ?? 10_000,
-  })!;
+  const client = fakeVerdictClient(fake, apiKey, options.timeoutMs ?? 10_000);
   const deps: ScoreOnceDeps = {
     db,
     client,
