@@ -78,7 +78,8 @@ const billed = (c: CollectionCounts | undefined): Ops => (c ? { reads: c.reads, 
 
 /** What one run did, by collection: `total` is the whole run; `expiring`, the documents it left under a TTL policy. */
 export type RunCounted = { total: CountsByCollection; expiring: Record<string, number> };
-export type CycleCounted = RunCounted & { phases: Partial<Record<CyclePhase, CountsByCollection>> };
+/** `runs`: how many calls the counts add up (the cycle and the catch-ups that finished its work); 1 when absent. */
+export type CycleCounted = RunCounted & { phases: Partial<Record<CyclePhase, CountsByCollection>>; runs?: number };
 
 export type BenchCounted = {
   /** The bench's U and J. */
@@ -153,9 +154,11 @@ export function unitCosts(counted: BenchCounted): UnitCosts {
   const cycle: Record<Exclude<Unit, 'run' | 'digest' | 'sweep'>, Ops> = { posting: NONE, matchPass: NONE, delivery: NONE, alert: NONE };
   for (const { phase, collection, ops } of cells(counted.cycle))
     cycle[unitOf(phase, collection)] = add(cycle[unitOf(phase, collection)], ops);
-  // The idle run's share of each cell, taken off the same unit, so the cycle's overhead as a run is not counted twice.
+  // The idle run's share of each cell, taken off the same unit once per call the cycle took, so
+  // its overhead as runs is not counted twice.
+  const cycleRuns = counted.cycle.runs ?? 1;
   for (const { phase, collection, ops } of cells(counted.idle))
-    cycle[unitOf(phase, collection)] = minus(cycle[unitOf(phase, collection)], ops);
+    cycle[unitOf(phase, collection)] = minus(cycle[unitOf(phase, collection)], times(ops, cycleRuns));
   const afterCycle = add(sumOps(counted.afterCycle.total), { ...NONE, deletes: ttlDeletes(counted.afterCycle.expiring) });
   return {
     subscribers: counted.subscribers,
@@ -177,11 +180,11 @@ export function countedOps(counted: BenchCounted): Ops {
 
 /**
  * The bench's own runs rebuilt from the costs per unit: equal to countedOps when nothing counted
- * was left out (every run pays `run`: the cycle, the runs after it and the idle run).
+ * was left out (every run pays `run`: the cycle and its catch-ups, the runs after it and the idle run).
  */
 export function rebuiltOps(costs: UnitCosts, counted: BenchCounted): Ops {
   return [
-    times(costs.run, 1 + counted.afterCycle.runs + 1),
+    times(costs.run, (counted.cycle.runs ?? 1) + counted.afterCycle.runs + 1),
     times(costs.posting, counted.postings),
     costs.matchPass,
     times(costs.delivery, counted.deliveries),

@@ -102,6 +102,42 @@ describe('the bill: costs per unit of work, from what the bench counted', () => 
     expect(rebuilt.deletes).toBeCloseTo(all.deletes, 9);
   });
 
+  it('a cycle finished by a catch-up run: the second call’s overhead is a run’s, and the units cost what one call’s did', () => {
+    // The same work over two calls: the second adds one idle run's operations, phase by phase.
+    const addCells = (a: CountsByCollection, b: CountsByCollection): CountsByCollection => {
+      const out: CountsByCollection = { ...a };
+      for (const [k, v] of Object.entries(b)) {
+        const o = out[k] ?? c(0);
+        out[k] = { reads: o.reads + v.reads, writes: o.writes + v.writes, deletes: o.deletes + v.deletes };
+      }
+      return out;
+    };
+    const phases = { ...counted.cycle.phases };
+    for (const [phase, cells] of Object.entries(idlePhases))
+      phases[phase as keyof typeof phases] = addCells(phases[phase as keyof typeof phases] ?? {}, cells);
+    const twoCalls: BenchCounted = {
+      ...counted,
+      cycle: {
+        runs: 2,
+        phases,
+        total: addCells(counted.cycle.total, idleTotal),
+        expiring: { ...counted.cycle.expiring, runs: (counted.cycle.expiring.runs ?? 0) + 1 },
+      },
+    };
+    const one = unitCosts(counted);
+    const two = unitCosts(twoCalls);
+    for (const unit of ['posting', 'delivery', 'alert', 'digest'] as const) {
+      expect(two[unit].reads, unit).toBeCloseTo(one[unit].reads, 9);
+      expect(two[unit].writes, unit).toBeCloseTo(one[unit].writes, 9);
+      expect(two[unit].deletes, unit).toBeCloseTo(one[unit].deletes, 9);
+    }
+    const rebuilt = rebuiltOps(two, twoCalls);
+    const all = countedOps(twoCalls);
+    expect(rebuilt.reads).toBeCloseTo(all.reads, 9);
+    expect(rebuilt.writes).toBeCloseTo(all.writes, 9);
+    expect(rebuilt.deletes).toBeCloseTo(all.deletes, 9);
+  });
+
   it('splits the cycle above an idle run by what each cost grows with', () => {
     const costs = unitCosts(counted);
     // The idle run: 5 reads, 3 writes (the feed's state, the lock, the run record), the lock's delete and its run record expiring.
