@@ -8,7 +8,8 @@
  * Costs per unit (unitCosts), from the counts of three kinds of run:
  *   - run:        an idle run, the one the bench makes after the others with nothing new and
  *                 nothing due (lock, run record, feed state, the empty queries). Every run pays it.
- *   - the 06:00 cycle, above the idle run, phase by phase and collection by collection:
+ *   - the 06:00 cycle, with the catch-up runs that finished its work when its budget cut it short
+ *     (as many idle runs above, one per call), phase by phase and collection by collection:
  *     - posting:    the fetch phase, and the postings' own documents (jobs/, postingKeys/) in any
  *                   phase, ÷ J;
  *     - match pass: the rest of the match phase, whatever it reads (every subscriber, or an index

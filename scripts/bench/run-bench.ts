@@ -748,7 +748,8 @@ function bookedWork(r: ScoutResult) {
     queued: Number(body.queued),
     alerts: Number(body.instantEmails),
     digests: after.length > 0 ? Number(sumOfRuns(after.map((f) => f.body)).digests) : 0,
-    matches: Number(body.matches),
+    // A catch-up matches the run's postings again (it does not resume): the pairs are the cycle's.
+    matches: Number(r.cycle.body.matches),
   };
 }
 
