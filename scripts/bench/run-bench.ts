@@ -747,6 +747,8 @@ function bookedWork(r: ScoutResult) {
     instantDeliveries: Number(body.instantDeliveries),
     queued: Number(body.queued),
     alerts: Number(body.instantEmails),
+    /** Every run's alerts (a flush may send one a cycle left): what the sink's count is checked against. */
+    alertsSent: Number(sumOfRuns([r.cycle.body, ...r.flushes.map((f) => f.body)]).instantEmails),
     digests: after.length > 0 ? Number(sumOfRuns(after.map((f) => f.body)).digests) : 0,
     // A catch-up matches the run's postings again (it does not resume): the pairs are the cycle's.
     matches: Number(r.cycle.body.matches),
@@ -893,7 +895,7 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   // Booked over every run: a cycle cut short by its budget finishes its claims and alerts in catch-ups.
   const work = bookedWork(r);
   const deliveries = work.deliveries;
-  const alertsSent = Number(sumOfRuns([r.cycle.body, ...r.flushes.map((f) => f.body)]).instantEmails);
+  const alertsSent = work.alertsSent;
   const writes = r.cycle.total.writes + r.flush.total.writes;
   const reads = r.cycle.total.reads + r.flush.total.reads;
   // The slowest shard's fetch + match + claim (with one caller, simply the run's).
@@ -1107,6 +1109,7 @@ function benchResult(input: {
   const { scout: r } = input;
   const b = r.cycle.body;
   const f = r.flush.body;
+  const work = bookedWork(r);
   const rows = (run: BenchRun, phases: PhaseRow[]): BenchPhaseRow[] => phases.map(({ collections: _, ...p }) => ({ run, ...p }));
   const total = (run: Pick<RunCounts, 'ms' | 'total'>) => ({ ms: run.ms, ...run.total });
   return {
@@ -1132,12 +1135,12 @@ function benchResult(input: {
         roundTrips: r.cycle.total.roundTrips + r.flush.total.roundTrips,
       },
     },
-    matches: bookedWork(r).matches,
-    deliveriesClaimed: bookedWork(r).deliveries,
-    instantDeliveries: bookedWork(r).instantDeliveries,
-    queued: bookedWork(r).queued,
+    matches: work.matches,
+    deliveriesClaimed: work.deliveries,
+    instantDeliveries: work.instantDeliveries,
+    queued: work.queued,
     emails: {
-      alerts: Number(sumOfRuns([b, ...r.flushes.map((x) => x.body)]).instantEmails),
+      alerts: work.alertsSent,
       digests: b.digests + f.digests,
       receivedBySink: r.received,
     },
