@@ -130,6 +130,8 @@ export async function claimDeliveries(
     digestHourUtc: number;
     /** Where a run stopped by its budget left off: subscribers after this uid go first. */
     resumeAfter?: string | null;
+    /** Pairs earlier runs claimed in full (claim-cursor.ts): left out without a read. */
+    done?: (uid: string, posting: StoredPosting) => boolean;
     subscribersPerSlice?: number;
     /** The email bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
     waveBytes?: number;
@@ -162,9 +164,11 @@ export async function claimDeliveries(
     handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
     waveBytes: input.waveBytes ?? WAVE_BYTES,
   };
-  const bySubscriber = inResumeOrder(groupBySubscriber(input.candidates), input.resumeAfter ?? null);
+  const done = input.done ?? (() => false);
+  const left = input.candidates.filter((c) => !done(c.subscriber.id, c.posting));
+  const bySubscriber = inResumeOrder(groupBySubscriber(left), input.resumeAfter ?? null);
   // Out of time, a slice is not started: the next run matches the same postings again, starts
-  // after the last slice started here, and finds the pairs claimed here already in the ledger.
+  // after the last slice started here, and leaves out the pairs the cursor says were claimed here.
   let lastStarted: string | null = null;
   await inSlices(
     bySubscriber,

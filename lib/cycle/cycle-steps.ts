@@ -2,7 +2,7 @@ import { backfillDigestDue } from '../ledger/backfill-digest-due';
 import { backfillShardBucket } from '../ledger/backfill-shard-bucket';
 import { shardBuckets } from '../runtime/shard';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
-import { readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
+import { advanceClaimCursor, donePairs, passKey, readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
 import { MAX_DESCRIPTION, type Posting } from '../feeds/posting';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
@@ -110,7 +110,7 @@ export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): P
 export async function claimMatches(ctx: RunContext, match: MatchResult): Promise<ClaimResult> {
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
-  const resumeAfter = match.candidates.length > 0 ? await readClaimCursor(db, ctx.shardTag) : null;
+  const cursor = match.candidates.length > 0 ? await readClaimCursor(db, ctx.shardTag) : null;
   const claims = await claimDeliveries(
     {
       db,
@@ -139,17 +139,20 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
       now: startedAt,
       retentionDays: config.RETENTION_DAYS,
       digestHourUtc: config.DIGEST_HOUR_UTC,
-      resumeAfter,
+      resumeAfter: cursor?.resumeAfter ?? null,
+      done: donePairs(cursor),
       commit: ctx.commit,
     },
   );
   if (!ctx.commit) return claims;
   if (claims.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'deliveries', subscribers: claims.gaveUp });
-  // Subscribers this run did not reach go first next run.
-  if (claims.resumeAfter !== resumeAfter)
-    await saveClaimCursor(db, { shardTag: ctx.shardTag, resumeAfter: claims.resumeAfter, runId, now: startedAt });
+  // Subscribers this run did not reach go first next run, and the pairs it claimed are not read again.
+  const next = advanceClaimCursor(cursor, { ...claims, postings: match.postings.map(passKey) });
+  if (next.cursor !== cursor) await saveClaimCursor(db, { shardTag: ctx.shardTag, cursor: next.cursor, runId, now: startedAt });
   // A posting is closed only when every subscriber it matched was reached (by every shard).
-  if (!claims.truncated && claims.gaveUp === 0) await markPostingsMatched(db, match.postings, ctx.shard);
+  const closedNow = new Set(next.closed);
+  const closed = !claims.truncated && claims.gaveUp === 0 ? match.postings : match.postings.filter((p) => closedNow.has(passKey(p)));
+  if (closed.length > 0) await markPostingsMatched(db, closed, ctx.shard);
   return claims;
 }
 

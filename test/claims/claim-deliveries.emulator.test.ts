@@ -4,6 +4,9 @@ import { claimDeliveries, type ClaimCandidate } from '../../lib/claims/claim-del
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
+import { advanceClaimCursor, donePairs, passKey, type ClaimCursor } from '../../lib/claims/claim-cursor';
+import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
+import { outboxCollection } from '../../lib/outbox/outbox-row';
 
 const NOW = new Date('2026-11-30T06:00:00Z');
 let h: Harness;
@@ -197,5 +200,75 @@ describe('claiming deliveries onto pages', () => {
     const done = await claim('run-4', list);
     expect(done).toMatchObject({ instantDeliveries: 0, truncated: false, resumeAfter: null });
     expect(await reached()).toHaveLength(6);
+  });
+
+  /** A run whose budget holds `slices` slices of two subscribers, resuming from `cursor`, and the cursor it leaves. */
+  const runCutShort = async (runId: string, list: ClaimCandidate[], cursor: ClaimCursor | null, slices: number) => {
+    let started = 0;
+    const claims = await claimDeliveries(
+      {
+        db: h.db,
+        composeAlert: async (s) => ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }),
+        outOfTime: () => started++ >= slices,
+      },
+      {
+        candidates: list,
+        runId,
+        now: NOW,
+        retentionDays: 30,
+        digestHourUtc: 8,
+        resumeAfter: cursor?.resumeAfter ?? null,
+        done: donePairs(cursor),
+        subscribersPerSlice: 2,
+      },
+    );
+    const postings = [...new Set(list.map((c) => passKey(c.posting)))];
+    return { claims, ...advanceClaimCursor(cursor, { ...claims, postings }) };
+  };
+
+  it('a catch-up resumes, not repeats: it reads no delivery of the pairs the runs cut short before it claimed', async () => {
+    const everyone = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => subscriber(i, 'instant'));
+    const list = candidates(everyone, [posting(1), posting(2)]);
+    const counter = instrumentFirestore();
+    try {
+      const deliveryReads: number[] = [];
+      let cursor: ClaimCursor | null = null;
+      for (const runId of ['run-1', 'run-2', 'run-3']) {
+        counter.reset();
+        const run = await runCutShort(runId, list, cursor, 1);
+        expect(run.claims).toMatchObject({ instantDeliveries: 4, truncated: true });
+        cursor = run.cursor;
+        deliveryReads.push(counter.byCollection().deliveries?.reads ?? 0);
+      }
+      counter.reset();
+      const last = await runCutShort('run-4', list, cursor, 1);
+      deliveryReads.push(counter.byCollection().deliveries?.reads ?? 0);
+      // The last two subscribers are all that is left: the run reaches them and is not cut short.
+      expect(last.claims).toMatchObject({ instantDeliveries: 4, truncated: false });
+      expect(last.cursor).toBeNull();
+      // Each run reads its own slice's 4 pairs, no more (without the cursor: 4, 4, 12 and 20, as it wraps around).
+      expect(deliveryReads).toEqual([4, 4, 4, 4]);
+    } finally {
+      counter.restore();
+    }
+    const alerts = (await outboxCollection(h.db).get()).docs.map((d) => d.get('uid') as string).sort();
+    expect(alerts).toEqual(everyone.map((s) => s.id));
+  });
+
+  it('overlapping runs cut short leave a cursor that names only pairs they claimed: the catch-up sends everyone exactly one alert', async () => {
+    const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
+    const list = candidates(everyone, [posting(1), posting(2)]);
+    const first = await runCutShort('run-1', list, null, 1);
+    // Five runs start from the same cursor, each with time for a slice or two; they race for the same
+    // subscribers, and whichever cursor is written last is the one the catch-up reads.
+    const racing = await Promise.all([1, 2, 1, 2, 1].map((slices, i) => runCutShort(`run-race-${i}`, list, first.cursor, slices)));
+    for (const raced of racing) {
+      const catchUp = await runCutShort('run-catch-up', list, raced.cursor, 10);
+      expect(catchUp.claims.truncated).toBe(false);
+    }
+    const rows = (await outboxCollection(h.db).get()).docs.map((d) => d.data());
+    expect(rows.map((r) => r.uid).sort()).toEqual(everyone.map((s) => s.id));
+    expect(rows.every((r) => r.deliveryIds.length === 2)).toBe(true);
+    expect((await deliveriesCollection(h.db).get()).size).toBe(12);
   });
 });

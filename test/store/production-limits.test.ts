@@ -9,6 +9,7 @@ import { MAX_SIGHTINGS } from '../../lib/feeds/store-postings';
 import { toPosting } from '../../lib/feeds/to-posting';
 import { MAX_DESCRIPTION, postingId, type Posting } from '../../lib/feeds/posting';
 import { MAX_ALERT_ITEMS } from '../../lib/claims/claim-deliveries';
+import { MAX_PASS_POSTINGS, passKey } from '../../lib/claims/claim-cursor';
 import { deliveryConverter, deliveryId, type Delivery } from '../../lib/ledger/delivery';
 import { shardBucketOf } from '../../lib/runtime/shard';
 import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/store/firestore-limits';
@@ -389,7 +390,19 @@ const specimens: Specimen[] = [
     collection: 'cursors',
     what: 'a claim cursor',
     id: `claim-${MAX_SHARDS - 1}-of-${MAX_SHARDS}`,
-    data: { resumeAfter: longestUid, runId, at: now },
+    // Passes at their cap, each posting at the longest id, with a revision.
+    data: {
+      resumeAfter: longestUid,
+      passes: [
+        {
+          from: longestUid,
+          through: longestUid,
+          postings: Array.from({ length: MAX_PASS_POSTINGS }, (_, i) => passKey({ id: postingId(longestSource, `${i}`), revision: 99 })),
+        },
+      ],
+      runId,
+      at: now,
+    },
   },
   {
     collection: 'rateLimits',
