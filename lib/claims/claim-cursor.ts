@@ -79,6 +79,23 @@ export function donePairs(cursor: ClaimCursor | null): (uid: string, posting: { 
 }
 
 /**
+ * The pairs no run has claimed yet, as far as the cursor knows: a posting of a pass that ends where
+ * the next run starts, with a subscriber outside its ring. The claim creates them without reading
+ * them first, as it does the pairs of postings the run itself stored. Only a saving, never a check:
+ * should one exist after all (a run that crashed past the ring, or overlapped), its create() loses,
+ * and that subscriber is read whole in the next round.
+ */
+export function unreachedPairs(cursor: ClaimCursor | null): (uid: string, posting: { id: string; revision?: number }) => boolean {
+  const start = cursor?.resumeAfter ?? '';
+  const passes = (cursor?.passes ?? []).filter((p) => p.through === start).map((p) => ({ ...p, postings: new Set(p.postings) }));
+  if (passes.length === 0) return () => false;
+  return (uid, posting) => {
+    const key = passKey(posting);
+    return passes.some((p) => p.postings.has(key) && !inRing(uid, p.from, p.through));
+  };
+}
+
+/**
  * The cursor after a run (pure): what its claims reached, added to what the cursor said.
  *   - not cut short → null: every pair is done, the run closes its postings itself;
  *   - gave up on a subscriber → the resume point only;

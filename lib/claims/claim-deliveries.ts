@@ -92,6 +92,7 @@ type ClaimContext = {
   commit: boolean;
   handoff: Handoff | null;
   waveBytes: number;
+  unreached: (uid: string, posting: StoredPosting) => boolean;
 };
 
 /**
@@ -132,6 +133,8 @@ export async function claimDeliveries(
     resumeAfter?: string | null;
     /** Pairs earlier runs claimed in full (claim-cursor.ts): left out without a read. */
     done?: (uid: string, posting: StoredPosting) => boolean;
+    /** Pairs of those postings that no run reached yet (claim-cursor.ts): created without a read first. */
+    unreached?: (uid: string, posting: StoredPosting) => boolean;
     subscribersPerSlice?: number;
     /** The email bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
     waveBytes?: number;
@@ -163,6 +166,7 @@ export async function claimDeliveries(
     commit: input.commit ?? true,
     handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
     waveBytes: input.waveBytes ?? WAVE_BYTES,
+    unreached: input.unreached ?? (() => false),
   };
   const done = input.done ?? (() => false);
   const left = input.candidates.filter((c) => !done(c.subscriber.id, c.posting));
@@ -193,15 +197,16 @@ function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: strin
 
 async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
   // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
-  // and then our create() loses and the next round reads. So the first round reads only pairs of
-  // postings stored earlier (a run that stopped halfway may have claimed some); a subscriber that
-  // lost a race is read whole.
+  // and then our create() loses and the next round reads. So does a pair the claim cursor says no
+  // run reached yet. The first round reads only the other pairs (a run that stopped or crashed
+  // halfway may have claimed some); a subscriber that lost a race is read whole.
   let firstRound = true;
   const { gaveUp } = await claimInRounds(groups, async (pending) => {
     const first = firstRound;
     firstRound = false;
+    const unclaimed = (c: ClaimCandidate) => c.posting.runId === ctx.runId || ctx.unreached(c.subscriber.id, c.posting);
     // A near miss is never a delivery: there is nothing to read for it.
-    const mayExist = (c: ClaimCandidate) => !c.nearMiss && (!first || c.posting.runId !== ctx.runId);
+    const mayExist = (c: ClaimCandidate) => !c.nearMiss && (!first || !unclaimed(c));
     const [existing, digestDue] = await Promise.all([
       readDeliveries(
         ctx.db,

@@ -2,7 +2,7 @@ import { backfillDigestDue } from '../ledger/backfill-digest-due';
 import { backfillShardBucket } from '../ledger/backfill-shard-bucket';
 import { shardBuckets } from '../runtime/shard';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
-import { advanceClaimCursor, donePairs, passKey, readClaimCursor, saveClaimCursor } from '../claims/claim-cursor';
+import { advanceClaimCursor, donePairs, passKey, readClaimCursor, saveClaimCursor, unreachedPairs } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
 import { MAX_DESCRIPTION, type Posting } from '../feeds/posting';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
@@ -141,6 +141,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
       digestHourUtc: config.DIGEST_HOUR_UTC,
       resumeAfter: cursor?.resumeAfter ?? null,
       done: donePairs(cursor),
+      unreached: unreachedPairs(cursor),
       commit: ctx.commit,
     },
   );

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { advanceClaimCursor, donePairs, inRing, MAX_PASS_POSTINGS, passKey, type ClaimCursor } from '../../lib/claims/claim-cursor';
+import {
+  advanceClaimCursor,
+  donePairs,
+  inRing,
+  MAX_PASS_POSTINGS,
+  passKey,
+  unreachedPairs,
+  type ClaimCursor,
+} from '../../lib/claims/claim-cursor';
 
 const cutShort = (postings: string[], resumeAfter: string | null, gaveUp = 0) => ({ postings, resumeAfter, truncated: true, gaveUp });
 
@@ -91,5 +99,22 @@ describe('the claim cursor', () => {
     const first = advanceClaimCursor(null, cutShort(many('a'), 'uid-2')).cursor;
     const { cursor } = advanceClaimCursor(first, cutShort(many('b'), 'uid-4'));
     expect(cursor!.passes.map((p) => p.postings[0])).toEqual(['b0']);
+  });
+
+  it('the pairs no run reached yet are a pass’s postings outside its ring, for a pass that ends where the next run starts', () => {
+    const cursor: ClaimCursor = {
+      resumeAfter: 'uid-4',
+      passes: [
+        { from: '', through: 'uid-4', postings: ['p1'] },
+        // Left by an overlapping run: it ends elsewhere, so what lies outside it is not known.
+        { from: '', through: 'uid-2', postings: ['p2'] },
+      ],
+    };
+    const unreached = unreachedPairs(cursor);
+    expect(unreached('uid-5', { id: 'p1' })).toBe(true);
+    expect(unreached('uid-3', { id: 'p1' })).toBe(false);
+    expect(unreached('uid-5', { id: 'p2' })).toBe(false);
+    expect(unreached('uid-5', { id: 'p3' })).toBe(false);
+    expect(unreachedPairs(null)('uid-5', { id: 'p1' })).toBe(false);
   });
 });

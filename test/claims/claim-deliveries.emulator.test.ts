@@ -4,7 +4,7 @@ import { claimDeliveries, type ClaimCandidate } from '../../lib/claims/claim-del
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
-import { advanceClaimCursor, donePairs, passKey, type ClaimCursor } from '../../lib/claims/claim-cursor';
+import { advanceClaimCursor, donePairs, passKey, unreachedPairs, type ClaimCursor } from '../../lib/claims/claim-cursor';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { outboxCollection } from '../../lib/outbox/outbox-row';
 
@@ -219,6 +219,7 @@ describe('claiming deliveries onto pages', () => {
         digestHourUtc: 8,
         resumeAfter: cursor?.resumeAfter ?? null,
         done: donePairs(cursor),
+        unreached: unreachedPairs(cursor),
         subscribersPerSlice: 2,
       },
     );
@@ -226,7 +227,7 @@ describe('claiming deliveries onto pages', () => {
     return { claims, ...advanceClaimCursor(cursor, { ...claims, postings }) };
   };
 
-  it('a catch-up resumes, not repeats: it reads no delivery of the pairs the runs cut short before it claimed', async () => {
+  it('a catch-up resumes, not repeats: it reads no delivery of the pairs the runs cut short before it claimed, nor of those no run reached', async () => {
     const everyone = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => subscriber(i, 'instant'));
     const list = candidates(everyone, [posting(1), posting(2)]);
     const counter = instrumentFirestore();
@@ -246,8 +247,9 @@ describe('claiming deliveries onto pages', () => {
       // The last two subscribers are all that is left: the run reaches them and is not cut short.
       expect(last.claims).toMatchObject({ instantDeliveries: 4, truncated: false });
       expect(last.cursor).toBeNull();
-      // Each run reads its own slice's 4 pairs, no more (without the cursor: 4, 4, 12 and 20, as it wraps around).
-      expect(deliveryReads).toEqual([4, 4, 4, 4]);
+      // The first run reads its slice's 4 pairs (their postings were stored before it); the catch-ups
+      // read none: without the cursor they read 4, 12 and 20, as they wrap around.
+      expect(deliveryReads).toEqual([4, 0, 0, 0]);
     } finally {
       counter.restore();
     }
@@ -270,5 +272,17 @@ describe('claiming deliveries onto pages', () => {
     expect(rows.map((r) => r.uid).sort()).toEqual(everyone.map((s) => s.id));
     expect(rows.every((r) => r.deliveryIds.length === 2)).toBe(true);
     expect((await deliveriesCollection(h.db).get()).size).toBe(12);
+  });
+
+  it('a pair the cursor calls unreached that a run claimed after all (it crashed past the ring, no cursor left) is not claimed twice', async () => {
+    const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
+    const list = candidates(everyone, [posting(1), posting(2)]);
+    const first = await runCutShort('run-1', list, null, 1);
+    // A run that reached everybody and died before it wrote its cursor.
+    await claim('run-crashed', list);
+    const catchUp = await runCutShort('run-catch-up', list, first.cursor, 10);
+    expect(catchUp.claims).toMatchObject({ instantDeliveries: 0, alertEmails: 0, gaveUp: 0, truncated: false });
+    const rows = (await outboxCollection(h.db).get()).docs.map((d) => d.get('uid') as string).sort();
+    expect(rows).toEqual(everyone.map((s) => s.id));
   });
 });
