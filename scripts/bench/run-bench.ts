@@ -17,8 +17,8 @@
  * batched create()s and getAll reads per second) and prints each phase as a multiple of the time
  * its counted reads and writes take at those rates; and it runs the render bench (render-bench.ts,
  * in a process of its own; --no-render skips it). After them, one idle run (nothing new, nothing
- * due) and the counts by collection give the Firestore bill of a realistic day at U=10,000 and
- * U=100,000 (bill.ts): 96 runs, the day's J postings spread over them, 1% matching, half instant.
+ * due) and the counts by collection give the Firestore bill of a realistic day at the bench's own
+ * U (bill.ts): 96 runs, the day's J postings spread over them, 1% matching, half instant.
  *
  *   npm run bench                                   U=10,000  J=500, digests spread over the day
  *   npm run bench -- --digest-world utc08           every digest at 08:00 UTC, one flush at 08:05
@@ -758,7 +758,11 @@ function bookedWork(r: ScoutResult) {
 const sumCounts = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
 
-/** The realistic day's Firestore bill (bill.ts), at U=10,000 and U=100,000 with the bench's J postings a day. */
+/**
+ * The realistic day's Firestore bill (bill.ts), at the bench's own U with its J postings a day:
+ * only the size whose unit costs were measured. A larger U is priced by a bench at that U (the
+ * costs per unit are not the same: a run at 100,000 is partial, and its catch-ups are counted).
+ */
 function realisticBill(r: ScoutResult): BenchBill | null {
   const phasesOf = (rows: PhaseRow[]) => {
     const out: Partial<Record<CyclePhase, CountsByCollection>> = {};
@@ -789,7 +793,7 @@ function realisticBill(r: ScoutResult): BenchBill | null {
     sweep: { reads: r.sweep.reads, writes: r.sweep.writes, deletes: 0 },
   };
   const costs = unitCosts(counted);
-  const realistic = [10_000, 100_000].map((subscribers) => ({ ...REALISTIC_DAY, subscribers, postingsPerDay: shape.postings }));
+  const realistic = [{ ...REALISTIC_DAY, subscribers: shape.subscribers, postingsPerDay: shape.postings }];
   const days = realistic.map((day) => dayBill(costs, day));
   const regional = { prices: FIRESTORE_REGIONAL_PRICE, days: realistic.map((day) => dayBill(costs, day, FIRESTORE_REGIONAL_PRICE)) };
   const storage = realistic.map((day) => storageBill(r.stored, day));
@@ -831,7 +835,7 @@ function printBill(r: ScoutResult, bill: BenchBill | null) {
     );
   console.log(
     `\nFirestore bill of a realistic day (bill.ts): ${REALISTIC_DAY.runsPerDay} runs, J=${shape.postings.toLocaleString('en-US')} postings a day spread over them, ${REALISTIC_DAY.matchRate * 100}% of pairs matching, ${REALISTIC_DAY.instantShare * 100}% instant; ` +
-      `costs per unit from this run's counts, match passes scaled from U=${shape.subscribers.toLocaleString('en-US')}; Standard edition, ${bill.prices.location} list price (reads $0.06, writes $0.18, deletes $0.02 per 100,000; TTL deletes billed as deletes; no free quota)\n`,
+      `costs per unit from this run's counts, at its own U; Standard edition, ${bill.prices.location} list price (reads $0.06, writes $0.18, deletes $0.02 per 100,000; TTL deletes billed as deletes; no free quota)\n`,
   );
   for (const line of billLines(bill.costs, bill.days)) console.log(line);
   const ops = (o: { reads: number; writes: number; deletes: number }) =>

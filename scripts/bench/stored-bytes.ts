@@ -23,7 +23,8 @@ export type Stored = {
 };
 export type StoredBytes = Record<StoredKind, Stored>;
 
-const indexConfig = (): IndexConfig => JSON.parse(readFileSync(new URL('../../firestore.indexes.json', import.meta.url), 'utf8')) as IndexConfig;
+const indexConfig = (): IndexConfig =>
+  JSON.parse(readFileSync(new URL('../../firestore.indexes.json', import.meta.url), 'utf8')) as IndexConfig;
 
 /** The unit of work a document grows with (bill.ts's units, plus the subscribers themselves and what is fixed). */
 export function storedKindOf(collection: string, data: Record<string, unknown>): StoredKind {
