@@ -43,7 +43,14 @@ import { isRefusedByLimits, markShardRefused } from './match-index-refusal';
 export { MATCH_INDEX_REPAIR } from './match-index-layout';
 export const REPAIR_EVERY_MS = DAY_MS;
 const PAGE = 1_000;
+/** The fewest pages a run checks; more once the subscribers are many (sweepPages). */
 const PAGES_PER_RUN = 5;
+/**
+ * A sweep is to end within this many runs (half a day at one run each 15 minutes), however many
+ * subscribers there are: at 5 pages a run it would cover 480,000 a day, and at 1,000,000 one check
+ * would take two days. The total per day is the same (one read per subscriber); each run reads more.
+ */
+export const SWEEP_RUNS = 48;
 /** Subscribers fixed per transaction (each is one read, their shards one write each). */
 const FIX_SLICE = 200;
 /** Writes per batch when the sweep stamps or deletes shards (Firestore takes 500). */
@@ -113,8 +120,17 @@ export async function readRepairState(db: Firestore): Promise<RepairState | null
 const nothing = { checked: 0, drift: 0, fixed: 0, refused: 0 };
 
 /**
+ * Pages of subscribers a run checks: enough for a sweep over `subscribers` (what the index holds,
+ * or what the last sweep checked, whichever is more) to end within SWEEP_RUNS runs.
+ */
+export const sweepPages = (subscribers: number, pageSize = PAGE) =>
+  Math.max(PAGES_PER_RUN, Math.ceil(subscribers / (SWEEP_RUNS * pageSize)));
+
+const indexEntries = (shards: { profiles: Map<string, unknown> }[]) => shards.reduce((n, s) => n + s.profiles.size, 0);
+
+/**
  * One run's share of the sweep: nothing (one read) while the last sweep of this layout is recent,
- * otherwise up to PAGES_PER_RUN pages of subscribers, stopping early when `outOfTime` says so.
+ * otherwise up to sweepPages pages of subscribers, stopping early when `outOfTime` says so.
  * `shards` is the layout asked for (MATCH_INDEX_SHARDS); a run that finds it neither in force nor
  * being built stores it as the one being built and does nothing else (one asked for that is in
  * force while another is being built abandons that build).
@@ -174,7 +190,8 @@ export async function repairMatchIndex(
     );
   const run = { ...nothing };
   let finished = false;
-  for (let page = 0; page < (input.pagesPerRun ?? PAGES_PER_RUN) && !input.outOfTime?.(); page++) {
+  const pages = input.pagesPerRun ?? sweepPages(Math.max(indexEntries(shards), current?.lastSweep?.checked ?? 0), pageSize);
+  for (let page = 0; page < pages && !input.outOfTime?.(); page++) {
     let query = db.collection(COLLECTIONS.subscribers).orderBy(FieldPath.documentId()).limit(pageSize);
     if (after) query = query.startAfter(after);
     const snap = await query.get();

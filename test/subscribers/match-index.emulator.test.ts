@@ -16,7 +16,7 @@ import {
   readActiveSubscribers,
   readIndexShards,
 } from '../../lib/subscribers/match-index';
-import { readRepairState, repairMatchIndex } from '../../lib/subscribers/repair-match-index';
+import { readRepairState, repairMatchIndex, sweepPages, SWEEP_RUNS } from '../../lib/subscribers/repair-match-index';
 import { DEFAULT_MATCH_INDEX_SHARDS as K } from '../../lib/subscribers/match-index-layout';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { createHarness, type Harness } from '../support/harness';
@@ -212,6 +212,22 @@ describe('the repair sweep', () => {
     expect(total).toEqual({ checked: 5, drift: 4, fixed: 4 });
     await expectInStep();
     expect((await readRepairState(h.db))?.lastSweep).toMatchObject({ checked: 5, drift: 4, fixed: 4 });
+  });
+
+  it('a sweep ends within SWEEP_RUNS runs however many subscribers there are: each run checks more pages as they grow', async () => {
+    // 1,000,000 subscribers in pages of 1,000: 21 pages a run, where 5 would take 200 runs (two days).
+    expect(sweepPages(1_000_000)).toBe(21);
+    expect(sweepPages(1_000_000) * 1_000 * SWEEP_RUNS).toBeGreaterThanOrEqual(1_000_000);
+    expect(sweepPages(10_000)).toBe(5);
+    // The same proportion here, in pages of one: 300 subscribers, 7 pages a run, where 5 would take 60 runs.
+    for (let i = 0; i < 300; i += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) => addActiveSubscriber(h.db, { email: `dev${i + j}@example.com`, keywords: ['react'] }, NOW)),
+      );
+    let runs = 0;
+    for (let done = false; !done; runs++) done = (await repairMatchIndex(h.db, { now: at(runs), pageSize: 1 })).finished;
+    expect(runs).toBeLessThanOrEqual(SWEEP_RUNS);
+    expect((await readRepairState(h.db))?.lastSweep).toMatchObject({ checked: 300, drift: 0 });
   });
 
   it('costs one read while the last sweep is less than a day old', async () => {
