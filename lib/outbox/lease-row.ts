@@ -5,7 +5,7 @@ import { isLostPrecondition } from '../store/firestore-errors';
 import { settleDigestItems } from './settle-digest-items';
 import { commitGroups, type WriteGroup } from '../store/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
-import { batchBytesOf, batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
+import { batchBytesOf, batchKeyFor, outboxCollection, packPayload, type OutboxRow } from './outbox-row';
 import { leaseStep } from './send-rules';
 
 export type Lease = { emailKey: string; row: OutboxRow; updateTime: Timestamp; attempts: number };
@@ -168,12 +168,15 @@ export type CloseInput = {
  * The same write drops what a final row no longer needs, most of its bytes: the member list of the
  * batch it went out in, and its payload, since nothing can send it again (a final row is never
  * leased, and a batch it went out in is settled from its `sent` members, unit-lease.ts
- * recoverBatch, not rebuilt). Payloads kept: a digest's (an operator may resend the latest
- * digest) and a dead row's (an operator may retry it); the TTL takes those with the row.
+ * recoverBatch, not rebuilt). Payloads kept: a digest's, gzipped (an operator may resend the
+ * latest digest; outbox-row.ts packPayload), and a dead row's as it is (an operator may retry it);
+ * the TTL takes those with the row.
  */
 export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
   const sent = input.rowStatus === 'sent';
   const dropPayload = input.rowStatus !== 'dead' && input.row.kind !== 'digest';
+  // A digest keeps its payload, gzipped (a dead row keeps it as it is, for a retry to send).
+  const packPayloadNow = input.rowStatus !== 'dead' && input.row.kind === 'digest' && input.row.payload !== null;
   return {
     size: 1,
     apply(batch) {
@@ -185,6 +188,7 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
           ...(sent ? { providerId: input.providerId ?? null, sentAt: input.now, lastError: null } : { lastError: input.reason }),
           ...(input.attempts !== undefined ? { attempts: input.attempts } : {}),
           ...(dropPayload ? { payload: FieldValue.delete() } : {}),
+          ...(packPayloadNow ? { payload: FieldValue.delete(), payloadGzip: packPayload(input.row.payload!) } : {}),
           // A final row is never part of a rebuilt request: only its batch key is asked for (the
           // sent-member rule), and a batch of 100 makes the member list ~5 KB on every member.
           batchMembers: null,

@@ -1,4 +1,5 @@
 import type { Firestore, FirestoreDataConverter } from 'firebase-admin/firestore';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { sha256Hex, shortHash } from '../store/short-hash';
 import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { hashPayload, type EmailPayload } from '../mail/email-payload';
@@ -39,7 +40,7 @@ export type OutboxRow = {
   leaseUntil: Date | null;
   lastError: string | null;
   providerId: string | null;
-  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites). */
+  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites; a final digest keeps it gzipped). */
   payload: EmailPayload | null;
   payloadHash: string;
   /** Set when the row goes out inside a provider batch: the batch's key and its members, in order. */
@@ -95,7 +96,7 @@ export function newOutboxRow(input: {
   uid: string;
   kind: EmailKind;
   deliveryIds: string[];
-  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites). */
+  /** The exact bytes to send; null once the row is final and nothing can send it again (see closeWrites; a final digest keeps it gzipped). */
   payload: EmailPayload;
   runId: string;
   now: Date;
@@ -130,6 +131,14 @@ export function newOutboxRow(input: {
 
 const dateFields = ['leaseUntil', 'createdAt', 'notBefore', 'firstAttemptAt', 'sentAt', 'expireAt'] as const;
 
+/**
+ * A final digest keeps its payload for "Resend latest digest", gzipped (`payloadGzip`, bytes): a
+ * digest's HTML and text are about 20 KB, and the 30 days of them a deployment keeps were its
+ * largest stored kind. The converter gives it back as `payload`, so readers see no difference.
+ */
+export const packPayload = (payload: EmailPayload): Buffer => gzipSync(JSON.stringify(payload));
+const unpackPayload = (packed: Uint8Array): EmailPayload => JSON.parse(gunzipSync(packed).toString('utf8')) as EmailPayload;
+
 export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
   toFirestore: (row) => {
     const data: Record<string, unknown> = { ...row };
@@ -137,7 +146,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
     return data;
   },
   fromFirestore: (snap) => {
-    const d = snap.data() as Stored<OutboxRow>;
+    const d = snap.data() as Stored<OutboxRow> & { payloadGzip?: Uint8Array };
     return {
       uid: d.uid,
       kind: d.kind,
@@ -148,7 +157,7 @@ export const outboxRowConverter: FirestoreDataConverter<OutboxRow> = {
       leaseUntil: toDate(d.leaseUntil),
       lastError: d.lastError ?? null,
       providerId: d.providerId ?? null,
-      payload: d.payload ?? null,
+      payload: d.payload ?? (d.payloadGzip ? unpackPayload(d.payloadGzip) : null),
       payloadHash: d.payloadHash,
       batchKey: d.batchKey ?? null,
       batchMembers: d.batchMembers ?? null,

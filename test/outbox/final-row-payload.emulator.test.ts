@@ -2,14 +2,16 @@ import { FieldValue } from 'firebase-admin/firestore';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchKeyFor, outboxCollection } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
+import { hashPayload } from '../../lib/mail/email-payload';
+import { payloadBytes } from '../../lib/store/write-groups';
 import { dispatchAt } from '../support/dispatch';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
 /**
  * An email's payload is most of its row's bytes, and the outbox keeps rows for RETENTION_DAYS.
  * Once a row is final nothing can send it again, so its payload goes in the same write that makes
- * it final; the hash stays. Kept: a digest's (an operator may resend the latest digest) and a dead
- * row's (an operator may retry it).
+ * it final; the hash stays. Kept: a digest's, gzipped (an operator may resend the latest digest),
+ * and a dead row's (an operator may retry it).
  */
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;
@@ -18,7 +20,7 @@ afterEach(async () => h?.close());
 const rowsOf = async () => (await h.db.collection('emails').get()).docs.map((d) => ({ id: d.id, ...d.data() }) as Record<string, any>);
 
 describe('a final row keeps its hash, not its payload', () => {
-  it('a sent alert drops its payload; a dead alert and a sent digest keep theirs', async () => {
+  it('a sent alert drops its payload; a dead alert keeps it, and a sent digest keeps it gzipped', async () => {
     h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
     await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     await h.subscribe({ email: 'cid@example.com', keywords: ['react'], mode: 'daily' });
@@ -41,7 +43,13 @@ describe('a final row keeps its hash, not its payload', () => {
     expect(sentAlert).not.toHaveProperty('payload');
     expect(sentAlert.payloadHash).toMatch(/^[0-9a-f]{64}$/);
     expect(deadAlert.payload.subject).toEqual(expect.any(String));
-    expect(digest).toMatchObject({ status: 'sent', payload: { subject: expect.stringMatching(/digest/) } });
+    // The digest keeps it gzipped: a quarter of its bytes or less, read back whole (the hash still matches).
+    expect(digest).toMatchObject({ status: 'sent', payloadGzip: expect.any(Buffer) });
+    expect(digest).not.toHaveProperty('payload');
+    const kept = (await outboxCollection(h.db).doc(digest.id).get()).data()!;
+    expect(kept.payload).toMatchObject({ subject: expect.stringMatching(/digest/) });
+    expect(hashPayload(kept.payload!)).toBe(digest.payloadHash);
+    expect(digest.payloadGzip.length).toBeLessThan(payloadBytes(kept.payload!) / 4);
     expect(await h.inbox()).toHaveLength(3);
   });
 });
