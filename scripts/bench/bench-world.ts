@@ -84,12 +84,12 @@ const SEED_BATCH = 480;
  * The repair sweep, run to its end as a deployment's first runs would: it checks every seeded
  * subscriber against the index and stamps the shards built, so the bench's runs read the index.
  */
-export async function buildMatchIndex(db: Firestore, now: Date): Promise<{ runs: number; checked: number; drift: number }> {
+export async function buildMatchIndex(db: Firestore, now: Date, shards = K): Promise<{ runs: number; checked: number; drift: number }> {
   let runs = 0;
   let checked = 0;
   let drift = 0;
   for (;;) {
-    const r = await repairMatchIndex(db, { now });
+    const r = await repairMatchIndex(db, { now, shards });
     runs += 1;
     checked += r.checked;
     drift += r.drift;
@@ -105,7 +105,8 @@ export async function buildMatchIndex(db: Firestore, now: Date): Promise<{ runs:
  */
 const SIGNED_UP_DAYS_BEFORE = 30;
 
-export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Date): Promise<void> {
+/** `indexShards`: the match index's layout, as MATCH_INDEX_SHARDS sets it (the default, 16, unless given). */
+export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Date, indexShards = K): Promise<void> {
   const k = keywordCount(shape);
   const signedUp = new Date(now.getTime() - SIGNED_UP_DAYS_BEFORE * 86_400_000);
   const writes: Promise<unknown>[] = [];
@@ -134,10 +135,10 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         updatedAt: signedUp,
       };
       batch.set(subscribersCollection(db).doc(subscriber.id), subscriber);
-      const shard = matchIndexShardOf(subscriber.id, K);
+      const shard = matchIndexShardOf(subscriber.id, indexShards);
       entries.set(shard, { ...entries.get(shard), [subscriber.id]: entryFor(subscriber)! });
     }
-    for (const [shard, profiles] of entries) batch.set(matchIndexShardRef(db, shard, K), { profiles }, { merge: true });
+    for (const [shard, profiles] of entries) batch.set(matchIndexShardRef(db, shard, indexShards), { profiles }, { merge: true });
     writes.push(batch.commit());
     if (writes.length >= 8) await Promise.all(writes.splice(0));
   }

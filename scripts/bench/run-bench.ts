@@ -47,6 +47,7 @@
  * model-on run's table as above, then the medians' added wall time, model requests (counted by
  * the fake), and calls and tokens (from aiUsage) per delivery. No naive baseline with --ai.
  */
+import { matchIndexShardsFor } from '../../lib/subscribers/match-index-layout';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -167,6 +168,8 @@ const RATE = Number(values.rate);
 /** With n > 1, each run is n callers `?shard=k&shards=n` at once, as a sharded deployment calls it. */
 const SHARDS = Number(values.shards);
 if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--shards must be a whole number from 1 to 64');
+/** The match index's shards for U, the smallest layout docs/deploy.md's table gives for it. */
+const INDEX_SHARDS = matchIndexShardsFor(shape.subscribers);
 const RUN_AT = '2026-11-30T06:00:00Z';
 /** The emulator's heap for the largest worlds: 16 GiB of this 24 GiB machine (the sink and four shard processes take ~3 GiB). */
 const EMULATOR_HEAP_MB_LARGE = 16_384;
@@ -349,6 +352,8 @@ function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: stri
     SEND_RATE_PER_SEC: String(RATE),
     SEND_CONCURRENCY: '2',
     RUN_BUDGET_MS: values['run-budget-ms'],
+    // The match index sized for U as docs/deploy.md tells a deployment to size it (256 shards at 100,000).
+    MATCH_INDEX_SHARDS: String(INDEX_SHARDS),
     ...(input.model ? modelConfig(input.model) : {}),
   };
 }
@@ -380,7 +385,7 @@ async function benchScout(input: {
   const deps = benchDeps(env);
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
-  await seedSubscribers(deps.db, shape, new Date(RUN_AT));
+  await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS);
   const sentBefore = await seedSentDigests(deps.db, shape, { now: new Date(RUN_AT), digestHourUtc: deps.config.DIGEST_HOUR_UTC });
   const seedMs = Date.now() - seedStart;
   // A deployment in its steady state: the one-time backfills of queued items are long done, and the
@@ -391,7 +396,7 @@ async function benchScout(input: {
   input.counter.reset();
   const sweepStart = Date.now();
   const lastRunAt = new Date(Date.parse(FLUSHES_AT.at(-1) ?? RUN_AT) + 5 * 60_000);
-  const sweep = { ...(await buildMatchIndex(deps.db, lastRunAt)), ms: 0, ...input.counter.snapshot() };
+  const sweep = { ...(await buildMatchIndex(deps.db, lastRunAt, INDEX_SHARDS)), ms: 0, ...input.counter.snapshot() };
   sweep.ms = Date.now() - sweepStart;
 
   // One caller in this process, or one process per shard (as a sharded deployment runs them).
@@ -1049,7 +1054,7 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   const deps = benchDeps(benchEnv({ ...input, projectId, apiKey }));
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const now = new Date(RUN_AT);
-  await seedSubscribers(deps.db, shape, now);
+  await seedSubscribers(deps.db, shape, now, INDEX_SHARDS);
   const postings = parseFeed(rssFeed(benchPostings(shape, now)), { source: 'bench', baseUrl: input.feeds.url });
   await storeNewPostings(deps.db, { postings, now, runId: 'naive-seed', retentionDays: 30, maxNew: postings.length, label: 'bench' });
   input.counter.reset();

@@ -31,4 +31,19 @@ describe('what a day leaves in the store, sized for the bill', () => {
     // A sent digest keeps its payload; a sent alert does not: the digest row is the bigger one.
     expect(stored.digest.bytes).toBeGreaterThan(stored.alert.bytes);
   });
+
+  it('a collection larger than the sample is sized from the sample, scaled by its count', async () => {
+    h = await createHarness({ RETENTION_DAYS: '30' });
+    for (const name of ['ada', 'bea', 'cid', 'dee']) await h.subscribe({ email: `${name}@example.com`, keywords: ['react'] });
+    h.serveFeed(postingsAbout('react', 5, { at: new Date('2026-11-30T06:00:00Z') }));
+    await h.run({ now: '2026-11-30T06:00:00Z' });
+
+    const whole = await measureStoredBytes(h.db);
+    const sampled = await measureStoredBytes(h.db, { sample: 4, page: 2 });
+    expect(whole.delivery.units).toBe(20);
+    expect(sampled.delivery.units).toBe(20);
+    // Deliveries differ only in their ids' lengths here: the scaled bytes are within a few per cent.
+    expect(sampled.delivery.bytes / whole.delivery.bytes).toBeGreaterThan(0.95);
+    expect(sampled.delivery.bytes / whole.delivery.bytes).toBeLessThan(1.05);
+  });
 });
