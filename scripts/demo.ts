@@ -2,7 +2,8 @@
  * npm run demo — the whole story in one terminal, on the embedded default:
  * starts the emulator, the mail sink and the sample feed, runs the real app (`next dev`), adds the
  * demo subscribers, calls GET /api/cron like a scheduler would, and shows what each subscriber
- * received; then calls it again and shows that the second run sent nothing.
+ * received; then calls it again and shows that the second run sent nothing. A newcomer then signs
+ * up and confirms, and gets the week's best matches at once, as the welcome email.
  *
  *   npm run demo            run the story and stop everything
  *   npm run demo -- --keep  leave the stack running afterwards to browse the inbox page
@@ -23,6 +24,9 @@ const ai = process.argv.includes('--ai');
 // The sample feed's postings are from 30 Nov 2026; the demo replays that day with ?now=.
 const EARLY = '2026-11-30T06:00:00Z';
 const DIGEST_TIME = '2026-11-30T08:05:00Z';
+// A newcomer signs up and confirms after the morning's postings are stored: the welcome email carries them.
+const SIGNUP_TIME = '2026-11-30T06:30:00Z';
+const NEWCOMER = { email: 'sam.okafor@example.com', keywords: 'react, typescript', mode: 'daily' };
 
 const ports = { ...DEFAULT_PORTS, firestore: 8089, mailSink: 3125, feed: 3130, app: 3100, ...(ai ? { modelFake: 3140 } : {}) };
 // The same four subscribers; with --ai each also says, in `about`, what they want: the model's main input.
@@ -100,6 +104,8 @@ async function main() {
     const requestsAfterSecond = modelRequests();
     if (ai) console.log(scoredOnceLine(requestsAfterFirst, requestsAfterSecond));
 
+    const newcomerSent = await welcomeANewcomer(env, () => stack.mailSink.messages());
+
     heading(`Run 3 — GET /api/cron at ${DIGEST_TIME} (the daily digest hour has passed)`);
     console.log(`  ${summary(await cron(DIGEST_TIME))}`);
     heading(`Run 4 — and again`);
@@ -107,11 +113,21 @@ async function main() {
     console.log(`  ${summary(fourth)}`);
     console.log(fourth.emailsSent === 0 ? '  ✔ One digest per subscriber per day: the repeat sent nothing.' : '  ✘ The repeat sent email!');
     received('Final inboxes');
+    const newcomerFinal = stack.mailSink.messages().filter((m) => m.to.includes(NEWCOMER.email));
+    console.log(`  ${NEWCOMER.email}: ${newcomerFinal.length} emails`);
+    for (const m of newcomerFinal) console.log(`    ✉ ${m.subject}`);
+    const welcomedOnce = newcomerFinal.length === newcomerSent;
+    console.log(
+      welcomedOnce
+        ? '  ✔ The welcome’s postings were not sent again: the newcomer’s digest had nothing new for them.'
+        : '  ✘ The newcomer got more email after the welcome!',
+    );
     const emails = rows.map((row) => row.input!.email);
     if (ai) await showVerdicts(db, emails, modelRequests());
     console.log(`\nOpen the inbox page: ${stack.mailSink.url}/  (run with --keep to leave it up)`);
     const askedTwice = requestsAfterSecond !== requestsAfterFirst;
-    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0 || askedTwice) process.exitCode = 1;
+    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0 || askedTwice || !welcomedOnce)
+      process.exitCode = 1;
   } finally {
     if (keep) {
       console.log(`\nStack left running — Scout ${app.url}, inbox ${stack.mailSink.url}. Ctrl-C to stop.`);
@@ -120,6 +136,43 @@ async function main() {
     await app.stop();
     await stack.stop();
   }
+}
+
+/**
+ * Signs a newcomer up and confirms them through the real handlers, on the replayed morning's clock
+ * (the routes would use today's, and the sample postings are from 30 Nov 2026), and shows the
+ * welcome email the confirmation sent at once. Answers how many emails the newcomer has.
+ */
+async function welcomeANewcomer(env: Record<string, string>, messages: () => { to: string[]; subject: string; text?: string | null }[]) {
+  const { loadConfig } = await import('../lib/runtime/config');
+  const { buildDeps } = await import('../lib/wiring/production-deps');
+  const { handleSignupRequest } = await import('../lib/subscriptions/handle-signup-request');
+  const { handleConfirmRequest } = await import('../lib/subscriptions/handle-confirm-request');
+  const deps = buildDeps(loadConfig(env));
+  const now = new Date(SIGNUP_TIME);
+  heading(`A newcomer signs up at ${SIGNUP_TIME} (${NEWCOMER.email}, daily, ${NEWCOMER.keywords}) and confirms`);
+  const signup = new Request(`${env.APP_URL}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(NEWCOMER),
+  });
+  const signedUp = await handleSignupRequest(signup, { ...deps, now });
+  if (signedUp.status !== 202) throw new Error(`POST /api/signup → ${signedUp.status} ${await signedUp.text()}`);
+  const mine = () => messages().filter((m) => m.to.includes(NEWCOMER.email));
+  const link = mine()
+    .map((m) => m.text?.match(new RegExp(`${env.APP_URL}/confirm\\?token=[\\w.-]+`))?.[0])
+    .find(Boolean);
+  if (!link) throw new Error('no confirmation link in the newcomer’s inbox');
+  const confirm = new Request(link, { method: 'POST', body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const confirmed = await handleConfirmRequest(confirm, { ...deps, now: new Date(now.getTime() + 60_000) });
+  const page = await confirmed.text();
+  console.log(`  POST /confirm → ${confirmed.status}: ${page.match(/<p id="welcome">([^<]*)/)?.[1]?.replaceAll('&#x27;', "'") ?? ''}`);
+  const welcome = mine().find((m) => m.subject.startsWith('Welcome'));
+  if (welcome) {
+    console.log(`  ✉ ${welcome.subject}`);
+    for (const line of (welcome.text ?? '').split('\n').filter((l) => /^(\* |Your next)/.test(l))) console.log(`    ${line.trim()}`);
+  } else console.log('  ✘ No welcome email!');
+  return mine().length;
 }
 
 /** --ai: what the model said, read back from matches/, and where the emails show it. */

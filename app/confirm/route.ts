@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 /** GET shows the one button, POST (the button) confirms the subscription. */
 const handle = withProductionDeps(
-  withDeadline((request, deps) => handleConfirmRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }), {
+  withDeadline((request, deps) => handleConfirmRequest(request, { ...deps, now: new Date() }), {
     unavailable: confirmServerErrorPage,
   }),
   confirmServerErrorPage,

@@ -14,6 +14,8 @@ import { dailyDigestSubject } from './templates/daily-digest';
 import { renderDailyDigest, renderInstantAlert } from './slot-templates';
 import type { EmailItem } from './templates/email-item';
 import { instantAlertSubject } from './templates/instant-alert';
+import { render } from '@react-email/render';
+import { WelcomeEmail, welcomeSubject } from './templates/welcome-email';
 
 export type MailSettings = { appUrl: string; from: string; linkSecret: string };
 import { rankOf } from '../ledger/delivery';
@@ -223,6 +225,37 @@ export async function composeInstantAlert(input: {
     from: input.settings.from,
     to: input.subscriber.email,
     subject: instantAlertSubject(items),
+    html,
+    text,
+    headers: unsubscribeHeaders(footer.unsubscribeUrl),
+  };
+}
+
+/**
+ * The first email after a confirmation: the best matches of the window before it, and when the
+ * next email comes. Rendered by React Email itself rather than the slot templates: one per
+ * confirmation is far from the hot path they exist for.
+ */
+export async function composeWelcome(input: {
+  subscriber: EmailSubscriber;
+  items: ScoredPosting[];
+  windowDays: number;
+  nextEmail: string;
+  settings: MailSettings;
+  now: Date;
+}): Promise<EmailPayload> {
+  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
+  const note = keywordsOnlyNote(input.items);
+  const footer = footerLinks(input.settings, input.subscriber, input.now);
+  const html = await render(
+    <WelcomeEmail items={items} windowDays={input.windowDays} nextEmail={input.nextEmail} footer={footer} note={note} />,
+  );
+  const best = items.length === 1 ? 'the best match' : `the best ${items.length} matches`;
+  const text = `Welcome to Scout. Your subscription is confirmed; here is ${best} of the last ${input.windowDays} days, best fit first.\n${input.nextEmail}\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
+  return {
+    from: input.settings.from,
+    to: input.subscriber.email,
+    subject: welcomeSubject(items.length, input.windowDays),
     html,
     text,
     headers: unsubscribeHeaders(footer.unsubscribeUrl),

@@ -14,20 +14,31 @@ import { COLLECTIONS } from '../store/collections';
  * cap, placed in a later hour's allowance): no send path leases it, and the dispatcher turns it
  * `pending` once its time has come (release-held-rows.ts).
  */
-export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage';
-export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage'];
+export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage' | 'welcome';
+export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage', 'welcome'];
 
 /**
  * Opt-outs win, checked in the same step that leases the row: job emails go only to active
- * subscribers; the double opt-in email only to someone still pending; a "manage your
- * subscription" link to someone active or paused. Nobody who unsubscribed gets anything.
+ * subscribers (the welcome is one: the postings of the week before the confirmation); the double
+ * opt-in email only to someone still pending; a "manage your subscription" link to someone active
+ * or paused. Nobody who unsubscribed gets anything.
  */
 export const MAY_RECEIVE: Record<EmailKind, readonly string[]> = {
   alert: ['active'],
   digest: ['active'],
   confirm: ['pending'],
   manage: ['active', 'paused'],
+  welcome: ['active'],
 };
+
+/**
+ * The kinds whose deliveries are claimed `sending` in the same write as the row, before any send
+ * (an instant alert, the welcome): no run offers those postings again, so the email itself must go
+ * out at most once. A send whose fate is unknown past the provider's key window fails visibly
+ * rather than risk a second copy. Every other kind is at-least-once.
+ */
+export const AT_MOST_ONCE_KINDS: readonly EmailKind[] = ['alert', 'welcome'];
+export const isAtMostOnce = (kind: EmailKind) => AT_MOST_ONCE_KINDS.includes(kind);
 export type OutboxStatus = 'held' | 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'skipped';
 
 export type OutboxRow = {
@@ -63,6 +74,11 @@ export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${ui
 export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
 /** The "you're already subscribed, here is your preferences link" email's key. */
 export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
+/**
+ * The first email after a confirmation, with the week's best matches: keyed by the signup's nonce,
+ * which the confirmation consumes, so one signup gives at most one welcome whoever clicks how often.
+ */
+export const welcomeEmailKey = (uid: string, signupNonce: string) => `welcome_${uid}_${signupNonce}`;
 /** What one email adds to a provider batch request: its bodies, plus room for the envelope and headers. */
 export const batchBytesOf = (row: Pick<OutboxRow, 'payload'>) => payloadOf(row).html.length + payloadOf(row).text.length + 1_000;
 

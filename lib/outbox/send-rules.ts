@@ -1,5 +1,5 @@
 import type { Subscriber } from '../subscribers/subscriber';
-import { MAY_RECEIVE, type EmailKind, type OutboxRow } from './outbox-row';
+import { isAtMostOnce, MAY_RECEIVE, type EmailKind, type OutboxRow } from './outbox-row';
 
 /**
  * The send rules of DESIGN §2 (at-most-once alerts, at-least-once digests, opt-outs win, a quota
@@ -20,7 +20,7 @@ export const keyAgeMs = (row: Pick<OutboxRow, 'firstAttemptAt'>, now: Date) =>
 export type AbandonedStep =
   /** The provider still remembers the key: the very same request cannot be sent twice. */
   | { step: 'resend-under-key' }
-  /** An alert that may have gone out and can no longer be deduplicated: a visible loss, never a duplicate. */
+  /** An alert (or welcome) that may have gone out and can no longer be deduplicated: a visible loss, never a duplicate. */
   | { step: 'give-up'; reason: 'unknown_outcome' }
   /** Any other email: at-least-once, so it goes again even though the key no longer protects it. */
   | { step: 'send-again' };
@@ -31,7 +31,7 @@ export type AbandonedStep =
  */
 export function abandonedStep(input: { kind: EmailKind; keyAgeMs: number; sameRequest: boolean }): AbandonedStep {
   if (input.sameRequest && input.keyAgeMs <= PROVIDER_KEY_WINDOW_MS) return { step: 'resend-under-key' };
-  if (input.kind === 'alert') return { step: 'give-up', reason: 'unknown_outcome' };
+  if (isAtMostOnce(input.kind)) return { step: 'give-up', reason: 'unknown_outcome' };
   return { step: 'send-again' };
 }
 
@@ -154,7 +154,7 @@ export function nextStep(input: {
     // An alert that may already have gone out — this answer unknown, or an earlier one — is never
     // sent again: `failed` is final, while `dead` could be retried from the ops page. A last 429
     // proves only that this attempt did not send.
-    if (input.kind === 'alert' && handedOver) {
+    if (isAtMostOnce(input.kind) && handedOver) {
       const last = definite ? `unknown_outcome: an earlier attempt may have been sent; last answer ${error}` : error;
       return { step: 'give-up', status: 'failed', error: last, backOffMs };
     }

@@ -3,7 +3,8 @@ import type { ConfirmFailure } from './confirm';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
-import { describeCadence } from '../subscribers/describe-schedule';
+import { describeCadence, describeNextEmail } from '../subscribers/describe-schedule';
+import { PREVIEW_WINDOW_DAYS } from '../preview/preview';
 import { describeMinPay, hasMinPay } from '../pay/minimum-pay';
 
 /**
@@ -67,16 +68,45 @@ export function AskConfirmView({
 export const askConfirmPage = (input: { token: string; maskedEmail: string | null; preferences: Preferences; digestHourUtc: number }) =>
   pageResponse(<AskConfirmView {...input} />, { status: 200 });
 
-/** The answer to the one POST that confirmed: the only page a confirmation link ever shows a preferences link on. */
-export function confirmedPage(input: { subscriber: Subscriber; preferencesUrl: string; digestHourUtc: number }): Promise<Response> {
+/**
+ * The answer to the one POST that confirmed: the only page a confirmation link ever shows a
+ * preferences link on. It says what the confirmation sent (the welcome, when something of the week
+ * fit) and when the next email comes, so nobody wonders why the inbox stays quiet.
+ */
+export function confirmedPage(input: {
+  subscriber: Subscriber;
+  preferencesUrl: string;
+  digestHourUtc: number;
+  now: Date;
+  /** The welcome written with the activation; `sent`: it went out in this request, else the next cron run sends it. */
+  welcome: { postings: number; sent: boolean } | null;
+}): Promise<Response> {
   const title = 'You are subscribed';
+  const { subscriber, welcome } = input;
+  const matches = welcome
+    ? `${welcome.postings} ${welcome.postings === 1 ? 'match' : 'matches'} from the last ${PREVIEW_WINDOW_DAYS} days`
+    : '';
   return pageResponse(
     <Page title={title}>
       <h1>{title}</h1>
       <p>
-        Scout will send you {describeCadence(input.subscriber, input.digestHourUtc)}. Every email has a link to change your preferences or
+        Scout will send you {describeCadence(subscriber, input.digestHourUtc)}. Every email has a link to change your preferences or
         unsubscribe.
       </p>
+      {welcome ? (
+        <p id="welcome">
+          {welcome.sent
+            ? `We've sent you ${matches}: look for the email starting "Welcome".`
+            : `Your welcome email, with ${matches}, is on its way.`}{' '}
+          {describeNextEmail(subscriber, input.now, input.digestHourUtc, 'next')}
+        </p>
+      ) : (
+        <p id="welcome">
+          {subscriber.mode === 'feed'
+            ? describeNextEmail(subscriber, input.now, input.digestHourUtc, 'first')
+            : `Nothing of the last ${PREVIEW_WINDOW_DAYS} days fits yet. ${describeNextEmail(subscriber, input.now, input.digestHourUtc, 'first')}`}
+        </p>
+      )}
       <p>
         <a href={input.preferencesUrl}>Change your preferences</a>
       </p>

@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { verifyLinkToken, type TokenCheck } from '../subscribers/link-token';
 import { leavePendingFields, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
+import { planWelcome, type WelcomeSettings } from './welcome';
 
 /**
  * Why a confirmation link did nothing, beyond the token's own faults:
@@ -13,6 +14,9 @@ export type ConfirmFailure =
   Extract<TokenCheck, { ok: false }>['reason'] | 'outdated' | 'unknown-subscriber' | 'unsubscribed' | 'superseded' | 'used';
 
 export type ConfirmResult = { ok: true; subscriber: Subscriber } | { ok: false; reason: ConfirmFailure };
+
+/** The confirmation that activated: the welcome it wrote to the outbox (null when nothing of the week fit), to send now. */
+export type Confirmed = { ok: true; subscriber: Subscriber; welcome: { emailKey: string; postings: number } | null };
 
 export type ConfirmDecision = { kind: 'activate'; subscriber: Subscriber } | { kind: 'refuse'; reason: ConfirmFailure };
 
@@ -64,24 +68,37 @@ export async function checkConfirmLink(
  * signups, never a subscriber). It is guarded by the version read, so of N clicks at once exactly
  * one activates; the others, and any confirmation racing an unsubscribe or a new signup, decide
  * again on the fresh state and are refused.
+ *
+ * The welcome (the week's best matches, welcome.ts) is written in the same batch: its outbox row
+ * (`welcome_{uid}_{nonce}`) and one `sending` delivery per posting it carries. So it exists
+ * exactly when the activation does: only the click that activates writes it, and a crash after the
+ * commit leaves a pending row that the cron's dispatcher sends. A delivery created meanwhile by
+ * someone else fails the whole batch, which is decided again on what is there then.
  */
 export async function confirmSubscription(
   db: Firestore,
-  input: { token: string | null | undefined; secret: string; now: Date },
-): Promise<ConfirmResult> {
+  input: { token: string | null | undefined; secret: string; now: Date; runId: string; welcome: WelcomeSettings },
+): Promise<Confirmed | { ok: false; reason: ConfirmFailure }> {
   const link = readConfirmLink(input);
   if (!link.ok) return link;
   const ref = subscribersCollection(db).doc(link.uid);
   // Lost to another write (another click, an unsubscribe, a signup) or to the TTL's delete: decided again.
-  return guardedSubscriberUpdate<ConfirmResult>(
+  return guardedSubscriberUpdate<Confirmed | { ok: false; reason: ConfirmFailure }>(
     ref,
-    (snap) => {
+    async (snap) => {
       const decision = decideConfirmation(snap.data(), link.nonce);
       if (decision.kind === 'refuse') return { done: { ok: false, reason: decision.reason } };
       const { signupNonce: _nonce, expireAt: _expireAt, ...rest } = decision.subscriber;
+      const subscriber: Subscriber = { ...rest, status: 'active', confirmedAt: input.now, updatedAt: input.now };
+      const welcome = await planWelcome(db, { subscriber, nonce: link.nonce, now: input.now, runId: input.runId, settings: input.welcome });
       return {
         update: { status: 'active', confirmedAt: input.now, updatedAt: input.now, ...leavePendingFields() },
-        result: { ok: true, subscriber: { ...rest, status: 'active', confirmedAt: input.now, updatedAt: input.now } },
+        alongside: welcome?.write,
+        result: {
+          ok: true,
+          subscriber,
+          welcome: welcome ? { emailKey: welcome.emailKey, postings: welcome.deliveries.length } : null,
+        },
       };
     },
     { action: 'confirming' },

@@ -1,12 +1,19 @@
-import type { Firestore } from 'firebase-admin/firestore';
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
+import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
+import { welcomeSettingsOf } from './welcome';
 import { checkConfirmLink, confirmSubscription } from './confirm';
 import { askConfirmPage, confirmedPage, confirmFailedPage, confirmServerErrorPage } from './confirm-page';
 import { preferencesUrl } from '../subscribers/link-token';
 import { pageHandler } from '../http/page-handler';
 
-export type ConfirmDeps = { db: Firestore; config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC'>; now: Date; log?: Logger };
+/** The confirmation sends its welcome at once, as signup sends its email: through the process's send limiter. */
+export type ConfirmDeps = Omit<SendNowDeps, 'config' | 'log'> & {
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'MAIL_FROM' | 'DIGEST_HOUR_UTC' | 'RETENTION_DAYS' | 'SEND_MAX_ATTEMPTS'>;
+  now: Date;
+  log?: Logger;
+};
 
 /**
  * GET|POST /confirm?token=. GET reads and shows the one button (mail scanners prefetch links, so
@@ -37,19 +44,43 @@ async function ask(token: string | null, deps: ConfirmDeps): Promise<Response> {
 }
 
 async function confirm(token: string | null, deps: ConfirmDeps, log: Logger): Promise<Response> {
-  const result = await confirmSubscription(deps.db, { token, secret: deps.config.LINK_SECRET, now: deps.now });
+  const runId = `confirm-${randomUUID()}`;
+  const result = await confirmSubscription(deps.db, {
+    token,
+    secret: deps.config.LINK_SECRET,
+    now: deps.now,
+    runId,
+    welcome: welcomeSettingsOf(deps.config),
+  });
   if (!result.ok) {
     log('confirm.refused', { reason: result.reason });
     return confirmFailedPage(result.reason);
   }
-  log('subscriber.confirmed', { to: maskEmail(result.subscriber.email) });
+  const { subscriber, welcome } = result;
+  let sent: SendNowResult | 'error' | null = null;
+  if (welcome) {
+    try {
+      sent = await sendRowNow({ ...deps, log }, { emailKey: welcome.emailKey, uid: subscriber.id, runId });
+    } catch (error) {
+      // The row is in the outbox with the activation: the next cron run sends it under the same key.
+      sent = 'error';
+      log('welcome.send_error', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  log('subscriber.confirmed', { to: maskEmail(subscriber.email), welcome: welcome?.postings ?? 0, sent });
   // Only the request that confirmed gets the preferences link; a reused confirmation link opens nothing.
   const link = preferencesUrl({
     appUrl: deps.config.APP_URL,
-    uid: result.subscriber.id,
-    linkVersion: result.subscriber.linkVersion,
+    uid: subscriber.id,
+    linkVersion: subscriber.linkVersion,
     secret: deps.config.LINK_SECRET,
     issuedAt: deps.now,
   });
-  return confirmedPage({ subscriber: result.subscriber, preferencesUrl: link, digestHourUtc: deps.config.DIGEST_HOUR_UTC });
+  return confirmedPage({
+    subscriber,
+    preferencesUrl: link,
+    digestHourUtc: deps.config.DIGEST_HOUR_UTC,
+    now: deps.now,
+    welcome: welcome ? { postings: welcome.postings, sent: sent === 'sent' } : null,
+  });
 }

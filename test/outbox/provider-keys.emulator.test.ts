@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/runtime/logger';
 import { resendLatestDigest } from '../../lib/ops/resend-digest';
 import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
 import { confirmSubscription } from '../../lib/subscriptions/confirm';
+import { welcomeSettingsOf } from '../../lib/subscriptions/welcome';
 import { updatePreferences } from '../../lib/subscriptions/preferences';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
@@ -40,7 +41,15 @@ describe('provider idempotency keys stay within 256 characters (DESIGN §2.11)',
     const [confirmation] = await h.inbox(LONG);
     expect(confirmation?.subject).toBe('Confirm your Scout subscription');
     const token = new URL(confirmation.text!.match(/http:\/\/localhost:3000\/confirm\?token=[\w.-]+/)![0]).searchParams.get('token');
-    expect(await confirmSubscription(h.db, { token, secret: h.config.LINK_SECRET, now: NOW })).toMatchObject({ ok: true });
+    expect(
+      await confirmSubscription(h.db, {
+        token,
+        secret: h.config.LINK_SECRET,
+        now: NOW,
+        runId: 'confirm-test',
+        welcome: welcomeSettingsOf(h.config),
+      }),
+    ).toMatchObject({ ok: true });
 
     h.serveFeed(postingsAbout('react', 2, { at: NOW }));
     const alertRun = await runCycle({ ...deps, failpoint: noFailpoints }, { now: NOW, dryRun: false, trigger: 'test' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_KINDS, MAY_RECEIVE, type EmailKind, type OutboxStatus } from '../../lib/outbox/outbox-row';
+import { AT_MOST_ONCE_KINDS, EMAIL_KINDS, MAY_RECEIVE, type EmailKind, type OutboxStatus } from '../../lib/outbox/outbox-row';
 import {
   abandonedStep,
   leaseStep,
@@ -20,7 +20,9 @@ import { subscriberStatuses } from '../../lib/subscribers/subscriber';
 
 const MAX = 5;
 const DELAY = 1_234;
-const OTHERS = EMAIL_KINDS.filter((k) => k !== 'alert');
+/** The alert and the welcome: their deliveries are claimed with the row, so the email goes out at most once. */
+const AT_MOST_ONCE = [...AT_MOST_ONCE_KINDS];
+const OTHERS = EMAIL_KINDS.filter((k) => !AT_MOST_ONCE.includes(k));
 const HOUR = 3_600_000;
 
 const answers = {
@@ -70,7 +72,7 @@ const sendRows: SendRow[] = [
     attempts,
     expected: { step: 'record-sent' },
   })),
-  ...cross(['alert'], UNKNOWN, [MAX], (kind, answer, attempts) => ({
+  ...cross(AT_MOST_ONCE, UNKNOWN, [MAX], (kind, answer, attempts) => ({
     name: 'at-most-once: an alert whose fate is unknown at the attempt cap is failed, never sent again',
     kind,
     answer,
@@ -100,7 +102,7 @@ const sendRows: SendRow[] = [
     handedOver: true,
     expected: { step: 'give-up', status: 'dead', error: errorOf(answer), backOffMs: DELAY },
   })),
-  ...cross(['alert'], ['rateLimited'], [MAX], (kind, answer, attempts) => ({
+  ...cross(AT_MOST_ONCE, ['rateLimited'], [MAX], (kind, answer, attempts) => ({
     name: 'at-most-once: an alert whose earlier attempt may have gone out is failed at the cap even when the last answer is a 429, so no retry can send it twice',
     kind,
     answer,
@@ -290,14 +292,14 @@ const leaseRows: LeaseRow[] = [
     keyAge,
     expected: { step: 'lease' },
   })),
-  ...forKinds(['alert'], [INSIDE, PROVIDER_KEY_WINDOW_MS], (kind, keyAge) => ({
+  ...forKinds(AT_MOST_ONCE, [INSIDE, PROVIDER_KEY_WINDOW_MS], (kind, keyAge) => ({
     name: 'an abandoned alert inside the key window is resent under its key, which the provider still dedupes',
     kind,
     state: 'sending-abandoned',
     keyAge,
     expected: { step: 'lease' },
   })),
-  ...forKinds(['alert'], [OUTSIDE, 3 * 24 * HOUR], (kind, keyAge) => ({
+  ...forKinds(AT_MOST_ONCE, [OUTSIDE, 3 * 24 * HOUR], (kind, keyAge) => ({
     name: 'at-most-once: never re-send an alert with a key older than the provider window; it fails visibly',
     kind,
     state: 'sending-abandoned',
@@ -405,13 +407,13 @@ const abandonedRows: AbandonedRow[] = [
     { keyAge: OUTSIDE, sameRequest: true, why: 'past the key window' },
     { keyAge: INSIDE, sameRequest: false, why: 'that can no longer be rebuilt byte for byte' },
   ].flatMap(({ keyAge, sameRequest, why }) => [
-    {
-      name: `at-most-once: an alert of an abandoned batch ${why} fails visibly (unknown_outcome)`,
-      kind: 'alert' as const,
+    ...AT_MOST_ONCE.map((kind): AbandonedRow => ({
+      name: `at-most-once: an alert (or welcome) of an abandoned batch ${why} fails visibly (unknown_outcome)`,
+      kind,
       keyAge,
       sameRequest,
-      expected: { step: 'give-up', reason: 'unknown_outcome' } as const,
-    },
+      expected: { step: 'give-up', reason: 'unknown_outcome' },
+    })),
     ...OTHERS.map((kind): AbandonedRow => ({
       name: `at-least-once: any other email of an abandoned batch ${why} is sent again on its own`,
       kind,

@@ -15,7 +15,13 @@ import { shardBucketOf } from '../../lib/runtime/shard';
 import { checkDocumentLimits, FIRESTORE_LIMITS, parseFieldPath, type IndexConfig } from '../../lib/store/firestore-limits';
 import { addDays, utcDay } from '../../lib/store/timestamps';
 import { HEALTH_RULES } from '../../lib/feeds/source-health';
-import { composeDailyDigest, composeInstantAlert, type MailSettings, type ScoredPosting } from '../../lib/mail/compose-email';
+import {
+  composeDailyDigest,
+  composeInstantAlert,
+  composeWelcome,
+  type MailSettings,
+  type ScoredPosting,
+} from '../../lib/mail/compose-email';
 import { composeWithinBudget } from '../../lib/mail/email-budget';
 import { scorePosting } from '../../lib/matching/score-posting';
 import {
@@ -25,7 +31,9 @@ import {
   newOutboxRow,
   outboxRowConverter,
   packPayload,
+  welcomeEmailKey,
 } from '../../lib/outbox/outbox-row';
+import { WELCOME_MAX_ITEMS } from '../../lib/subscriptions/welcome';
 import { MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENGTH, MAX_KEYWORDS } from '../../lib/subscribers/preference-fields';
 import {
   minPayOfSubscriberInput,
@@ -225,6 +233,28 @@ const alertRow = newOutboxRow({
   now,
   expireAt,
 });
+const welcome = await composeWithinBudget(matches.slice(0, WELCOME_MAX_ITEMS), (items) =>
+  composeWelcome({
+    subscriber: broadestSubscriber,
+    items,
+    windowDays: 7,
+    nextEmail:
+      'Your next weekly digest comes on Wednesday 30 September at 23:00 America/Argentina/ComodRivadavia, with what Scout finds until then.',
+    settings,
+    now,
+  }),
+);
+// newSignupNonce: 16 random bytes in base64url.
+const welcomeNonce = 'n'.repeat(22);
+const welcomeRow = newOutboxRow({
+  uid: longestUid,
+  kind: 'welcome',
+  deliveryIds: postings.slice(0, welcome.shown).map((p) => deliveryId(longestUid, p.id)),
+  payload: welcome.payload,
+  runId,
+  now,
+  expireAt,
+});
 
 /** What the dispatcher and an operator add to a row over its life: a lease, a provider batch, retries. */
 function afterItsLife(row: ReturnType<typeof newOutboxRow>, emailKey: string) {
@@ -348,6 +378,12 @@ const specimens: Specimen[] = [
     what: `an alert of ${MAX_ALERT_ITEMS} items (MAX_ALERT_ITEMS) at every length cap`,
     id: alertEmailKey(longestUid, alertRow.deliveryIds),
     data: afterItsLife(alertRow, alertEmailKey(longestUid, alertRow.deliveryIds)),
+  },
+  {
+    collection: 'emails',
+    what: `a welcome of ${WELCOME_MAX_ITEMS} items (WELCOME_MAX_ITEMS) at every length cap, keyed by the longest signup nonce`,
+    id: welcomeEmailKey(longestUid, welcomeNonce),
+    data: afterItsLife(welcomeRow, welcomeEmailKey(longestUid, welcomeNonce)),
   },
   {
     collection: 'runs',

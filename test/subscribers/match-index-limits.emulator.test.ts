@@ -17,6 +17,7 @@ import { readRepairState, repairMatchIndex } from '../../lib/subscribers/repair-
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { confirmUrl } from '../../lib/subscribers/link-token';
 import { confirmSubscription } from '../../lib/subscriptions/confirm';
+import { welcomeSettingsOf } from '../../lib/subscriptions/welcome';
 import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
 import { updatePreferences } from '../../lib/subscriptions/preferences';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
@@ -90,7 +91,15 @@ describe('a full match index shard never stops a subscriber’s write', () => {
     const uid = subscriberId(signedUp);
     const nonce = (await h.db.collection('users').doc(uid).get()).get('signupNonce');
     const link = confirmUrl({ appUrl: h.config.APP_URL, uid, secret: h.config.LINK_SECRET, issuedAt: at(2), nonce });
-    expect(await confirmSubscription(h.db, { token: token(link), secret: h.config.LINK_SECRET, now: at(3) })).toMatchObject({ ok: true });
+    expect(
+      await confirmSubscription(h.db, {
+        token: token(link),
+        secret: h.config.LINK_SECRET,
+        now: at(3),
+        runId: 'confirm-test',
+        welcome: welcomeSettingsOf(h.config),
+      }),
+    ).toMatchObject({ ok: true });
     expect((await h.db.collection('users').doc(uid).get()).get('status')).toBe('active');
 
     // A save that grows an entry already in the full shard.

@@ -5,6 +5,7 @@ import { setSubscriberStatus } from '../../lib/subscribers/set-subscriber-status
 import { changeStatus, updatePreferences } from '../../lib/subscriptions/preferences';
 import { unsubscribeSubscriber } from '../../lib/subscriptions/unsubscribe';
 import { confirmSubscription } from '../../lib/subscriptions/confirm';
+import { welcomeSettingsOf } from '../../lib/subscriptions/welcome';
 import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
 import { revokeFeedUrl } from '../../lib/archive/revoke-feed-url';
 import { confirmUrl, unsubscribeUrl } from '../../lib/subscribers/link-token';
@@ -107,7 +108,15 @@ describe('every writer of users/ keeps the match index in step, in the same writ
 
     const nonce = (await h.db.collection('users').doc(uid).get()).get('signupNonce');
     const link = confirmUrl({ appUrl: h.config.APP_URL, uid, secret: h.config.LINK_SECRET, issuedAt: NOW, nonce });
-    expect(await confirmSubscription(h.db, { token: token(link), secret: h.config.LINK_SECRET, now: at(1) })).toMatchObject({ ok: true });
+    expect(
+      await confirmSubscription(h.db, {
+        token: token(link),
+        secret: h.config.LINK_SECRET,
+        now: at(1),
+        runId: 'confirm-test',
+        welcome: welcomeSettingsOf(h.config),
+      }),
+    ).toMatchObject({ ok: true });
     await expectInStep();
     expect(decodeProfile(uid, (await indexEntries(h.db)).get(uid)!)).toMatchObject({ email: 'cy@example.com', keywords: ['django'] });
   });

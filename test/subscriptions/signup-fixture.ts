@@ -38,7 +38,7 @@ export async function postSignup(h: Harness, body: Record<string, string>, optio
 export async function callConfirm(h: Harness, method: 'GET' | 'POST', url: string, now: Date, log?: Logger): Promise<Answer> {
   const init: RequestInit =
     method === 'POST' ? { method, body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : { method };
-  return answer(await handleConfirmRequest(new Request(url, init), { db: h.db, config: h.config, now, log }));
+  return answer(await handleConfirmRequest(new Request(url, init), { ...h.deps, now, log }));
 }
 
 export async function callUnsubscribe(h: Harness, url: string, now: Date): Promise<Answer> {

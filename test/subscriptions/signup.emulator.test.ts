@@ -49,7 +49,7 @@ const postForm = (fields: Record<string, string>, options: { ip?: string; now?: 
 async function confirmCall(method: 'GET' | 'POST', url: string, now = NOW) {
   const init: RequestInit =
     method === 'POST' ? { method, body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : { method };
-  const response = await handleConfirmRequest(new Request(url, init), { db: h.db, config: h.config, now });
+  const response = await handleConfirmRequest(new Request(url, init), { ...h.deps, now });
   return { status: response.status, html: await response.text() };
 }
 
@@ -611,7 +611,7 @@ describe('/confirm with a link that does not work', () => {
 });
 
 describe('opt-in before alerts', () => {
-  it('a pending subscriber receives no job alerts; once confirmed, they do', async () => {
+  it('a pending subscriber receives no job alerts; once confirmed, the week’s matches come as the welcome and new ones as alerts', async () => {
     await post({ email: ADA, keywords: 'react', mode: 'instant' });
     h.serveFeed(postingsAbout('react', 2, { at: minutesLater(5), prefix: 'first' }));
     const run = await h.cron({ now: minutesLater(5).toISOString() });
@@ -624,7 +624,8 @@ describe('opt-in before alerts', () => {
     h.serveFeed(postingsAbout('react', 1, { at: minutesLater(20), prefix: 'second' }));
     expect((await h.cron({ now: minutesLater(20).toISOString() })).status).toBe(200);
     const subjects = (await h.inbox()).map((m) => m.subject);
-    expect(subjects).toHaveLength(2);
-    expect(subjects[1]).toMatch(/^New match: react engineer wanted #1 \(second\)/);
+    expect(subjects).toHaveLength(3);
+    expect(subjects[1]).toBe('Welcome to Scout: 2 matches from the last 7 days');
+    expect(subjects[2]).toMatch(/^New match: react engineer wanted #1 \(second\)/);
   });
 });
