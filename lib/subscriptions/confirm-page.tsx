@@ -3,7 +3,8 @@ import type { ConfirmFailure } from './confirm';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
-import { describeCadence, describeNextEmail } from '../subscribers/describe-schedule';
+import { describeCadence } from '../subscribers/describe-schedule';
+import { describeNextEmail } from '../subscribers/describe-next-email';
 import { PREVIEW_WINDOW_DAYS } from '../preview/preview';
 import { describeMinPay, hasMinPay } from '../pay/minimum-pay';
 

@@ -10,7 +10,7 @@ import { readRecentPostings } from '../preview/read-recent-postings';
 import { recentPostingsForPreview } from '../preview/shared-window';
 import type { Config } from '../runtime/config';
 import { addDays } from '../store/timestamps';
-import { describeNextEmail } from '../subscribers/describe-schedule';
+import { describeNextEmail } from '../subscribers/describe-next-email';
 import type { Subscriber } from '../subscribers/subscriber';
 
 /**
