@@ -25,9 +25,8 @@ import { STOPWORDS } from './stopwords';
  * - It may remove at most MAX_KEPT_REMOVED_SHARE of the kept matches (the recent matches not marked
  *   "not a fit"): a word common among the postings the subscriber kept is part of what they
  *   subscribed for, however often it shows up in the marked ones.
- * - The best removes the most "not a fit" postings net of the kept matches it removes, then the
- *   fewest kept matches, then is the longer term, then comes first alphabetically, so the same data
- *   always gives the same suggestion.
+ * - The best removes the most "not a fit" postings, then the fewest kept matches, then is the
+ *   longer term, then comes first alphabetically, so the same data always gives the same suggestion.
  */
 
 /** A recent match, as stored in jobs/: its id tells a kept match from a marked one, its source whose boilerplate it carries. */
@@ -131,9 +130,10 @@ function postingsBySource(input: { notAFit: readonly NotAFitPosting[]; recent: r
 }
 
 function better(a: ExcludeSuggestion, b: ExcludeSuggestion): boolean {
-  // Each marked posting removed is a win and each kept one a loss, weighed alike; the ceiling above bounds the losses.
-  const net = (s: ExcludeSuggestion) => s.notAFitRemoved - s.keptRemoved;
-  if (net(a) !== net(b)) return net(a) > net(b);
+  // Marks are a sample: a subscriber marks a few of the postings they dislike, and the rest sit
+  // among the kept matches. So a kept match removed is not weighed against a marked one (the word
+  // that names the whole dislike removes its unmarked postings too); the ceiling bounds those.
+  if (a.notAFitRemoved !== b.notAFitRemoved) return a.notAFitRemoved > b.notAFitRemoved;
   if (a.keptRemoved !== b.keptRemoved) return a.keptRemoved < b.keptRemoved;
   // The same effect today: the longer term ("google ads" over "ads") is the narrower one tomorrow.
   if (a.term.length !== b.term.length) return a.term.length > b.term.length;
