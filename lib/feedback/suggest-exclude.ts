@@ -6,7 +6,7 @@ import { STOPWORDS } from './stopwords';
 
 /**
  * The exclude the preferences page proposes, from what the subscriber marked "not a fit", with
- * its measured effect: "Exclude 'wordpress'? It would have removed 14 of your last 31 matches".
+ * its measured effect: "Exclude 'wordpress'? It would have removed 5 of your last 31 matches".
  * Pure: the postings come in, one suggestion (or none) comes out; lib/feedback/read-exclude-suggestion.ts
  * reads them.
  *
@@ -60,10 +60,11 @@ export const MIN_NOT_A_FIT_SHARED = 2;
 export const MAX_KEPT_REMOVED_SHARE = 1 / 5;
 /**
  * A word on four in five or more of one source's postings at hand is that source's boilerplate. In
- * the real corpus a feed's template words sit at 90–100% of its postings (We Work Remotely's
- * "headquarters" and "url" 91%, Ashby's "fulltime" 100%) while the commonest topic word of a
- * board stays under 40% (Upwork's "design" 34%); a subscriber's own dislike only reaches this share
- * of a source when they marked nearly everything it sent, and then no word can tell why.
+ * the real corpus a board's template words sit at 90–100% of its postings (the RSS boards'
+ * "headquarters" and "url", We Work Remotely's template, 91%; Ashby's "fulltime" 100%) while topic
+ * words stay below it (Upwork's commonest, "design", 34%; Lever's "software", over four employers'
+ * boards, 69%); a subscriber's own dislike only reaches this share of a source when they marked
+ * nearly everything it sent, and then no word can tell why.
  */
 export const BOILERPLATE_SHARE = 4 / 5;
 /** Fewer postings of a source than this measure nothing about its boilerplate. */
