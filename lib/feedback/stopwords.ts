@@ -1,7 +1,8 @@
 /**
  * Words an exclude suggestion never proposes: English function words, and the words nearly every
  * job posting uses, which say nothing about why one is not a fit ("remote", "project",
- * "experience"). Lowercase. A word missing here only costs a poor suggestion, which the
+ * "experience"; "development", the generic half of the boards' category labels: Upwork's "Web
+ * Development", "Ecommerce Website Development", Remotive's "Software Development"). Lowercase. A word missing here only costs a poor suggestion, which the
  * subscriber is free to ignore: the page shows its measured effect before anything changes.
  */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -20,7 +21,7 @@ last least less level long look looking lot low min minimum max maximum month mo
 possible quick quickly ready real right small soon start started strong sure take team teams thing things time times
 today top two three four five us usd eur gbp week weekly weeks work worked working works year years
 applicant applicants apply application budget candidate candidates client clients company contract contractor
-description details developer developers engineer engineers experience experienced expert fixed freelance freelancer
+description details developer developers development engineer engineers experience experienced expert fixed freelance freelancer
 freelancers hire hiring opportunity position posted posting price professional project projects rate remote required
 requirement requirements responsibilities role salary skill skills specialist task tasks
 `

@@ -1,21 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { excludedBy, type MatchedText } from '../../lib/matching/score-posting';
-import { suggestExclude } from '../../lib/feedback/suggest-exclude';
+import { excludedBy } from '../../lib/matching/score-posting';
+import {
+  BOILERPLATE_SHARE,
+  MAX_KEPT_REMOVED_SHARE,
+  MIN_SOURCE_POSTINGS,
+  suggestExclude,
+  type NotAFitPosting,
+  type RecentMatch,
+} from '../../lib/feedback/suggest-exclude';
 
-const posting = (title: string, description = '', skills: string[] = []): MatchedText => ({ title, description, skills });
+type Posting = RecentMatch & NotAFitPosting;
+let next = 0;
+/** One posting, usable as a recent match and as a "not a fit" snapshot of itself (the same id). */
+const posting = (title: string, description = '', skills: string[] = [], source = 'sample'): Posting => {
+  const id = `${source}_${next++}`;
+  return { id, jobId: id, source, title, description, skills };
+};
 
 const wordpressGigs = [
   posting('WordPress theme for a bakery', 'Customise a theme, React welcome.'),
   posting('Fix my WordPress plugin', 'PHP and React.'),
   posting('Shopify store setup', 'Liquid templates.', ['Shopify']),
 ];
-const recent = [
-  ...wordpressGigs,
+/** What the subscriber kept: React work, one of ten with WordPress in its skills. */
+const kept = [
   posting('React dashboard', 'TypeScript, charts.'),
   posting('React Native app', 'Expo.'),
   posting('Landing page', 'React and Tailwind.', ['WordPress']),
   posting('Next.js shop', 'React, Stripe.'),
+  posting('Form wizard', 'React Hook Form.'),
+  posting('Port a Vue app', 'To React.'),
+  posting('Email templates', 'React Email.'),
+  posting('Admin panel', 'React Admin.'),
+  posting('Chat widget', 'React, websockets.'),
+  posting('Map view', 'React Leaflet.'),
 ];
+const recent = [...wordpressGigs, ...kept];
 const subscriber = { keywords: ['react'], excludes: [] as string[] };
 
 describe('suggestExclude', () => {
@@ -23,9 +43,11 @@ describe('suggestExclude', () => {
     expect(suggestExclude({ ...subscriber, notAFit: wordpressGigs, recent })).toEqual({
       term: 'wordpress',
       removed: 3,
-      of: 7,
+      of: 13,
       notAFitRemoved: 2,
       notAFitCount: 3,
+      keptRemoved: 1,
+      keptCount: 10,
     });
   });
 
@@ -65,17 +87,45 @@ describe('suggestExclude', () => {
     expect(suggestExclude({ keywords: ['react'], excludes, notAFit: wordpressGigs, recent })).toBeNull();
   });
 
-  it('prefers the term covering most "not a fit" postings, then the one removing fewer matches, then the longer, then the alphabet', () => {
+  it('prefers the term covering most "not a fit" postings, then the one removing fewer kept matches, then the longer, then the alphabet', () => {
     const notAFit = [posting('Drupal and PHP site'), posting('Drupal and PHP fix'), posting('PHP forms')];
-    const more = [...recent, ...notAFit, posting('PHP backend, React front', '')];
-    // php: 3 of the marked ones; drupal: 2.
-    expect(suggestExclude({ ...subscriber, notAFit, recent: more })?.term).toBe('php');
-    // Both in the same two marked postings: drupal removes fewer of the recent matches than php.
+    // php: 3 of the marked ones; drupal: 2. A kept match naming PHP does not turn it: marks are a
+    // sample, and the word that names the whole dislike also removes the ones not marked yet.
+    const phpKept = [posting('PHP backend, React front'), posting('React on a PHP API')];
+    expect(suggestExclude({ ...subscriber, notAFit, recent: [...kept, ...phpKept, ...notAFit] })?.term).toBe('php');
+    // Both in the same two marked postings: drupal removes fewer kept matches than php.
     const two = notAFit.slice(0, 2);
-    expect(suggestExclude({ ...subscriber, notAFit: two, recent: more })?.term).toBe('drupal');
+    expect(suggestExclude({ ...subscriber, notAFit: two, recent: [...kept, phpKept[0], ...two] })?.term).toBe('drupal');
     // A tie on everything: alphabetical, so the page never flickers between two.
     const tie = [posting('Alpha delta'), posting('Alpha delta')];
     expect(suggestExclude({ ...subscriber, notAFit: tie, recent: [...tie, posting('React')] })?.term).toBe('alpha');
+  });
+
+  it('never proposes a word that would remove more than a fifth of the kept matches', () => {
+    expect(MAX_KEPT_REMOVED_SHARE).toBe(1 / 5);
+    const notAFit = [posting('Angular migration', 'Old code.'), posting('Angular forms', 'Validation.')];
+    // Ten kept matches: two may go, three may not.
+    const withAngular = (n: number) => kept.map((p, i) => (i < n ? { ...p, description: `${p.description} Angular too.` } : p));
+    const two = suggestExclude({ ...subscriber, notAFit, recent: [...notAFit, ...withAngular(2)] });
+    expect(two).toMatchObject({ term: 'angular', keptRemoved: 2, keptCount: 10 });
+    expect(suggestExclude({ ...subscriber, notAFit, recent: [...notAFit, ...withAngular(3)] })).toBeNull();
+    // With fewer than five kept matches none may go.
+    expect(suggestExclude({ ...subscriber, notAFit, recent: [...notAFit, ...withAngular(0).slice(0, 4)] })?.term).toBe('angular');
+    expect(suggestExclude({ ...subscriber, notAFit, recent: [...notAFit, ...withAngular(1).slice(0, 4)] })).toBeNull();
+  });
+
+  it("skips a source's boilerplate, a word on four in five of its postings at hand, even one no kept match has", () => {
+    expect(BOILERPLATE_SHARE).toBe(4 / 5);
+    expect(MIN_SOURCE_POSTINGS).toBe(5);
+    // We Work Remotely's template: every posting ends with "Headquarters: … URL: …". The subscriber
+    // kept the other board's postings and marked two of the feed's (each for its own reason).
+    const wwr = (title: string) => posting(title, 'Headquarters: Berlin URL: https://example.com', [], 'wwr');
+    const marked = [wwr('Sales lead'), wwr('Support agent')];
+    const fromFeed = [...marked, wwr('React engineer'), wwr('Frontend developer'), wwr('React Native developer')];
+    const recentMatches = [...fromFeed, ...kept];
+    expect(suggestExclude({ ...subscriber, notAFit: marked, recent: recentMatches })).toBeNull();
+    // With four of the feed's postings at hand its share is not measured, and the word comes through.
+    expect(suggestExclude({ ...subscriber, notAFit: marked, recent: [...fromFeed.slice(0, 4), ...kept] })?.term).toBe('headquarters');
   });
 
   it('proposes a skill as a whole, in the spelling an exclude is stored in', () => {
