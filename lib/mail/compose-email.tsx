@@ -210,15 +210,22 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
+/** What an email of postings starts from: its items best first, each with its not-a-fit link; the keywords-only note; the footer's links. */
+function postingsEmailParts(input: { subscriber: EmailSubscriber; items: ScoredPosting[]; settings: MailSettings; now: Date }) {
+  return {
+    items: [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now)),
+    note: keywordsOnlyNote(input.items),
+    footer: footerLinks(input.settings, input.subscriber, input.now),
+  };
+}
+
 export async function composeInstantAlert(input: {
   subscriber: EmailSubscriber;
   items: ScoredPosting[];
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
-  const note = keywordsOnlyNote(input.items);
-  const footer = footerLinks(input.settings, input.subscriber, input.now);
+  const { items, note, footer } = postingsEmailParts(input);
   const html = await renderInstantAlert({ items, note, footer });
   const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
@@ -244,9 +251,7 @@ export async function composeWelcome(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
-  const note = keywordsOnlyNote(input.items);
-  const footer = footerLinks(input.settings, input.subscriber, input.now);
+  const { items, note, footer } = postingsEmailParts(input);
   const html = await render(
     <WelcomeEmail items={items} windowDays={input.windowDays} nextEmail={input.nextEmail} footer={footer} note={note} />,
   );
