@@ -83,13 +83,8 @@ export async function measureStoredBytes(db: Firestore, options: { sample?: numb
   const keptSum: Partial<Record<StoredKind, { days: number; n: number }>> = {};
   for (const collection of await db.listCollections()) {
     const seen = emptyTally();
-    let last: string | undefined;
-    let whole = false;
-    while (seen.read < sample) {
-      let query = collection.orderBy(FieldPath.documentId()).limit(pageSize);
-      if (last) query = query.startAfter(last);
-      const page = await query.get();
-      for (const doc of page.docs) {
+    const size = (docs: FirebaseFirestore.QueryDocumentSnapshot[]) => {
+      for (const doc of docs) {
         const data = doc.data();
         const kind = storedKindOf(collection.id, data);
         const index = indexEntryBytes(collection.id, doc.id, data, config);
@@ -105,14 +100,34 @@ export async function measureStoredBytes(db: Firestore, options: { sample?: numb
           sum.n += 1;
         }
       }
-      seen.read += page.size;
-      if (page.size < pageSize) {
-        whole = true;
-        break;
+      seen.read += docs.length;
+    };
+    const byId = collection.orderBy(FieldPath.documentId());
+    const count = (await collection.count().get()).data().count;
+    if (count <= sample) {
+      // Every document, a page at a time.
+      for (let last: string | undefined; ;) {
+        const page = await (last ? byId.startAfter(last) : byId).limit(pageSize).get();
+        size(page.docs);
+        if (page.size < pageSize) break;
+        last = page.docs[page.docs.length - 1].id;
       }
-      last = page.docs[page.docs.length - 1].id;
+    } else {
+      // Pages spread evenly over the ids, not the first ones: ids lead with a kind (`alert_…` before
+      // `digest_…`), so the first 50,000 emails of a large store were all alerts.
+      const pages = Math.ceil(sample / pageSize);
+      const stride = Math.floor(count / pages);
+      for (let i = 0; i < pages; i++)
+        size(
+          (
+            await byId
+              .offset(i * stride)
+              .limit(pageSize)
+              .get()
+          ).docs,
+        );
     }
-    const scale = whole || seen.read === 0 ? 1 : (await collection.count().get()).data().count / seen.read;
+    const scale = seen.read === 0 ? 1 : count / seen.read;
     for (const [kind, t] of Object.entries(seen.byKind) as [StoredKind, Tally][]) {
       out[kind].documents += t.documents * scale;
       out[kind].units += t.units * scale;
