@@ -13,7 +13,7 @@ export type CycleResult =
   | ({ kind: 'preview' } & CyclePreview);
 
 /**
- * One cycle, top to bottom as DESIGN §3 tells it:
+ * One cycle, top to bottom as docs/design.md §3 tells it:
  *   lock → fetch feeds, store new postings → match them against active subscribers →
  *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
  *   flush today's digests when due → dispatch the outbox → repair the match index (a bounded

@@ -63,7 +63,7 @@ export function hashKey(key: string): string {
 
 /**
  * Deterministic jobs/ id, so two runs on two machines compute the same id
- * (DESIGN §2.2). `key` is the guid, else the link, else a content key.
+ * (docs/design.md §2.2). `key` is the guid, else the link, else a content key.
  */
 export function postingId(source: string, key: string): string {
   return `${source}_${hashKey(key)}`;

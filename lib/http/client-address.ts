@@ -14,7 +14,7 @@ const MAX_ENTRIES = 16;
 
 /**
  * The client's address, from what the platform guarantees and nothing the client can write
- * (DESIGN §2.12). The one place the signup limits, the login limits and the auth-failure log
+ * (docs/design.md §2.12). The one place the signup limits, the login limits and the auth-failure log
  * learn who is calling.
  *
  * - On Vercel (`VERCEL`, which Vercel sets): `X-Forwarded-For`, which Vercel overwrites with the

@@ -1,6 +1,6 @@
 /**
  * Every provider answer falls in one of these, and the outbox decides per email kind what each
- * allows (DESIGN §2.3–2.4):
+ * allows (docs/design.md §2.3–2.4):
  * - accepted: the provider took it.
  * - refused: the provider definitely did not send it (429, validation error); `retryable` says
  *   whether trying again can help.

@@ -5,7 +5,7 @@ import type { SenderTiming } from '../outbox/dispatch-stats';
 import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
 
-/** The cycle's steps, as the run record times them (DESIGN §3). */
+/** The cycle's steps, as the run record times them (docs/design.md §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch' | 'repair';
 /** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
 export type ClaimsGivenUp = { deliveries: number; digests: number };

@@ -70,7 +70,7 @@ export type OutboxRow = {
 
 /** One alert per subscriber per cycle: the key is the set of deliveries it carries, so it is the same on every machine. */
 export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
-/** The double opt-in email's key, as DESIGN §4 names it: one per confirmation ever sent to the subscriber. */
+/** The double opt-in email's key, as docs/design.md §4 names it: one per confirmation ever sent to the subscriber. */
 export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
 /** The "you're already subscribed, here is your preferences link" email's key. */
 export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;

@@ -2,7 +2,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { isAtMostOnce, MAY_RECEIVE, type EmailKind, type OutboxRow } from './outbox-row';
 
 /**
- * The send rules of DESIGN §2 (at-most-once alerts, at-least-once digests, opt-outs win, a quota
+ * The send rules of docs/design.md §2 (at-most-once alerts, at-least-once digests, opt-outs win, a quota
  * never uses up attempts) as pure functions, so each decision is made in one place and can be
  * read and tested as a table (test/outbox/send-rules.test.ts). The callers only carry the steps out.
  */
@@ -106,7 +106,7 @@ export type SendStep =
     };
 
 /**
- * What follows a provider answer for one row of a send unit (§2.3–2.4, §2.11, DESIGN §3 Outbox).
+ * What follows a provider answer for one row of a send unit (§2.3–2.4, §2.11, docs/design.md §3 Outbox).
  * The members of a batch share every input but their kind, and kind only changes the status of a
  * give-up: an alert whose fate is unknown is `failed` (unknown_outcome, never resent), anything
  * else `dead` (visible, with its last error, for the operator).

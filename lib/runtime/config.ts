@@ -18,7 +18,7 @@ const int = (fallback: number, min: number, max: number) =>
 
 const secret = z.string({ error: 'is required' }).min(16, 'must be at least 16 characters');
 
-/** Every knob of DESIGN §5, parsed once; nothing else in the code reads process.env. */
+/** Every knob of docs/design.md §5, parsed once; nothing else in the code reads process.env. */
 export const configSchema = z.object({
   CRON_SECRET: secret,
   LINK_SECRET: secret,

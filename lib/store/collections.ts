@@ -1,6 +1,6 @@
 /**
  * Every Firestore collection Scout reads or writes, by name, in one place. The names are the
- * product's contract, not a detail: the data model (DESIGN.md §4, README "Data model"), the TTL
+ * product's contract, not a detail: the data model (docs/design.md §4, README "Data model"), the TTL
  * policies set per collection group, firestore.indexes.json and stores already in use all spell
  * them so. Rename a key here if its meaning needs a better word; never a value.
  *

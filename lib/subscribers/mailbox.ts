@@ -7,7 +7,7 @@ const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'goo
  * The inbox an address reaches, as far as Scout can tell: lowercased, with any `+tag` removed from
  * the local part, and for Gmail without dots. The per-mailbox limit keys on this, so
  * `victim+1@…`, `Victim+2@…` and `v.ictim@gmail.com` share one allowance. Subscribers stay keyed
- * on the exact address (DESIGN §2.2): this is only who gets mailed how often. Other providers'
+ * on the exact address (docs/design.md §2.2): this is only who gets mailed how often. Other providers'
  * aliasing (Fastmail's subdomains, Yahoo's `-` disposable names) is not folded.
  */
 export function mailboxOf(email: string): string {

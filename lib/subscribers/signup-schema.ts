@@ -42,12 +42,12 @@ export const signupSchema = z
       minYearly: preferenceShape.minYearly,
       minCurrency: preferenceShape.minCurrency,
       minBudget: preferenceShape.minBudget,
-      // Required (DESIGN §5): the landing page preselects instant, so only a client that left mode
+      // Required (docs/design.md §5): the landing page preselects instant, so only a client that left mode
       // out meets this, and it is told rather than given a mode it never chose.
       mode: preferenceShape.mode,
       // Optional: absent, null or blank is '' (nothing said). Up to 500 characters (fit-profile.ts).
       about: preferenceShape.about,
-      // Optional, as they arrive (DESIGN §5): absent is 08:00 UTC every day, a weekly digest on Monday.
+      // Optional, as they arrive (docs/design.md §5): absent is 08:00 UTC every day, a weekly digest on Monday.
       timezone: preferenceShape.timezone,
       digestHour: preferenceShape.digestHour,
       weekdays: preferenceShape.weekdays,

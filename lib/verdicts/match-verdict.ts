@@ -5,7 +5,7 @@ import { toDate, toTimestamp, type Stored } from '../store/timestamps';
 
 /**
  * matches/{uid}_{jobId}: the model's verdict on one posting for one subscriber, scored once
- * (DESIGN §2.1, §2.2). The document is also the claim on the model call that makes it:
+ * (docs/design.md §2.1, §2.2). The document is also the claim on the model call that makes it:
  *   scoring: created with create() by the run that will ask (the check is the write), with a
  *            lease; a fault or the budget deletes it again (guarded by its version), so nothing
  *            but a real answer is ever kept

@@ -14,7 +14,7 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
 
 /**
  * Scored once: each (subscriber, posting) pair costs at most one model request, across runs,
- * retries and concurrent runs (DESIGN §2.1, §2.2; docs/verdicts.md).
+ * retries and concurrent runs (docs/design.md §2.1, §2.2; docs/verdicts.md).
  *
  * The check is the write, and it comes BEFORE the model is asked: the run that create()s
  * matches/{uid}_{jobId} in state `scoring` owns the call for that pair; every other run finds the

@@ -1,7 +1,7 @@
 /**
  * The tutorial version of one cycle, which `npm run bench` measures Scout against on the same data
  * and the same collections (jobs/ are stored by the caller). It is a foil, not a product — every
- * pattern DESIGN §2 and §7 warn about, on purpose:
+ * pattern docs/design.md §2 and §7 warn about, on purpose:
  *   - no keyword index: every posting is scored against every active subscriber (users × postings);
  *   - check-then-act: per candidate, one `get()` of deliveries/{uid}_{jobId}, then one `set()` if
  *     it is missing, awaited one after the other inside the loop;

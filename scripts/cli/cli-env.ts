@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ConfigError, configSchema, credentialsProblem, describeIssues, withoutEmptyValues } from '../../lib/runtime/config';
 
 /**
- * The CLI's slice of DESIGN §5: what it takes to reach the store, and DIGEST_HOUR_UTC (the hour of
+ * The CLI's slice of docs/design.md §5: what it takes to reach the store, and DIGEST_HOUR_UTC (the hour of
  * subscribers who chose none, which `scout status` checks against the runs; default 8, as the
  * app's). The rules are the app's own (picked from configSchema, and the same credentials rule),
  * so a value the app rejects is rejected here too.

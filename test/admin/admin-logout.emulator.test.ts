@@ -5,7 +5,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { adminClient, asCookie, type AdminClient } from './admin-fixture';
 
 /**
- * Issue 12, hardening: logout ends the session on the server. A cookie captured before logout (a
+ * Logout ends the session on the server. A cookie captured before logout (a
  * copy in another browser profile, a proxy log, a stolen laptop's cookie jar) opens nothing after.
  */
 const NOW = new Date('2026-11-30T07:00:00Z');

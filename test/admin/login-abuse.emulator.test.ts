@@ -4,7 +4,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { adminClient, asCookie } from './admin-fixture';
 
 /**
- * Issue 12, item 3: the login limit keys on the trusted client address, and a global limit on
+ * The login limit keys on the trusted client address, and a global limit on
  * failed logins locks the login for everyone for a while, and says so in the log.
  */
 const NOW = new Date('2026-11-30T07:00:00Z');

@@ -6,7 +6,7 @@ import { launchChromium, screenshot } from '../support/browser';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * The emails of the AI verdict stage as a subscriber sees them (issue 15): an alert whose items
+ * The emails of the AI verdict stage as a subscriber sees them: an alert whose items
  * show the keywords that matched and the model's reason, and a digest's near-miss line. The
  * cycle runs in-process against the emulator, the sink and the model fake; Chromium renders the
  * HTML the sink received, as the subscriber's mail client would. `npm run docs:screenshots`

@@ -13,7 +13,7 @@ import { BROWSER_LINK_SECRET, launchChromium, screenshot, screenshotOf, startBro
 import type { NextProcess } from '../support/next-process';
 
 /**
- * Issue 17, the preview before saving, in Debian's Chromium against the real app (`next start`)
+ * The preview before saving, in Debian's Chromium against the real app (`next start`)
  * and the emulator: the landing page's preview following the typing (its React script), the
  * schedule fields following the cadence, the browser's time zone preselected; the Preview button
  * with JavaScript off; the preferences page's static script. The preview reads the real clock's

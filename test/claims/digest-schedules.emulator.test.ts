@@ -7,7 +7,7 @@ import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 /**
  * Each subscriber's own digest schedule, end to end through the cron endpoint: the digest goes out
  * at their local hour, keyed by their local period, once per period whatever the runs or the
- * schedule do, and no queued item is lost on the way (issue 17's exact rules).
+ * schedule do, and no queued item is lost on the way (the schedules' exact rules).
  */
 
 let h: Harness;

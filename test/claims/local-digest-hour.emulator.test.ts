@@ -4,7 +4,7 @@ import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * Issue 17: run twice, and N runs at once, around a subscriber's own local digest hour. The slots
+ * Run twice, and N runs at once, around a subscriber's own local digest hour. The slots
  * are written out as UTC instants by hand (not computed with the code under test), so a wrong
  * offset, a wrong DST rule or a wrong period key fails here. Each case: items queued half an hour
  * before the slot (the same local period); two runs a minute before it send nothing; N concurrent runs at the slot (with

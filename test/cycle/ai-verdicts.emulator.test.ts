@@ -8,7 +8,7 @@ import { feedbackCollection, feedbackId } from '../../lib/feedback/feedback';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * The verdict stage in the cycle (issue 15): with a model configured the keyword match is the
+ * The verdict stage in the cycle: with a model configured the keyword match is the
  * shortlist and the model decides. Instant subscribers are judged before the claim, daily ones at
  * the flush; a verdict is made once per pair however often the cycle runs; every model fault falls
  * back to keywords without losing or duplicating an email. The fake model scores by word overlap

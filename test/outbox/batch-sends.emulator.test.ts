@@ -130,7 +130,7 @@ describe('batch sends', () => {
     expect([...(await perRecipient()).values()]).toEqual([1, 1, 1]);
 
     // A day on, the batch key no longer protects anything (PROVIDER_KEY_WINDOW_MS): the batch is
-    // dissolved and each digest goes out alone under its own key. DESIGN §2.4 and §2.9 allow this
+    // dissolved and each digest goes out alone under its own key. docs/design.md §2.4 and §2.9 allow this
     // duplicate, and only past the window; the queue checker counts it apart (pastKeyWindow).
     await h.cron({ now: '2026-12-01T07:30:00Z' });
     expect([...(await perRecipient()).values()]).toEqual([2, 2, 2]);

@@ -26,18 +26,18 @@ import { seededRandom } from '../support/seeded-random';
  * received is then checked like a queue: no duplicate, nothing lost without a visible state.
  *
  * Two worlds soak side by side from the same seed: keywords alone (the default), and one with the
- * AI verdict stage on (issue 15), where the model fake also fails at random every tick — slow past
+ * AI verdict stage on, where the model fake also fails at random every tick — slow past
  * AI_TIMEOUT_MS, 500, 429 with a short or a long Retry-After, malformed JSON, a refusal, a dropped
  * connection — and where runs also crash between a stored verdict and the claim it decided. That
  * world is checked twice: like a queue, and for the verdicts (test/support/verdict-checker.ts).
  *
- * A third world (issue 16) publishes its jobs on two boards: each job on one board or both, under
+ * A third world publishes its jobs on two boards: each job on one board or both, under
  * other guids and links that differ only by tracking parameters, sometimes on the second board
  * ticks later; some are reposted on a later tick under a new guid, same text, budget raised. It is
  * checked like a queue by email, and by JOB (test/support/canonical-checker.ts): each subscriber
  * gets each job at most once whichever copy or repost carried it, and every due pair arrives.
  *
- * A fourth world (issue 17) gives each subscriber their own cadence and schedule: instant, daily on
+ * A fourth world gives each subscriber their own cadence and schedule: instant, daily on
  * some weekdays, or weekly, at a local hour in New York, Berlin, Lord Howe, Kolkata or UTC. It
  * starts a few hours before a daylight-saving change the seed picks, and its clock leaps to a
  * minute before, onto, or a minute after some subscriber's next local digest hour, and sometimes
@@ -166,7 +166,7 @@ function addPostings(world: World, now: Date) {
   world.h.serveFeed(random.chance(0.3) ? [...world.feed].reverse() : world.feed);
 }
 
-// ── The copies world (issue 16): one job, several listings ─────────────────────────────────────────
+// ── The copies world: one job, several listings ─────────────────────────────────────────
 
 type Board = 'board-a' | 'board-b';
 const BOARDS: Board[] = ['board-a', 'board-b'];
@@ -319,7 +319,7 @@ function publishOnBoards(world: World, boards: Boards, now: Date) {
   }
 }
 
-// ── The schedules world (issue 17): each subscriber's own zone, hour, weekdays and cadence ─────────
+// ── The schedules world: each subscriber's own zone, hour, weekdays and cadence ─────────
 
 const ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC'] as const;
 /**

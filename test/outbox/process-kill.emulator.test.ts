@@ -250,7 +250,7 @@ async function killMidSend(world: World, input: { now: string; kind: Kind }) {
 type Tally = { attempted: number; received: number; duplicated: number; lost: number; recovered: number };
 
 /**
- * Counted like a queue checker (DESIGN §2.9), per kind. attempted: outbox rows handed to the
+ * Counted like a queue checker (docs/design.md §2.9), per kind. attempted: outbox rows handed to the
  * dispatcher; received: emails the sink stored; duplicated: a second email of the kind to one
  * recipient, or a posting repeated across them; lost: a due recipient who received nothing;
  * recovered: rows interrupted by the kill that ended `sent`.

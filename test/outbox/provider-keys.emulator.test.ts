@@ -18,7 +18,7 @@ let h: Harness;
 
 afterEach(async () => h?.close());
 
-describe('provider idempotency keys stay within 256 characters (DESIGN §2.11)', () => {
+describe('provider idempotency keys stay within 256 characters (docs/design.md §2.11)', () => {
   it('a 245-character address receives its confirmation, an alert, a digest and a manual resend; nothing dead; no log names it', async () => {
     expect(LONG).toHaveLength(245);
     const uid = subscriberId(LONG);

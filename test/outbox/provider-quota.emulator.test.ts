@@ -43,7 +43,7 @@ async function rows() {
   return snap.docs.map((d) => ({ key: d.id, kind: d.get('kind'), status: d.get('status'), attempts: d.get('attempts') }));
 }
 
-describe('a provider quota pauses sending; it never uses up attempts (DESIGN §2.11)', () => {
+describe('a provider quota pauses sending; it never uses up attempts (docs/design.md §2.11)', () => {
   it('three runs refused as over the daily quota give nothing up and stay in budget; once it clears, everything goes out once', async () => {
     h = await createHarness({ SEND_MAX_ATTEMPTS: '3', RUN_BUDGET_MS: String(BUDGET_MS) });
     for (const name of ['ada', 'bob', 'cyd']) await h.subscribe({ email: `${name}@example.com`, keywords: ['react'], mode: 'instant' });

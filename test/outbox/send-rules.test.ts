@@ -13,7 +13,7 @@ import {
 import { subscriberStatuses } from '../../lib/subscribers/subscriber';
 
 /**
- * The send rules of DESIGN §2 as a table: every row is named by the invariant it protects. No
+ * The send rules of docs/design.md §2 as a table: every row is named by the invariant it protects. No
  * emulator: the rules are pure, and the emulator suites in this folder check that the outbox
  * carries them out.
  */

@@ -12,7 +12,7 @@ import { DAY_MS } from '../../lib/store/timestamps';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * Issue 17, "a preview before saving": POST /api/preview and the forms' Preview buttons, against
+ * "A preview before saving": POST /api/preview and the forms' Preview buttons, against
  * the emulator. The matching is the run's, over what jobs/ holds for the last 7 days; the read is
  * one query of at most PREVIEW_MAX_POSTINGS documents; the only write is the client's counter.
  */
@@ -251,32 +251,36 @@ describe('what a preview costs', () => {
 });
 
 describe('what previews cost together', () => {
-  it.each([1_000, 100])('1,000 previews in a minute from %i client addresses cost fewer than 2,000 Firestore reads in all', async (clients) => {
-    const week = Array.from({ length: 200 }, (_, i) =>
-      posting({ title: i % 2 === 0 ? `React role ${i}` : `Go role ${i}`, fetchedAt: new Date(NOW.getTime() - (i + 1) * 3_600_000) }),
-    );
-    await store(h.db, week);
-    const counter = instrumentFirestore();
-    const statuses: number[] = [];
-    try {
-      // Twenty at a time, spread over the minute, from `clients` addresses in turn behind the trusted proxy.
-      for (let i = 0; i < 1_000; i += 20) {
-        const batch = Array.from({ length: 20 }, (_, j) => i + j);
-        const answers = await Promise.all(
-          batch.map((n) => {
-            const client = n % clients;
-            return preview(REACT, { ip: `10.${client >> 8}.${client & 255}.1`, now: new Date(NOW.getTime() + n * 59) });
-          }),
-        );
-        statuses.push(...answers.map((a) => a.status));
+  it.each([1_000, 100])(
+    '1,000 previews in a minute from %i client addresses cost fewer than 2,000 Firestore reads in all',
+    async (clients) => {
+      const week = Array.from({ length: 200 }, (_, i) =>
+        posting({ title: i % 2 === 0 ? `React role ${i}` : `Go role ${i}`, fetchedAt: new Date(NOW.getTime() - (i + 1) * 3_600_000) }),
+      );
+      await store(h.db, week);
+      const counter = instrumentFirestore();
+      const statuses: number[] = [];
+      try {
+        // Twenty at a time, spread over the minute, from `clients` addresses in turn behind the trusted proxy.
+        for (let i = 0; i < 1_000; i += 20) {
+          const batch = Array.from({ length: 20 }, (_, j) => i + j);
+          const answers = await Promise.all(
+            batch.map((n) => {
+              const client = n % clients;
+              return preview(REACT, { ip: `10.${client >> 8}.${client & 255}.1`, now: new Date(NOW.getTime() + n * 59) });
+            }),
+          );
+          statuses.push(...answers.map((a) => a.status));
+        }
+        // Measured: 1,337 either way — a client counter read per preview, two reads of the window's 167 postings (30 s apart), the budget's counter.
+        expect(counter.snapshot().reads).toBeLessThan(2_000);
+      } finally {
+        counter.restore();
       }
-      // Measured: 1,337 either way — a client counter read per preview, two reads of the window's 167 postings (30 s apart), the budget's counter.
-      expect(counter.snapshot().reads).toBeLessThan(2_000);
-    } finally {
-      counter.restore();
-    }
-    expect(statuses.every((s) => s === 200)).toBe(true);
-  }, 120_000);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe('the window-read budget bounds every instance together', () => {

@@ -4,7 +4,7 @@ import { COLLECTIONS } from '../../lib/store/collections';
 
 describe('COLLECTIONS', () => {
   it('keeps the names of the data model: stores, TTL policies and indexes already use them', () => {
-    // Spelled raw on purpose: this is the contract (docs/cycle.md "Data model", DESIGN.md §4).
+    // Spelled raw on purpose: this is the contract (docs/cycle.md "Data model", docs/design.md §4).
     expect(COLLECTIONS).toEqual({
       subscribers: 'users',
       matchIndex: 'matchIndex',

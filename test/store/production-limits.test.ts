@@ -49,7 +49,7 @@ import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
 import { feedbackConverter, feedbackId, notAFitFeedback } from '../../lib/feedback/feedback';
 
 /**
- * DESIGN §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
+ * docs/design.md §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
  * refuses neither, so every other test would pass on a design that fails in production. Here the
  * largest document each code path can write is built with the real builders and converters and
  * measured with Firestore's documented formulas (lib/ledger/firestore-limits.ts) against the real
@@ -1017,7 +1017,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
    * range last), every queued item, due or not.
    * Assumed: every subscriber takes a daily digest and has 10 items queued (a day of matches; a
    * digest sends DIGEST_MAX_ITEMS, 20, at most); digest hours spread evenly over the day's 24, on
-   * the hour; a run every 15 minutes (DESIGN §1), so one run in four finds 1/24 of the subscribers
+   * the hour; a run every 15 minutes (docs/design.md §1), so one run in four finds 1/24 of the subscribers
    * due and the other three find nobody; nobody due at the hour is also due at an earlier slot (no
    * run was missed), so each group of SUBSCRIBERS_PER_SLICE (1,000) handed on before the last costs
    * one read asking whether anything is due later (takeLaterSlots), and finds nothing.
@@ -1105,7 +1105,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
  * enforces nothing, so a document every run, shard and instance writes would pass every other test
  * and throw contention errors in production. Here each document written by more than one run or
  * instance gets its writes per second at 1,000,000 subscribers, computed from the code's own caps
- * and these assumptions (DESIGN §7, docs/deploy.md):
+ * and these assumptions (docs/design.md §7, docs/deploy.md):
  * - the cron fires every 15 minutes (the workflow's and vercel.json's schedule);
  * - 1,000,000 subscribers are 16 shards (`?shard=k&shards=16`; 4 carry 100,000 measured, and more
  *   shards only add writers to the shared documents, so 16 is the worst of 4–16), each called on

@@ -6,7 +6,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { callConfirm, callUnsubscribe, linkIn, minutesAfter, postSignup } from './signup-fixture';
 
 /**
- * Issue 12, item 4: a confirmation link names the signup it confirms (a nonce stored on the
+ * A confirmation link names the signup it confirms (a nonce stored on the
  * pending subscriber, replaced at each signup), works once, and is refused after an unsubscribe.
  * The scenario of the issue is played end to end through the handlers, on the emulator.
  */

@@ -8,7 +8,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { putPosting } from '../support/postings';
 
 /**
- * "Not a fit" from the email (issue 15 §3): GET (and HEAD) show one button and record nothing,
+ * "Not a fit" from the email: GET (and HEAD) show one button and record nothing,
  * because mail scanners open every link; POST records feedback/{uid}_{jobId} exactly once, however
  * many clicks arrive; a link that is not valid, or a subscriber who is gone, records nothing.
  */

@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { callConfirm, callUnsubscribe, linkIn, minutesAfter, postSignup } from './signup-fixture';
 
 /**
- * Issue 12, hardening: unconfirmed subscribers expire. A pending signup carries `expireAt` (7 days
+ * Unconfirmed subscribers expire. A pending signup carries `expireAt` (7 days
  * after its last signup) for the TTL policy on `users`; every way out of pending removes it in the
  * same write, so the TTL can never delete a confirmed subscriber. `scout prune` does the same job
  * where there is no TTL.

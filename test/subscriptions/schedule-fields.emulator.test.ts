@@ -6,7 +6,7 @@ import { subscriberId } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * Issue 17, the schedule on the forms: time zone, digest hour, weekdays and the weekly day, and
+ * The schedule on the forms: time zone, digest hour, weekdays and the weekly day, and
  * the four cadences, posted by the plain forms (no script: repeated `weekdays` checkboxes, every
  * value a string), each error next to its own control, and the preferences page saying in words
  * what the subscriber gets.

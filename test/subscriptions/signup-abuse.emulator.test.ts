@@ -12,7 +12,7 @@ import { callConfirm, linkIn } from './signup-fixture';
 import { countOutbox } from '../../lib/ops/read-status';
 
 /**
- * DESIGN §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks run
+ * docs/design.md §2.12: no caller can make Scout mail one mailbox more than its allowance. The attacks run
  * each through the real signup handler, the emulator and the mail sink: forged
  * client addresses, plus-variants of one mailbox, and floods that would outrun the provider.
  */
@@ -148,9 +148,19 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
     await h.run({ now: '2026-11-30T06:45:00Z' });
     expect(await h.inbox()).toHaveLength(3);
     await Promise.all([h.run({ now: '2026-11-30T07:25:00Z', lockName: 'one' }), h.run({ now: '2026-11-30T07:25:00Z', lockName: 'two' })]);
-    expect((await h.inbox()).map((m) => m.to[0]).slice(3).sort()).toEqual(['c@example.com', 'd@example.com']);
+    expect(
+      (await h.inbox())
+        .map((m) => m.to[0])
+        .slice(3)
+        .sort(),
+    ).toEqual(['c@example.com', 'd@example.com']);
     await h.run({ now: '2026-11-30T07:45:00Z' });
-    expect((await h.inbox()).map((m) => m.to[0]).slice(3).sort()).toEqual(['c@example.com', 'd@example.com', 'e@example.com']);
+    expect(
+      (await h.inbox())
+        .map((m) => m.to[0])
+        .slice(3)
+        .sort(),
+    ).toEqual(['c@example.com', 'd@example.com', 'e@example.com']);
 
     // The delayed confirmation was issued for when it went out: its link works 2 days from then, and the subscriber is still there.
     const late = (await h.inbox()).find((m) => m.to[0] === 'e@example.com')!;
@@ -195,11 +205,20 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
     expect(all).toHaveLength(40);
     const hourOf = (r: any) => (r.notBefore ? (r.notBefore.toDate().getTime() - NOW.getTime()) / 3_600_000 : 0);
     // The i-th signup waits i hours: first come, first served, one an hour.
-    const order = all.map((r) => [Number(Buffer.from(r.uid, 'base64url').toString().match(/^u(\d+)@/)![1]), hourOf(r)]);
+    const order = all.map((r) => [
+      Number(
+        Buffer.from(r.uid, 'base64url')
+          .toString()
+          .match(/^u(\d+)@/)![1],
+      ),
+      hourOf(r),
+    ]);
     expect(order.sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: 40 }, (_, i) => [i, i]));
     expect((await countOutbox(h.db)).held).toBe(39);
     // The end of the queue is remembered, so the next signup reads a few hours, not all 40.
-    expect((await h.db.collection('rateLimits').doc('signup-emails-frontier').get()).get('hour')).toBe(Math.floor(NOW.getTime() / 3_600_000) + 39);
+    expect((await h.db.collection('rateLimits').doc('signup-emails-frontier').get()).get('hour')).toBe(
+      Math.floor(NOW.getTime() / 3_600_000) + 39,
+    );
   });
 });
 

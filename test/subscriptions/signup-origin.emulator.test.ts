@@ -3,7 +3,7 @@ import { createHarness, type Harness } from '../support/harness';
 import { postSignup } from './signup-fixture';
 
 /**
- * Issue 12, hardening: the signup form refuses cross-site posts, by the same Origin rule as the
+ * The signup form refuses cross-site posts, by the same Origin rule as the
  * ops page. A browser always sends Origin on a POST; a client with none (curl, a script) is not a
  * cross-site page and may use the JSON API.
  */

@@ -41,7 +41,7 @@ export const HUGE_STRING = ONE_MEGABYTE;
 export const SCRIPT_TITLE = 'Senior <script>alert(1)</script> Engineer\u0000\u0007\u001b[31m\u202e';
 
 /**
- * The bad-input table of issue 16 for one adapter: each malformed or hostile answer ends with a
+ * The bad-input table for one adapter: each malformed or hostile answer ends with a
  * recorded source error, nothing stored from it, and the other source of the run untouched; the
  * answers that are merely nasty (huge strings, markup and control characters) are stored capped
  * and cleaned.

@@ -7,7 +7,7 @@ import { PROVIDER_KEY_WINDOW_MS } from '../../lib/outbox/send-rules';
 import { digestPeriod, latestDigestSlot, nextDigestSlot } from '../../lib/subscribers/digest-schedule';
 import { digestScheduleOf, subscribersCollection, type Subscriber } from '../../lib/subscribers/subscriber';
 
-/** DESIGN §2.9: what a queue checker counts, per kind of email. */
+/** docs/design.md §2.9: what a queue checker counts, per kind of email. */
 export type KindCounts = {
   attempted: number;
   accepted: number;
@@ -17,7 +17,7 @@ export type KindCounts = {
   /**
    * Digests received again because their last send came after the provider's key window
    * (PROVIDER_KEY_WINDOW_MS from the first attempt): at-least-once outside the window is what
-   * DESIGN §2.4 and §2.9 promise, so these are counted apart from `duplicated`, never in it.
+   * docs/design.md §2.4 and §2.9 promise, so these are counted apart from `duplicated`, never in it.
    */
   pastKeyWindow: number;
   unexpected: number;

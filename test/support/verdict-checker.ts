@@ -8,7 +8,7 @@ import { matchesCollection } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
 
 /**
- * The verdict stage's invariants (issue 15), counted from the outside like the queue checker:
+ * The verdict stage's invariants, counted from the outside like the queue checker:
  * what the model fake recorded, what matches/ and deliveries/ hold, and what the mail sink got.
  * Every list names the pairs (`{uid}_{jobId}`) or documents that break a rule; all empty means
  * the stage kept its promises.

@@ -14,7 +14,7 @@ import { PROMPT_VERSION, type VerdictPosting } from '../../lib/verdicts/wire';
 import { createHarness, type Harness } from '../support/harness';
 
 /**
- * Scored once (issue 15): every (subscriber, posting) pair costs at most one model request, on a
+ * Scored once: every (subscriber, posting) pair costs at most one model request, on a
  * second run, in 8 concurrent runs, after a retry. Requests are counted by the fake model server
  * itself (GET /__requests), per API key, so each test counts only its own.
  */
