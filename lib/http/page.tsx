@@ -12,7 +12,8 @@ import { FAVICON_ICO, FAVICON_SVG } from './favicon';
  */
 
 /** Route-handler pages run no script and load nothing but the stylesheet and the icon; forms post only back to Scout. */
-export const PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * A page with the form script (FORM_SCRIPT): scripts from Scout's own origin only (files it

@@ -97,10 +97,7 @@ export async function addExclude(db: Firestore, params: { uid: string; term: unk
  * only the mode changed (the weekly day kept as stored) and queued items rescheduled the same way.
  * Already weekly changes nothing.
  */
-export async function switchToWeekly(
-  db: Firestore,
-  params: { uid: string; now: Date; digestHourUtc: number },
-): Promise<SwitchModeResult> {
+export async function switchToWeekly(db: Firestore, params: { uid: string; now: Date; digestHourUtc: number }): Promise<SwitchModeResult> {
   const outcome = await updateGuarded(db, params.uid, (current) => {
     if (!canEditPreferences(current.status)) return stop<SwitchModeResult>({ ok: false, kind: 'not-editable', status: current.status });
     if (current.mode === 'weekly') return keep;

@@ -37,7 +37,10 @@ const storedOf = (snap: DocumentSnapshot<Subscriber>) => {
 };
 
 /** GET /unsubscribe/undo: what a POST would do, read only (mail scanners and link previews open links). */
-export async function checkUndoLink(db: Firestore, input: { token: string | null | undefined; secret: string; now: Date }): Promise<UndoResult> {
+export async function checkUndoLink(
+  db: Firestore,
+  input: { token: string | null | undefined; secret: string; now: Date },
+): Promise<UndoResult> {
   const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'undo', now: input.now });
   if (!check.ok) return { ok: false, reason: check.reason };
   const decision = decideUndo(check.claims, storedOf(await subscribersCollection(db).doc(check.claims.uid).get()));
@@ -53,7 +56,10 @@ export async function checkUndoLink(db: Firestore, input: { token: string | null
  * (the next email brings current ones), the private feed URL too, and queued postings that the
  * unsubscribe dropped are not revived.
  */
-export async function undoUnsubscribe(db: Firestore, input: { token: string | null | undefined; secret: string; now: Date }): Promise<UndoResult> {
+export async function undoUnsubscribe(
+  db: Firestore,
+  input: { token: string | null | undefined; secret: string; now: Date },
+): Promise<UndoResult> {
   const check = verifyLinkToken(input.token, { secret: input.secret, purpose: 'undo', now: input.now });
   if (!check.ok) return { ok: false, reason: check.reason };
   const { claims } = check;

@@ -71,9 +71,7 @@ export function AskUnsubscribeView({
       {offers.pause || offers.weekly ? (
         <section aria-labelledby="alternatives">
           <h2 id="alternatives">Or get less from Scout</h2>
-          {offers.pause ? (
-            <KeepForm token={token} action="pause" label="Pause my emails" />
-          ) : null}
+          {offers.pause ? <KeepForm token={token} action="pause" label="Pause my emails" /> : null}
           {offers.weekly ? <KeepForm token={token} action="weekly" label="Send me one email a week instead" /> : null}
           <p className="fine">Paused, Scout sends nothing until you resume from the preferences link in any of its emails.</p>
         </section>

@@ -70,7 +70,7 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: L
       if (!snap.exists || !snap.updateTime) return { done: { result: 'unknown', current: false, linkVersion: 0, undoable: false } };
       const linkVersion = readProfileVersion(snap.get('linkVersion'));
       const current = isCurrentLink(claims, { linkVersion });
-      const status = snap.get('status');
+      const status: unknown = snap.get('status');
       if (status === 'unsubscribed') return { done: { result: 'already', current, linkVersion, undoable: false } };
       // Only a confirmed subscription can be given back: undoing a pending one would skip the opt-in.
       const undoable = status === 'active' || status === 'paused';

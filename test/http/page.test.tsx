@@ -60,7 +60,9 @@ describe('the page shell', () => {
     const ico = await readFile(new URL(`../../public${FAVICON_ICO}`, import.meta.url));
     expect([...ico.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
     expect(ico.readUInt16LE(4)).toBeGreaterThan(0);
-    expect(await readFile(new URL(`../../public${FAVICON_SVG}`, import.meta.url), 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(await readFile(new URL(`../../public${FAVICON_SVG}`, import.meta.url), 'utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
   });
 
   it('a page that asks for the form script loads that one static file, and its policy allows scripts and fetches from Scout only', async () => {

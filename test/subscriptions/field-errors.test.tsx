@@ -25,7 +25,11 @@ function expectEveryErrorOnAnInvalidControl(html: string) {
   const errorIds = [...html.matchAll(/<p (?:class="field-error" )?id="([^"]+-error)"/g)].map((m) => m[1]);
   expect(errorIds.length).toBeGreaterThan(0);
   const controls = invalidControls(html);
-  for (const errorId of errorIds) expect(controls.some((c) => c.describedBy.split(' ').includes(errorId)), errorId).toBe(true);
+  for (const errorId of errorIds)
+    expect(
+      controls.some((c) => c.describedBy.split(' ').includes(errorId)),
+      errorId,
+    ).toBe(true);
   return errorIds;
 }
 
@@ -79,7 +83,9 @@ describe('every invalid field is marked so, in both forms', () => {
   it('the stylesheet gives every invalid control in any form the one red border, and no rule gives it another', async () => {
     const css = await readFile(new URL('../../public/scout.css', import.meta.url), 'utf8');
     expect(css).toMatch(/form \[aria-invalid='true'\] {\s*border-color: var\(--danger\) !important;/);
-    const rules = [...css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+){([^}]*)}/g)].filter(([, selector, body]) => selector.includes('aria-invalid') && /border/.test(body));
+    const rules = [...css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+){([^}]*)}/g)].filter(
+      ([, selector, body]) => selector.includes('aria-invalid') && /border/.test(body),
+    );
     expect(rules.map(([, selector]) => selector.trim())).toEqual(["form [aria-invalid='true']"]);
   });
 });

@@ -32,7 +32,8 @@ async function unsubscribe(url: string, now: Date) {
 }
 
 async function undo(method: 'GET' | 'POST', url: string, now: Date) {
-  const init: RequestInit = method === 'POST' ? { method, body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : { method };
+  const init: RequestInit =
+    method === 'POST' ? { method, body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : { method };
   const response = await handleUndoUnsubscribeRequest(new Request(url, init), { db: h.db, config: h.config, now });
   return { status: response.status, html: await response.text() };
 }
@@ -83,7 +84,9 @@ describe('the page of an unsubscribe offers Undo, and the undo gives the subscri
     const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     const link = undoLinkIn((await unsubscribe(unsubscribeLink(uid), at(0))).html);
     const token = new URL(link).searchParams.get('token');
-    const results = await Promise.all(Array.from({ length: 8 }, () => undoUnsubscribe(h.db, { token, secret: h.config.LINK_SECRET, now: at(1) })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => undoUnsubscribe(h.db, { token, secret: h.config.LINK_SECRET, now: at(1) })),
+    );
     expect(results.filter((r) => r.ok && !r.alreadyUndone)).toHaveLength(1);
     expect(results.filter((r) => r.ok && r.alreadyUndone)).toHaveLength(7);
     const user = await userDoc(uid);
@@ -171,7 +174,11 @@ describe('an undo link that cannot undo gets a clear page and changes nothing', 
   it('an unsubscribe link is not an undo link, nor the other way round', async () => {
     const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     const link = undoLinkIn((await unsubscribe(unsubscribeLink(uid), at(0))).html);
-    const asUndo = await undo('POST', `${h.config.APP_URL}/unsubscribe/undo?token=${new URL(unsubscribeLink(uid)).searchParams.get('token')}`, at(1));
+    const asUndo = await undo(
+      'POST',
+      `${h.config.APP_URL}/unsubscribe/undo?token=${new URL(unsubscribeLink(uid)).searchParams.get('token')}`,
+      at(1),
+    );
     expect(asUndo.status).toBe(400);
     const tampered = signLinkToken({ uid, purpose: 'undo', exp: 4_000_000_000, linkVersion: 1 }, 'another-secret-0123456789abcdef');
     expect((await undo('POST', `${h.config.APP_URL}/unsubscribe/undo?token=${tampered}`, at(1))).status).toBe(400);

@@ -116,7 +116,11 @@ describe('one click still unsubscribes, whatever else the body holds', () => {
   it.each([
     ['RFC 8058 form body', 'List-Unsubscribe=One-Click', 'application/x-www-form-urlencoded'],
     ['an unknown action', 'action=delete-everything', 'application/x-www-form-urlencoded'],
-    ['a multipart body', '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--', 'multipart/form-data; boundary=x'],
+    [
+      'a multipart body',
+      '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--',
+      'multipart/form-data; boundary=x',
+    ],
     ['an empty body', '', 'text/plain'],
   ])('%s', async (_name, body, type) => {
     const uid = await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'daily' });

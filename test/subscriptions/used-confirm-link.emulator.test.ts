@@ -113,7 +113,11 @@ describe('the page of a used confirmation link', () => {
 
     // Confirmed, then unsubscribed: the link names an opt-out, and sends nothing.
     await callConfirm(h, 'POST', link, at(21));
-    await callUnsubscribe(h, unsubscribeUrl({ appUrl: h.config.APP_URL, uid: UID, secret: h.config.LINK_SECRET, issuedAt: at(21) }), at(22));
+    await callUnsubscribe(
+      h,
+      unsubscribeUrl({ appUrl: h.config.APP_URL, uid: UID, secret: h.config.LINK_SECRET, issuedAt: at(21) }),
+      at(22),
+    );
     const gone = await askForPreferences(link, at(40));
     expect(gone.status).toBe(409);
     expect(gone.html).toContain('This address has unsubscribed');

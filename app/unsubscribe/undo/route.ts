@@ -8,9 +8,12 @@ export const dynamic = 'force-dynamic';
 
 /** GET asks, POST (the button) gives back the subscription an unsubscribe ended, within its window. */
 const handle = withProductionDeps(
-  withDeadline((request, deps) => handleUndoUnsubscribeRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }), {
-    unavailable: undoServerErrorPage,
-  }),
+  withDeadline(
+    (request, deps) => handleUndoUnsubscribeRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }),
+    {
+      unavailable: undoServerErrorPage,
+    },
+  ),
   undoServerErrorPage,
 );
 
