@@ -75,6 +75,8 @@ async function onSubscriber(deps: AdminDeps, action: Exclude<AdminAction, 'retry
         return `Queued ${result.emailKey} (${result.result}); the next run finishes it.`;
       case 'refused':
         return `Not sent: they are ${result.status} (opt-outs win).`;
+      case 'not-digest':
+        return `Not sent: they get ${result.mode === 'feed' ? 'no email (feed only)' : 'instant alerts'}, not digests.`;
       case 'no-digest':
         return 'Not sent: no digest was ever claimed for them.';
       case 'not-found':

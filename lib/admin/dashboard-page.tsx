@@ -29,7 +29,9 @@ import {
   utc,
 } from './ops-view';
 
-/** The ops page at a glance: counts, the digest hours, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
+const subscriberTotal = (d: Dashboard) => Object.values(d.subscribers).reduce((sum, n) => sum + n, 0);
+
+/** The ops page at a glance: subscribers by status, counts, the digest hours, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
 export function dashboardPage(input: { dashboard: Dashboard; flash?: string | null; cookies?: string[] }): Promise<Response> {
   const d = input.dashboard;
   return adminPageResponse(
@@ -38,7 +40,18 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       <Notice flash={input.flash} />
       <QuotaBanner quota={d.quota} />
       <LoginLockBanner lock={d.door.loginLock} />
-      <section aria-labelledby="glance-title" className="first">
+      <section aria-labelledby="subscribers-title" className="first">
+        <h2 id="subscribers-title">
+          Subscribers <span className="count">· {subscriberTotal(d)} in all</span>
+        </h2>
+        <div className="tiles">
+          <Tile n={d.subscribers.active} label="subscribers confirmed and active" />
+          <Tile n={d.subscribers.pending} label="subscribers awaiting confirmation" />
+          <Tile n={d.subscribers.paused} label="subscribers paused" />
+          <Tile n={d.subscribers.unsubscribed} label="subscribers unsubscribed" />
+        </div>
+      </section>
+      <section aria-labelledby="glance-title">
         <h2 id="glance-title">
           At a glance <span className="count">· outbox by state, digests for {d.day}</span>
         </h2>

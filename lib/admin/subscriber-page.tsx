@@ -17,6 +17,7 @@ import {
   utc,
 } from './ops-view';
 import { describeCadence } from '../subscribers/describe-schedule';
+import { isDigestMode } from '../subscribers/subscriber';
 import { describeMinPay } from '../pay/minimum-pay';
 
 /** One subscriber, looked up by email: their settings, their emails newest first, their deliveries with outcomes, and the actions. */
@@ -47,7 +48,9 @@ export function subscriberPage(input: {
   const back = s.id;
   const buttons: ReactNode[] = [];
   if (s.status === 'active') {
-    buttons.push(<ActionButton key="resend" action="resend-digest" label="Resend latest digest" fields={{ uid: s.id }} back={back} />);
+    // Only a digest subscriber has a digest to resend; an instant one's dead alerts have Retry in the emails table, which is theirs.
+    if (isDigestMode(s.mode))
+      buttons.push(<ActionButton key="resend" action="resend-digest" label="Resend latest digest" fields={{ uid: s.id }} back={back} />);
     buttons.push(<ActionButton key="pause" action="pause" label="Pause subscriber" fields={{ uid: s.id }} back={back} tone="danger" />);
   }
   if (s.status === 'paused')

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { FORM_SCRIPT } from './form-script';
 import { STYLESHEET } from './stylesheet';
+import { FAVICON_ICO, FAVICON_SVG } from './favicon';
 
 /**
  * The shell of every page a route handler answers with (the link pages, the signup answers, the
@@ -10,15 +11,16 @@ import { STYLESHEET } from './stylesheet';
  * (`formScript`, the preferences form) loads Scout's one static form script.
  */
 
-/** Route-handler pages run no script and load nothing but the stylesheet; forms post only back to Scout. */
-export const PAGE_POLICY = "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Route-handler pages run no script and load nothing but the stylesheet and the icon; forms post only back to Scout. */
+export const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * A page with the form script (FORM_SCRIPT): scripts from Scout's own origin only (files it
  * serves, never inline), which may fetch only from Scout (POST /api/preview). Everything else as PAGE_POLICY.
  */
 export const FORM_SCRIPT_PAGE_POLICY =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export type PageProps = {
   title: string;
@@ -43,6 +45,8 @@ export function Page({ title, tone = 'normal', layout = 'card', formScript, chil
         <meta name="robots" content="noindex, nofollow" />
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · Scout`}</title>
+        <link rel="icon" href={FAVICON_ICO} sizes="32x32" />
+        <link rel="icon" href={FAVICON_SVG} type="image/svg+xml" />
         <link rel="stylesheet" href={STYLESHEET} />
         {formScript ? <script src={FORM_SCRIPT} nonce={formScript.nonce ?? undefined} defer /> : null}
       </head>

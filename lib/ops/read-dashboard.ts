@@ -10,10 +10,12 @@ import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-
 import {
   countDigestItemsDue,
   countOutbox,
+  countSubscribers,
   countPostingsWaiting,
   readFailedEmails,
   type FailedEmail,
   type OutboxCounts,
+  type SubscriberCounts,
 } from './read-status';
 import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
@@ -30,6 +32,8 @@ export type Dashboard = {
   now: Date;
   day: string;
   outbox: OutboxCounts;
+  /** Subscribers by status, counted by aggregation (countSubscribers). */
+  subscribers: SubscriberCounts;
   digestItemsDue: number;
   digestsSentToday: number;
   /** Postings still unmatched an hour after they were stored (see countPostingsWaiting). */
@@ -126,9 +130,10 @@ export async function readDashboard(
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
   const ai = input.ai ?? null;
-  const [outbox, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday, digestHours] =
+  const [outbox, subscribers, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday, digestHours] =
     await Promise.all([
       countOutbox(db),
+      countSubscribers(db),
       countDigestItemsDue(db, input.now),
       countDigestsSent(db, day),
       countPostingsWaiting(db, input.now),
@@ -182,6 +187,7 @@ export async function readDashboard(
     now: input.now,
     day,
     outbox,
+    subscribers,
     digestItemsDue,
     digestsSentToday,
     postingsWaiting,

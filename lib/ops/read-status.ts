@@ -10,6 +10,7 @@ import { readSourceHealth, type SourceHealthView } from './source-health-view';
 import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 import { readMatchIndexStatus, type MatchIndexStatus } from './match-index-status';
+import { subscribersCollection, subscriberStatuses, type SubscriberStatus } from '../subscribers/subscriber';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -127,6 +128,20 @@ export async function countOutbox(db: Firestore): Promise<OutboxCounts> {
     OPEN_STATUSES.map(async (status) => (await outboxCollection(db).where('status', '==', status).count().get()).data().count),
   );
   return Object.fromEntries(OPEN_STATUSES.map((status, i) => [status, counts[i]])) as OutboxCounts;
+}
+
+/** Subscribers by status: confirmed and receiving (active), awaiting confirmation, paused, opted out. */
+export type SubscriberCounts = Record<SubscriberStatus, number>;
+
+/**
+ * How many subscribers there are, by status: one count() aggregation per status (one read per
+ * 1,000 counted, over the automatic single-field index on `status`), never a read of the users.
+ */
+export async function countSubscribers(db: Firestore): Promise<SubscriberCounts> {
+  const counts = await Promise.all(
+    subscriberStatuses.map(async (status) => (await subscribersCollection(db).where('status', '==', status).count().get()).data().count),
+  );
+  return Object.fromEntries(subscriberStatuses.map((status, i) => [status, counts[i]])) as SubscriberCounts;
 }
 
 /** Queued deliveries due in a digest by `now`: one count() aggregation over (status, digestDueAt), the flush's own index. */

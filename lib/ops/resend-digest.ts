@@ -2,18 +2,20 @@ import type { Config } from '../runtime/config';
 import { addDays } from '../store/timestamps';
 import { manualDigestEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
-import { subscriberId, subscribersCollection, type SubscriberStatus } from '../subscribers/subscriber';
+import { isDigestMode, subscriberId, subscribersCollection, type DeliveryMode, type SubscriberStatus } from '../subscribers/subscriber';
 
 export type ResendDigestDeps = SendNowDeps & { config: Pick<Config, 'SEND_MAX_ATTEMPTS' | 'RETENTION_DAYS'> };
 
 export type ResendDigestResult =
   | { kind: 'not-found' }
   | { kind: 'refused'; status: SubscriberStatus }
+  /** Instant or feed-only: they get no digests, so there is none of theirs to send again. */
+  | { kind: 'not-digest'; mode: DeliveryMode }
   | { kind: 'no-digest' }
   | { kind: 'resent'; emailKey: string; copyOf: string; result: SendNowResult };
 
 /**
- * Sends a subscriber their latest digest again, byte for byte, under its own key
+ * Only for a subscriber on a digest now (daily or weekly). Sends a subscriber their latest digest again, byte for byte, under its own key
  * (`digest_{uid}_manual-{ts}`): the scheduled digest of the day is neither blocked nor resent,
  * and the deliveries it carried keep their outcome. The row is written first and sent through
  * the dispatcher's own lease and activity check, so an opt-out still wins and a send that dies
@@ -25,6 +27,8 @@ export async function resendLatestDigest(deps: ResendDigestDeps, input: { email:
   const subscriber = (await subscribersCollection(db).doc(uid).get()).data();
   if (!subscriber) return { kind: 'not-found' };
   if (subscriber.status !== 'active') return { kind: 'refused', status: subscriber.status };
+  // A digest from before a switch to instant would repeat postings their alerts have sent since.
+  if (!isDigestMode(subscriber.mode)) return { kind: 'not-digest', mode: subscriber.mode };
   const latest = await outboxCollection(db)
     .where('uid', '==', uid)
     .where('kind', '==', 'digest')

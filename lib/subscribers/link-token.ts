@@ -18,9 +18,11 @@ import { z } from 'zod';
  * subscriber). A "not a fit" link also carries the posting it is about (`job`, a jobs/ id), signed,
  * so it cannot be edited into feedback on another. A private feed link also carries the
  * subscriber's `feedTokenVersion` (`version`): revoking the feed URL bumps it
- * (lib/archive/open-private-link.ts).
+ * (lib/archive/open-private-link.ts). An undo link (shown once, on the page of the unsubscribe it
+ * undoes, never emailed) carries the `linkVersion` that unsubscribe wrote, so it undoes that
+ * unsubscribe and no other (lib/subscriptions/undo-unsubscribe.ts).
  */
-export const LINK_PURPOSES = ['unsubscribe', 'preferences', 'confirm', 'not-a-fit', 'archive', 'feed'] as const;
+export const LINK_PURPOSES = ['unsubscribe', 'preferences', 'confirm', 'not-a-fit', 'archive', 'feed', 'undo'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** Longest posting id a link carries: jobs/ ids are `{source ≤ 64}_{20}`, so this is room, not a cut. */
@@ -177,7 +179,8 @@ export const isCurrentLink = (claims: LinkClaims, subscriber: { linkVersion?: nu
  * rarely raised): 45 days covers the default with room. A confirmation link is short-lived, as a
  * fresh one is one signup away. A private feed URL is pasted into a feed reader once and polled for
  * years, with no email to bring a fresh one: ten years, ended earlier by a revoke (`version`,
- * `linkVersion`) or an unsubscribe.
+ * `linkVersion`) or an unsubscribe. An undo link lives a week from the unsubscribe it undoes: long
+ * enough to notice a slip, short enough that a page left open is not a standing way back in.
  */
 export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = {
   unsubscribe: 400,
@@ -186,6 +189,7 @@ export const LINK_LIFETIME_DAYS: Record<LinkPurpose, number> = {
   'not-a-fit': 45,
   archive: 90,
   feed: 3650,
+  undo: 7,
 };
 export const UNSUBSCRIBE_LINK_DAYS = LINK_LIFETIME_DAYS.unsubscribe;
 
@@ -196,6 +200,7 @@ const LINK_PATHS: Record<LinkPurpose, string> = {
   'not-a-fit': '/not-a-fit',
   archive: '/archive',
   feed: '/feed',
+  undo: '/unsubscribe/undo',
 };
 
 /**
@@ -215,7 +220,8 @@ export function signedLinkUrl(input: {
   linkVersion?: number;
 }): string {
   const exp = Math.floor(input.issuedAt.getTime() / 1000) + LINK_LIFETIME_DAYS[input.purpose] * 86_400;
-  const rounded = input.purpose === 'confirm' ? exp : exp - (exp % 86_400);
+  // Short-lived links end exactly their lifetime after issue; the others at a whole UTC day.
+  const rounded = input.purpose === 'confirm' || input.purpose === 'undo' ? exp : exp - (exp % 86_400);
   const claims: LinkClaims = {
     uid: input.uid,
     purpose: input.purpose,
@@ -250,5 +256,7 @@ export const notAFitUrl = (input: SubscriberLink & { jobId: string }) =>
   });
 /** The "Your archive" link in every email's footer: the postings Scout sent in the last 30 days. */
 export const archiveUrl = (input: SubscriberLink) => signedLinkUrl({ ...input, purpose: 'archive' });
+/** "Undo" on the page of an unsubscribe: signed with the link version that unsubscribe wrote. */
+export const undoUnsubscribeUrl = (input: SubscriberLink & { linkVersion: number }) => signedLinkUrl({ ...input, purpose: 'undo' });
 /** The private feed's address, signed with the subscriber's current `feedTokenVersion`: bumping it revokes this URL. */
 export const feedUrl = (input: SubscriberLink & { version: number }) => signedLinkUrl({ ...input, purpose: 'feed' });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ConfirmFailure } from './confirm';
+import type { PreferencesLinkOutcome } from './email-preferences-link';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { LINK_LIFETIME_DAYS } from '../subscribers/link-token';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -174,8 +175,8 @@ const FAILURES: Record<ConfirmFailure, { status: number; title: string; message:
     title: 'This link was already used',
     message: (
       <p>
-        Each confirmation link works once, and this one has. If you confirmed, Scout is emailing you, and every email has links to change
-        your preferences or unsubscribe.
+        Each confirmation link works once, and this one has: the subscription is confirmed. Every Scout email has links to change your
+        preferences or unsubscribe, or Scout can email you a link to your preferences now.
       </p>
     ),
   },
@@ -191,11 +192,56 @@ const FAILURES: Record<ConfirmFailure, { status: number; title: string; message:
   },
 };
 
-/** Why the link did not work. Nothing was changed. */
-export function confirmFailedPage(reason: ConfirmFailure): Promise<Response> {
+/**
+ * Why the link did not work. Nothing was changed. A used link (`token` given) is not a dead end: its
+ * page offers to email the preferences link to the subscriber's mailbox — a POST, so a mail scanner
+ * opening the link sends nothing, and never the preferences link itself, so a used confirmation link
+ * does not become a standing login.
+ */
+export function confirmFailedPage(reason: ConfirmFailure, token?: string | null): Promise<Response> {
   const failure = FAILURES[reason];
-  return pageResponse(<ErrorPage title={failure.title}>{failure.message}</ErrorPage>, { status: failure.status });
+  return pageResponse(
+    <ErrorPage title={failure.title}>
+      {failure.message}
+      {reason === 'used' && token ? (
+        <form method="post" action={`?token=${encodeURIComponent(token)}`}>
+          <input type="hidden" name="action" value={EMAIL_PREFERENCES_ACTION} />
+          <button type="submit">Email me a link to my preferences</button>
+        </form>
+      ) : null}
+    </ErrorPage>,
+    { status: failure.status },
+  );
 }
+
+/**
+ * After "Email me a link to my preferences". The same words whether or not an email went (the
+ * mailbox's allowance, a subscription gone meanwhile), as the signup form answers: only the asker's
+ * own network limit is told, so they know to wait.
+ */
+export function preferencesLinkRequestedPage(outcome: PreferencesLinkOutcome): Promise<Response> {
+  if (outcome.kind === 'client-rate-limited')
+    return pageResponse(
+      <ErrorPage title="Too many requests">
+        <p>Too many requests came from your network in the last hour. Please try again later.</p>
+      </ErrorPage>,
+      { status: 429, headers: { 'retry-after': String(outcome.retryAfterSec) } },
+    );
+  const title = 'Check your inbox';
+  return pageResponse(
+    <Page title={title}>
+      <h1>{title}</h1>
+      <p>
+        If this address is still subscribed, Scout has emailed it a link to its preferences. To keep a mailbox from being flooded, Scout
+        sends such a link at most every few minutes: if nothing comes, look for the latest one.
+      </p>
+    </Page>,
+    { status: 200 },
+  );
+}
+
+/** The form field the used link's button posts; the handler reads it (handle-confirm-request.ts). */
+export const EMAIL_PREFERENCES_ACTION = 'email-preferences';
 
 /** Our fault, not the link's: the visitor may try again. */
 export const confirmServerErrorPage = (): Promise<Response> => serverErrorResponse('We could not confirm your subscription.');

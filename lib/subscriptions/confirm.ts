@@ -13,7 +13,8 @@ import { planWelcome, type WelcomeSettings } from './welcome';
 export type ConfirmFailure =
   Extract<TokenCheck, { ok: false }>['reason'] | 'outdated' | 'unknown-subscriber' | 'unsubscribed' | 'superseded' | 'used';
 
-export type ConfirmResult = { ok: true; subscriber: Subscriber } | { ok: false; reason: ConfirmFailure };
+/** A refusal names the subscriber (`uid`) only when the link was theirs and used: the page offers to email them their preferences link. */
+export type ConfirmResult = { ok: true; subscriber: Subscriber } | { ok: false; reason: ConfirmFailure; uid?: string };
 
 /** The confirmation that activated: the welcome it wrote to the outbox (null when nothing of the week fit), to send now. */
 export type Confirmed = { ok: true; subscriber: Subscriber; welcome: { emailKey: string; postings: number } | null };
@@ -58,7 +59,8 @@ export async function checkConfirmLink(
   if (!link.ok) return link;
   const subscriber = (await subscribersCollection(db).doc(link.uid).get()).data();
   const decision = decideConfirmation(subscriber, link.nonce);
-  return decision.kind === 'activate' ? { ok: true, subscriber: decision.subscriber } : { ok: false, reason: decision.reason };
+  if (decision.kind === 'activate') return { ok: true, subscriber: decision.subscriber };
+  return decision.reason === 'used' ? { ok: false, reason: 'used', uid: link.uid } : { ok: false, reason: decision.reason };
 }
 
 /**

@@ -4,13 +4,34 @@ import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
 import { welcomeSettingsOf } from './welcome';
 import { checkConfirmLink, confirmSubscription } from './confirm';
-import { askConfirmPage, confirmedPage, confirmFailedPage, confirmServerErrorPage } from './confirm-page';
+import {
+  askConfirmPage,
+  confirmedPage,
+  confirmFailedPage,
+  confirmServerErrorPage,
+  EMAIL_PREFERENCES_ACTION,
+  preferencesLinkRequestedPage,
+} from './confirm-page';
+import { emailPreferencesLink } from './email-preferences-link';
+import { readForm } from '../http/read-body';
+import { clientAddressOf } from '../http/client-address';
 import { preferencesUrl } from '../subscribers/link-token';
 import { pageHandler } from '../http/page-handler';
 
 /** The confirmation sends its welcome at once, as signup sends its email: through the process's send limiter. */
 export type ConfirmDeps = Omit<SendNowDeps, 'config' | 'log'> & {
-  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'MAIL_FROM' | 'DIGEST_HOUR_UTC' | 'RETENTION_DAYS' | 'SEND_MAX_ATTEMPTS'>;
+  config: Pick<
+    Config,
+    | 'LINK_SECRET'
+    | 'APP_URL'
+    | 'MAIL_FROM'
+    | 'DIGEST_HOUR_UTC'
+    | 'RETENTION_DAYS'
+    | 'SEND_MAX_ATTEMPTS'
+    | 'SIGNUP_CONFIRMATIONS_PER_HOUR'
+    | 'VERCEL'
+    | 'TRUSTED_PROXY_HOPS'
+  >;
   now: Date;
   log?: Logger;
 };
@@ -18,22 +39,44 @@ export type ConfirmDeps = Omit<SendNowDeps, 'config' | 'log'> & {
 /**
  * GET|POST /confirm?token=. GET reads and shows the one button (mail scanners prefetch links, so
  * a GET never changes anything); POST confirms. The signed token in the URL is the whole credential,
- * for one signup (its nonce) and once.
+ * for one signup (its nonce) and once. A used link's page offers, instead of a dead end, a POST
+ * of `action=email-preferences`: the preferences link is emailed to the subscriber, never shown
+ * (./email-preferences-link.ts), so a used link never becomes a standing login.
  */
 export const handleConfirmRequest = pageHandler<ConfirmDeps>({
   name: 'confirm',
   methods: {
     GET: (request, deps) => ask(tokenOf(request), deps),
-    POST: (request, deps) => confirm(tokenOf(request), deps, deps.log ?? silentLogger),
+    POST: async (request, deps) => {
+      const log = deps.log ?? silentLogger;
+      const form = await readForm(request, MAX_CONFIRM_BODY_BYTES);
+      if (form.ok && form.fields.get('action') === EMAIL_PREFERENCES_ACTION)
+        return emailPreferences(tokenOf(request), clientAddressOf(request, deps.config), deps, log);
+      return confirm(tokenOf(request), deps, log);
+    },
   },
   errorPage: confirmServerErrorPage,
 });
 
 const tokenOf = (request: Request) => new URL(request.url).searchParams.get('token');
 
+/** The confirm button posts nothing, the used link's button one field. */
+const MAX_CONFIRM_BODY_BYTES = 1024;
+
+/** Only for a link the subscriber's confirmation used: any other stays the dead end it was, with its reason. */
+async function emailPreferences(token: string | null, clientAddress: string, deps: ConfirmDeps, log: Logger): Promise<Response> {
+  const check = await checkConfirmLink(deps.db, { token, secret: deps.config.LINK_SECRET, now: deps.now });
+  // Not used yet: there is nothing to email, the page's own button confirms.
+  if (check.ok) return ask(token, deps);
+  if (check.reason !== 'used' || !check.uid) return confirmFailedPage(check.reason);
+  const outcome = await emailPreferencesLink({ ...deps, log }, { uid: check.uid, clientAddress, now: deps.now });
+  if (outcome.kind === 'held-back') log('preferences_link.held_back', { reason: outcome.reason });
+  return preferencesLinkRequestedPage(outcome);
+}
+
 async function ask(token: string | null, deps: ConfirmDeps): Promise<Response> {
   const check = await checkConfirmLink(deps.db, { token, secret: deps.config.LINK_SECRET, now: deps.now });
-  if (!check.ok) return confirmFailedPage(check.reason);
+  if (!check.ok) return confirmFailedPage(check.reason, token);
   const { subscriber } = check;
   return askConfirmPage({
     token: token ?? '',
@@ -54,7 +97,7 @@ async function confirm(token: string | null, deps: ConfirmDeps, log: Logger): Pr
   });
   if (!result.ok) {
     log('confirm.refused', { reason: result.reason });
-    return confirmFailedPage(result.reason);
+    return confirmFailedPage(result.reason, token);
   }
   const { subscriber, welcome } = result;
   let sent: SendNowResult | 'error' | null = null;

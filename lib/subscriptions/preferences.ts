@@ -92,6 +92,28 @@ export async function addExclude(db: Firestore, params: { uid: string; term: unk
   return { ok: true, subscriber: outcome.subscriber, skippedDeliveries };
 }
 
+/**
+ * "Weekly instead", offered beside the unsubscribe button: the same guarded update as a save, with
+ * only the mode changed (the weekly day kept as stored) and queued items rescheduled the same way.
+ * Already weekly changes nothing.
+ */
+export async function switchToWeekly(db: Firestore, params: { uid: string; now: Date; digestHourUtc: number }): Promise<SwitchModeResult> {
+  const outcome = await updateGuarded(db, params.uid, (current) => {
+    if (!canEditPreferences(current.status)) return stop<SwitchModeResult>({ ok: false, kind: 'not-editable', status: current.status });
+    if (current.mode === 'weekly') return keep;
+    return write(preferencesUpdate(current, { ...current, mode: 'weekly' }, params.now));
+  });
+  if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
+  if (outcome.kind === 'stopped') return outcome.value;
+  const skippedDeliveries = await closeQueuedItems(db, outcome.subscriber);
+  await rescheduleQueuedDigests(db, { subscriber: outcome.subscriber, now: params.now, digestHourUtc: params.digestHourUtc });
+  return { ok: true, subscriber: outcome.subscriber, skippedDeliveries, changed: outcome.kind === 'updated' };
+}
+
+export type SwitchModeResult =
+  | { ok: true; subscriber: Subscriber; skippedDeliveries: number; changed: boolean }
+  | Extract<UpdatePreferencesResult, { ok: false; kind: 'unknown-subscriber' | 'not-editable' }>;
+
 type PreferenceValues = Pick<
   Subscriber,
   'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'

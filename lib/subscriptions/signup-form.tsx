@@ -181,7 +181,9 @@ export function SignupFormView({
   onPreview,
 }: SignupFormViewProps) {
   const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : undefined;
-  const focus = (field: SignupField) => field === first;
+  // An old form's minimum budget is the fixed minimum: its error is that field's, red border and all.
+  const focus = (field: SignupField) => field === first || (field === 'minFixed' && first === 'minBudget');
+  const payErrors: SignupFieldErrors = { ...errors, minFixed: errors.minFixed ?? errors.minBudget };
   return (
     <form
       ref={formRef}
@@ -266,10 +268,10 @@ export function SignupFormView({
               autoComplete="off"
               placeholder={example}
               defaultValue={values[field]}
-              {...described(field, errors, { autoFocus: focus(field) })}
-              aria-describedby={[`${id('minPay')}-hint`, errors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ')}
+              {...described(field, payErrors, { autoFocus: focus(field) })}
+              aria-describedby={[`${id('minPay')}-hint`, payErrors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ')}
             />
-            <FieldError field={field} errors={errors} />
+            <FieldError field={field} errors={payErrors} />
           </div>
         ))}
         <div className="field">
@@ -288,7 +290,6 @@ export function SignupFormView({
           </select>
           <FieldError field="minCurrency" errors={errors} />
         </div>
-        <FieldError field="minBudget" errors={errors} />
       </fieldset>
 
       <div className="field">

@@ -1,4 +1,4 @@
-import type { Firestore } from 'firebase-admin/firestore';
+import { FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { isCurrentLink, verifyLinkToken, type LinkClaims, type TokenCheck } from '../subscribers/link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
@@ -14,6 +14,11 @@ export type UnsubscribeResult =
       skippedDeliveries: number;
       /** The link was of an older link version (or from before sealed links): its page may say nothing about the subscriber. */
       olderLink: boolean;
+      /**
+       * This call's own opt-out, when it ended a confirmed subscription: the link version it wrote,
+       * which an undo link must carry (./undo-unsubscribe.ts). Null when nothing was undoable.
+       */
+      undoable: { linkVersion: number } | null;
     }
   | { ok: false; reason: UnsubscribeFailure };
 
@@ -38,7 +43,14 @@ export async function unsubscribeSubscriber(
   const marked = await markUnsubscribed(db, uid, input.now, check.claims);
   if (marked.result === 'unknown') return { ok: false, reason: 'unknown-subscriber' };
   const skippedDeliveries = await skipQueuedDeliveries(db, { uid, reason: UNSUBSCRIBED_REASON });
-  return { ok: true, uid, alreadyUnsubscribed: marked.result === 'already', skippedDeliveries, olderLink: !marked.current };
+  return {
+    ok: true,
+    uid,
+    alreadyUnsubscribed: marked.result === 'already',
+    skippedDeliveries,
+    olderLink: !marked.current,
+    undoable: marked.result === 'done' && marked.undoable ? { linkVersion: marked.linkVersion } : null,
+  };
 }
 
 /**
@@ -48,17 +60,20 @@ export async function unsubscribeSubscriber(
  * nonce goes too (its confirmation link is dead), and so does its `expireAt`: the document is
  * now the record of an opt-out, kept so an import never revives the address.
  */
-type Marked = { result: 'done' | 'already' | 'unknown'; current: boolean };
+type Marked = { result: 'done' | 'already' | 'unknown'; current: boolean; linkVersion: number; undoable: boolean };
 
 async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: LinkClaims): Promise<Marked> {
   const ref = subscribersCollection(db).doc(uid);
   return guardedSubscriberUpdate<Marked>(
     ref,
     (snap) => {
-      if (!snap.exists || !snap.updateTime) return { done: { result: 'unknown', current: false } };
+      if (!snap.exists || !snap.updateTime) return { done: { result: 'unknown', current: false, linkVersion: 0, undoable: false } };
       const linkVersion = readProfileVersion(snap.get('linkVersion'));
       const current = isCurrentLink(claims, { linkVersion });
-      if (snap.get('status') === 'unsubscribed') return { done: { result: 'already', current } };
+      const status: unknown = snap.get('status');
+      if (status === 'unsubscribed') return { done: { result: 'already', current, linkVersion, undoable: false } };
+      // Only a confirmed subscription can be given back: undoing a pending one would skip the opt-in.
+      const undoable = status === 'active' || status === 'paused';
       // The private feed's URL, and every link emailed so far, die with the subscription: someone who comes back gets new ones, never the old.
       const feedTokenVersion = readProfileVersion(snap.get('feedTokenVersion')) + 1;
       return {
@@ -68,9 +83,11 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: L
           updatedAt: now,
           feedTokenVersion,
           linkVersion: linkVersion + 1,
+          // What an undo gives back (./undo-unsubscribe.ts); gone with the undo, or replaced by the next opt-out.
+          unsubscribedFrom: undoable ? status : FieldValue.delete(),
           ...leavePendingFields(),
         },
-        result: { result: 'done', current },
+        result: { result: 'done', current, linkVersion: linkVersion + 1, undoable },
       };
     },
     { action: 'unsubscribing' },

@@ -8,7 +8,7 @@ const usage = `Usage: scout resend-digest <email>
 
 Sends the subscriber's latest digest again, byte for byte, under its own key
 (digest_{uid}_manual-{timestamp}), so it never blocks or repeats the scheduled digest.
-Only to an active subscriber. Needs the full configuration (it sends).
+Only to an active subscriber on a daily or weekly digest. Needs the full configuration (it sends).
 
 Options:
   -h, --help   show this help`;
@@ -23,6 +23,9 @@ export async function resendDigest(ctx: CommandContext, { email }: ResendDigestA
       return EXIT.problems;
     case 'refused':
       ctx.out(`not sent: ${email} is ${result.status} (opt-outs win)`);
+      return EXIT.problems;
+    case 'not-digest':
+      ctx.out(`not sent: ${email} gets ${result.mode === 'feed' ? 'no email (feed only)' : 'instant alerts'}, not digests`);
       return EXIT.problems;
     case 'no-digest':
       ctx.out(`no digest was ever claimed for ${email}`);

@@ -71,7 +71,9 @@ export async function startFeedServer(
     handlers.set(normalizePath(path), handler);
   };
   for (const kind of SAMPLE_KINDS) for (const [path, feed] of Object.entries(await kind.served(now()))) setFeed(path, feed);
-  for (const kind of SAMPLE_KINDS) for (const [path, handler] of Object.entries((await kind.routes?.()) ?? {})) setHandler(path, handler);
+  // The routes are dated by the same clock as the fixed answers: a demo replaying 30 November must not serve December.
+  for (const kind of SAMPLE_KINDS)
+    for (const [path, handler] of Object.entries((await kind.routes?.(now())) ?? {})) setHandler(path, handler);
   for (const [path, feed] of Object.entries(options.feeds ?? {})) setFeed(path, feed);
 
   const server = createServer((request, response) => {

@@ -135,6 +135,12 @@ describe('the dashboard and a lookup over real data', () => {
     expect(tile('queued items due in a digest')).toBe('0');
     expect(tile('postings unmatched after an hour')).toBe('0');
     expect(tile('claims given up in recent runs')).toBe('0');
+    // Subscribers by status, counted by aggregation: Ada, Bea and Cid confirmed; nobody else.
+    expect(tile('subscribers confirmed and active')).toBe('3');
+    expect(tile('subscribers awaiting confirmation')).toBe('0');
+    expect(tile('subscribers paused')).toBe('0');
+    expect(tile('subscribers unsubscribed')).toBe('0');
+    expect(body).toContain('3 in all');
     // Bea's default hour (08:00 UTC) had the 08:05 run.
     expect(body).toContain('Every subscriber’s local digest hour in the last day had a run within the hour (1 zone/hour pair checked).');
 
@@ -150,18 +156,18 @@ describe('the dashboard and a lookup over real data', () => {
     expect(body).not.toContain(ADA); // the dashboard names no subscriber; the lookup does
   });
 
-  it('costs a bounded number of reads: the session, eight counts, eight counter documents, plus the documents it lists', async () => {
+  it('costs a bounded number of reads: the session, twelve counts, eight counter documents, plus the documents it lists', async () => {
     const cookie = await w.admin.session();
     const counter = instrumentFirestore();
     try {
       const res = await w.admin.get({ cookie });
       expect(res.status).toBe(200);
       const { reads, roundTrips } = counter.snapshot();
-      // The session's document, 6 runs + 1 failure + 2 locks + 2 feeds listed, 8 aggregations (each at least one read; the outbox's five open states among them),
+      // The session's document, 6 runs + 1 failure + 2 locks + 2 feeds listed, 12 aggregations (each at least one read; the outbox's five open states and the subscribers' four statuses among them),
       // and the doors in one getAll: 4 failure counters, the signup emails' hour, 3 login-lock windows.
       // The digest hours: 25 hour values, each ending on an empty read, 1 (zone, hour) pair found, 1 slot asked of runs/ (served).
-      expect(reads).toBe(1 + 8 + 6 + 1 + 2 + 2 + 8 + (25 + 1 + 1));
-      expect(roundTrips).toBe(1 + 13 + (25 + 1 + 1));
+      expect(reads).toBe(1 + 12 + 6 + 1 + 2 + 2 + 8 + (25 + 1 + 1));
+      expect(roundTrips).toBe(1 + 17 + (25 + 1 + 1));
       // However big the store: at most 226 documents listed, plus one read per 1,000 entries counted.
       expect(DASHBOARD_LIMITS).toEqual({ runs: 50, failures: 20, locks: 50, feeds: 100 });
     } finally {
@@ -192,10 +198,18 @@ describe('the dashboard and a lookup over real data', () => {
     expect(emails).toContain(`name="emailKey" value="${w.deadKey}"`);
     expect(emails).toContain(`name="back" value="${subscriberId(ADA)}"`);
 
-    // Actions for an active subscriber.
-    expect(body).toContain('Resend latest digest');
+    // Actions for an active subscriber on instant alerts: no digest to resend (their dead alert has its Retry above).
+    expect(body).not.toContain('Resend latest digest');
+    expect(body).not.toContain('value="resend-digest"');
     expect(body).toContain('Pause subscriber');
     expect(body).not.toMatch(/<script/i);
+  });
+
+  it('offers "Resend latest digest" only to a subscriber whose cadence is a digest', async () => {
+    const res = await w.admin.post('/admin', { email: BEA }, { cookie: await w.admin.session() });
+    expect(res.body).toContain('<dt>Mode</dt><dd><code>daily</code>');
+    expect(res.body).toContain('Resend latest digest');
+    expect(res.body).toContain('Pause subscriber');
   });
 
   it('an unknown address says so (404) and shows nobody', async () => {
@@ -272,10 +286,18 @@ describe('actions, each 303 back to /admin with a flash message in a cookie, nev
     expect(inbox[1].html).toBe(inbox[0].html);
     expect(inbox[1].idempotencyKey).toBe(providerIdempotencyKey(`digest_${uid}_manual-${NOW.getTime()}`));
 
-    // Refused for someone with no digest (opt-outs and absences are said, not hidden).
-    const none = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: subscriberId(CID) }, { cookie: session });
-    const refused = await w.admin.get({ cookie: `${session}; ${flashOf(none.setCookies)}` });
-    expect(refused.body).toContain('Not sent: no digest was ever claimed for them.');
+    // Refused for someone on instant alerts, even when posted by hand (opt-outs and absences are said, not hidden).
+    const before = await w.h.dump(['emails']);
+    const instant = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: subscriberId(CID) }, { cookie: session });
+    const refused = await w.admin.get({ cookie: `${session}; ${flashOf(instant.setCookies)}` });
+    expect(refused.body).toContain('Not sent: they get instant alerts, not digests.');
+    expect(await w.h.dump(['emails'])).toEqual(before);
+
+    // And for a digest subscriber who never had one.
+    const dee = await w.h.subscribe({ email: 'dee@example.com', keywords: ['cobol'], mode: 'weekly' });
+    const none = await w.admin.post('/admin/actions', { action: 'resend-digest', uid: dee }, { cookie: session });
+    const noDigest = await w.admin.get({ cookie: `${session}; ${flashOf(none.setCookies)}` });
+    expect(noDigest.body).toContain('Not sent: no digest was ever claimed for them.');
   });
 
   it('an unknown action or a missing target is a 400 that changes nothing', async () => {

@@ -53,6 +53,14 @@ describe('scout resend-digest', () => {
     expect(await h.inbox(DANA)).toHaveLength(0);
   });
 
+  it('someone who switched to instant alerts gets no old digest again: their alerts have sent those postings since', async () => {
+    await h.cron({ now: '2026-11-30T06:00:00Z' });
+    await h.cron({ now: '2026-11-30T08:05:00Z' });
+    await (await h.db.collection('users').get()).docs[0].ref.update({ mode: 'instant' });
+    expect(await run(DANA, '2026-11-30T10:00:00Z')).toEqual({ code: 1, lines: [`not sent: ${DANA} gets instant alerts, not digests`] });
+    expect(await h.inbox(DANA)).toHaveLength(1);
+  });
+
   it('over the provider quota: queued, pending and untried, and sent by the first run after the quota (exit 1 meanwhile)', async () => {
     await h.cron({ now: '2026-11-30T06:00:00Z' });
     await h.cron({ now: '2026-11-30T08:05:00Z' });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { ErrorPage, FORM_SCRIPT_PAGE_POLICY, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
 import { FORM_SCRIPT } from '../../lib/http/form-script';
 import { STYLESHEET } from '../../lib/http/stylesheet';
+import { FAVICON_ICO, FAVICON_SVG } from '../../lib/http/favicon';
 
 describe('the page shell', () => {
   it('escapes every value React renders, text and attributes alike', async () => {
@@ -47,6 +49,20 @@ describe('the page shell', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it('a page links the icon, and its policy lets it load from Scout: no page asks for /favicon.ico in vain', async () => {
+    const text = await (await pageResponse(<Page title="Icon">x</Page>, { status: 200 })).text();
+    expect(text).toContain(`<link rel="icon" href="${FAVICON_ICO}" sizes="32x32"/>`);
+    expect(text).toContain(`<link rel="icon" href="${FAVICON_SVG}" type="image/svg+xml"/>`);
+    for (const policy of [PAGE_POLICY, FORM_SCRIPT_PAGE_POLICY]) expect(policy).toContain("img-src 'self'");
+    // The files are there, where the links and browsers look (public/ is served at the root).
+    const ico = await readFile(new URL(`../../public${FAVICON_ICO}`, import.meta.url));
+    expect([...ico.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(ico.readUInt16LE(4)).toBeGreaterThan(0);
+    expect(await readFile(new URL(`../../public${FAVICON_SVG}`, import.meta.url), 'utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
   });
 
   it('a page that asks for the form script loads that one static file, and its policy allows scripts and fetches from Scout only', async () => {

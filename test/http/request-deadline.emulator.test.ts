@@ -86,6 +86,7 @@ describe('every route a person waits on has the deadline', () => {
     'app/confirm/route.ts',
     'app/preferences/route.ts',
     'app/unsubscribe/route.ts',
+    'app/unsubscribe/undo/route.ts',
     'app/not-a-fit/route.ts',
     'app/admin/route.ts',
     'app/admin/login/route.ts',

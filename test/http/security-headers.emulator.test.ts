@@ -65,6 +65,19 @@ describe('security headers on every response', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('/favicon.ico is there (browsers ask for it unasked), and the landing page and a token page link the icon', async () => {
+    const icon = await fetch(`${app.server.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect([...new Uint8Array(await icon.arrayBuffer()).subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    const svg = await fetch(`${app.server.url}/favicon.svg`);
+    expect(svg.status).toBe(200);
+    await svg.arrayBuffer();
+    for (const path of ['/', '/unsubscribe?token=not-a-token']) {
+      const html = await (await fetch(`${app.server.url}${path}`)).text();
+      expect(html, path).toMatch(/<link rel="icon" href="\/favicon\.ico"/);
+    }
+  });
+
   it('HSTS only when the request came over https', () => {
     expect(securityHeaders({ nonce: 'n', https: true })['strict-transport-security']).toMatch(/^max-age=\d+/);
     expect(securityHeaders({ nonce: 'n', https: false })).not.toHaveProperty('strict-transport-security');

@@ -58,7 +58,9 @@ describe('GET /unsubscribe', () => {
     expect(page.html).toContain('<html lang="en">');
     expect(page.html).toContain(`<form action="?token=${tokenOf(linkFor(uid))}" method="post">`);
     expect(page.html).toContain('<input type="hidden" name="List-Unsubscribe" value="One-Click"/>');
-    expect(page.html.match(/<button/g)).toHaveLength(1);
+    // The one-click button, then the gentler choices beside it (unsubscribe-alternatives.emulator.test.ts): pause, weekly.
+    expect(page.html.match(/<button/g)).toHaveLength(3);
+    expect(page.html.indexOf('name="List-Unsubscribe"')).toBeLessThan(page.html.indexOf('name="action"'));
     expect(page.html).not.toContain('<script');
     expect(page.html).toContain('a***@example.com');
     expect(page.html).not.toContain('ada@example.com');
@@ -118,6 +120,8 @@ describe('POST /unsubscribe (one-click and the button)', () => {
       alreadyUnsubscribed: false,
       skippedDeliveries: 0,
       olderLink: false,
+      // The version this unsubscribe wrote: its undo link carries it (undo-unsubscribe.emulator.test.ts).
+      undoable: { linkVersion: 1 },
     });
 
     // A run that read the subscriber as active just before the opt-out still queued an item.

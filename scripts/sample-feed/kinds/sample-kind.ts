@@ -19,7 +19,10 @@ export type SampleKind = {
   kind: string;
   /** `now`: the sample server's clock, for kinds that date their fixtures relative to it (default: the real one). */
   served(now?: Date): Promise<Record<string, ServedFeed>>;
-  /** Paths answered by code rather than a fixed body (a token endpoint that rotates its tokens), fresh per server. */
-  routes?(): Promise<Record<string, FeedHandler>>;
+  /**
+   * Paths answered by code rather than a fixed body (a token endpoint that rotates its tokens), fresh
+   * per server; `now` as for `served`, so a replayed day's answers are dated that day too.
+   */
+  routes?(now?: Date): Promise<Record<string, FeedHandler>>;
   entry(origin: string): SourceEntry;
 };

@@ -37,14 +37,15 @@ export function upworkSearchAt(fixture: string, now: Date): string {
 
 /**
  * Upwork on the local stack: the fake token endpoint and GraphQL search (scripts/upwork-fake), a
- * fresh one per server, answering the fixture dated to the server's start.
+ * fresh one per server, answering the fixture dated to the server's clock at its start (the demo's
+ * replayed morning, or today).
  */
 export const upworkSampleKind: SampleKind = {
   kind: 'upwork',
   // Nothing is a fixed answer: the token endpoint rotates, and the search wants a live bearer.
   served: async () => ({}),
-  async routes() {
-    const searchAnswer = upworkSearchAt(await readUpworkSearchFixture(), new Date());
+  async routes(now = new Date()) {
+    const searchAnswer = upworkSearchAt(await readUpworkSearchFixture(), now);
     return createUpworkFake({
       clientId: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_ID,
       clientSecret: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_SECRET,
