@@ -1,5 +1,7 @@
-import { Heading, Link, Text } from '@react-email/components';
+import { Heading, Text } from '@react-email/components';
+import { postingsPreheader } from '../email-subject';
 import type { EmailItem } from './email-item';
+import { linkStyle } from './email-styles';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
 
@@ -14,18 +16,13 @@ export type DailyDigestProps = {
   nearMiss?: string | null;
   /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
   sourcesLine?: string | null;
-  /** The inbox preview line; the subject unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
   preview?: string;
 };
 
-export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
-  const total = items.length + moreCount;
-  return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
-}
-
 export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine, preview }: DailyDigestProps) {
   return (
-    <EmailLayout preview={preview ?? dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer} footerNote={sourcesLine}>
+    <EmailLayout preview={preview ?? postingsPreheader(items, moreCount)} footer={footer} footerNote={sourcesLine}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         Your digest for {dayLabel}
       </Heading>
@@ -45,9 +42,9 @@ export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nea
         <Text style={{ fontSize: 13, color: '#4b5563' }}>
           {nearMiss}{' '}
           {footer.preferencesUrl ? (
-            <Link href={footer.preferencesUrl} style={{ color: '#2563eb' }}>
+            <a href={footer.preferencesUrl} style={linkStyle}>
               Change your preferences
-            </Link>
+            </a>
           ) : null}
         </Text>
       ) : null}
