@@ -213,7 +213,7 @@ function itemsAsText(items: EmailItem[]): string {
         item.excerpt,
         `Why: ${reasonsLine(item.reasons)}`,
         item.fit != null ? `AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}` : '',
-        item.notAFitUrl ? `Not a fit: ${item.notAFitUrl}` : '',
+        item.notAFitUrl ? `Not a fit? ${item.notAFitUrl}` : '',
       ]
         .filter(Boolean)
         .map((line, i) => (i === 0 ? line : `  ${line}`))
