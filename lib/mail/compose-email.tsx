@@ -356,6 +356,8 @@ export async function composeDailyDigest(input: {
   day: string;
   /** The near-miss line's counts; absent, no line. */
   filteredOut?: FilteredOut;
+  /** When the next digest comes, on the subscriber's clock (describeNextDigest); absent, no line. */
+  nextDigest?: string | null;
   /** What the sources covered, read once per flush; absent, no footer line. */
   coverage?: SourceCoverage | null;
   settings: MailSettings;
@@ -365,8 +367,9 @@ export async function composeDailyDigest(input: {
   const dayLabel = digestPeriodLabel(input.day);
   const nearMiss = nearMissLine(input.filteredOut);
   const sourcesLine = sourcesCheckedLine(input.coverage, input.now, input.subscriber.timezone);
-  const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, sourcesLine, footer });
-  const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
+  const nextDigest = input.nextDigest ?? null;
+  const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, nextDigest, sourcesLine, footer });
+  const more = `${input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : ''}${nextDigest ? `\n\n${nextDigest}` : ''}`;
   const missed = nearMiss ? `\n\n${nearMiss} Change what you get: ${footer.preferencesUrl}` : '';
   const checked = sourcesLine ? `\n\n${sourcesLine}` : '';
   const subject = digestSubject(items.length + input.moreCount, best);

@@ -241,6 +241,7 @@ export async function renderDailyDigest(props: DailyDigestProps): Promise<string
     footer: footerSentinels(s, props.footer),
     note: s.text(props.note),
     nearMiss: s.text(props.nearMiss),
+    nextDigest: s.text(props.nextDigest),
     sourcesLine: s.text(props.sourcesLine),
   };
   const template = await frameTemplates.get(`digest:${props.items.length}:${s.key}`, () =>

@@ -50,6 +50,7 @@ const EMAILS: [string, () => Promise<{ html: string }>][] = [
         day: '2026-11-30',
         filteredOut: { underMinBudget: 2, excluded: 1, notAFit: 1, minPay: subscriber.minPay },
         coverage: { postings: 412, sources: 6, unreachable: 1, unreachableSince: new Date('2026-11-27T10:00:00Z') },
+        nextDigest: 'Your next digest comes on Tuesday 1 December at 08:00 Europe/Berlin, with what Scout finds until then.',
         settings,
         now,
       }),

@@ -75,6 +75,8 @@ const largestDigest = (labelAtCap: boolean) =>
     day: '2026-11-30',
     filteredOut: { underMinBudget: 100_000, excluded: 100_000, notAFit: 100_000, minPay: berlinSubscriber.minPay },
     coverage: { postings: 1_000_000, sources: 500, unreachable: 500, unreachableSince: now },
+    nextDigest:
+      'Your next weekly digest comes on Wednesday 30 September at 23:00 America/Argentina/ComodRivadavia, with what Scout finds until then.',
     settings,
     now,
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeDailyDigest, composeInstantAlert, composeWelcome, formatLocalMinute } from '../../lib/mail/compose-email';
 import { alertSubject, digestSubject, welcomeSubject } from '../../lib/mail/email-subject';
+import { describeNextDigest } from '../../lib/subscribers/describe-next-email';
 import { verifyLinkToken } from '../../lib/subscribers/link-token';
 import { berlinSubscriber, now, realisticItems, settings } from './email-fixtures';
 
@@ -74,5 +75,27 @@ describe('emails of postings', () => {
     const line = 'Why: “keyword0” in the title; “keyword1” in the title; “keyword2” in the title and 5 more';
     expect(mail.html).toContain(line);
     expect(mail.text).toContain(line);
+  });
+
+  it('a digest says when the next one comes, at the subscriber’s hour in their zone; UTC without one', async () => {
+    const berlin = describeNextDigest(subscriber, now, 8);
+    expect(berlin).toBe('Your next digest comes on Tuesday 1 December at 08:00 Europe/Berlin, with what Scout finds until then.');
+    const digest = await composeDailyDigest({
+      subscriber,
+      items: realisticItems(2),
+      moreCount: 0,
+      day: '2026-11-30',
+      nextDigest: berlin,
+      settings,
+      now,
+    });
+    expect(digest.html).toContain(berlin);
+    expect(digest.text).toContain(berlin);
+    const utc = { ...subscriber, timezone: 'UTC', digestHour: null };
+    expect(describeNextDigest(utc, now, 8)).toBe(
+      'Your next digest comes on Tuesday 1 December at 08:00 UTC, with what Scout finds until then.',
+    );
+    // No longer on digests (their queue flushed one last time): no line rather than a wrong one.
+    expect(describeNextDigest({ ...subscriber, mode: 'instant' }, now, 8)).toBeNull();
   });
 });

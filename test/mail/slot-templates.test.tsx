@@ -66,6 +66,7 @@ function generator(seed: number) {
       footer: footer(),
       note: maybe(text),
       nearMiss: maybe(text),
+      nextDigest: maybe(text),
       sourcesLine: maybe(text),
     }),
     alert: (): InstantAlertProps => ({ items: Array.from({ length: r.int(1, 5) }, item), footer: footer(), note: maybe(text) }),

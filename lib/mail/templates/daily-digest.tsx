@@ -14,13 +14,25 @@ export type DailyDigestProps = {
   note?: string | null;
   /** nearMissLine: what the keywords matched that this digest leaves out, and why; links to the preferences page. */
   nearMiss?: string | null;
+  /** describeNextDigest: when the next digest comes, in the subscriber's zone. */
+  nextDigest?: string | null;
   /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
   sourcesLine?: string | null;
   /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
   preview?: string;
 };
 
-export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine, preview }: DailyDigestProps) {
+export function DailyDigestEmail({
+  dayLabel,
+  items,
+  moreCount,
+  footer,
+  note,
+  nearMiss,
+  nextDigest,
+  sourcesLine,
+  preview,
+}: DailyDigestProps) {
   return (
     <EmailLayout preview={preview ?? postingsPreheader(items, moreCount)} footer={footer} footerNote={sourcesLine}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
@@ -38,6 +50,7 @@ export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nea
           {moreCount} more posting{moreCount === 1 ? '' : 's'} matched with a lower score. Narrow your keywords to see only the best.
         </Text>
       ) : null}
+      {nextDigest ? <Text style={{ fontSize: 13, color: '#4b5563' }}>{nextDigest}</Text> : null}
       {nearMiss ? (
         <Text style={{ fontSize: 13, color: '#4b5563' }}>
           {nearMiss}{' '}
