@@ -257,7 +257,7 @@ export function postingsFooterLinks(
 
 /** The HTML footer's links, in its order, for whoever reads the plain text. */
 export const textFooter = (footer: { archiveUrl: string; unsubscribeUrl: string; preferencesUrl: string; feedUrl?: string }) =>
-  `\n\n--\nYour archive: ${footer.archiveUrl}\n${footer.feedUrl ? `Atom feed: ${footer.feedUrl}\n` : ''}Preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
+  `\n\n--\nYour archive: ${footer.archiveUrl}\n${footer.feedUrl ? `Atom feed: ${footer.feedUrl}\n` : ''}Change preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
 
 export function unsubscribeHeaders(url: string): Record<string, string> {
   // RFC 8058: mail clients show a one-click unsubscribe and POST "List-Unsubscribe=One-Click" to the URL.

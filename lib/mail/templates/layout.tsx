@@ -39,7 +39,7 @@ export function EmailLayout({
     ? [
         ['Your archive', footer.archiveUrl],
         ['Atom feed', footer.feedUrl],
-        ['Preferences', footer.preferencesUrl],
+        ['Change preferences', footer.preferencesUrl],
         ['Unsubscribe', footer.unsubscribeUrl],
       ]
     : [];
