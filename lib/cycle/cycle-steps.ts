@@ -17,6 +17,7 @@ import { addDispatchStats, emptyDispatchStats, type DispatchStats } from '../out
 import { readActiveSubscribers, type IndexedSubscriber } from '../subscribers/match-index';
 import { repairMatchIndex, type RepairResult } from '../subscribers/repair-match-index';
 import { isDigestMode } from '../subscribers/subscriber';
+import { describeNextDigest } from '../subscribers/describe-next-email';
 import type { RunContext } from './run-context';
 
 /** Matching reads pending postings in slices this big; the rest waits for the next run. */
@@ -176,7 +177,13 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   const flushed = await flushDueDigests(
     {
       db,
-      composeDigest: (digest) => composeDailyDigest({ ...digest, settings: ctx.mail, now: startedAt }),
+      composeDigest: (digest) =>
+        composeDailyDigest({
+          ...digest,
+          nextDigest: describeNextDigest(digest.subscriber, startedAt, config.DIGEST_HOUR_UTC),
+          settings: ctx.mail,
+          now: startedAt,
+        }),
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,

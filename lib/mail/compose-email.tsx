@@ -3,19 +3,18 @@ import { describeMinPay, type MinPay } from '../pay/minimum-pay';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
 import { formatBudget, formatPayAmount } from '../pay/format-pay';
-import { archiveUrl, notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
+import { archiveUrl, feedUrl, notAFitUrl, preferencesUrl, unsubscribeUrl } from '../subscribers/link-token';
 import { isWeekPeriod, periodStart } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { EmailPayload } from './email-payload';
 import type { SourceCoverage } from '../feeds/source-coverage';
 import { sourcesCheckedLine } from './sources-checked';
 import { postingExcerpt } from './posting-excerpt';
-import { dailyDigestSubject } from './templates/daily-digest';
+import { alertSubject, digestSubject, subjectPay, welcomeSubject, type SubjectMatch } from './email-subject';
 import { renderDailyDigest, renderInstantAlert } from './slot-templates';
-import type { EmailItem } from './templates/email-item';
-import { instantAlertSubject } from './templates/instant-alert';
+import { reasonsLine, type EmailItem } from './templates/email-item';
 import { render } from '@react-email/render';
-import { WelcomeEmail, welcomeSubject } from './templates/welcome-email';
+import { WelcomeEmail } from './templates/welcome-email';
 
 export type MailSettings = { appUrl: string; from: string; linkSecret: string };
 import { rankOf } from '../ledger/delivery';
@@ -35,21 +34,45 @@ export type ScoredPosting = {
 /** What a card shows of a posting: the posting, and what one card per real job adds when it was read from jobs/. */
 export type CardPosting = Posting & Partial<Pick<StoredPosting, 'sightings' | 'firstSeenAt' | 'repostedAt' | 'previousBudget'>>;
 
-const publishedFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-});
+const minuteFormat = (timeZone: string, zoneName: boolean) =>
+  new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+    ...(zoneName ? { timeZoneName: 'short' as const } : {}),
+  });
+const publishedFormat = minuteFormat('UTC', false);
+// Building a formatter costs far more than using one; subscribers share a few hundred zones at most.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** How a card (and the signup preview) shows pay: see lib/pay/format-pay.ts. */
 export { formatBudget };
 
-/** "2 Dec 2026, 13:53 UTC": how an email, and the archive, write an instant. */
+/** "2 Dec 2026, 13:53 UTC": how the archive writes an instant, and an email to a subscriber with no zone. */
 export const formatUtcMinute = (date: Date) => `${publishedFormat.format(date)} UTC`;
-const formatPublished = (date: Date | null) => (date ? formatUtcMinute(date) : null);
+
+/**
+ * "2 Dec 2026, 14:53 CET": an instant in the subscriber's zone, named as their clock names it
+ * ("GMT-5" where English has no short name for it). UTC when they chose none, or a zone this runtime
+ * does not know (the schema checks zones, so only a document older than it could hold one).
+ */
+export function formatLocalMinute(date: Date, timeZone: string | null | undefined): string {
+  if (!timeZone || timeZone === 'UTC') return formatUtcMinute(date);
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = minuteFormat(timeZone, true);
+    } catch {
+      return formatUtcMinute(date);
+    }
+    if (zoneFormats.size >= 1_000) zoneFormats.clear();
+    zoneFormats.set(timeZone, format);
+  }
+  return format.format(date);
+}
 
 /**
  * "budget raised $300 → $600" / "budget lowered …" when a copy of the job changed what it pays
@@ -91,6 +114,8 @@ export function toEmailItem(
   now: Date,
   /** The subscriber's keywords: a card whose keyword is named only deep in the text shows that passage. */
   keywords: readonly string[] = [],
+  /** The subscriber's zone: the card's times are written in it. */
+  timeZone?: string | null,
 ): EmailItem {
   const history = [repostLine(posting, now), budgetChangeLine(posting)].filter(Boolean).join(' · ');
   const excerpt = postingExcerpt(posting, keywords);
@@ -99,7 +124,7 @@ export function toEmailItem(
     url: posting.url,
     employer: employerLine(posting),
     budget: formatBudget(posting.budget),
-    published: formatPublished(posting.publishedAt),
+    published: posting.publishedAt ? formatLocalMinute(posting.publishedAt, timeZone) : null,
     excerpt,
     reasons,
     score,
@@ -124,10 +149,17 @@ const notAFitLinks = (settings: MailSettings, subscriber: EmailSubscriber, now: 
     }),
     now,
     subscriber.keywords,
+    subscriber.timezone,
   );
 
-/** Who an email goes to; with their keywords, each card's excerpt shows the passage that matched. */
-type EmailSubscriber = Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion' | 'linkVersion'> & { keywords?: readonly string[] };
+/**
+ * Who an email goes to; with their keywords, each card's excerpt shows the passage that matched,
+ * and with their zone, its times are theirs (UTC without one).
+ */
+type EmailSubscriber = Pick<Subscriber, 'id' | 'email' | 'feedTokenVersion' | 'linkVersion'> & {
+  keywords?: readonly string[];
+  timezone?: string | null;
+};
 
 /**
  * The one line an email carries when the verdict stage is on and keywords alone decided some of
@@ -173,13 +205,13 @@ function itemsAsText(items: EmailItem[]): string {
       [
         `* ${item.title}`,
         [item.employer, item.budget, item.published].filter(Boolean).join(' · '),
-        item.url ?? '',
+        item.url ? `View posting: ${item.url}` : '',
         item.seenOn && item.seenOn.length > 0
           ? `Seen on ${item.seenOn.map((seen) => (seen.url ? `${seen.label} <${seen.url}>` : seen.label)).join(', ')}`
           : '',
         item.history ?? '',
         item.excerpt,
-        `Why: ${item.reasons.join('; ')}`,
+        `Why: ${reasonsLine(item.reasons)}`,
         item.fit != null ? `AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}` : '',
         item.notAFitUrl ? `Not a fit? ${item.notAFitUrl}` : '',
       ]
@@ -202,20 +234,51 @@ export function footerLinks(settings: MailSettings, subscriber: Pick<Subscriber,
   return { archiveUrl: archiveUrl(link), unsubscribeUrl: unsubscribeUrl(link), preferencesUrl: preferencesUrl(link) };
 }
 
-export const textFooter = (footer: { archiveUrl: string; unsubscribeUrl: string; preferencesUrl: string }) =>
-  `\n\n--\nYour archive: ${footer.archiveUrl}\nChange preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
+/**
+ * An email of postings' footer adds the subscriber's private Atom feed to the links every email
+ * carries, signed with their current feed version as the preferences page shows it: revoking the
+ * feed URL there kills this one too.
+ */
+export function postingsFooterLinks(
+  settings: MailSettings,
+  subscriber: Pick<Subscriber, 'id' | 'linkVersion' | 'feedTokenVersion'>,
+  now: Date,
+) {
+  const feed = feedUrl({
+    appUrl: settings.appUrl,
+    uid: subscriber.id,
+    linkVersion: subscriber.linkVersion,
+    secret: settings.linkSecret,
+    issuedAt: now,
+    version: subscriber.feedTokenVersion ?? 0,
+  });
+  return { ...footerLinks(settings, subscriber, now), feedUrl: feed };
+}
+
+/** The HTML footer's links, in its order, for whoever reads the plain text. */
+export const textFooter = (footer: { archiveUrl: string; unsubscribeUrl: string; preferencesUrl: string; feedUrl?: string }) =>
+  `\n\n--\nYour archive: ${footer.archiveUrl}\n${footer.feedUrl ? `Atom feed: ${footer.feedUrl}\n` : ''}Change preferences: ${footer.preferencesUrl}\nUnsubscribe: ${footer.unsubscribeUrl}\n`;
 
 export function unsubscribeHeaders(url: string): Record<string, string> {
   // RFC 8058: mail clients show a one-click unsubscribe and POST "List-Unsubscribe=One-Click" to the URL.
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-/** What an email of postings starts from: its items best first, each with its not-a-fit link; the keywords-only note; the footer's links. */
+/** What a subject names of a posting: its title, its employer, its pay in short (email-subject.ts). */
+const subjectMatchOf = (item: ScoredPosting | undefined): SubjectMatch | null =>
+  item ? { title: item.posting.title, company: item.posting.company ?? null, pay: subjectPay(item.posting.budget) } : null;
+
+/**
+ * What an email of postings starts from: its items best first, each with its not-a-fit link; the
+ * best one, for the subject; the keywords-only note; the footer's links.
+ */
 function postingsEmailParts(input: { subscriber: EmailSubscriber; items: ScoredPosting[]; settings: MailSettings; now: Date }) {
+  const ranked = [...input.items].sort(byRank);
   return {
-    items: [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now)),
+    items: ranked.map(notAFitLinks(input.settings, input.subscriber, input.now)),
+    best: subjectMatchOf(ranked[0]),
     note: keywordsOnlyNote(input.items),
-    footer: footerLinks(input.settings, input.subscriber, input.now),
+    footer: postingsFooterLinks(input.settings, input.subscriber, input.now),
   };
 }
 
@@ -225,13 +288,14 @@ export async function composeInstantAlert(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const { items, note, footer } = postingsEmailParts(input);
+  const { items, best, note, footer } = postingsEmailParts(input);
   const html = await renderInstantAlert({ items, note, footer });
+  const subject = alertSubject(items.length, best);
   const text = `${items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
-    subject: instantAlertSubject(items),
+    subject,
     html,
     text,
     headers: unsubscribeHeaders(footer.unsubscribeUrl),
@@ -251,16 +315,17 @@ export async function composeWelcome(input: {
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const { items, note, footer } = postingsEmailParts(input);
+  const { items, best, note, footer } = postingsEmailParts(input);
   const html = await render(
     <WelcomeEmail items={items} windowDays={input.windowDays} nextEmail={input.nextEmail} footer={footer} note={note} />,
   );
-  const best = items.length === 1 ? 'the best match' : `the best ${items.length} matches`;
-  const text = `Welcome to Scout. Your subscription is confirmed; here is ${best} of the last ${input.windowDays} days, best fit first.\n${input.nextEmail}\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
+  const bestOf = items.length === 1 ? 'the best match' : `the best ${items.length} matches`;
+  const subject = welcomeSubject(items.length, best);
+  const text = `Welcome to Scout. Your subscription is confirmed; here is ${bestOf} of the last ${input.windowDays} days, best fit first.\n${input.nextEmail}\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
-    subject: welcomeSubject(items.length, input.windowDays),
+    subject,
     html,
     text,
     headers: unsubscribeHeaders(footer.unsubscribeUrl),
@@ -291,26 +356,28 @@ export async function composeDailyDigest(input: {
   day: string;
   /** The near-miss line's counts; absent, no line. */
   filteredOut?: FilteredOut;
+  /** When the next digest comes, on the subscriber's clock (describeNextDigest); absent, no line. */
+  nextDigest?: string | null;
   /** What the sources covered, read once per flush; absent, no footer line. */
   coverage?: SourceCoverage | null;
   settings: MailSettings;
   now: Date;
 }): Promise<EmailPayload> {
-  const items = [...input.items].sort(byRank).map(notAFitLinks(input.settings, input.subscriber, input.now));
-  const note = keywordsOnlyNote(input.items);
+  const { items, best, note, footer } = postingsEmailParts(input);
   const dayLabel = digestPeriodLabel(input.day);
-  const footer = footerLinks(input.settings, input.subscriber, input.now);
   const nearMiss = nearMissLine(input.filteredOut);
-  const sourcesLine = sourcesCheckedLine(input.coverage, input.now);
-  const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, sourcesLine, footer });
-  const more = input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : '';
+  const sourcesLine = sourcesCheckedLine(input.coverage, input.now, input.subscriber.timezone);
+  const nextDigest = input.nextDigest ?? null;
+  const html = await renderDailyDigest({ dayLabel, items, moreCount: input.moreCount, note, nearMiss, nextDigest, sourcesLine, footer });
+  const more = `${input.moreCount > 0 ? `\n\n${input.moreCount} more matched with a lower score.` : ''}${nextDigest ? `\n\n${nextDigest}` : ''}`;
   const missed = nearMiss ? `\n\n${nearMiss} Change what you get: ${footer.preferencesUrl}` : '';
   const checked = sourcesLine ? `\n\n${sourcesLine}` : '';
+  const subject = digestSubject(items.length + input.moreCount, best);
   const text = `Your Scout digest for ${dayLabel}:\n\n${note ? `${note}\n\n` : ''}${itemsAsText(items)}${more}${missed}${checked}${textFooter(footer)}`;
   return {
     from: input.settings.from,
     to: input.subscriber.email,
-    subject: dailyDigestSubject({ dayLabel, items, moreCount: input.moreCount }),
+    subject,
     html,
     text,
     headers: unsubscribeHeaders(footer.unsubscribeUrl),

@@ -1,7 +1,8 @@
 import { render } from '@react-email/render';
-import { DailyDigestEmail, dailyDigestSubject, type DailyDigestProps } from './templates/daily-digest';
-import type { EmailItem } from './templates/email-item';
-import { InstantAlertEmail, instantAlertSubject, type InstantAlertProps } from './templates/instant-alert';
+import { postingsPreheader } from './email-subject';
+import { DailyDigestEmail, type DailyDigestProps } from './templates/daily-digest';
+import { reasonsLine, type EmailItem } from './templates/email-item';
+import { InstantAlertEmail, type InstantAlertProps } from './templates/instant-alert';
 import { PostingCard } from './templates/posting-card';
 
 /**
@@ -18,7 +19,7 @@ import { PostingCard } from './templates/posting-card';
  * What a sentinel cannot stand for is part of the shape, and each shape is its own template:
  * which optional values are present, which are empty (React writes no text node, and no `href`,
  * for ''), how many cards and sources, and the numbers the components compare (`moreCount`). The
- * preview text is cut to 150 characters and padded by react-email's Preview: that slot is filled
+ * preview text (the preheader) is cut to 150 characters and padded by react-email's Preview: that slot is filled
  * by the same rule. Cards are templates of their own, so a digest's shape does not multiply by its
  * cards'.
  */
@@ -129,10 +130,10 @@ class Sentinels {
   }
 }
 
-/** The card as a template sees it: every string a sentinel, and the list whose join it shows as one value. */
+/** The card as a template sees it: every string a sentinel, and the reasons as the one line it shows of them. */
 function cardSentinels(item: EmailItem): { props: EmailItem; s: Sentinels } {
   const s = new Sentinels();
-  const reasons = item.reasons.join('; ');
+  const reasons = reasonsLine(item.reasons);
   const props: EmailItem = {
     title: s.text(item.title)!,
     url: s.text(item.url) as string | null,
@@ -240,13 +241,14 @@ export async function renderDailyDigest(props: DailyDigestProps): Promise<string
     footer: footerSentinels(s, props.footer),
     note: s.text(props.note),
     nearMiss: s.text(props.nearMiss),
+    nextDigest: s.text(props.nextDigest),
     sourcesLine: s.text(props.sourcesLine),
   };
   const template = await frameTemplates.get(`digest:${props.items.length}:${s.key}`, () =>
     compileFrame(<DailyDigestEmail {...frameProps} preview={PREVIEW_MARK} />, markers, s.numberSlot),
   );
   const cards = await cardsHtml(props.items);
-  return fill(template, { values: s.values, cards, preview: dailyDigestSubject(props) });
+  return fill(template, { values: s.values, cards, preview: props.preview ?? postingsPreheader(props.items, props.moreCount) });
 }
 
 /** `render(<InstantAlertEmail {...props} />)`, byte for byte. */
@@ -258,7 +260,7 @@ export async function renderInstantAlert(props: InstantAlertProps): Promise<stri
     compileFrame(<InstantAlertEmail {...frameProps} preview={PREVIEW_MARK} />, markers),
   );
   const cards = await cardsHtml(props.items);
-  return fill(template, { values: s.values, cards, preview: instantAlertSubject(props.items) });
+  return fill(template, { values: s.values, cards, preview: props.preview ?? postingsPreheader(props.items) });
 }
 
 function footerSentinels(s: Sentinels, footer: DailyDigestProps['footer']): DailyDigestProps['footer'] {
@@ -266,5 +268,6 @@ function footerSentinels(s: Sentinels, footer: DailyDigestProps['footer']): Dail
     unsubscribeUrl: s.text(footer.unsubscribeUrl)!,
     preferencesUrl: s.text(footer.preferencesUrl),
     archiveUrl: s.text(footer.archiveUrl),
+    feedUrl: s.text(footer.feedUrl),
   };
 }

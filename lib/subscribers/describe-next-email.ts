@@ -28,3 +28,21 @@ export function describeNextEmail(
   const digest = schedule.cadence === 'weekly' ? 'weekly digest' : 'digest';
   return `Your ${which} ${digest} comes on ${when}, with what Scout finds until then.`;
 }
+
+/**
+ * A digest's own line saying when the one after it comes, on the subscriber's clock; null for a
+ * subscriber no longer on digests (their queue is flushed one last time), and never a throw: a
+ * line is not worth a digest.
+ */
+export function describeNextDigest(
+  subscriber: Pick<Subscriber, 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>,
+  now: Date,
+  defaultHour: number,
+): string | null {
+  if (subscriber.mode !== 'daily' && subscriber.mode !== 'weekly') return null;
+  try {
+    return describeNextEmail(subscriber, now, defaultHour);
+  } catch {
+    return null;
+  }
+}

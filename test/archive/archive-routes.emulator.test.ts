@@ -79,7 +79,7 @@ describe('from the email to the archive', () => {
     h.serveFeed(postingsAbout('react', 3, { at: NOW }));
     await h.run({ now: NOW.toISOString() });
     const [alert] = await h.inbox(ADA);
-    expect(alert.subject).toMatch(/new matches/);
+    expect(alert.subject).toMatch(/^3 new: /);
     const inText = /Your archive: (\S+)/.exec(alert.text!)?.[1];
     expect(inText).toMatch(/^http:\/\/localhost:3000\/archive\?token=/);
     expect(alert.html).toContain(`href="${inText}"`);

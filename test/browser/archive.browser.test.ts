@@ -79,7 +79,7 @@ describe('a subscriber opens their archive from an email', () => {
   it('every posting of three alerts, newest first, in pages of 20; a search finds one; nothing else runs on the page', async () => {
     const alerts = await inbox();
     expect(alerts).toHaveLength(3);
-    const latest = alerts.find((m) => m.subject.startsWith('8 new matches'))!;
+    const latest = alerts.find((m) => m.subject.startsWith('8 new: '))!;
     const archiveLink = /Your archive: (\S+)/.exec(latest.text ?? '')?.[1];
     expect(archiveLink).toMatch(new RegExp(`^${appUrl}/archive\\?token=`));
 

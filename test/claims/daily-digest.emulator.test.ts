@@ -46,7 +46,7 @@ describe('daily digest', () => {
     expect((await h.cron({ now: '2026-11-30T08:05:00Z' })).body.digests).toBe(1);
     let inbox = await h.inbox();
     expect(inbox).toHaveLength(1);
-    expect(inbox[0].subject).toContain('25 matching postings');
+    expect(inbox[0].subject).toMatch(/^25 in your digest: /);
     const items = itemsIn(inbox[0].text!);
     expect(items).toHaveLength(20);
     // The five two-keyword postings score highest and lead the digest.

@@ -100,7 +100,7 @@ describe('instant subscribers are judged in the run that matches, before the cla
       expect(d.get('React landing page')!.fitReason).toContain('"react"');
 
       const [mail] = await h.inbox();
-      expect(mail.subject).toContain('2 new matches');
+      expect(mail.subject).toMatch(/^2 new: /);
       expect(mail.text).toContain('AI fit 100/100: Matches "react", "dashboard" (2 of 2 terms).');
       expect(mail.text).toContain('Why: “react” in the title');
       expect(mail.text).not.toContain('landing page');

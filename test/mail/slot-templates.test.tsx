@@ -52,7 +52,12 @@ function generator(seed: number) {
     history: maybe(text),
     notAFitUrl: maybe(url),
   });
-  const footer = () => ({ unsubscribeUrl: url() || 'https://scout.example.com/u', preferencesUrl: maybe(url), archiveUrl: maybe(url) });
+  const footer = () => ({
+    unsubscribeUrl: url() || 'https://scout.example.com/u',
+    preferencesUrl: maybe(url),
+    archiveUrl: maybe(url),
+    feedUrl: maybe(url),
+  });
   return {
     digest: (): DailyDigestProps => ({
       dayLabel: r.chance(0.8) ? 'Wednesday 2 December' : text(),
@@ -61,6 +66,7 @@ function generator(seed: number) {
       footer: footer(),
       note: maybe(text),
       nearMiss: maybe(text),
+      nextDigest: maybe(text),
       sourcesLine: maybe(text),
     }),
     alert: (): InstantAlertProps => ({ items: Array.from({ length: r.int(1, 5) }, item), footer: footer(), note: maybe(text) }),
@@ -88,14 +94,18 @@ describe('slot templates render what React Email renders, byte for byte', () => 
     }
   });
 
-  it('a subject over the preview’s 150 characters, and one that cuts an emoji in half at 150', async () => {
+  it('a preheader over the preview’s 150 characters, and one that cuts an emoji in half at 150', async () => {
     const base: InstantAlertProps = {
-      items: [{ title: '', url: null, budget: null, published: null, excerpt: '', reasons: [], score: 1 }],
+      items: [{ title: 'The title', url: null, budget: null, published: null, excerpt: '', reasons: [], score: 1 }],
       footer: { unsubscribeUrl: 'https://scout.example.com/u' },
     };
-    for (const title of ['y'.repeat(200), `${'z'.repeat(148 - 'New match: '.length)}🚀🚀`, '🚀'.repeat(100)]) {
-      const props = { ...base, items: [{ ...base.items[0], title }] };
+    // One posting's preheader is its excerpt: as long as a card's, and cut by the preview at 150.
+    for (const excerpt of ['y'.repeat(200), `${'z'.repeat(148)}🚀🚀`, '🚀'.repeat(100)]) {
+      const props = { ...base, items: [{ ...base.items[0], excerpt }] };
       expect(await renderInstantAlert(props)).toBe(await render(<InstantAlertEmail {...props} />));
     }
+    // Several postings': the next titles, each cut to a line's worth.
+    const several = { ...base, items: ['🚀'.repeat(100), 'x'.repeat(300), '<b>&amp;</b>'].map((title) => ({ ...base.items[0], title })) };
+    expect(await renderInstantAlert(several)).toBe(await render(<InstantAlertEmail {...several} />));
   });
 });

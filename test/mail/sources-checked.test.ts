@@ -42,3 +42,20 @@ describe('the digest footer says what was checked and what was down', () => {
     expect(sourcesCheckedLine(null, NOW)).toBeNull();
   });
 });
+
+describe('the days are the subscriber’s', () => {
+  it('an outage that began late on Tuesday by UTC began on Wednesday in Berlin: “today” there', () => {
+    const since = new Date('2026-12-01T23:30:00Z');
+    expect(sinceWhen(since, NOW)).toBe('Tuesday');
+    expect(sinceWhen(since, NOW, 'Europe/Berlin')).toBe('today');
+    expect(sourcesCheckedLine(coverage({ unreachable: 1, unreachableSince: since }), NOW, 'Europe/Berlin')).toBe(
+      'Checked 412 postings from 6 sources; 1 source unreachable since today.',
+    );
+  });
+
+  it('no zone, or one the runtime does not know: UTC', () => {
+    const since = new Date('2026-12-01T23:30:00Z');
+    expect(sinceWhen(since, NOW, null)).toBe('Tuesday');
+    expect(sinceWhen(since, NOW, 'Mars/Olympus_Mons')).toBe('Tuesday');
+  });
+});

@@ -625,7 +625,7 @@ describe('opt-in before alerts', () => {
     expect((await h.cron({ now: minutesLater(20).toISOString() })).status).toBe(200);
     const subjects = (await h.inbox()).map((m) => m.subject);
     expect(subjects).toHaveLength(3);
-    expect(subjects[1]).toBe('Welcome to Scout: 2 matches from the last 7 days');
-    expect(subjects[2]).toMatch(/^New match: react engineer wanted #1 \(second\)/);
+    expect(subjects[1]).toMatch(/^Welcome to Scout: 2 matches, top: react engineer wanted #\d/);
+    expect(subjects[2]).toMatch(/^1 new: react engineer wanted #1 \(second\)/);
   });
 });

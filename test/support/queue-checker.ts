@@ -83,7 +83,7 @@ export async function checkDeliveries(
   const known = new Set(rowIdentity.values());
   for (const [id, messages] of byIdentity) {
     if (!known.has(id)) {
-      const kind = messages[0].subject.startsWith('Your Scout digest') ? 'digest' : 'alert';
+      const kind = /^\d+ in your digest: /.test(messages[0].subject) ? 'digest' : 'alert';
       report[kind].unexpected += messages.length;
     }
   }

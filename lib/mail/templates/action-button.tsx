@@ -1,15 +1,12 @@
-import { Button, Section } from '@react-email/components';
+import { primaryButton } from './email-styles';
 
 /** The one call to action of an account email: a large link styled as a button (email clients run no forms or scripts). */
 export function ActionButton({ href, children }: { href: string; children: string }) {
   return (
-    <Section style={{ margin: '22px 0' }}>
-      <Button
-        href={href}
-        style={{ backgroundColor: '#1d4ed8', color: '#ffffff', fontSize: 15, fontWeight: 600, padding: '12px 22px', borderRadius: 8 }}
-      >
+    <p style={{ margin: '22px 0', fontSize: 15 }}>
+      <a href={href} style={primaryButton}>
         {children}
-      </Button>
-    </Section>
+      </a>
+    </p>
   );
 }

@@ -1,5 +1,6 @@
-import { Heading, Link, Text } from '@react-email/components';
+import { Heading, Text } from '@react-email/components';
 import { ActionButton } from './action-button';
+import { linkStyle } from './email-styles';
 import { EmailLayout } from './layout';
 
 export type ConfirmSubscriptionProps = { confirmUrl: string; expiresInDays: number };
@@ -28,9 +29,9 @@ export function ConfirmSubscriptionEmail({ confirmUrl, expiresInDays }: ConfirmS
       <Text style={{ fontSize: 13, color: '#4b5563', lineHeight: '20px' }}>
         The link works for {expiresInDays} day{expiresInDays === 1 ? '' : 's'}. If the button does not work, open this address in your
         browser:{' '}
-        <Link href={confirmUrl} style={{ color: '#1d4ed8', wordBreak: 'break-all' }}>
+        <a href={confirmUrl} style={{ ...linkStyle, wordBreak: 'break-all' }}>
           {confirmUrl}
-        </Link>
+        </a>
       </Text>
     </EmailLayout>
   );

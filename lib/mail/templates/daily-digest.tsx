@@ -1,5 +1,7 @@
-import { Heading, Link, Text } from '@react-email/components';
+import { Heading, Text } from '@react-email/components';
+import { postingsPreheader } from '../email-subject';
 import type { EmailItem } from './email-item';
+import { linkStyle } from './email-styles';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
 
@@ -12,20 +14,27 @@ export type DailyDigestProps = {
   note?: string | null;
   /** nearMissLine: what the keywords matched that this digest leaves out, and why; links to the preferences page. */
   nearMiss?: string | null;
+  /** describeNextDigest: when the next digest comes, in the subscriber's zone. */
+  nextDigest?: string | null;
   /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
   sourcesLine?: string | null;
-  /** The inbox preview line; the subject unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
   preview?: string;
 };
 
-export function dailyDigestSubject({ dayLabel, items, moreCount }: Pick<DailyDigestProps, 'dayLabel' | 'items' | 'moreCount'>): string {
-  const total = items.length + moreCount;
-  return `Your Scout digest for ${dayLabel}: ${total} matching posting${total === 1 ? '' : 's'}`;
-}
-
-export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nearMiss, sourcesLine, preview }: DailyDigestProps) {
+export function DailyDigestEmail({
+  dayLabel,
+  items,
+  moreCount,
+  footer,
+  note,
+  nearMiss,
+  nextDigest,
+  sourcesLine,
+  preview,
+}: DailyDigestProps) {
   return (
-    <EmailLayout preview={preview ?? dailyDigestSubject({ dayLabel, items, moreCount })} footer={footer} footerNote={sourcesLine}>
+    <EmailLayout preview={preview ?? postingsPreheader(items, moreCount)} footer={footer} footerNote={sourcesLine}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         Your digest for {dayLabel}
       </Heading>
@@ -41,13 +50,14 @@ export function DailyDigestEmail({ dayLabel, items, moreCount, footer, note, nea
           {moreCount} more posting{moreCount === 1 ? '' : 's'} matched with a lower score. Narrow your keywords to see only the best.
         </Text>
       ) : null}
+      {nextDigest ? <Text style={{ fontSize: 13, color: '#4b5563' }}>{nextDigest}</Text> : null}
       {nearMiss ? (
         <Text style={{ fontSize: 13, color: '#4b5563' }}>
           {nearMiss}{' '}
           {footer.preferencesUrl ? (
-            <Link href={footer.preferencesUrl} style={{ color: '#2563eb' }}>
+            <a href={footer.preferencesUrl} style={linkStyle}>
               Change your preferences
-            </Link>
+            </a>
           ) : null}
         </Text>
       ) : null}

@@ -19,3 +19,13 @@ export type EmailItem = {
   /** The signed "Not a fit" link for this posting (absent in previews). */
   notAFitUrl?: string | null;
 };
+
+/** Reasons a card lists before "and N more": the first say why; twenty-six quoted keywords would bury the posting. */
+export const CARD_REASONS = 3;
+
+/** "“react” in the title; “node” in the description; “css” in the skills and 23 more": the card's and the plain text's "Why" line. */
+export function reasonsLine(reasons: readonly string[]): string {
+  const shown = reasons.slice(0, CARD_REASONS).join('; ');
+  const more = reasons.length - CARD_REASONS;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}

@@ -1,4 +1,5 @@
 import { Heading, Text } from '@react-email/components';
+import { postingsPreheader } from '../email-subject';
 import type { EmailItem } from './email-item';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
@@ -7,19 +8,14 @@ export type InstantAlertProps = {
   items: EmailItem[];
   footer: FooterLinks;
   /** keywordsOnlyNote: keywords alone decided some items. */ note?: string | null;
-  /** The inbox preview line; the subject unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
   preview?: string;
 };
-
-export function instantAlertSubject(items: EmailItem[]): string {
-  const first = items[0]?.title ?? 'a new posting';
-  return items.length === 1 ? `New match: ${first}` : `${items.length} new matches: ${first} and more`;
-}
 
 export function InstantAlertEmail({ items, footer, note, preview }: InstantAlertProps) {
   const heading = items.length === 1 ? 'A new posting fits you' : `${items.length} new postings fit you`;
   return (
-    <EmailLayout preview={preview ?? instantAlertSubject(items)} footer={footer}>
+    <EmailLayout preview={preview ?? postingsPreheader(items)} footer={footer}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         {heading}
       </Heading>

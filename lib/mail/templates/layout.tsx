@@ -1,14 +1,25 @@
-import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import { Body, Container, Head, Html, Preview } from '@react-email/components';
 import type { ReactNode } from 'react';
+import { TAP_TARGET, WRAP } from './email-styles';
 
-/** The subscriber's links at the foot of an email: their archive (postings sent in the last 30 days), preferences, unsubscribe. */
-export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null; archiveUrl?: string | null };
+/**
+ * The subscriber's links at the foot of an email: their archive (postings sent in the last 30
+ * days), their private Atom feed (emails of postings only), preferences, unsubscribe.
+ */
+export type FooterLinks = { unsubscribeUrl: string; preferencesUrl?: string | null; archiveUrl?: string | null; feedUrl?: string | null };
 
 const SUBSCRIBED_REASON = 'You get this because you subscribed to Scout job alerts.';
+
+const footerText = { fontSize: 13, color: '#4b5563', lineHeight: '20px', margin: '0 0 4px' };
+// Each link is its own 44 px target, spaced so a thumb hits one and not its neighbour.
+const footerLink = { ...TAP_TARGET, marginRight: 18, fontSize: 14, color: '#374151', textDecoration: 'underline' };
 
 /**
  * The frame of every Scout email. `footer` carries the subscriber's links; an email to someone who
  * is not subscribed yet (the double opt-in) has none and says instead why it came (`reason`).
+ *
+ * Fluid: the container is the screen's width up to 600 px, with no fixed width anywhere, and the
+ * viewport meta tells a phone client not to lay it out at a desktop's 980 px and shrink it.
  */
 export function EmailLayout({
   preview,
@@ -24,45 +35,39 @@ export function EmailLayout({
   /** A line above the links, e.g. the digest's "Checked 412 postings from 6 sources". */
   footerNote?: string | null;
 }) {
+  const links: [string, string | null | undefined][] = footer
+    ? [
+        ['Your archive', footer.archiveUrl],
+        ['Atom feed', footer.feedUrl],
+        ['Change preferences', footer.preferencesUrl],
+        ['Unsubscribe', footer.unsubscribeUrl],
+      ]
+    : [];
   return (
     <Html lang="en">
-      <Head />
+      <Head>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+      </Head>
       <Preview>{preview}</Preview>
       <Body style={{ backgroundColor: '#f6f7f9', fontFamily: '-apple-system, Segoe UI, Helvetica, Arial, sans-serif', margin: 0 }}>
-        <Container style={{ backgroundColor: '#ffffff', maxWidth: 600, margin: '24px auto', padding: '24px 28px', borderRadius: 8 }}>
-          <Text style={{ fontSize: 13, letterSpacing: 1, textTransform: 'uppercase', color: '#6b7280', margin: 0 }}>Scout</Text>
+        <Container style={{ backgroundColor: '#ffffff', maxWidth: 600, margin: '0 auto', padding: '20px 16px', ...WRAP }}>
+          <p style={{ fontSize: 13, letterSpacing: 1, textTransform: 'uppercase', color: '#4b5563', margin: 0 }}>Scout</p>
           {children}
-          <Hr style={{ borderColor: '#e5e7eb', margin: '24px 0 12px' }} />
-          <Section>
-            {footerNote ? (
-              <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: '0 0 6px' }}>{footerNote}</Text>
+          <div style={{ borderTop: '1px solid #e5e7eb', marginTop: 24, paddingTop: 12 }}>
+            {footerNote ? <p style={footerText}>{footerNote}</p> : null}
+            <p style={footerText}>{reason}</p>
+            {links.length > 0 ? (
+              <p style={{ margin: 0 }}>
+                {links.map(([label, href]) =>
+                  href ? (
+                    <a key={label} href={href} style={footerLink}>
+                      {label}
+                    </a>
+                  ) : null,
+                )}
+              </p>
             ) : null}
-            <Text style={{ fontSize: 12, color: '#6b7280', lineHeight: '18px', margin: 0 }}>
-              {reason}
-              {footer ? ' ' : null}
-              {footer?.archiveUrl ? (
-                <>
-                  <Link href={footer.archiveUrl} style={{ color: '#6b7280' }}>
-                    Your archive
-                  </Link>
-                  {' · '}
-                </>
-              ) : null}
-              {footer?.preferencesUrl ? (
-                <>
-                  <Link href={footer.preferencesUrl} style={{ color: '#6b7280' }}>
-                    Change preferences
-                  </Link>
-                  {' · '}
-                </>
-              ) : null}
-              {footer ? (
-                <Link href={footer.unsubscribeUrl} style={{ color: '#6b7280' }}>
-                  Unsubscribe
-                </Link>
-              ) : null}
-            </Text>
-          </Section>
+          </div>
         </Container>
       </Body>
     </Html>

@@ -1,5 +1,6 @@
-import { Heading, Link, Text } from '@react-email/components';
+import { Heading, Text } from '@react-email/components';
 import { ActionButton } from './action-button';
+import { linkStyle } from './email-styles';
 import { EmailLayout, type FooterLinks } from './layout';
 
 export type ManageSubscriptionProps = { preferencesUrl: string; paused: boolean; footer: FooterLinks };
@@ -25,9 +26,9 @@ export function ManageSubscriptionEmail({ preferencesUrl, paused, footer }: Mana
       <ActionButton href={preferencesUrl}>Manage my subscription</ActionButton>
       <Text style={{ fontSize: 13, color: '#4b5563', lineHeight: '20px' }}>
         If the button does not work, open this address in your browser:{' '}
-        <Link href={preferencesUrl} style={{ color: '#1d4ed8', wordBreak: 'break-all' }}>
+        <a href={preferencesUrl} style={{ ...linkStyle, wordBreak: 'break-all' }}>
           {preferencesUrl}
-        </Link>
+        </a>
         <br />
         If it wasn't you, there is nothing to do.
       </Text>

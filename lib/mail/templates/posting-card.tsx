@@ -1,52 +1,62 @@
-import { Link, Section, Text } from '@react-email/components';
-import type { EmailItem } from './email-item';
+import { Fragment } from 'react';
+import { reasonsLine, type EmailItem } from './email-item';
+import { linkStyle, primaryButton, secondaryButton } from './email-styles';
 
+/**
+ * One posting, as job boards' alerts show one: the title a link that looks like one, who hires and
+ * what it pays, the excerpt and why Scout sent it, then two buttons a thumb can hit: "View posting"
+ * and "Not a fit". Lean on purpose: a digest repeats this twenty times and Gmail clips an email past
+ * 102 KB (test/mail/gmail-clip-size.test.tsx), so the lines are <div>s that inherit the card's
+ * small grey text and say only how they differ, and each line is one text node.
+ */
 export function PostingCard({ item }: { item: EmailItem }) {
   const meta = [item.employer, item.budget, item.published].filter(Boolean).join(' · ');
   return (
-    <Section style={{ borderLeft: '3px solid #2563eb', padding: '4px 0 4px 14px', margin: '18px 0' }}>
-      <Text style={{ fontSize: 17, fontWeight: 600, margin: '0 0 4px', lineHeight: '24px' }}>
+    <div
+      style={{ borderTop: '1px solid #e5e7eb', padding: '16px 0 4px', marginTop: 16, fontSize: 13, lineHeight: '20px', color: '#4b5563' }}
+    >
+      <div style={{ fontSize: 18, fontWeight: 600, lineHeight: '24px', marginBottom: 4 }}>
         {item.url ? (
-          <Link href={item.url} style={{ color: '#111827' }}>
+          <a href={item.url} style={linkStyle}>
             {item.title}
-          </Link>
+          </a>
         ) : (
           item.title
         )}
-      </Text>
-      {meta ? <Text style={{ fontSize: 13, color: '#374151', margin: '0 0 6px' }}>{meta}</Text> : null}
+      </div>
+      {meta ? <div style={{ fontSize: 14, color: '#374151' }}>{meta}</div> : null}
       {item.seenOn && item.seenOn.length > 0 ? (
-        <Text style={{ fontSize: 12, color: '#6b7280', margin: '0 0 6px' }}>
+        <div>
           Seen on{' '}
+          {/* Unstyled links: every client shows them blue and underlined, and ten sources' styles would weigh a kilobyte a card. */}
           {item.seenOn.map((seen, i) => (
-            <span key={i}>
+            <Fragment key={i}>
               {i > 0 ? ', ' : ''}
-              {seen.url ? (
-                <Link href={seen.url} style={{ color: '#6b7280' }}>
-                  {seen.label}
-                </Link>
-              ) : (
-                seen.label
-              )}
-            </span>
+              {seen.url ? <a href={seen.url}>{seen.label}</a> : seen.label}
+            </Fragment>
           ))}
-        </Text>
+        </div>
       ) : null}
-      {item.history ? <Text style={{ fontSize: 12, color: '#92400e', margin: '0 0 6px' }}>{item.history}</Text> : null}
-      {item.excerpt ? <Text style={{ fontSize: 14, color: '#374151', margin: '0 0 6px', lineHeight: '20px' }}>{item.excerpt}</Text> : null}
-      <Text style={{ fontSize: 12, color: '#6b7280', margin: 0 }}>Why: {item.reasons.join('; ')}</Text>
+      {item.history ? <div style={{ color: '#92400e' }}>{item.history}</div> : null}
+      {item.excerpt ? <div style={{ fontSize: 14, color: '#374151', margin: '6px 0' }}>{item.excerpt}</div> : null}
+      <div>{`Why: ${reasonsLine(item.reasons)}`}</div>
       {item.fit != null ? (
-        <Text style={{ fontSize: 12, color: '#374151', margin: '2px 0 0' }}>
-          AI fit {item.fit}/100{item.fitReason ? `: ${item.fitReason}` : ''}
-        </Text>
+        <div style={{ color: '#374151' }}>{`AI fit ${item.fit}/100${item.fitReason ? `: ${item.fitReason}` : ''}`}</div>
       ) : null}
-      {item.notAFitUrl ? (
-        <Text style={{ fontSize: 12, margin: '4px 0 0' }}>
-          <Link href={item.notAFitUrl} style={{ color: '#6b7280' }}>
-            Not a fit
-          </Link>
-        </Text>
+      {item.url || item.notAFitUrl ? (
+        <div style={{ marginTop: 8, fontSize: 15 }}>
+          {item.url ? (
+            <a href={item.url} style={{ ...primaryButton, marginRight: 12 }}>
+              View posting
+            </a>
+          ) : null}
+          {item.notAFitUrl ? (
+            <a href={item.notAFitUrl} style={secondaryButton}>
+              Not a fit
+            </a>
+          ) : null}
+        </div>
       ) : null}
-    </Section>
+    </div>
   );
 }

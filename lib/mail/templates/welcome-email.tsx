@@ -1,4 +1,5 @@
 import { Heading, Text } from '@react-email/components';
+import { postingsPreheader } from '../email-subject';
 import type { EmailItem } from './email-item';
 import { EmailLayout, type FooterLinks } from './layout';
 import { PostingCard } from './posting-card';
@@ -16,13 +17,9 @@ export type WelcomeEmailProps = {
 
 const matchesOf = (count: number) => (count === 1 ? '1 match' : `${count} matches`);
 
-/** Starts with "Welcome" so the first email after a confirmation reads as the answer to it, not as one more alert. */
-export const welcomeSubject = (count: number, windowDays: number) =>
-  `Welcome to Scout: ${matchesOf(count)} from the last ${windowDays} days`;
-
 export function WelcomeEmail({ items, windowDays, nextEmail, footer, note }: WelcomeEmailProps) {
   return (
-    <EmailLayout preview={welcomeSubject(items.length, windowDays)} footer={footer}>
+    <EmailLayout preview={postingsPreheader(items)} footer={footer}>
       <Heading as="h1" style={{ fontSize: 22, margin: '8px 0 4px' }}>
         Welcome to Scout
       </Heading>
