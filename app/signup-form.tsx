@@ -206,6 +206,7 @@ export function SignupForm({
     const answer = await postSignup(fields);
     if (answer.kind === 'accepted') {
       setHint(null);
+      setClock(Date.now());
       setState({
         kind: 'done',
         email: addressOf(fields),
@@ -239,6 +240,7 @@ export function SignupForm({
     if (current.busy || Date.now() < current.resendAt) return;
     setState({ ...current, busy: true, error: null });
     const answer = await postSignup({ ...current.fields, confirmedEmail: current.email, action: 'resend' });
+    setClock(Date.now());
     if (answer.kind === 'accepted')
       setState({ ...current, resent: true, resendAt: Date.now() + RESEND_AFTER_SEC * 1000, busy: false, error: null });
     else setState({ ...current, busy: false, error: answer.kind === 'refused' ? answer.message : UNKNOWN_ERROR });
