@@ -473,7 +473,8 @@ function EmailSuggestionBox({
         Did you mean <strong>{suggested}</strong>?{' '}
         <button type="button" className="link-button" onClick={onUseSuggestion}>
           Use {suggested}
-        </button>{' '}
+        </button>
+        {' · '}
         <button type="button" className="link-button" onClick={onKeepEmail}>
           Keep {typed}
         </button>
