@@ -1,5 +1,5 @@
 import { SignupForm } from './signup-form';
-import { configSchema } from '../lib/runtime/config';
+import { aiEnabled, configSchema } from '../lib/runtime/config';
 import { productionDeps } from '../lib/wiring/production-deps';
 import { timeZoneChoices } from '../lib/subscriptions/schedule-fields';
 import { DEFAULT_TIMEZONE } from '../lib/subscribers/digest-schedule';
@@ -35,6 +35,15 @@ function defaultDigestHour(): number {
   }
 }
 
+/** The AI verdict stage is configured: "About you" is on the form (nothing else reads it). A misconfigured deployment leaves it off. */
+function askAbout(): boolean {
+  try {
+    return aiEnabled(productionDeps().config);
+  } catch {
+    return false;
+  }
+}
+
 export default function HomePage() {
   return (
     <>
@@ -51,7 +60,7 @@ export default function HomePage() {
         <h2 id="signup-title">Sign up</h2>
         <p className="signup-intro">Tell Scout what fits you. You can change it any time from a link in every email.</p>
         {/* The zone list is the server's (Intl.supportedValuesOf), passed down so the browser renders the same options. */}
-        <SignupForm timeZones={timeZoneChoices(DEFAULT_TIMEZONE)} defaultDigestHour={defaultDigestHour()} />
+        <SignupForm timeZones={timeZoneChoices(DEFAULT_TIMEZONE)} defaultDigestHour={defaultDigestHour()} askAbout={askAbout()} />
       </section>
 
       <section aria-labelledby="how-title">

@@ -11,6 +11,9 @@ import { z } from 'zod';
 
 export const MAX_ABOUT_LENGTH = 500;
 
+/** The field's help, the same on every form that shows it (only while the AI stage is on: nothing else reads it). */
+export const ABOUT_HINT = `In a few sentences, what you are looking for and what you are not; up to ${MAX_ABOUT_LENGTH} characters. Scout's model reads it with each posting that matches your keywords.`;
+
 // Zero-width joiner and non-joiner shape Persian, Indic scripts and emoji: the only format characters kept.
 const JOINERS = /^[\u200c\u200d]$/u;
 const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Cn}\u2028\u2029]$/u;

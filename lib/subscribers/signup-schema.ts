@@ -62,13 +62,40 @@ export const signupSchema = z
 
 export type SignupInput = z.output<typeof signupSchema>;
 
-export type SignupParse = { ok: true; input: SignupInput } | { ok: false; fields: SignupFieldErrors };
+/**
+ * `emailConfirmed`: the body carried `confirmedEmail`, the address the visitor chose after Scout
+ * suggested a correction (the suggestion, or what they typed "anyway"). It replaces `email`, is
+ * validated as `email` is (its errors are reported as `email`'s) and is not checked for a typo again.
+ */
+export type SignupParse = { ok: true; input: SignupInput; emailConfirmed: boolean } | { ok: false; fields: SignupFieldErrors };
 
 /** Validates a signup body; on failure, the first message per field, keyed by the field's name. */
 export function parseSignup(body: unknown): SignupParse {
-  const result = signupSchema.safeParse(body);
-  if (result.success) return { ok: true, input: result.data };
+  const confirmed = confirmedEmailOf(body);
+  const result = signupSchema.safeParse(confirmed === null ? body : { ...(body as object), email: confirmed });
+  if (result.success) return { ok: true, input: result.data, emailConfirmed: confirmed !== null };
   return { ok: false, fields: firstErrorPerField<SignupField | 'body'>(result.error.issues, signupFields, 'body') };
+}
+
+/** The body's `confirmedEmail` when it names one (a string with something in it), else null. */
+export function confirmedEmailOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || !('confirmedEmail' in body)) return null;
+  const value = body.confirmedEmail;
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/**
+ * What a post to /api/signup asks for (`action`, as the preferences form names its buttons):
+ * `signup` (absent: the form's own button), `resend` ("Send it again": the same signup once more,
+ * under the same limits) or `change` ("Not you? Change it": the form back, nothing written).
+ */
+export const SIGNUP_ACTIONS = ['signup', 'resend', 'change'] as const;
+export type SignupAction = (typeof SIGNUP_ACTIONS)[number];
+
+export function signupActionOf(body: unknown): SignupAction | null {
+  const value = typeof body === 'object' && body !== null && 'action' in body ? body.action : undefined;
+  if (value === undefined || value === null || value === '') return 'signup';
+  return (SIGNUP_ACTIONS as readonly unknown[]).includes(value) ? (value as SignupAction) : null;
 }
 
 /** A form body as the schema reads it: one string per field, or a list when a field repeats (`keywords=a&keywords=b`). */

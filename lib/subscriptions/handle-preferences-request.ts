@@ -135,7 +135,7 @@ async function save(
   log: Logger,
   input: { token: string; uid: string; current: Subscriber; fields: URLSearchParams },
 ): Promise<Response> {
-  const { posted, values } = postedPreferences(input.fields, input.current);
+  const { posted, values } = postedPreferences(input.fields, input.current, aiEnabled(deps.config));
   const result = await updatePreferences(deps.db, {
     uid: input.uid,
     input: posted,
@@ -174,10 +174,12 @@ async function save(
  * The preferences as posted (`posted`: what updatePreferences validates) and as the page shows them
  * again (`values`: posted, or as stored where the post left a field out).
  */
-function postedPreferences(fields: URLSearchParams, current: Subscriber) {
-  // About and the threshold are optional in the post (absent: kept as stored; the threshold is only
-  // on the page with the AI stage on); shown again as sent, or as stored when not sent.
+function postedPreferences(fields: URLSearchParams, current: Subscriber, aiOn: boolean) {
+  // About and the threshold are optional in the post (absent: kept as stored); shown again as sent,
+  // or as stored when not sent. Only the AI stage reads them, so while it is off they are not on
+  // the page and a post that carries them anyway (an old page, a hand-made one) changes neither.
   const optional = (field: 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weeklyDay') => fields.get(field) ?? undefined;
+  const forTheModel = (field: 'about' | 'fitThreshold') => (aiOn ? optional(field) : undefined);
   // Weekdays are checkboxes: none sent is "not on this form" (kept as stored), the schema refuses an empty choice.
   const weekdays = fields.getAll('weekdays');
   const posted = {
@@ -188,8 +190,8 @@ function postedPreferences(fields: URLSearchParams, current: Subscriber) {
     minYearly: fields.get('minYearly') ?? '',
     minCurrency: fields.get('minCurrency') ?? '',
     minBudget: fields.get('minBudget') ?? '',
-    about: optional('about'),
-    fitThreshold: optional('fitThreshold'),
+    about: forTheModel('about'),
+    fitThreshold: forTheModel('fitThreshold'),
     mode: fields.get('mode') ?? '',
     timezone: optional('timezone'),
     digestHour: optional('digestHour'),
@@ -219,7 +221,7 @@ async function preview(
   log: Logger,
   input: { request: Request; token: string; current: Subscriber; fields: URLSearchParams },
 ): Promise<Response> {
-  const { values } = postedPreferences(input.fields, input.current);
+  const { values } = postedPreferences(input.fields, input.current, aiEnabled(deps.config));
   const page = { token: input.token, subscriber: input.current, values };
   const parsed = parsePreview(values);
   if (!parsed.ok) {

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { Config } from '../runtime/config';
+import { aiEnabled, type Config } from '../runtime/config';
 import { silentLogger, type Logger } from '../runtime/logger';
 import { clientAddressOf } from '../http/client-address';
 import { FORM_TYPE, mediaTypeOf, readBody } from '../http/read-body';
@@ -14,7 +14,7 @@ import { signupPreviewPage, signupRefusedPage } from './signup-page';
 
 export type PreviewRequestDeps = {
   db: Firestore;
-  config: Pick<Config, 'APP_URL' | 'LINK_SECRET' | 'DIGEST_HOUR_UTC' | 'VERCEL' | 'TRUSTED_PROXY_HOPS'>;
+  config: Pick<Config, 'APP_URL' | 'LINK_SECRET' | 'DIGEST_HOUR_UTC' | 'VERCEL' | 'TRUSTED_PROXY_HOPS' | 'AI_BASE_URL' | 'AI_MODEL'>;
   now: Date;
   log?: Logger;
 };
@@ -89,6 +89,7 @@ export async function handlePreviewRequest(request: Request, deps: PreviewReques
           errors: extra.fields ?? {},
           preview: panel,
           defaultDigestHour: deps.config.DIGEST_HOUR_UTC,
+          askAbout: aiEnabled(deps.config),
           retryAfterSec: extra.retryAfterSec,
         })
       : jsonAnswer(status, panel, extra);

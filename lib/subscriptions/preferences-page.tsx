@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Page, pageResponse } from '../http/page';
 import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
 import { ErrorLine, SCHEDULE_LABELS, SCHEDULE_TARGETS, ScheduleFields } from './preferences-schedule';
+import { ABOUT_HINT } from '../subscribers/fit-profile';
 import {
   MAX_ABOUT_LENGTH,
   MAX_EXCLUDES,
@@ -12,6 +13,7 @@ import {
 } from '../subscribers/preferences-schema';
 import type { Subscriber } from '../subscribers/subscriber';
 import { COMMON_CURRENCIES, minPayFormValues } from '../pay/minimum-pay';
+import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
 
 /**
@@ -64,7 +66,7 @@ export type PreferencesFormPage = {
   scriptNonce?: string | null;
   unsubscribeLink: string;
   digestHourUtc: number;
-  /** The AI verdict stage is configured: the fit threshold is shown (it is stored either way). */
+  /** The AI verdict stage is configured: about and the fit threshold are shown (both are stored either way; nothing else reads them). */
   aiEnabled: boolean;
   /** One exclude proposed from their "not a fit" feedback: N (`removed`) of their last M (`of`) matches it would have removed. */
   excludeSuggestion?: { term: string; removed: number; of: number } | null;
@@ -75,10 +77,10 @@ export type PreferencesFormPage = {
 const LABELS: Record<PreferenceField, string> = {
   keywords: 'Keywords',
   excludes: 'Exclude postings that mention',
-  minFixed: 'Minimum fixed price',
-  minHourly: 'Minimum hourly rate',
-  minYearly: 'Minimum yearly salary',
-  minCurrency: 'Currency of your minimums',
+  minFixed: MINIMUM_PAY_WORDS.fields.minFixed.label,
+  minHourly: MINIMUM_PAY_WORDS.fields.minHourly.label,
+  minYearly: MINIMUM_PAY_WORDS.fields.minYearly.label,
+  minCurrency: MINIMUM_PAY_WORDS.currency.label,
   minBudget: 'Minimum budget (USD)',
   about: 'About you',
   fitThreshold: 'Fit threshold (0–100)',
@@ -174,36 +176,35 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           hint={`Optional. Scout skips postings that mention any of these; up to ${MAX_EXCLUDES}.`}
           multiline
         />
-        <TextField
-          field="minFixed"
-          value={page.values.minFixed}
-          error={errors.minFixed ?? errors.minBudget}
-          hint="Optional. Postings that state a lower fixed price, in the same currency, are skipped. Leave empty for no minimum."
-          inputMode="decimal"
-        />
-        <TextField
-          field="minHourly"
-          value={page.values.minHourly}
-          error={errors.minHourly}
-          hint="Optional. Postings that state a lower hourly rate, in the same currency, are skipped; salaried and fixed-price ones are not."
-          inputMode="decimal"
-        />
-        <TextField
-          field="minYearly"
-          value={page.values.minYearly}
-          error={errors.minYearly}
-          hint="Optional. Postings that state a lower yearly salary, in the same currency, are skipped (150k is 150,000)."
-          inputMode="decimal"
-        />
-        <CurrencyField value={page.values.minCurrency} error={errors.minCurrency} />
-        <TextField
-          field="about"
-          value={page.values.about}
-          error={errors.about}
-          hint={`Optional. In a few sentences, what you are looking for and what you are not; up to ${MAX_ABOUT_LENGTH} characters.`}
-          multiline
-          maxLength={MAX_ABOUT_LENGTH}
-        />
+        <fieldset className="field">
+          <legend>{MINIMUM_PAY_WORDS.legend}</legend>
+          <p className="hint" id="minPay-hint">
+            Optional. {MINIMUM_PAY_WORDS.hint}
+          </p>
+          {MINIMUM_PAY_FIELDS.map((field) => (
+            <TextField
+              key={field}
+              field={field}
+              value={page.values[field]}
+              error={field === 'minFixed' ? (errors.minFixed ?? errors.minBudget) : errors[field]}
+              hint={MINIMUM_PAY_WORDS.fields[field].hint}
+              placeholder={MINIMUM_PAY_WORDS.fields[field].example}
+              inputMode="decimal"
+            />
+          ))}
+          <CurrencyField value={page.values.minCurrency} error={errors.minCurrency} />
+        </fieldset>
+        {/* Only the AI stage reads these two: while it is off they would be fields that do nothing (the post leaves them out, so the stored ones are kept). */}
+        {page.aiEnabled ? (
+          <TextField
+            field="about"
+            value={page.values.about}
+            error={errors.about}
+            hint={`Optional. ${ABOUT_HINT}`}
+            multiline
+            maxLength={MAX_ABOUT_LENGTH}
+          />
+        ) : null}
         {page.aiEnabled ? (
           <TextField
             field="fitThreshold"
@@ -282,6 +283,7 @@ function TextField(input: {
   required?: boolean;
   inputMode?: 'decimal' | 'numeric' | 'text';
   maxLength?: number;
+  placeholder?: string;
 }) {
   const { field } = input;
   const control = {
@@ -291,6 +293,7 @@ function TextField(input: {
     'aria-invalid': input.error ? true : undefined,
     required: input.required || undefined,
     maxLength: input.maxLength,
+    placeholder: input.placeholder,
     defaultValue: input.value,
   };
   return (
@@ -316,8 +319,7 @@ function CurrencyField({ value, error }: { value: string; error: string | undefi
     <div className="field">
       <label htmlFor="minCurrency">{LABELS.minCurrency}</label>
       <p className="hint" id="minCurrency-hint">
-        The currency of the amounts above, unless one names its own (€45). Pay in another currency is never converted: it reaches you,
-        marked as not compared.
+        {MINIMUM_PAY_WORDS.currency.hint}
       </p>
       <ErrorLine field="minCurrency" error={error} />
       <select

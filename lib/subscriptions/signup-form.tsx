@@ -1,10 +1,11 @@
-import type { ChangeEventHandler, MouseEventHandler, ReactNode, Ref, SubmitEventHandler } from 'react';
+import type { ChangeEventHandler, FocusEventHandler, MouseEventHandler, ReactNode, Ref, SubmitEventHandler } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
-import { MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
+import { ABOUT_HINT, MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 import { DEFAULT_TIMEZONE, DEFAULT_WEEKLY_DAY, WEEKDAYS } from '../subscribers/digest-schedule';
 import type { DeliveryMode } from '../subscribers/subscriber';
 import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
 import { COMMON_CURRENCIES, DEFAULT_MINIMUM_CURRENCY } from '../pay/minimum-pay';
+import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import {
   CADENCE_CHOICES,
   FOR_DAILY,
@@ -67,7 +68,8 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
   const mode = text(body.mode);
   const weekdays = body.weekdays;
   return {
-    email: text(body.email, ''),
+    // The address the visitor confirmed after a suggestion is the one they meant (signup-schema.ts).
+    email: text(body.confirmedEmail, '') || text(body.email, ''),
     keywords: text(body.keywords),
     excludes: text(body.excludes),
     // An old form's minBudget is shown as the fixed minimum it means.
@@ -84,9 +86,28 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
   };
 }
 
+/**
+ * "Did you mean …?" under the email field (lib/subscribers/email-typo.ts). `asked`: the server held
+ * the signup back for it, so each button signs up with its address (`confirmedEmail`); otherwise
+ * the landing page's script offers it as they type, and the buttons change the field in place.
+ */
+export type EmailSuggestion = { typed: string; suggested: string; asked: boolean };
+
 export type SignupFormViewProps = {
   values: SignupFormValues;
   errors: SignupFieldErrors;
+  /** The AI stage is on: "About you" is on the form (nothing else reads it, so without the stage it is not). */
+  askAbout: boolean;
+  emailSuggestion?: EmailSuggestion | null;
+  /** An address the visitor chose to keep as typed, sent as `confirmedEmail` so the server does not ask again. */
+  confirmedEmail?: string | null;
+  /** The script's buttons for a suggestion offered as they type: take it, or keep what they typed. */
+  onUseSuggestion?: MouseEventHandler<HTMLButtonElement>;
+  onKeepEmail?: MouseEventHandler<HTMLButtonElement>;
+  /** A field left (the script suggests a correction when the email field is left). */
+  onBlur?: FocusEventHandler<HTMLFormElement>;
+  /** Takes focus when the page loads ("Not you? Change it" comes back with the address field focused). */
+  focusField?: SignupField;
   /** The time zones the select offers (timeZoneChoices, computed on the server so both renders agree). */
   timeZones: readonly string[];
   /** DIGEST_HOUR_UTC: what "Default" means on the hour select. */
@@ -123,13 +144,6 @@ const ORDER: SignupField[] = [
   'weeklyDay',
 ];
 const id = (field: string) => `signup-${field}`;
-
-/** The three minimums, each optional; an amount with its own sign ("€45") keeps that currency. */
-const MINIMUM_INPUTS = [
-  { field: 'minFixed', label: 'Fixed price', example: 'e.g. 500' },
-  { field: 'minHourly', label: 'Hourly rate', example: 'e.g. 45' },
-  { field: 'minYearly', label: 'Yearly salary', example: 'e.g. 100k' },
-] as const;
 
 /** The select's currencies: the common ones, and one sent back that is not among them. */
 const currencyChoices = (chosen: string): string[] =>
@@ -168,6 +182,13 @@ function Optional({ children }: { children: ReactNode }) {
 export function SignupFormView({
   values,
   errors,
+  askAbout,
+  emailSuggestion = null,
+  confirmedEmail = null,
+  onUseSuggestion,
+  onKeepEmail,
+  onBlur,
+  focusField,
   timeZones,
   defaultDigestHour,
   formError,
@@ -180,7 +201,7 @@ export function SignupFormView({
   previewBusy = false,
   onPreview,
 }: SignupFormViewProps) {
-  const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : undefined;
+  const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : focusField;
   // An old form's minimum budget is the fixed minimum: its error is that field's, red border and all.
   const focus = (field: SignupField) => field === first || (field === 'minFixed' && first === 'minBudget');
   const payErrors: SignupFieldErrors = { ...errors, minFixed: errors.minFixed ?? errors.minBudget };
@@ -192,6 +213,7 @@ export function SignupFormView({
       action="/api/signup"
       onSubmit={onSubmit}
       onChange={onChange}
+      onBlur={onBlur}
       aria-busy={busy || undefined}
     >
       {formError || errors.body ? (
@@ -212,8 +234,17 @@ export function SignupFormView({
           maxLength={254}
           defaultValue={values.email}
           {...described('email', errors, { autoFocus: focus('email') })}
+          aria-describedby={
+            [errors.email ? `${id('email')}-error` : null, emailSuggestion && !emailSuggestion.asked ? `${id('email')}-suggestion` : null]
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
         />
-        <FieldError field="email" errors={errors} />
+        {emailSuggestion?.asked ? null : <FieldError field="email" errors={errors} />}
+        {emailSuggestion ? (
+          <EmailSuggestionBox suggestion={emailSuggestion} onUseSuggestion={onUseSuggestion} onKeepEmail={onKeepEmail} />
+        ) : null}
+        {confirmedEmail ? <input type="hidden" name="confirmedEmail" value={confirmedEmail} /> : null}
       </div>
 
       <div className="field">
@@ -251,36 +282,43 @@ export function SignupFormView({
 
       <fieldset className="field">
         <legend>
-          <Optional>Minimum pay</Optional>
+          <Optional>{MINIMUM_PAY_WORDS.legend}</Optional>
         </legend>
         <p id={`${id('minPay')}-hint`} className="hint">
-          Each kind on its own: a posting is skipped only when it states pay of that kind, in that currency, below your minimum. Postings
-          that state no pay, or pay in another currency, still reach you.
+          {MINIMUM_PAY_WORDS.hint}
         </p>
-        {MINIMUM_INPUTS.map(({ field, label, example }) => (
+        {MINIMUM_PAY_FIELDS.map((field) => (
           <div key={field} className="field">
-            <label htmlFor={id(field)}>{label}</label>
+            <label htmlFor={id(field)}>{MINIMUM_PAY_WORDS.fields[field].label}</label>
+            <p id={`${id(field)}-hint`} className="hint">
+              {MINIMUM_PAY_WORDS.fields[field].hint}
+            </p>
             <input
               id={id(field)}
               name={field}
               type="text"
               inputMode="decimal"
               autoComplete="off"
-              placeholder={example}
+              placeholder={MINIMUM_PAY_WORDS.fields[field].example}
               defaultValue={values[field]}
               {...described(field, payErrors, { autoFocus: focus(field) })}
-              aria-describedby={[`${id('minPay')}-hint`, payErrors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ')}
+              aria-describedby={[`${id('minPay')}-hint`, `${id(field)}-hint`, payErrors[field] ? `${id(field)}-error` : null]
+                .filter(Boolean)
+                .join(' ')}
             />
             <FieldError field={field} errors={payErrors} />
           </div>
         ))}
         <div className="field">
-          <label htmlFor={id('minCurrency')}>Currency</label>
+          <label htmlFor={id('minCurrency')}>{MINIMUM_PAY_WORDS.currency.label}</label>
+          <p id={`${id('minCurrency')}-hint`} className="hint">
+            {MINIMUM_PAY_WORDS.currency.hint}
+          </p>
           <select
             id={id('minCurrency')}
             name="minCurrency"
             defaultValue={values.minCurrency}
-            {...described('minCurrency', errors, { autoFocus: focus('minCurrency') })}
+            {...described('minCurrency', errors, { hint: true, autoFocus: focus('minCurrency') })}
           >
             {currencyChoices(values.minCurrency).map((code) => (
               <option key={code} value={code}>
@@ -292,23 +330,25 @@ export function SignupFormView({
         </div>
       </fieldset>
 
-      <div className="field">
-        <label htmlFor={id('about')}>
-          <Optional>About you</Optional>
-        </label>
-        <p id={`${id('about')}-hint`} className="hint">
-          In a few sentences, what you are looking for and what you are not; up to {MAX_ABOUT_LENGTH} characters.
-        </p>
-        <textarea
-          id={id('about')}
-          name="about"
-          rows={3}
-          maxLength={MAX_ABOUT_LENGTH}
-          defaultValue={values.about}
-          {...described('about', errors, { hint: true, autoFocus: focus('about') })}
-        />
-        <FieldError field="about" errors={errors} />
-      </div>
+      {askAbout ? (
+        <div className="field">
+          <label htmlFor={id('about')}>
+            <Optional>About you</Optional>
+          </label>
+          <p id={`${id('about')}-hint`} className="hint">
+            {ABOUT_HINT}
+          </p>
+          <textarea
+            id={id('about')}
+            name="about"
+            rows={3}
+            maxLength={MAX_ABOUT_LENGTH}
+            defaultValue={values.about}
+            {...described('about', errors, { hint: true, autoFocus: focus('about') })}
+          />
+          <FieldError field="about" errors={errors} />
+        </div>
+      ) : null}
 
       <fieldset className="field">
         <legend>How often</legend>
@@ -393,5 +433,53 @@ export function SignupFormView({
         preferences or unsubscribe.
       </p>
     </form>
+  );
+}
+
+/**
+ * The suggestion and its two answers. Asked by the server, it stands in for the field's error (the
+ * same id, so the field is described by it) and each button signs up with its address; offered as
+ * they type, it is a polite hint whose buttons change the field in place.
+ */
+function EmailSuggestionBox({
+  suggestion,
+  onUseSuggestion,
+  onKeepEmail,
+}: {
+  suggestion: EmailSuggestion;
+  onUseSuggestion?: MouseEventHandler<HTMLButtonElement>;
+  onKeepEmail?: MouseEventHandler<HTMLButtonElement>;
+}) {
+  const { typed, suggested, asked } = suggestion;
+  if (asked)
+    return (
+      <div id={`${id('email')}-error`} className="email-suggestion" role="alert">
+        <p className="field-error">
+          <span className="visually-hidden">Error: </span>
+          Did you mean <strong>{suggested}</strong>? Scout has not signed you up yet.
+        </p>
+        <div className="form-buttons">
+          <button type="submit" name="confirmedEmail" value={suggested} formNoValidate>
+            Use {suggested}
+          </button>
+          <button type="submit" name="confirmedEmail" value={typed} className="secondary" formNoValidate>
+            Use {typed} anyway
+          </button>
+        </div>
+      </div>
+    );
+  return (
+    <div id={`${id('email')}-suggestion`} className="email-suggestion" role="status">
+      <p className="hint">
+        Did you mean <strong>{suggested}</strong>?{' '}
+        <button type="button" className="link-button" onClick={onUseSuggestion}>
+          Use {suggested}
+        </button>
+        {' · '}
+        <button type="button" className="link-button" onClick={onKeepEmail}>
+          Keep {typed}
+        </button>
+      </p>
+    </div>
   );
 }

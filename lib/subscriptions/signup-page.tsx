@@ -1,5 +1,6 @@
 import { ErrorPage, Page, pageResponse } from '../http/page';
-import { SignupFormView, type SignupFormValues } from './signup-form';
+import { SignupFormView, type EmailSuggestion, type SignupFormValues } from './signup-form';
+import { SignupReceivedView } from './signup-received';
 import type { SignupFieldErrors } from '../subscribers/signup-schema';
 import type { PreviewPanelState } from '../preview/preview-panel';
 import { timeZoneChoices } from './schedule-fields';
@@ -10,26 +11,56 @@ import { timeZoneChoices } from './schedule-fields';
  * component, styled by the same stylesheet.
  */
 
-/** The form again, with what the visitor typed and each error next to its field. */
+/**
+ * The form again, with what the visitor typed and each error next to its field; with
+ * `emailSuggestion`, the address looked like a typo and the page asks which one they meant.
+ */
 export function signupFormPage(input: {
   status: number;
   values: SignupFormValues;
   errors: SignupFieldErrors;
   defaultDigestHour: number;
+  askAbout: boolean;
+  emailSuggestion?: EmailSuggestion | null;
 }): Promise<Response> {
   return pageResponse(
-    <Page title="Check the form">
+    <Page title={input.emailSuggestion ? 'Check your email address' : 'Check the form'}>
       <h1>Almost there</h1>
-      <p>Some fields need a change before Scout can sign you up.</p>
+      <p>
+        {input.emailSuggestion
+          ? 'Your email address looks like it has a typo. Choose the one you meant, and Scout signs you up.'
+          : 'Some fields need a change before Scout can sign you up.'}
+      </p>
       <SignupFormView
         values={input.values}
         errors={input.errors}
+        askAbout={input.askAbout}
+        emailSuggestion={input.emailSuggestion}
         timeZones={timeZoneChoices(input.values.timezone)}
         defaultDigestHour={input.defaultDigestHour}
         autoFocusFirstError
       />
     </Page>,
     { status: input.status },
+  );
+}
+
+/** "Not you? Change it" without a script: the form as it was sent, the address field focused; nothing was written. */
+export function signupChangePage(input: { values: SignupFormValues; defaultDigestHour: number; askAbout: boolean }): Promise<Response> {
+  return pageResponse(
+    <Page title="Change your email address">
+      <h1>Change your email address</h1>
+      <p>Everything else is as you left it. Correct the address and sign up again.</p>
+      <SignupFormView
+        values={input.values}
+        errors={{}}
+        askAbout={input.askAbout}
+        timeZones={timeZoneChoices(input.values.timezone)}
+        defaultDigestHour={input.defaultDigestHour}
+        focusField="email"
+      />
+    </Page>,
+    { status: 200 },
   );
 }
 
@@ -44,6 +75,7 @@ export function signupPreviewPage(input: {
   errors: SignupFieldErrors;
   preview: PreviewPanelState;
   defaultDigestHour: number;
+  askAbout: boolean;
   retryAfterSec?: number;
 }): Promise<Response> {
   const invalid = Object.keys(input.errors).length > 0;
@@ -54,6 +86,7 @@ export function signupPreviewPage(input: {
       <SignupFormView
         values={input.values}
         errors={input.errors}
+        askAbout={input.askAbout}
         timeZones={timeZoneChoices(input.values.timezone)}
         defaultDigestHour={input.defaultDigestHour}
         preview={input.preview}
@@ -64,14 +97,11 @@ export function signupPreviewPage(input: {
   );
 }
 
-export function signupReceivedPage(input: { message: string }): Promise<Response> {
+/** A signup (or its "Send it again") accepted: the same page whatever Scout knew of the address (signup-received.tsx). */
+export function signupReceivedPage(input: { email: string; values: SignupFormValues; resent: boolean }): Promise<Response> {
   return pageResponse(
-    <Page title="Check your inbox">
-      <h1>Check your inbox</h1>
-      <p>{input.message}</p>
-      <p className="fine">
-        Nothing there after a few minutes? Look in your spam folder, or <a href="/#signup">sign up again</a> in ten minutes.
-      </p>
+    <Page title={input.resent ? 'Sent again' : 'Check your inbox'}>
+      <SignupReceivedView email={input.email} values={input.values} resent={input.resent} />
     </Page>,
     { status: 202 },
   );

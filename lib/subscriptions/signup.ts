@@ -29,12 +29,15 @@ import {
   verdictProfileChanged,
 } from '../subscribers/subscriber';
 import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
+import { aiEnabled } from '../runtime/config';
 
 type AccountEmail = 'confirm' | 'manage';
 type Preferences = Pick<
   Subscriber,
   'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
 >;
+/** What a signup asks for: `about` is left out while the AI stage is off (nothing reads it then), so a stored one is kept. */
+type SignupPreferences = Omit<Preferences, 'about'> & { about?: string };
 /**
  * The subscriber as signup reads it: the stored document plus the counters that name its account
  * emails, and whether it records an opt-out (it unsubscribed once).
@@ -61,12 +64,18 @@ export type SignupPlan = {
  */
 export function planSignup(
   existing: Existing,
-  preferences: Preferences,
+  asked: SignupPreferences,
   input: { mayEmail: boolean; now: Date; nonce: string; issuedAt?: Date },
 ): SignupPlan {
   const { mayEmail, now } = input;
+  const preferences: Preferences = { ...asked, about: asked.about ?? existing.about };
   // The pending subscriber outlives its confirmation link, which a delayed email issues later.
-  const pending = () => pendingFields({ nonce: input.nonce, now: input.issuedAt ?? now, holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed' });
+  const pending = () =>
+    pendingFields({
+      nonce: input.nonce,
+      now: input.issuedAt ?? now,
+      holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed',
+    });
   const profile = () => (verdictProfileChanged(existing, preferences) ? { profileVersion: existing.profileVersion + 1 } : {});
   switch (existing.status) {
     case 'pending': {
@@ -139,7 +148,12 @@ export type SignupDeps = SendNowDeps & { config: Config };
  * then sent right away through the outbox's own lease and opt-out check; if this request dies, the
  * cron's dispatcher finds the row and finishes it.
  */
-export async function signUp(deps: SignupDeps, input: SignupInput, context: { clientAddress: string; now: Date }): Promise<SignupOutcome> {
+export async function signUp(
+  deps: SignupDeps,
+  input: SignupInput,
+  /** `resend`: "Send it again" on the page after a signup; the same signup, under the same limits, told apart only in the log. */
+  context: { clientAddress: string; now: Date; resend?: boolean },
+): Promise<SignupOutcome> {
   const { db, config } = deps;
   const { now } = context;
   // Without a trusted client address every visitor is the one UNKNOWN_CLIENT, so a per-client
@@ -159,12 +173,13 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
 
   const email = normaliseEmail(input.email);
   const uid = subscriberId(email);
-  const preferences: Preferences = {
+  const preferences: SignupPreferences = {
     keywords: input.keywords,
     excludes: input.excludes,
     minPay: input.minPay,
     mode: input.mode,
-    about: input.about,
+    // Only the AI stage reads it: while it is off the field is not on the form, and a client that sends it anyway changes nothing.
+    ...(aiEnabled(config) ? { about: input.about } : {}),
     timezone: input.timezone,
     digestHour: input.digestHour,
     weekdays: input.weekdays,
@@ -203,6 +218,7 @@ export async function signUp(deps: SignupDeps, input: SignupInput, context: { cl
   }
   deps.log('signup.accepted', {
     to: maskEmail(email),
+    resend: context.resend === true,
     subscriber: write.subscriber,
     email: write.email?.kind ?? null,
     sent,
@@ -225,7 +241,7 @@ async function writeSignup(
   input: {
     uid: string;
     email: string;
-    preferences: Preferences;
+    preferences: SignupPreferences;
     mayEmail: boolean;
     /** Past the hour's global cap: the email waits in the outbox until then. */
     sendAt: Date | null;
@@ -270,6 +286,7 @@ async function writeSignup(
           id: uid,
           email: input.email,
           ...input.preferences,
+          about: input.preferences.about ?? '',
           profileVersion: FIRST_PROFILE_VERSION,
           fitThreshold: DEFAULT_FIT_THRESHOLD,
           status: 'pending',

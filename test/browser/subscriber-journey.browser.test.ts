@@ -85,13 +85,18 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     await page.goto(appUrl);
     await page.fill('[name=email]', `  ${EMAIL.toUpperCase()} `);
     await page.fill('[name=keywords]', 'react, typescript');
-    await page.getByLabel('About you (optional)').fill('  Long-term product work, <b>no agencies</b>.  ');
+    // Without the AI stage nothing reads "About you", so the form does not ask for it.
+    expect(await page.locator('[name=about]').count()).toBe(0);
     // Mode left as the form preselects it: a signup that never touches it still carries one.
     await page.click('button[type=submit]');
     await page.getByText('Check your inbox').waitFor();
+    // The answer names the address it went to (as typed, trimmed), with a way to change it and to ask again.
+    expect(await page.locator('.signup-address').textContent()).toBe(EMAIL.toUpperCase());
+    expect(await page.getByRole('button', { name: 'Change it' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send it again' }).isDisabled()).toBe(true);
     await shoot('03-signup-done');
     expect((await user.get()).get('status')).toBe('pending');
-    expect((await user.get()).data()).toMatchObject({ about: 'Long-term product work, <b>no agencies</b>.', profileVersion: 1 });
+    expect((await user.get()).data()).toMatchObject({ about: '', profileVersion: 1 });
 
     const [confirmation] = await inbox();
     expect(confirmation.subject).toMatch(/confirm/i);
@@ -107,16 +112,15 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     const preferences = await page.locator('a[href*="/preferences?token="]').first().getAttribute('href');
     await page.goto(new URL(preferences!, appUrl).toString());
     await shoot('06-preferences');
-    // About comes back as text (escaped, never markup), ready to edit.
-    expect(await page.getByLabel('About you').inputValue()).toBe('Long-term product work, <b>no agencies</b>.');
+    // Neither "About you" nor the fit threshold without the AI stage: fields that would do nothing.
+    expect(await page.locator('[name=about], [name=fitThreshold]').count()).toBe(0);
     await page.fill('[name=keywords]', 'Svelte, TypeScript');
-    await page.getByLabel('About you').fill('Svelte front ends, remote.');
     await page.getByRole('button', { name: /save/i }).click();
     await page.getByText(/saved/i).first().waitFor();
     await shoot('07-preferences-saved');
     expect((await user.get()).data()).toMatchObject({
       keywords: ['svelte', 'typescript'],
-      about: 'Svelte front ends, remote.',
+      about: '',
       profileVersion: 2,
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitKeywordList } from '../../lib/subscribers/preference-fields';
-import { formToSignupBody, parseSignup } from '../../lib/subscribers/signup-schema';
+import { formToSignupBody, parseSignup, signupActionOf } from '../../lib/subscribers/signup-schema';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 
 const valid = { email: 'ada@example.com', keywords: 'react', mode: 'instant' };
@@ -249,5 +249,28 @@ describe('formToSignupBody / splitKeywordList', () => {
 
   it('splits on commas and new lines, including inside list items', () => {
     expect(splitKeywordList(['React, Vue', 'Go\nRust', '  '])).toEqual(['react', 'vue', 'go', 'rust']);
+  });
+});
+
+describe('parseSignup: the address confirmed after a suggestion', () => {
+  it('confirmedEmail replaces email and says so; blank or absent is not a confirmation', () => {
+    const confirmed = parseSignup({ ...valid, email: 'ada@gmial.con', confirmedEmail: ' ada@gmail.com ' });
+    expect(confirmed).toMatchObject({ ok: true, emailConfirmed: true, input: { email: 'ada@gmail.com' } });
+    for (const confirmedEmail of [undefined, '', '   ', 42])
+      expect(parseSignup({ ...valid, confirmedEmail })).toMatchObject({ ok: true, emailConfirmed: false, input: { email: valid.email } });
+  });
+
+  it('is validated as email is, its error under email', () => {
+    expect(fieldsOf({ ...valid, confirmedEmail: 'nope' })).toEqual({ email: 'must be an email address' });
+  });
+});
+
+describe('signupActionOf', () => {
+  it('signup when absent or blank; resend and change as named; anything else is refused (null)', () => {
+    expect([{}, { action: '' }, { action: null }, 'text'].map(signupActionOf)).toEqual(['signup', 'signup', 'signup', 'signup']);
+    expect(signupActionOf({ action: 'resend' })).toBe('resend');
+    expect(signupActionOf({ action: 'change' })).toBe('change');
+    expect(signupActionOf({ action: 'delete' })).toBeNull();
+    expect(signupActionOf({ action: ['resend', 'resend'] })).toBeNull();
   });
 });

@@ -6,7 +6,12 @@ import { updatePreferences } from '../../lib/subscriptions/preferences';
 import { subscriberId, subscribersCollection } from '../../lib/subscribers/subscriber';
 import { createHarness, type Harness } from '../support/harness';
 
-/** "About you", the profile version and the fit threshold: signup, the preferences page, old documents, races. */
+/**
+ * "About you", the profile version and the fit threshold: signup, the preferences page, old
+ * documents, races. Only the AI stage reads about and the threshold, so the forms ask for them only
+ * while it is on; with it off, neither form shows them and the server ignores them.
+ */
+const AI_ON = { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'fake-model' };
 
 const NOW = new Date('2026-11-30T06:00:00Z');
 const minutesLater = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
@@ -49,9 +54,9 @@ const save = (uid: string, fields: Record<string, string>) =>
 const userDoc = async (uid = ADA_ID) => (await h.db.collection('users').doc(uid).get()).data()!;
 const textareaOf = (html: string, name: string) => html.match(new RegExp(`<textarea[^>]*name="${name}"[^>]*>([^<]*)</textarea>`))?.[1];
 
-describe('about on signup', () => {
+describe('about on signup, with the AI stage on', () => {
   beforeEach(async () => {
-    h = await createHarness();
+    h = await createHarness(AI_ON);
   });
 
   it('JSON and the form both store it trimmed, with profileVersion 1 and the default fit threshold', async () => {
@@ -115,19 +120,18 @@ describe('about on signup', () => {
   });
 });
 
-describe('about, profile version and fit threshold on the preferences page', () => {
+describe('about, profile version and fit threshold on the preferences page, with the AI stage on', () => {
   beforeEach(async () => {
-    h = await createHarness();
+    h = await createHarness(AI_ON);
   });
 
-  it('shows about prefilled and escaped; no fit threshold while the AI stage is off', async () => {
+  it('shows about prefilled and escaped', async () => {
     const uid = await h.subscribe({ email: ADA, keywords: ['react'], about: HOSTILE });
     const shown = await show(uid);
     expect(shown.status).toBe(200);
     expect(shown.html).toContain('<label for="about">About you</label>');
     expect(shown.html).not.toContain('<script>');
     expect(textareaOf(shown.html, 'about')).toContain('&lt;/textarea&gt;&lt;b&gt;');
-    expect(shown.html).not.toContain('name="fitThreshold"');
   });
 
   it('editing about bumps profileVersion once; saving the same again, or changing only the mode or threshold, does not', async () => {
@@ -224,7 +228,7 @@ describe('about, profile version and fit threshold on the preferences page', () 
 
 describe('the fit threshold with the AI stage on', () => {
   beforeEach(async () => {
-    h = await createHarness({ AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'fake-model' });
+    h = await createHarness(AI_ON);
   });
 
   it('is shown prefilled with the default, saved when changed, and refused outside 0–100 with the error next to it', async () => {
@@ -241,5 +245,49 @@ describe('the fit threshold with the AI stage on', () => {
     expect(refused.html).toContain('Fit threshold (0–100): must be a whole number from 0 to 100');
     expect(refused.html).toMatch(/<input[^>]*id="fitThreshold"[^>]*value="101"/);
     expect(await userDoc(uid)).toMatchObject({ fitThreshold: 80 });
+  });
+});
+
+describe('with the AI stage off, about and the fit threshold are fields that would do nothing: not asked, not taken', () => {
+  beforeEach(async () => {
+    h = await createHarness();
+  });
+
+  it('the signup form (a page shown again with its errors, and the preview page) has no "About you"; the pay and schedule fields are all there', async () => {
+    const sent = await signup({ email: 'nope', keywords: 'react', mode: 'instant', about: HOSTILE }, { form: true });
+    expect(sent.status).toBe(400);
+    expect(sent.text).not.toContain('About you');
+    expect(sent.text).not.toContain('name="about"');
+    expect(sent.text).not.toContain('name="fitThreshold"');
+    for (const field of ['minFixed', 'minHourly', 'minYearly', 'minCurrency', 'timezone', 'digestHour', 'weeklyDay'])
+      expect(sent.text).toContain(`name="${field}"`);
+  });
+
+  it('a signup that sends about anyway stores none for a new address and keeps a pending one’s, with no profile bump', async () => {
+    expect((await signup({ email: ADA, keywords: 'react', mode: 'instant', about: 'Senior React dev' })).status).toBe(202);
+    expect(await userDoc()).toMatchObject({ status: 'pending', about: '', profileVersion: 1 });
+
+    // Written while the stage was on (or by the CLI): a re-signup without the field on the form leaves it be.
+    await h.db.collection('users').doc(ADA_ID).update({ about: 'said before' });
+    await signup({ email: ADA, keywords: 'react', mode: 'instant', about: 'something else' }, { now: minutesLater(1) });
+    await signup({ email: ADA, keywords: 'react', mode: 'instant' }, { now: minutesLater(2) });
+    expect(await userDoc()).toMatchObject({ status: 'pending', about: 'said before', profileVersion: 1 });
+    // The rest of the signup still counts.
+    await signup({ email: ADA, keywords: 'vue', mode: 'instant', about: 'ignored' }, { now: minutesLater(3) });
+    expect(await userDoc()).toMatchObject({ keywords: ['vue'], about: 'said before', profileVersion: 2 });
+  });
+
+  it('the preferences page shows neither field, and a post carrying them (an old page, a hand-made one) changes neither', async () => {
+    const uid = await h.subscribe({ email: ADA, keywords: ['react'], about: 'kept as it is' });
+    const shown = await show(uid);
+    expect(shown.html).not.toContain('name="about"');
+    expect(shown.html).not.toContain('About you');
+    expect(shown.html).not.toContain('name="fitThreshold"');
+
+    const saved = await save(uid, { keywords: 'react', mode: 'instant', about: 'changed', fitThreshold: '90' });
+    expect(saved.status).toBe(200);
+    expect(await userDoc(uid)).toMatchObject({ about: 'kept as it is', fitThreshold: 60, profileVersion: 1 });
+    // Not validated either: a value the stage would refuse is not an error on a field that is not there.
+    expect((await save(uid, { keywords: 'react', mode: 'instant', about: 'x'.repeat(501), fitThreshold: '101' })).status).toBe(200);
   });
 });

@@ -381,12 +381,16 @@ describe('POST /api/signup (JSON) and the double opt-in', () => {
 });
 
 describe('POST /api/signup as a form (no JavaScript)', () => {
-  it('on success shows a "check your inbox" page', async () => {
+  it('on success shows a "check your inbox" page naming the address, with "change it", the spam folder and "send it again"', async () => {
     const sent = await postForm({ email: ADA, keywords: 'react\nnext.js', excludes: '', minBudget: '', mode: 'instant' });
     expect(sent.status).toBe(202);
     expect(sent.type).toBe('text/html; charset=utf-8');
-    expect(sent.html).toContain('<h1>Check your inbox</h1>');
-    expect(sent.html).toContain(SIGNUP_ACCEPTED_MESSAGE);
+    expect(sent.html).toContain('<h1 tabindex="-1">Check your inbox</h1>');
+    expect(sent.html).toContain(`We have sent an email to <strong class="signup-address">${ADA}</strong>.`);
+    expect(sent.html).not.toContain('the address you entered');
+    expect(sent.html).toMatch(/Not you\? <button(?=[^>]*name="action")(?=[^>]*value="change")[^>]*>Change it<\/button>/);
+    expect(sent.html).toContain('spam or junk folder');
+    expect(sent.html).toMatch(/<button(?=[^>]*name="action")(?=[^>]*value="resend")[^>]*>Send it again<\/button>/);
     expect(await userDoc()).toMatchObject({ status: 'pending', keywords: ['react', 'next.js'] });
     expect(await h.inbox()).toHaveLength(1);
   });
@@ -435,7 +439,7 @@ describe('POST /api/signup as a form (no JavaScript)', () => {
     const budget = openingTag(page, 'input', 'signup-minYearly');
     expect(budget).toContain('value="lots"');
     expect(budget).toContain('aria-invalid="true"');
-    expect(budget).toContain('aria-describedby="signup-minPay-hint signup-minYearly-error"');
+    expect(budget).toContain('aria-describedby="signup-minPay-hint signup-minYearly-hint signup-minYearly-error"');
     expect(budget).not.toContain('autofocus');
     expect(page).toContain(
       `${budget}<p id="signup-minYearly-error" class="field-error"><span class="visually-hidden">Error: </span>Must be an amount, like 500, $1,500 or 150k</p>`,
