@@ -1,7 +1,7 @@
-import { formatUtcMinute } from '../mail/compose-email';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
 import { formatArchiveCursor, type ArchiveCursor } from './archive-cursor';
 import { MAX_SEARCH_LENGTH } from './archive-search';
+import { archiveCard, factsLine, type ArchiveCardContext } from './archive-card';
 import { ARCHIVE_DAYS, ARCHIVE_SCAN_LIMIT, type ArchiveEntry, type ArchivePage } from './read-archive';
 
 /**
@@ -17,6 +17,8 @@ export type ArchiveView = {
   /** Where this page started; null on the first. */
   before: ArchiveCursor | null;
   page: ArchivePage;
+  /** Whose archive it is, for each card's "Not a fit" link and its dates in their time zone. */
+  cards: ArchiveCardContext;
 };
 
 /** How each mode reads on a card; a mode Scout learns later shows as it is stored. */
@@ -35,7 +37,7 @@ export function archiveHref(input: { token: string; q?: string; before?: Archive
   return `/archive?${params}`;
 }
 
-export function ArchiveListView({ token, maskedEmail, q, before, page }: ArchiveView) {
+export function ArchiveListView({ token, maskedEmail, q, before, page, cards }: ArchiveView) {
   const searching = q !== '';
   return (
     <Page title={searching ? `“${q}” · Your archive` : 'Your archive'} layout="card archive">
@@ -67,7 +69,7 @@ export function ArchiveListView({ token, maskedEmail, q, before, page }: Archive
       {page.entries.length > 0 ? (
         <ol className="archive-list">
           {page.entries.map((entry) => (
-            <ArchiveCard key={entry.id} entry={entry} />
+            <ArchiveCard key={entry.id} entry={entry} context={cards} />
           ))}
         </ol>
       ) : !searching && !page.cutShort ? (
@@ -92,30 +94,35 @@ export function ArchiveListView({ token, maskedEmail, q, before, page }: Archive
   );
 }
 
-function ArchiveCard({ entry }: { entry: ArchiveEntry }) {
-  const title = entry.posting?.title || 'A posting Scout no longer keeps';
+/** One posting sent: what its email's card showed (who, where, pay, when posted, why), when and how it was sent, and "Not a fit". */
+function ArchiveCard({ entry, context }: { entry: ArchiveEntry; context: ArchiveCardContext }) {
+  const card = archiveCard(entry, context);
   const mode = MODE_LABELS[entry.mode] ?? entry.mode;
+  const facts = factsLine(card);
   return (
     <li className="archive-entry">
       <h2>
-        {entry.posting?.url ? (
-          <a href={entry.posting.url} rel="noopener noreferrer">
-            {title}
+        {card.url ? (
+          <a href={card.url} rel="noopener noreferrer">
+            {card.title}
           </a>
         ) : (
-          title
+          card.title
         )}
       </h2>
+      {facts ? <p className="archive-facts">{facts}</p> : null}
       <p className="archive-meta">
-        <time dateTime={entry.sentAt.toISOString()}>{formatUtcMinute(entry.sentAt)}</time>
+        Sent <time dateTime={entry.sentAt.toISOString()}>{card.sent}</time>
         {' · '}
         {mode}
-        {entry.posting?.employer ? ` · ${entry.posting.employer}` : ''}
       </p>
-      {entry.reasons.length > 0 ? <p className="archive-why">Why: {entry.reasons.join('; ')}</p> : null}
-      {entry.fit != null ? (
-        <p className="archive-why">
-          AI fit {entry.fit}/100{entry.fitReason ? `: ${entry.fitReason}` : ''}
+      {card.reasons.length > 0 ? <p className="archive-why">Why: {card.reasons.join('; ')}</p> : null}
+      {card.fit ? <p className="archive-why">{card.fit}</p> : null}
+      {card.notAFitUrl ? (
+        <p className="archive-not-a-fit">
+          <a href={card.notAFitUrl} rel="nofollow">
+            Not a fit
+          </a>
         </p>
       ) : null}
     </li>

@@ -4,7 +4,10 @@ import { createHmac } from 'node:crypto';
  * An Atom 1.0 document (RFC 4287), written by hand rather than through a generator: every piece
  * of text goes through `xmlText`, which is the whole of the escaping, and nothing is left to a
  * library's judgement (feedsmith's generator silently drops a title holding a control character).
- * Text constructs are `type="text"`: a posting's text is never markup, in the feed as in the email.
+ * Titles are `type="text"`: a posting's text is never markup, in the feed as in the email. An
+ * entry's content may be `type="html"` (RFC 4287 §3.1.1.2): HTML Scout wrote, every posting text in
+ * it escaped as HTML first (`htmlText`), then the whole escaped once more as XML character data, so
+ * a reader unescapes it to that HTML and nothing in a posting can become markup.
  */
 
 export type AtomEntry = {
@@ -14,7 +17,9 @@ export type AtomEntry = {
   published: Date;
   /** The posting itself (rel="alternate"); null when it has no safe link: `content` then stands for it. */
   link: string | null;
+  /** Plain text, or HTML built with `htmlText` when `contentType` is `html`. */
   content: string;
+  contentType?: 'text' | 'html';
 };
 
 export type AtomFeed = {
@@ -38,6 +43,11 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text as XML character data or an attribute value: what XML cannot hold dropped, the five markup characters escaped. */
 export const xmlText = (text: string) => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML character data or a quoted attribute value, for an html content: what XML cannot hold dropped, the five markup characters escaped. */
+export const htmlText = (text: string) => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+
 const date = (at: Date) => at.toISOString();
 
 export function renderAtomFeed(feed: AtomFeed): string {
@@ -49,7 +59,7 @@ export function renderAtomFeed(feed: AtomFeed): string {
       `    <updated>${date(entry.updated)}</updated>`,
       `    <published>${date(entry.published)}</published>`,
       ...(entry.link ? [`    <link rel="alternate" type="text/html" href="${xmlText(entry.link)}"/>`] : []),
-      `    <content type="text">${xmlText(entry.content)}</content>`,
+      `    <content type="${entry.contentType ?? 'text'}">${xmlText(entry.content)}</content>`,
       '  </entry>',
     ].join('\n'),
   );

@@ -9,7 +9,7 @@ import { readArchive } from './read-archive';
 
 export type ArchiveDeps = {
   db: Firestore;
-  config: Pick<Config, 'LINK_SECRET'>;
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL'>;
   now: Date;
   log?: Logger;
 };
@@ -50,5 +50,6 @@ async function show(request: Request, deps: ArchiveDeps): Promise<Response> {
     q,
     before,
     page,
+    cards: { subscriber: link.subscriber, appUrl: deps.config.APP_URL, secret: deps.config.LINK_SECRET, now: deps.now },
   });
 }

@@ -77,12 +77,13 @@ export async function handleFeedRequest(request: Request, deps: FeedDeps): Promi
     const page = await withPostings(deps.db, scan);
     const body = renderAtomFeed(
       privateFeedDocument({
-        uid: subscriber.id,
+        subscriber,
         entries: page.entries,
         updated,
         secret: deps.config.LINK_SECRET,
         appUrl: deps.config.APP_URL,
         selfUrl: `${deps.config.APP_URL}/feed?token=${encodeURIComponent(link.token)}`,
+        now: deps.now,
         keywords: subscriber.keywords,
       }),
     );

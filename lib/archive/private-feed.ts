@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Validators } from '../http/conditional-get';
 import type { Subscriber } from '../subscribers/subscriber';
 import { postingExcerpt } from '../mail/posting-excerpt';
-import { privateUuid, type AtomEntry, type AtomFeed } from './atom-feed';
+import { archiveCard, factsLine, GONE_TITLE, type ArchiveCardContext } from './archive-card';
+import { htmlText, privateUuid, type AtomEntry, type AtomFeed } from './atom-feed';
 import { ARCHIVE_DAYS, type ArchiveEntry, type SentItem } from './read-archive';
 
 /** Entries the private feed carries: the newest of the archive's window. A reader keeps what it has seen. */
@@ -10,7 +11,7 @@ export const FEED_ENTRIES = 50;
 /** How much of a posting's description an entry carries, as the email's card does (280) and a little more. */
 export const FEED_EXCERPT_CHARS = 500;
 /** Part of every ETag: a change to what an entry shows makes every reader fetch the feed again. */
-const FEED_FORMAT = 'scout-atom-2';
+const FEED_FORMAT = 'scout-atom-3';
 
 /** When the feed last changed: its newest send, or, before anything was sent, when the subscriber joined. */
 export function feedUpdatedAt(items: Pick<SentItem, 'sentAt'>[], subscriber: Pick<Subscriber, 'confirmedAt' | 'createdAt'>): Date {
@@ -34,43 +35,53 @@ export function feedValidators(input: { version: number; items: Pick<SentItem, '
 }
 
 /**
- * What an entry says: who hires, why Scout sent it, the model's verdict, and the excerpt an email's
- * card shows (the start of the description, or the passage naming a keyword found only deeper).
+ * What an entry says, as HTML (an Atom `type="html"` content): who hires and where, the pay and when
+ * it was posted (in the subscriber's zone), why Scout sent it, the model's verdict, the excerpt an
+ * email's card shows (the start of the text, or the passage naming a keyword found only deeper), and
+ * the entry's "Not a fit" link. Every piece of text goes through htmlText; only Scout's tags are markup.
  */
-function entryContent(entry: ArchiveEntry, keywords: readonly string[]): string {
+function entryContent(entry: ArchiveEntry, keywords: readonly string[], context: ArchiveCardContext): string {
+  const card = archiveCard(entry, context);
   const excerpt = entry.posting
-    ? postingExcerpt({ title: entry.posting.title, description: entry.posting.description ?? '' }, keywords, FEED_EXCERPT_CHARS)
+    ? postingExcerpt({ title: card.title, description: entry.posting.description ?? '' }, keywords, FEED_EXCERPT_CHARS)
     : '';
+  const paragraph = (text: string) => (text ? `<p>${htmlText(text)}</p>` : '');
   return [
-    entry.posting?.employer ?? '',
-    entry.reasons.length > 0 ? `Why: ${entry.reasons.join('; ')}` : '',
-    entry.fit != null ? `AI fit ${entry.fit}/100${entry.fitReason ? `: ${entry.fitReason}` : ''}` : '',
-    entry.posting ? excerpt : `Scout no longer keeps this posting.`,
+    paragraph(factsLine(card)),
+    paragraph(card.reasons.length > 0 ? `Why: ${card.reasons.join('; ')}` : ''),
+    paragraph(card.fit ?? ''),
+    paragraph(card.kept ? excerpt : 'Scout no longer keeps this posting.'),
+    card.notAFitUrl ? `<p><a href="${htmlText(card.notAFitUrl)}">Not a fit</a></p>` : '',
   ]
     .filter(Boolean)
-    .join('\n\n');
+    .join('\n');
 }
 
 export function privateFeedDocument(input: {
-  uid: string;
+  /** Whose feed: their id names it, their link version signs each "Not a fit", their zone writes its dates. */
+  subscriber: ArchiveCardContext['subscriber'];
   entries: ArchiveEntry[];
   updated: Date;
   secret: string;
   appUrl: string;
   selfUrl: string;
+  /** The clock each entry's "Not a fit" link is issued on. */
+  now: Date;
   /** The subscriber's keywords, for each entry's excerpt. */
   keywords?: readonly string[];
 }): AtomFeed {
+  const context: ArchiveCardContext = { subscriber: input.subscriber, appUrl: input.appUrl, secret: input.secret, now: input.now };
   const entries = input.entries.map((entry): AtomEntry => ({
     id: privateUuid(input.secret, `entry:${entry.id}`),
-    title: entry.posting?.title || 'A posting Scout no longer keeps',
+    title: entry.posting?.title || GONE_TITLE,
     updated: entry.sentAt,
     published: entry.sentAt,
     link: entry.posting?.url ?? null,
-    content: entryContent(entry, input.keywords ?? []),
+    content: entryContent(entry, input.keywords ?? [], context),
+    contentType: 'html',
   }));
   return {
-    id: privateUuid(input.secret, `feed:${input.uid}`),
+    id: privateUuid(input.secret, `feed:${input.subscriber.id}`),
     title: 'Scout: postings that fit you',
     subtitle: `The postings Scout sent you in the last ${ARCHIVE_DAYS} days, newest first. This address is private: anyone who has it can read them.`,
     updated: input.updated,

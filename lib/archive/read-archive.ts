@@ -2,7 +2,9 @@ import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot, type Fi
 import { postingsCollection } from '../feeds/postings-collection';
 import { toPostingLink } from '../feeds/safe-url';
 import { deliveriesCollection, deliveryId, type Delivery } from '../ledger/delivery';
-import { employerLine } from '../mail/compose-email';
+import { cleanPostingTitle } from '../feeds/clean-posting-text';
+import { PAY_KINDS, type Budget, type PayKind } from '../pay/pay';
+import { employerLine, formatBudget } from '../mail/compose-email';
 import { outboxCollection } from '../outbox/outbox-row';
 import { addDays, toDate } from '../store/timestamps';
 import type { ArchiveCursor } from './archive-cursor';
@@ -27,8 +29,19 @@ const SEARCH_STEP = 100;
  */
 const FOUND_BEFORE_SENT_DAYS = 2;
 
-/** The posting an entry is about, as far as the archive shows it; null when jobs/ no longer keeps it. */
-export type ArchivePosting = { title: string; url: string | null; employer: string | null; description: string | null };
+/**
+ * The posting an entry is about, as far as the archive shows it; null when jobs/ no longer keeps
+ * it. `title` as a card shows it (cardTitle: without the site's name or the employer's around it).
+ */
+export type ArchivePosting = {
+  title: string;
+  url: string | null;
+  employer: string | null;
+  /** "$4,000 fixed", "$40.00–$60.00/hour"; null when it states none. */
+  pay: string | null;
+  publishedAt: Date | null;
+  description: string | null;
+};
 
 export type ArchiveEntry = {
   /** The delivery's id, `{uid}_{jobId}`. */
@@ -196,7 +209,7 @@ async function sentItems(db: Firestore, deliveries: Delivery[]): Promise<SentIte
   });
 }
 
-const POSTING_FIELDS = ['title', 'url', 'company', 'location', 'remote'];
+const POSTING_FIELDS = ['title', 'url', 'company', 'location', 'remote', 'budget', 'publishedAt', 'sightings'];
 
 /** The postings of these items not read yet, into `into`: one getAll, only the fields the archive shows. */
 async function readPostings(db: Firestore, items: SentItem[], into: Map<string, ArchivePosting | null>, withDescription: boolean) {
@@ -212,12 +225,32 @@ function archivePostingOf(snap: DocumentSnapshot, withDescription: boolean): Arc
     const value: unknown = snap.get(field);
     return typeof value === 'string' ? value : null;
   };
+  const company = text('company');
+  const sightings: unknown = snap.get('sightings');
+  const labels = Array.isArray(sightings)
+    ? sightings.flatMap((s: { label?: unknown }) => (typeof s?.label === 'string' ? [s.label] : []))
+    : [];
+  const budget: unknown = snap.get('budget');
   return {
-    title: text('title') ?? '',
+    title: cleanPostingTitle(text('title') ?? '', { sources: labels, company }),
     // Stored links were made safe when fetched; checked again, as this one becomes an href (and a
     // posting stored before private links were dropped may still hold one).
     url: toPostingLink(text('url'), null),
-    employer: employerLine({ company: text('company'), location: text('location'), remote: snap.get('remote') === true ? true : null }),
+    employer: employerLine({ company, location: text('location'), remote: snap.get('remote') === true ? true : null }),
+    pay: isBudget(budget) ? formatBudget(budget) : null,
+    publishedAt: toDate(snap.get('publishedAt')) ?? null,
     description: withDescription ? (text('description') ?? '') : null,
   };
+}
+
+/** A stored budget as the converter would read it: the archive reads fields by mask, past the converter. */
+function isBudget(value: unknown): value is Budget {
+  const budget = value as Partial<Budget> | null;
+  return (
+    typeof budget === 'object' &&
+    budget !== null &&
+    typeof budget.amount === 'number' &&
+    (typeof budget.currency === 'string' || budget.currency === null) &&
+    PAY_KINDS.includes(budget.kind as PayKind)
+  );
 }

@@ -17,6 +17,11 @@ export { FeedParseError } from './feed-errors';
  * partial results.
  */
 export function parseFeed(body: string, options: { source: string; baseUrl: string }): Posting[] {
+  return readFeed(body, options).postings;
+}
+
+/** parseFeed, with the feed's own title as sent (null when it states none): how it names itself (source-name.ts). */
+export function readFeed(body: string, options: { source: string; baseUrl: string }): { postings: Posting[]; title: string | null } {
   const { parsed, rawJson } = detectFeed(body, options.source);
   const document = readFeedItems(parsed, rawJson);
   // Relative item links resolve against the feed's own home link, else the URL it was fetched from.
@@ -43,7 +48,7 @@ export function parseFeed(body: string, options: { source: string; baseUrl: stri
     seen.add(posting.id);
     postings.push(posting);
   }
-  return postings;
+  return { postings, title: document.title };
 }
 
 /**

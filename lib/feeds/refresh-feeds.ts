@@ -91,7 +91,8 @@ export async function refreshFeeds(
             runId: input.runId,
             retentionDays: config.RETENTION_DAYS,
             maxNew: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
-            label: described.label,
+            // Where a card says the job was seen: the answer's own name for itself, else the board's.
+            label: result.siteName ?? adapter.siteName?.(source) ?? described.label,
           });
           await recordFeedSuccess(db, {
             ...described,

@@ -22,7 +22,13 @@ export type Validators = { etag: string | null; lastModified: string | null };
 export type SourceRead =
   | { status: 'not-modified' }
   /** `validators`: saved only once the postings are stored, so a crash in between re-fetches. */
-  | { status: 'ok'; postings: Posting[]; validators: Validators | null };
+  | {
+      status: 'ok';
+      postings: Posting[];
+      validators: Validators | null;
+      /** The name the answer gives its source (a feed's title, read by source-name.ts): a card's "Seen on", before the adapter's. */
+      siteName?: string | null;
+    };
 
 export type SourceReadInput<P> = {
   source: ConfiguredSource<P>;
@@ -53,8 +59,13 @@ export type SourceAdapter<P = Record<string, unknown>> = {
   redirects: 'any-public-host' | 'same-host';
   /** Default minimum interval between fetches, in minutes (a provider's rate terms); 0: every run. */
   minIntervalMinutes: number;
-  /** How the source is named on an email card: "Greenhouse · acme". */
+  /** How operators see the source named: "Greenhouse · acme", "Upwork · react developer". */
   label(source: ConfiguredSource<P>): string;
+  /**
+   * How a card names where the source's jobs were listed ("Seen on Upwork"): the board, not Scout's
+   * query of it. Absent, the label. An answer that names itself (SourceRead `siteName`) comes first.
+   */
+  siteName?: (source: ConfiguredSource<P>) => string;
   /** A line an email must carry for postings of this source (a provider's attribution terms), or null. */
   attribution?: (source: ConfiguredSource<P>) => { text: string; url: string } | null;
   read(input: SourceReadInput<P>): Promise<SourceRead>;

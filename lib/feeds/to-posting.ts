@@ -20,6 +20,10 @@ const MAX_CATEGORY_INPUT = 500;
 const MAX_SHORT = 200;
 // "Anywhere in the World", "Remote (EU)", "Worldwide": a place that is itself remote work.
 const REMOTE_PLACE = /\b(?:remote|anywhere|worldwide)\b/i;
+// Upwork's job feed (and the boards that copy its format) ends each item with labelled lines, one
+// of them "Posted On"; its "Country" is the client's, as the Upwork adapter says it.
+const POSTED_ON_LINE = /^[ \t]*Posted On[ \t]*:/im;
+const COUNTRY_LINE = /^[ \t]*Country[ \t]*:[ \t]*(\S[^\n]{0,79}?)[ \t]*$/im;
 
 export type FeedContext = {
   source: string;
@@ -56,7 +60,8 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
   const publishedAt = parseDate(item.published);
   // The title as sent: an item's id must not move when the way its title is read improves.
   const key = guid ?? identityUrl ?? contentKey(rawTitle, publishedAt, description);
-  const location = item.job?.place ? capText(item.job.place, MAX_SHORT) : null;
+  const place = item.job?.place ?? labelledClientPlace(descriptionText);
+  const location = place ? capText(place, MAX_SHORT) : null;
   const remote = item.job?.remote ?? (location && REMOTE_PLACE.test(location) ? true : context.remoteOnly ? true : null);
 
   return {
@@ -79,6 +84,13 @@ export function toPosting(item: FeedItem, context: FeedContext): Posting | null 
     ...(location ? { location } : {}),
     ...(remote !== null ? { remote } : {}),
   };
+}
+
+/** "Client in Canada" from a feed item's "Country: Canada" line, in Upwork's format only; null otherwise. */
+function labelledClientPlace(text: string): string | null {
+  if (!POSTED_ON_LINE.test(text)) return null;
+  const country = COUNTRY_LINE.exec(text)?.[1];
+  return country ? `Client in ${collapseWhitespace(country)}` : null;
 }
 
 function readText(text: FeedText | null, maxInput: number): string {

@@ -1,4 +1,5 @@
 import type { Posting } from '../feeds/posting';
+import { cardTitle } from '../feeds/clean-posting-text';
 import { describeMinPay, type MinPay } from '../pay/minimum-pay';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { DAY_MS } from '../store/timestamps';
@@ -118,9 +119,10 @@ export function toEmailItem(
   timeZone?: string | null,
 ): EmailItem {
   const history = [repostLine(posting, now), budgetChangeLine(posting)].filter(Boolean).join(' · ');
-  const excerpt = postingExcerpt(posting, keywords);
+  const title = cardTitle(posting);
+  const excerpt = postingExcerpt({ title, description: posting.description }, keywords);
   return {
-    title: posting.title,
+    title,
     url: posting.url,
     employer: employerLine(posting),
     budget: formatBudget(posting.budget),

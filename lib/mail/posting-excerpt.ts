@@ -1,3 +1,4 @@
+import { cleanPostingText } from '../feeds/clean-posting-text';
 import { keywordPattern } from '../subscribers/keyword-pattern';
 
 /** How much of a posting's text an email's card shows. */
@@ -12,15 +13,16 @@ const LEAD_SHARE = 1 / 3;
  * at most `max` characters. It is the text's start, unless the subscriber's keywords are named
  * neither in the title nor there but only deeper in the text (a posting opens with the company's
  * story; the requirements come later): then it is the passage around the first keyword named,
- * "… the passage …", so the reader sees why it was sent. Plain text: every caller escapes it like
- * all posting text.
+ * "… the passage …", so the reader sees why it was sent. It is cut from the text as a card shows
+ * it (cleanPostingText: without a feed's labels and calls to action). Plain text: every caller
+ * escapes it like all posting text.
  */
 export function postingExcerpt(
   posting: { title: string; description: string },
   keywords: readonly string[] = [],
   max: number = EXCERPT_CHARS,
 ): string {
-  const text = posting.description;
+  const text = cleanPostingText(posting.description);
   if (text.length <= max) return text;
   // The text's start, as cards always showed it.
   const head = `${text.slice(0, max).trimEnd()}${ELLIPSIS}`;

@@ -1,3 +1,4 @@
+import { cardTitle } from '../feeds/clean-posting-text';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { employerLine, formatBudget } from '../mail/compose-email';
 import { postingExcerpt } from '../mail/posting-excerpt';
@@ -34,14 +35,15 @@ export function computePreview(input: { recent: RecentPostings; profile: Preview
 }
 
 function previewPosting(posting: StoredPosting, score: number, reasons: string[], keywords: readonly string[]): PreviewPosting {
+  const title = cardTitle(posting);
   return {
     id: posting.id,
-    title: posting.title,
+    title,
     url: posting.url,
     source: posting.sightings?.[0]?.label ?? posting.source,
     employer: employerLine(posting),
     budget: formatBudget(posting.budget),
-    excerpt: postingExcerpt(posting, keywords),
+    excerpt: postingExcerpt({ title, description: posting.description }, keywords),
     score,
     reasons,
     seenAt: posting.fetchedAt.toISOString(),

@@ -111,10 +111,10 @@ function PreviewResult({ preview }: { preview: Preview }) {
                 ) : (
                   <span>{posting.title}</span>
                 )}
-                <span className="preview-meta">
-                  {[posting.source, posting.employer, posting.budget, `score ${posting.score}`].filter(Boolean).join(' · ')}
-                </span>
+                <span className="preview-meta">{[posting.source, posting.employer, posting.budget].filter(Boolean).join(' · ')}</span>
                 {posting.excerpt ? <span className="preview-excerpt">{posting.excerpt}</span> : null}
+                {/* Why it matched, in the words an email uses: the score behind the order is no number a reader can weigh. */}
+                {posting.reasons.length > 0 ? <span className="preview-why">Why: {posting.reasons.join('; ')}</span> : null}
               </li>
             ))}
           </ol>

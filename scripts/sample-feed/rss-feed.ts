@@ -1,7 +1,8 @@
 /** Builds small RSS 2.0 feeds for tests. Values are inserted raw on purpose, so tests can send hostile markup. */
 export type TestItem = { guid?: string; title: string; link?: string; description?: string; pubDate?: string; categories?: string[] };
 
-export function rssFeed(items: TestItem[]): string {
+/** `title`: the feed's own name (a card's "Seen on" reads it); "Test board" unless given. */
+export function rssFeed(items: TestItem[], options: { title?: string } = {}): string {
   const body = items
     .map(
       (item) => `    <item>
@@ -15,7 +16,7 @@ export function rssFeed(items: TestItem[]): string {
     )
     .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>Test board</title><link>https://jobs.example.com/</link><description>test</description>
+<rss version="2.0"><channel><title>${options.title ?? 'Test board'}</title><link>https://jobs.example.com/</link><description>test</description>
 ${body}
 </channel></rss>`;
 }

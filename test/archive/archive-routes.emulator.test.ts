@@ -6,7 +6,7 @@ import { handleFeedRequest } from '../../lib/archive/handle-feed-request';
 import { FEED_ENTRIES } from '../../lib/archive/private-feed';
 import { deliveryRef, type Delivery } from '../../lib/ledger/delivery';
 import { handlePreferencesRequest } from '../../lib/subscriptions/handle-preferences-request';
-import { archiveUrl, feedUrl, preferencesUrl, signLinkToken } from '../../lib/subscribers/link-token';
+import { archiveUrl, feedUrl, notAFitUrl, preferencesUrl, signLinkToken, verifyLinkToken } from '../../lib/subscribers/link-token';
 import { addDays } from '../../lib/store/timestamps';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
@@ -54,6 +54,9 @@ async function putSent(jobId: string, minutesAgo: number, extra: Partial<Deliver
     ...extra,
   });
 }
+
+/** The only markup an entry's HTML holds: Scout's paragraphs and its "Not a fit" link. */
+const onlyScoutTags = (tags: string[]) => tags.every((tag) => tag === 'p' || tag === 'a');
 
 const HOSTILE_REASON = '“react” in <img src=x onerror=alert(1)> & the title';
 
@@ -113,6 +116,45 @@ describe('GET /archive', () => {
     expect(html).toContain('AI fit 90/100: &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
     // The posting's link leaves no Referer either.
     expect(html).toContain('href="https://jobs.example.com/rss_hostile" rel="noopener noreferrer"');
+  });
+
+  it('each card shows the pay, when it was posted, who and where, and the email’s "Not a fit" link; its dates in the subscriber’s zone', async () => {
+    await h.db.collection('users').doc(uid).update({ timezone: 'Europe/Berlin' });
+    await putPosting(h.db, {
+      id: 'rss_paid',
+      title: 'React engineer - Gigboard',
+      company: 'Acme',
+      location: 'Berlin, Germany',
+      remote: true,
+      budget: { amount: 4_000, currency: 'USD', kind: 'fixed' },
+      // 00:30 in Berlin on the 30th: the day it was there.
+      publishedAt: new Date('2026-11-29T23:30:00Z'),
+      now: NOW,
+    });
+    await h.db
+      .collection('jobs')
+      .doc('rss_paid')
+      .update({ sightings: [{ source: 'rss', label: 'Gigboard', url: null, seenAt: NOW }] });
+    await putSent('rss_paid', 5);
+    await putSent('rss_gone', 10);
+
+    const html = await (await getArchive(archiveOf())).text();
+    // The title without the site's name the feed put after it.
+    expect(html).toContain('rel="noopener noreferrer">React engineer</a></h2>');
+    expect(html).toContain('<p class="archive-facts">Acme · Berlin, Germany · remote · $4,000 fixed · posted 30 Nov 2026</p>');
+    // Sent at 05:55 UTC: 06:55 in Berlin, said so.
+    expect(html).toContain('Sent <time dateTime="2026-11-30T05:55:00.000Z">30 Nov 2026, 06:55 CET</time>');
+    const notAFit = /<p class="archive-not-a-fit"><a href="([^"]+)"/.exec(html)?.[1].replace(/&amp;/g, '&');
+    expect(notAFit).toBe(notAFitUrl({ ...link(), jobId: 'rss_paid' }));
+    const check = verifyLinkToken(new URL(notAFit!).searchParams.get('token'), {
+      secret: h.config.LINK_SECRET,
+      purpose: 'not-a-fit',
+      now: NOW,
+    });
+    expect(check).toMatchObject({ ok: true, claims: { uid, job: 'rss_paid' } });
+    // A posting jobs/ no longer keeps has nothing to give feedback on.
+    expect(html.match(/class="archive-not-a-fit"/g)).toHaveLength(1);
+    expect(html).toContain('A posting Scout no longer keeps');
   });
 
   it('searches and pages through links that keep the token and the search', async () => {
@@ -220,7 +262,7 @@ describe('a link that opens nothing', () => {
 });
 
 describe('GET /feed', () => {
-  it('is Atom that feedsmith reads: the archive newest first, the posting texts as text, stable ids', async () => {
+  it('is Atom that feedsmith reads: the archive newest first, each entry HTML whose posting texts are escaped, stable ids', async () => {
     await putHostilePosting();
     await putPosting(h.db, { id: 'rss_plain', title: 'React engineer', company: 'Acme', description: 'x'.repeat(600), now: NOW });
     await putSent('rss_plain', 1);
@@ -243,12 +285,27 @@ describe('GET /feed', () => {
     ]);
     const [plain, hostile, pruned] = feed.entries!;
     expect(plain.links).toEqual([{ href: 'https://jobs.example.com/rss_plain', rel: 'alternate', type: 'text/html' }]);
-    expect(plain.content!.value).toBe(`Acme\n\nWhy: “react” in the title\n\n${'x'.repeat(500)}…`);
-    expect(hostile.content!.value).toBe(
-      `<b>Evil & Co</b>\n\nWhy: ${HOSTILE_REASON}\n\nAI fit 90/100: </p><script>alert(2)</script>\n\n<script>document.cookie</script> ]]> Work on React.`,
+    // HTML Scout wrote (RFC 4287 type="html"): who and when, why, the excerpt, and the email's "Not a fit" link.
+    expect(plain.content!.type).toBe('html');
+    const notAFit = notAFitUrl({ ...link(), jobId: 'rss_plain' });
+    expect(plain.content!.value).toBe(
+      `<p>Acme · posted 30 Nov 2026</p>\n<p>Why: “react” in the title</p>\n<p>${'x'.repeat(500)}…</p>\n<p><a href="${notAFit}">Not a fit</a></p>`,
     );
+    // Every text from outside is escaped as HTML inside the content: a reader shows it, never runs it.
+    expect(hostile.content!.value).toBe(
+      [
+        '<p>&lt;b&gt;Evil &amp; Co&lt;/b&gt; · posted 30 Nov 2026</p>',
+        `<p>Why: “react” in &lt;img src=x onerror=alert(1)&gt; &amp; the title</p>`,
+        '<p>AI fit 90/100: &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p>',
+        '<p>&lt;script&gt;document.cookie&lt;/script&gt; ]]&gt; Work on React.</p>',
+        `<p><a href="${notAFitUrl({ ...link(), jobId: 'rss_hostile' })}">Not a fit</a></p>`,
+      ].join('\n'),
+    );
+    for (const entry of feed.entries!)
+      expect([...entry.content!.value!.matchAll(/<\/?([a-z]+)/g)].map((m) => m[1])).toSatisfy(onlyScoutTags);
     expect(pruned.links).toBeUndefined();
-    expect(pruned.content!.value).toBe('Why: “react” in the title\n\nScout no longer keeps this posting.');
+    // Nothing left to give feedback on: no "Not a fit".
+    expect(pruned.content!.value).toBe('<p>Why: “react” in the title</p>\n<p>Scout no longer keeps this posting.</p>');
     // Nothing in an id says whose feed it is, and a second poll gives the same ids.
     expect(xml).not.toContain(uid);
     const again = parseAtomFeed(await (await getFeed(feedOf())).text());

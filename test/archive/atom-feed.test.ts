@@ -1,6 +1,6 @@
 import { parseAtomFeed } from 'feedsmith';
 import { describe, expect, it } from 'vitest';
-import { privateUuid, renderAtomFeed, xmlText, type AtomFeed } from '../../lib/archive/atom-feed';
+import { htmlText, privateUuid, renderAtomFeed, xmlText, type AtomFeed } from '../../lib/archive/atom-feed';
 import { SCRIPT_TITLE } from '../support/hostile-sources';
 
 const SECRET = 'test-link-secret-0123456789';
@@ -68,6 +68,22 @@ describe('renderAtomFeed', () => {
     expect(entry.content).toEqual({ type: 'text', value: `<img src=x onerror=alert(1)>${expected}` });
     // Without a safe link the entry has no link at all; its content stands for it.
     expect(entry.links).toBeUndefined();
+  });
+
+  it('an html content is Scout’s HTML escaped once more as XML: a reader gets the markup Scout wrote, and a posting’s as text', () => {
+    const hostile = `${SCRIPT_TITLE} ]]> & \ud800 "quoted" 'single'`;
+    const html = `<p>${htmlText(hostile)}</p>\n<p><a href="${htmlText('https://scout.example.com/not-a-fit?token=a.b&x="y"')}">Not a fit</a></p>`;
+    const xml = renderAtomFeed(feed({ entries: [{ ...feed().entries[0], content: html, contentType: 'html' }] }));
+    expect(xml).toContain('<content type="html">&lt;p&gt;Senior &amp;lt;script&amp;gt;');
+    expect(xml).not.toContain('<script>');
+    expect(xml).not.toContain('<p>');
+    const [entry] = parseAtomFeed(xml).entries!;
+    expect(entry.content).toEqual({
+      type: 'html',
+      value:
+        '<p>Senior &lt;script&gt;alert(1)&lt;/script&gt; Engineer[31m\u202e ]]&gt; &amp;  &quot;quoted&quot; &#39;single&#39;</p>\n' +
+        '<p><a href="https://scout.example.com/not-a-fit?token=a.b&amp;x=&quot;y&quot;">Not a fit</a></p>',
+    });
   });
 
   it('an empty feed is still a valid feed', () => {

@@ -51,11 +51,14 @@ describe('one card per real job', () => {
   });
 
   it('one job on two boards, then reposted with a raised budget, reaches each subscriber once under 8 concurrent runs, both boards on the card', async () => {
-    // Two boards on the one sample server, named apart by their host: "localhost" and "127.0.0.1".
+    // Two boards on the one sample server, at two hosts: "localhost" and "127.0.0.1".
     const boardA = `http://localhost:${h.feeds.port}/board-a.xml`;
     const boardB = `http://127.0.0.1:${h.feeds.port}/board-b.xml`;
     const config = { ...h.config, FEED_URLS: `board-a=${boardA}, board-b=${boardB}` };
-    const serve = (path: string, items: TestItem[]) => h.feeds.setFeed(path, { body: rssFeed(items), contentType: 'application/rss+xml' });
+    // Each board names itself in its feed's title: the cards say "Seen on" that name, not the host the feed is read from.
+    const titles: Record<string, string> = { '/board-a.xml': 'All jobs | Board A', '/board-b.xml': 'Board B' };
+    const serve = (path: string, items: TestItem[]) =>
+      h.feeds.setFeed(path, { body: rssFeed(items, { title: titles[path] }), contentType: 'application/rss+xml' });
 
     const instant = 'ada@example.com';
     const daily = 'dan@example.com';
@@ -76,7 +79,7 @@ describe('one card per real job', () => {
     expect(canonicals).toHaveLength(1);
     const [canonical] = canonicals;
     expect(jobs.every((p) => p.canonicalId === canonical.id)).toBe(true);
-    expect(canonical.sightings?.map((s) => s.label).sort()).toEqual(['127.0.0.1', 'localhost']);
+    expect(canonical.sightings?.map((s) => s.label).sort()).toEqual(['Board A', 'Board B']);
 
     const [alert, ...moreAlerts] = await h.inbox(instant);
     expect(moreAlerts).toHaveLength(0);
@@ -84,7 +87,8 @@ describe('one card per real job', () => {
     expect(alert.html).toContain('Seen on');
     expect(alert.html).toContain(`href="${linkA.replace(/&/g, '&amp;')}"`);
     expect(alert.html).toContain(`href="${linkB.replace(/&/g, '&amp;')}"`);
-    expect(alert.text).toMatch(/Seen on (localhost|127\.0\.0\.1) <.+>, (localhost|127\.0\.0\.1) <.+>/);
+    expect(alert.text).toMatch(/Seen on Board [AB] <.+>, Board [AB] <.+>/);
+    expect(alert.text).not.toContain('127.0.0.1');
     const [digest, ...moreDigests] = await h.inbox(daily);
     expect(moreDigests).toHaveLength(0);
     expect(itemLines(digest.text!)).toHaveLength(1);

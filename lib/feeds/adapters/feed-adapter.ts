@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { FEED_ACCEPT } from '../fetch-feed';
-import { parseFeed } from '../parse-feed';
+import { deriveSource } from '../feed-source';
+import { readFeed } from '../parse-feed';
 import type { SourceAdapter } from '../source-adapter';
+import { feedSourceName, hostName } from '../source-name';
 
 export const feedParams = z.object({ url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }) }).strict();
 
@@ -13,7 +15,7 @@ export const feedAdapter: SourceAdapter<z.output<typeof feedParams>> = {
   params: feedParams,
   redirects: 'any-public-host',
   minIntervalMinutes: 0,
-  label: (source) => new URL(source.params.url).hostname.replace(/^www\./, ''),
+  label: (source) => hostName(source.params.url) ?? new URL(source.params.url).hostname,
   async read({ source, http, validators }) {
     const answer = await http.request(source.params.url, {
       headers: { accept: FEED_ACCEPT },
@@ -21,10 +23,17 @@ export const feedAdapter: SourceAdapter<z.output<typeof feedParams>> = {
       lastModified: validators?.lastModified,
     });
     if (answer.status === 'not-modified') return answer;
+    const feed = readFeed(answer.text, { source: source.id, baseUrl: answer.url });
     return {
       status: 'ok',
-      postings: parseFeed(answer.text, { source: source.id, baseUrl: answer.url }),
+      postings: feed.postings,
       validators: { etag: answer.etag, lastModified: answer.lastModified },
+      siteName: feedSourceName({
+        feedTitle: feed.title,
+        url: source.params.url,
+        sourceId: source.id,
+        derivedId: source.id === deriveSource(new URL(source.params.url)),
+      }),
     };
   },
 };

@@ -51,6 +51,7 @@ export const remotiveAdapter: SourceAdapter<RemotiveParams> = {
   redirects: 'same-host',
   minIntervalMinutes: 360,
   label: (source) => ['Remotive', source.params.category, source.params.search].filter(Boolean).join(' · '),
+  siteName: () => 'Remotive',
   attribution: () => ({ text: 'Jobs from Remotive', url: 'https://remotive.com' }),
   async read({ source, http, validators }) {
     const answer = await http.request(remotiveJobsUrl(source.params), { etag: validators?.etag, lastModified: validators?.lastModified });

@@ -134,6 +134,7 @@ export const upworkAdapter: SourceAdapter<UpworkParams> = {
     const query = source.params.query;
     return `Upwork · ${query.length > MAX_LABEL_QUERY ? `${query.slice(0, MAX_LABEL_QUERY - 1)}…` : query}`;
   },
+  siteName: () => 'Upwork',
   async read({ source, http, db, config }) {
     const credentials = upworkCredentials(config, source.id);
     const token = (replacing?: number) =>

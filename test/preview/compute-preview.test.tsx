@@ -1,8 +1,12 @@
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { readFeed } from '../../lib/feeds/parse-feed';
 import type { StoredPosting } from '../../lib/feeds/postings-collection';
 import { computePreview } from '../../lib/preview/compute-preview';
 import { parsePreview, type PreviewInput } from '../../lib/preview/preview-input';
 import { PREVIEW_TOP } from '../../lib/preview/preview';
+import { PreviewBody } from '../../lib/preview/preview-panel';
+import { readSampleFeed } from '../../scripts/sample-feed/server';
 
 const NOW = new Date('2026-12-03T12:00:00Z');
 let n = 0;
@@ -100,5 +104,27 @@ describe('computePreview: the run’s matching over the window’s postings', ()
     const preview = computePreview({ recent: recent(postings), profile: profile({ keywords: 'terraform' }), defaultDigestHour: 8 });
     expect(preview.top[0].excerpt).toMatch(/^… .*Requirements: Terraform and AWS\. .* …$/);
     expect(preview.top[0].excerpt.length).toBeLessThanOrEqual(280);
+  });
+});
+
+describe('the preview panel: each card as an email would show it', () => {
+  it('shows a Gigboard posting without the feed’s noise, and why it matched in words, never a bare score', async () => {
+    const [sample] = readFeed(await readSampleFeed(), { source: 'sample', baseUrl: 'http://127.0.0.1:3030/sample.xml' }).postings;
+    const posting = stored({
+      ...sample,
+      hoursAgo: 1,
+      // As stored before the feed path learnt its site name: the suffix is still in the title.
+      title: `${sample.title} - Gigboard`,
+      sightings: [{ source: 'sample', label: 'Gigboard', url: null, seenAt: NOW }],
+    });
+    const preview = computePreview({ recent: recent([posting]), profile: profile({ keywords: 'next.js' }), defaultDigestHour: 8 });
+    const [card] = preview.top;
+    expect(card.title).toBe('Next.js 15 developer to build SaaS analytics dashboard');
+    expect(card.excerpt).not.toMatch(/Posted On|Category:|click to apply/);
+    const html = renderToStaticMarkup(<PreviewBody state={{ kind: 'shown', preview }} />);
+    expect(html).toContain('Gigboard · Client in United States · $2,500 fixed');
+    expect(html).toContain('Why: “next.js” in the title');
+    expect(html).not.toMatch(/score/i);
+    expect(html).not.toContain(String(card.score));
   });
 });
