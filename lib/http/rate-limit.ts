@@ -117,7 +117,12 @@ async function placeSignupEmail(db: Firestore, input: { perHour: number; now: Da
     for (const [i, hour] of hours.entries()) {
       const place = await takePlace(db, { hour, from: countOf(counters[i]), perHour: input.perHour });
       if (place === null) continue;
-      if (hour > known) await signupFrontierDoc(db).set({ kind: 'signup-emails-frontier', hour, expireAt: new Date((hour + 1) * SIGNUP_LIMITS.globalWindowMs + DAY_MS) });
+      if (hour > known)
+        await signupFrontierDoc(db).set({
+          kind: 'signup-emails-frontier',
+          hour,
+          expireAt: new Date((hour + 1) * SIGNUP_LIMITS.globalWindowMs + DAY_MS),
+        });
       return new Date(hour * SIGNUP_LIMITS.globalWindowMs + Math.floor((place * SIGNUP_LIMITS.globalWindowMs) / input.perHour));
     }
   }
@@ -138,7 +143,10 @@ async function takePlace(db: Firestore, input: { hour: number; from: number; per
       if (isAlreadyExists(error)) continue;
       throw error;
     }
-    await signupEmailsHourDoc(db, input.hour).set({ kind: 'signup-emails-hour', expireAt, count: FieldValue.increment(1) }, { merge: true });
+    await signupEmailsHourDoc(db, input.hour).set(
+      { kind: 'signup-emails-hour', expireAt, count: FieldValue.increment(1) },
+      { merge: true },
+    );
     return place;
   }
   return null;

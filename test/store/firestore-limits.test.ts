@@ -111,7 +111,15 @@ describe('indexEntryBytes sizes those entries as Firestore stores them', () => {
 
   it('an exempt field costs nothing, and a composite entry holds every indexed value without names', () => {
     const config: IndexConfig = {
-      indexes: [{ collectionGroup: 'c', fields: [{ fieldPath: 's', order: 'ASCENDING' }, { fieldPath: 'n', order: 'ASCENDING' }] }],
+      indexes: [
+        {
+          collectionGroup: 'c',
+          fields: [
+            { fieldPath: 's', order: 'ASCENDING' },
+            { fieldPath: 'n', order: 'ASCENDING' },
+          ],
+        },
+      ],
       fieldOverrides: [
         { collectionGroup: 'c', fieldPath: 's', indexes: [] },
         { collectionGroup: 'c', fieldPath: 'n', indexes: [] },

@@ -34,7 +34,7 @@ function expectEveryErrorOnAnInvalidControl(html: string) {
 }
 
 const signupForm = (errors: SignupFieldErrors) =>
-  renderToStaticMarkup(<SignupFormView values={emptySignupValues} errors={errors} timeZones={['UTC']} defaultDigestHour={8} />);
+  renderToStaticMarkup(<SignupFormView values={emptySignupValues} errors={errors} timeZones={['UTC']} defaultDigestHour={8} askAbout />);
 
 const preferenceValues = Object.fromEntries(preferenceFields.map((f) => [f, ''])) as PreferenceFormValues;
 const preferencesForm = (errors: PreferenceFieldErrors) =>
