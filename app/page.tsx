@@ -3,11 +3,14 @@ import { aiEnabled, configSchema } from '../lib/runtime/config';
 import { productionDeps } from '../lib/wiring/production-deps';
 import { timeZoneChoices } from '../lib/subscriptions/schedule-fields';
 import { DEFAULT_TIMEZONE } from '../lib/subscribers/digest-schedule';
+import { configuredSources } from '../lib/feeds/source-list';
+import { landingFacts, type LandingFacts } from '../lib/subscriptions/landing-facts';
+import { SampleCard } from '../lib/subscriptions/landing-sample';
 
 const FEATURES = [
   {
-    title: 'Watches the feeds',
-    text: 'Scout checks job feeds (RSS, Atom and JSON Feed) around the clock, so you do not have to.',
+    title: 'Watches the boards',
+    text: 'Scout reads the job boards and feeds below every 15 minutes, around the clock, so you do not have to.',
   },
   {
     title: 'Only what fits',
@@ -44,16 +47,33 @@ function askAbout(): boolean {
   }
 }
 
-export default function HomePage() {
+/** The deployment's sources and a sample posting; a misconfigured deployment still shows the page, without them. */
+async function facts(): Promise<LandingFacts> {
+  try {
+    const { config, db } = productionDeps();
+    return await landingFacts({ db, sources: configuredSources(config), now: new Date() });
+  } catch {
+    return { sources: [], sample: null };
+  }
+}
+
+export default async function HomePage() {
+  const { sources, sample } = await facts();
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
         <p className="eyebrow">Job alerts by email</p>
         <h1 id="hero-title">Job alerts that fit.</h1>
         <p className="lead">
-          Scout watches job feeds and emails you only the postings that fit you: your keywords, none of your excludes, at or above your
-          minimum pay.
+          For developers, designers and freelancers who would rather not check job boards by hand: Scout emails you only the postings that
+          fit, your keywords, none of your excludes, at or above your pay.
         </p>
+        {sources.length > 0 ? (
+          <p className="sources-line">
+            <span className="sources-label">Reads </span>
+            {sources.join(', ')}
+          </p>
+        ) : null}
       </section>
 
       <section id="signup" className="signup" aria-labelledby="signup-title">
@@ -62,6 +82,15 @@ export default function HomePage() {
         {/* The zone list is the server's (Intl.supportedValuesOf), passed down so the browser renders the same options. */}
         <SignupForm timeZones={timeZoneChoices(DEFAULT_TIMEZONE)} defaultDigestHour={defaultDigestHour()} askAbout={askAbout()} />
       </section>
+
+      {sample ? (
+        <section aria-labelledby="sample-title">
+          <h2 id="sample-title" className="section-title">
+            What arrives
+          </h2>
+          <SampleCard posting={sample} now={new Date()} />
+        </section>
+      ) : null}
 
       <section aria-labelledby="how-title">
         <h2 id="how-title" className="section-title">

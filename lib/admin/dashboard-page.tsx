@@ -121,7 +121,7 @@ function DoorTable({ door }: { door: DoorView }) {
   const { failures, signupEmails } = door;
   return (
     <Table
-      headers={['', N('This hour'), N('Today (UTC)')]}
+      headers={['Refused', N('This hour'), N('Today (UTC)')]}
       rows={[
         row('Failed logins', failures.login.hour, failures.login.day),
         row('Failed cron calls', failures.cron.hour, failures.cron.day),

@@ -108,7 +108,8 @@ export const N = (label: string) => ({ label, num: true }) as const;
 export function Table({ headers, rows, empty }: { headers: Header[]; rows: ReactNode[]; empty: string }) {
   if (rows.length === 0) return <p className="muted">{empty}</p>;
   return (
-    <div className="scroll">
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it too.
+    <div className="scroll" tabIndex={0}>
       <table>
         <thead>
           <tr>

@@ -280,6 +280,9 @@ export function SignupFormView({
         <FieldError field="excludes" errors={errors} />
       </div>
 
+      {/* Right under the two fields it follows most, so the preview stays beside the typing on a phone; on a wide screen the stylesheet moves it into a column of its own beside the whole form. */}
+      <PreviewPanel id={id('preview')} state={preview} busy={previewBusy} />
+
       <fieldset className="field">
         <legend>
           <Optional>{MINIMUM_PAY_WORDS.legend}</Optional>
@@ -416,8 +419,6 @@ export function SignupFormView({
         />
         <FieldError field="weeklyDay" errors={errors} />
       </div>
-
-      <PreviewPanel id={id('preview')} state={preview} busy={previewBusy} />
 
       <div className="form-buttons">
         <button type="submit" disabled={busy}>

@@ -73,8 +73,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A full-page screenshot named for the README (`01-landing`, `12-admin`, …). */
-export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+/**
+ * A full-page screenshot named for the README (`01-landing`, `12-admin`, …). `jpeg` for a long
+ * series the repository keeps (a quarter of a PNG's bytes, text still crisp at quality 80).
+ */
+export const screenshot = (page: Page, name: string, options: { jpeg?: boolean } = {}) =>
+  options.jpeg
+    ? page.screenshot({ path: `${SHOTS}${name}.jpg`, fullPage: true, type: 'jpeg', quality: 80 })
+    : page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
 
 /** One part of a page (a panel, a table) saved under the README's name, e.g. `17-source-health`. */
 export const screenshotOf = (locator: Locator, name: string) => locator.screenshot({ path: `${SHOTS}${name}.png` });

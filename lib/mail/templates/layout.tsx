@@ -47,6 +47,8 @@ export function EmailLayout({
     <Html lang="en">
       <Head>
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* What a screen reader announces, and a tab shows, when the email is opened in a window of its own. */}
+        <title>Scout</title>
       </Head>
       <Preview>{preview}</Preview>
       <Body style={{ backgroundColor: '#f6f7f9', fontFamily: '-apple-system, Segoe UI, Helvetica, Arial, sans-serif', margin: 0 }}>
