@@ -39,7 +39,7 @@ export function DailyDigestEmail({
         Your digest for {dayLabel}
       </Heading>
       <Text style={{ fontSize: 14, color: '#4b5563', margin: 0 }}>
-        The {items.length} best fit{items.length === 1 ? '' : 's'} since your last digest, best first.
+        {items.length === 1 ? 'The best fit since your last digest.' : `The ${items.length} best fits since your last digest, best first.`}
       </Text>
       {note ? <Text style={{ fontSize: 13, color: '#92400e', margin: '6px 0 0' }}>{note}</Text> : null}
       {items.map((item, i) => (
