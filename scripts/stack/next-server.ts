@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { buildClient } from '../build-client';
 
 export type NextServer = { url: string; stop(): Promise<void> };
 
 /**
  * Runs the real app (`next dev` or `next start`) with the given environment and waits until its
- * cron route answers (401 without a secret is the sign that it is up and guarding).
+ * cron route answers (401 without a secret is the sign that it is up and guarding). The pages'
+ * form script is bundled first (scripts/build-client.ts): public/ is served as it is on disk.
  */
 export async function startNextServer(input: {
   mode: 'dev' | 'start';
@@ -12,6 +14,7 @@ export async function startNextServer(input: {
   env: Record<string, string>;
   quiet?: boolean;
 }): Promise<NextServer> {
+  await buildClient();
   const child = spawn('npx', ['next', input.mode, '--port', String(input.port), '--hostname', '127.0.0.1'], {
     env: { ...process.env, ...input.env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: input.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
