@@ -25,6 +25,19 @@ const LAYERS = [
   'wiring', // the app's dependencies, built once
   'admin', // request handlers
   'cron',
+  'client', // code that runs in the browser (bundled into public/scout-forms.js); only CLIENT_SAFE below
+];
+
+/**
+ * What lib/client may import: files free of the server and of heavy libraries, which a test keeps
+ * small (test/structure/client-bundle.test.ts), and the one library it runs in the browser.
+ */
+const CLIENT_SAFE = [
+  '^lib/client/',
+  '^lib/preview/(preview|preview-words)\\.ts$',
+  '^lib/subscribers/(default-time-zone|email-typo)\\.ts$',
+  '^lib/subscriptions/(email-suggestion-words|resend-wait)\\.ts$',
+  '^node_modules/@zootools/email-spell-checker/',
 ];
 
 const folder = (names) => `^lib/(${names.join('|')})/`;
@@ -45,6 +58,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/', pathNot: folder(LAYERS) },
       to: {},
+    },
+    {
+      name: 'client-imports-only-browser-safe-modules',
+      comment:
+        'lib/client runs in the browser: it may import only CLIENT_SAFE (.dependency-cruiser.cjs), never the server, firebase-admin or node: modules.',
+      severity: 'error',
+      from: { path: '^lib/client/' },
+      to: { pathNot: CLIENT_SAFE },
     },
     {
       name: 'scripts-never-import-tests',

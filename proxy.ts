@@ -1,23 +1,14 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { newNonce, securityHeaders } from './lib/http/security-headers';
+import { securityHeaders } from './lib/http/security-headers';
 
-/**
- * Every request: security headers on the response, and the page's script nonce on the request,
- * where Next reads it to stamp its own scripts. The one place they are set.
- */
+/** Every request: the security headers on the response, set in one place. */
 export function proxy(request: NextRequest) {
-  const headers = securityHeaders({ nonce: newNonce(), https: request.nextUrl.protocol === 'https:' });
+  const headers = securityHeaders({ https: request.nextUrl.protocol === 'https:' });
   const response = hasPrototypeKey(request.nextUrl.searchParams)
     ? NextResponse.json({ error: 'invalid query', fields: { query: 'unknown parameter(s): __proto__' } }, { status: 400 })
-    : forward(request, headers['content-security-policy']);
+    : NextResponse.next();
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
-}
-
-function forward(request: NextRequest, policy: string) {
-  const forwarded = new Headers(request.headers);
-  forwarded.set('content-security-policy', policy);
-  return NextResponse.next({ request: { headers: forwarded } });
 }
 
 /**

@@ -1,27 +1,32 @@
 /**
- * The headers every response carries, set in one place (proxy.ts). Pages that build their own
- * stricter policy (the token pages, the ops page: no script at all) keep it: a route's own header
- * replaces the proxy's of the same name.
+ * The one content security policy of every page (lib/http/page.tsx), and of every other response
+ * (the API's JSON, Next's own answers), which load nothing and so lose nothing by it.
  *
- * Scripts run only with this request's nonce: Next puts it on its own bootstrap and page scripts
- * when it finds the policy on the request, so nothing injected into a page can run. Styles keep
- * 'unsafe-inline' (style attributes, which nonces do not cover); a style cannot run code.
+ * Scripts only from Scout's own origin: the bundled form script (lib/client), a file it serves,
+ * never inline, so the policy needs no per-request nonce. It may fetch only from Scout (POST
+ * /api/preview, /api/signup); forms post only back to Scout. Styles from the stylesheet, and
+ * inline style attributes: the landing page's sample card is the emails' own card
+ * (lib/mail/templates), styled inline as an email must be. A style cannot run code, and every text
+ * on a page is escaped by React, so no one else's markup can carry one.
  */
-export function securityHeaders(input: { nonce: string; https: boolean }): Record<string, string> {
-  const policy = [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${input.nonce}' 'strict-dynamic'`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+export const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The headers every response carries, set in one place (proxy.ts); the pages set the same ones
+ * themselves (pageResponse), so a handler called without the proxy answers alike.
+ */
+export function securityHeaders(input: { https: boolean }): Record<string, string> {
   return {
-    'content-security-policy': policy,
+    'content-security-policy': PAGE_POLICY,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // Confirm, preferences and unsubscribe links carry a token in the URL: no page ever leaks its URL.
@@ -29,22 +34,4 @@ export function securityHeaders(input: { nonce: string; https: boolean }): Recor
     // Browsers ignore HSTS received over plain http, so a forged https signal gains nothing.
     ...(input.https ? { 'strict-transport-security': 'max-age=63072000; includeSubDomains' } : {}),
   };
-}
-
-/**
- * The script nonce proxy.ts put on this request's policy, for a page a route handler renders:
- * Next sends the proxy's policy on the response in place of the handler's own, so a script the
- * page loads must carry this nonce. Null when the handler is called without the proxy (the
- * handler's own policy then applies). The proxy overwrites the header on every request, so a
- * client cannot choose it; and a wrong one could only block our own script.
- */
-export function scriptNonceOf(request: Request): string | null {
-  return /'nonce-([A-Za-z0-9+/=]+)'/.exec(request.headers.get('content-security-policy') ?? '')?.[1] ?? null;
-}
-
-/** 128 random bits, base64: unguessable per response, as a CSP nonce must be. */
-export function newNonce(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes));
 }

@@ -2,7 +2,7 @@
  * The words of the minimum-pay fields, the one copy every form uses (the signup form, its no-script
  * pages, the preferences page): one minimum per kind of pay a posting can state and Scout compares
  * (a fixed price, an hourly rate, a yearly salary; minimum-pay.ts), each kind on its own, in one
- * currency. No imports: the landing page's client bundle reads it.
+ * currency. No imports.
  */
 
 export const MINIMUM_PAY_WORDS = {

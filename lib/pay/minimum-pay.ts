@@ -15,7 +15,7 @@ export const MAX_MINIMUM_PAY = 10_000_000;
 /** The currency of a minimum when the subscriber names none, and of the old `minBudget`. */
 export const DEFAULT_MINIMUM_CURRENCY = 'USD';
 
-// Read on first use, not on import: the landing page's client bundle imports this file for the currency list only.
+// Read on first use, not on import: a module that only needs the currency list pays nothing for it.
 let knownCurrencies: Set<string> | null = null;
 export const isCurrencyCode = (code: string) => (knownCurrencies ??= new Set(Intl.supportedValuesOf('currency'))).has(code);
 

@@ -1,13 +1,13 @@
 import { describeEstimate } from './describe-estimate';
 import { PREVIEW_MAX_POSTINGS, PREVIEW_WINDOW_DAYS, type Preview } from './preview';
 import type { PreviewField, PreviewFieldErrors } from './preview-input';
+import { PREVIEW_IDLE, PREVIEW_UNAVAILABLE } from './preview-words';
 
 /**
  * The preview panel of the signup and preferences forms. One component for every way it is shown:
- * rendered on the server into the page a Preview button (no JavaScript) answers with, by the
- * landing page's script from the JSON of POST /api/preview, and to the `html` of that JSON for the
- * preferences page's script. React escapes every posting's text; nothing here sets raw HTML. No
- * hooks and no server imports: the landing page's client bundle includes it.
+ * rendered on the server into the page a Preview button (no JavaScript) answers with, and to the
+ * `html` of POST /api/preview's JSON, which the form script (lib/client) puts in the live region.
+ * React escapes every posting's text; nothing here sets raw HTML.
  */
 export type PreviewPanelState =
   | { kind: 'idle' }
@@ -51,12 +51,12 @@ export const PREVIEW_BUSY = (retryAfterSec: number) =>
  * The panel: a heading and the live region whose content (PreviewBody) changes. The region is
  * always in the page, so a screen reader announces each new preview (`aria-live="polite"`).
  */
-export function PreviewPanel(input: { id: string; state: PreviewPanelState; busy?: boolean; headingLevel?: 2 | 3 }) {
+export function PreviewPanel(input: { id: string; state: PreviewPanelState; headingLevel?: 2 | 3 }) {
   const Heading = input.headingLevel === 2 ? 'h2' : 'h3';
   return (
     <section className="preview" aria-labelledby={`${input.id}-title`}>
       <Heading id={`${input.id}-title`}>What the last {PREVIEW_WINDOW_DAYS} days would have brought</Heading>
-      <div id={input.id} className="preview-body" aria-live="polite" aria-busy={input.busy || undefined} data-preview-region="">
+      <div id={input.id} className="preview-body" aria-live="polite" data-preview-region="">
         <PreviewBody state={input.state} />
       </div>
     </section>
@@ -66,12 +66,7 @@ export function PreviewPanel(input: { id: string; state: PreviewPanelState; busy
 export function PreviewBody({ state }: { state: PreviewPanelState }) {
   switch (state.kind) {
     case 'idle':
-      return (
-        <p className="hint">
-          Type your keywords (or press Preview) to see how many postings of the last {PREVIEW_WINDOW_DAYS} days would have matched, the best
-          of them, and how many emails that makes.
-        </p>
-      );
+      return <p className="hint">{PREVIEW_IDLE}</p>;
     case 'invalid':
       return <p className="hint">No preview yet. {state.message}.</p>;
     case 'rate-limited':
@@ -79,7 +74,7 @@ export function PreviewBody({ state }: { state: PreviewPanelState }) {
     case 'busy':
       return <p className="field-error">{PREVIEW_BUSY(state.retryAfterSec)}</p>;
     case 'unavailable':
-      return <p className="field-error">The preview could not be loaded. Your form still works: try Preview again in a minute.</p>;
+      return <p className="field-error">{PREVIEW_UNAVAILABLE}</p>;
     case 'shown':
       return <PreviewResult preview={state.preview} />;
   }

@@ -3,7 +3,7 @@ import type { DeliveryMode } from '../subscribers/subscriber';
 /**
  * What the signup and preferences forms show while a person types ("preview before saving"): how many postings of the last week their keywords, excludes, pay minimums and cadence would
  * have matched, the best few, and how many emails that would have made. Types and numbers only:
- * the landing page's script imports this file, so nothing here may pull in the server.
+ * the form script (lib/client) imports this file, so nothing here may pull in the server.
  */
 
 /** The fields a preview reads from a form (preview-input.ts validates them); the scripts send only these. */

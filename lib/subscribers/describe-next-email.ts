@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { nextDigestSlot } from './digest-schedule';
 import { digestScheduleOf, type Subscriber } from './subscriber';
 
-// Apart from describe-schedule.ts, which the signup form's client bundle imports: this needs
+// Apart from describe-schedule.ts, which must stay free of the server: this needs
 // digestScheduleOf from subscriber.ts, whose module loads the Firestore client.
 /**
  * When the next email comes after `now`, as a sentence, for the welcome email and the confirmed

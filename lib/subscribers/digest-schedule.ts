@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { DEFAULT_TIMEZONE } from './default-time-zone';
 
 /**
  * When a subscriber's digest may go out: a local hour in their IANA time zone, on the weekdays they
@@ -36,7 +37,7 @@ export type DigestSchedule = {
   weeklyDay: Weekday;
 };
 
-export const DEFAULT_TIMEZONE = 'UTC';
+export { DEFAULT_TIMEZONE };
 export const DEFAULT_WEEKLY_DAY: Weekday = 'mon';
 
 /** Does the runtime know this IANA zone? Luxon asks Intl, so the answer is the platform's. */

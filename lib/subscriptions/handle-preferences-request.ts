@@ -4,7 +4,6 @@ import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { pageHandler } from '../http/page-handler';
 import { readForm } from '../http/read-body';
 import { clientAddressOf } from '../http/client-address';
-import { scriptNonceOf } from '../http/security-headers';
 import { parsePreview } from '../preview/preview-input';
 import { invalidPreview, type PreviewPanelState } from '../preview/preview-panel';
 import { runPreview } from '../preview/run-preview';
@@ -32,8 +31,6 @@ export type PreferencesDeps = {
   config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC' | 'AI_BASE_URL' | 'AI_MODEL' | 'VERCEL' | 'TRUSTED_PROXY_HOPS'>;
   now: Date;
   log?: Logger;
-  /** The request's script nonce for the page's form script; set by the handler from the request (scriptNonceOf). */
-  scriptNonce?: string | null;
 };
 
 /** The form is a few short fields; anything bigger is not our form. */
@@ -57,8 +54,8 @@ type FormAction = (typeof ACTIONS)[number];
 export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
   name: 'preferences',
   methods: {
-    GET: (request, deps) => show(request, { ...deps, scriptNonce: scriptNonceOf(request) }),
-    POST: (request, deps) => submit(request, { ...deps, scriptNonce: scriptNonceOf(request) }, deps.log ?? silentLogger),
+    GET: (request, deps) => show(request, deps),
+    POST: (request, deps) => submit(request, deps, deps.log ?? silentLogger),
   },
   errorPage: preferencesServerErrorPage,
 });
@@ -329,7 +326,6 @@ async function formPage(
     cadence: describeCadence(input.subscriber, deps.config.DIGEST_HOUR_UTC),
     preview: input.preview,
     retryAfterSec: input.retryAfterSec,
-    scriptNonce: deps.scriptNonce,
     unsubscribeLink: unsubscribeUrl({
       appUrl: deps.config.APP_URL,
       uid: input.subscriber.id,

@@ -14,7 +14,7 @@ export const MAX_SIGNUP_BODY_BYTES = 16 * 1024;
  * The JSON answer to every accepted signup (and resend): new address, unconfirmed, subscribed,
  * unsubscribed or held back by its rate limit all read the same, so the form cannot be used to
  * learn who subscribes. A JSON client knows the address it sent; the pages name it
- * (signup-received.tsx, the landing page's script and the no-script page alike).
+ * (signup-received.tsx: the form-post page, which the form script also shows in place).
  */
 export const SIGNUP_ACCEPTED_MESSAGE =
   'We have sent an email to the address you entered. Open the link in it to confirm your subscription (or, if you are already subscribed, to manage it).';

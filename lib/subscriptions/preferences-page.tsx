@@ -62,8 +62,6 @@ export type PreferencesFormPage = {
   preview?: PreviewPanelState;
   /** A preview refused by the rate limit: sent as Retry-After. */
   retryAfterSec?: number;
-  /** The request's script nonce, for the form script's tag (scriptNonceOf). */
-  scriptNonce?: string | null;
   unsubscribeLink: string;
   digestHourUtc: number;
   /** The AI verdict stage is configured: about and the fit threshold are shown (both are stored either way; nothing else reads them). */
@@ -121,10 +119,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
   const action = `?token=${encodeURIComponent(page.token)}`;
 
   return (
-    <Page
-      title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'}
-      formScript={{ nonce: page.scriptNonce ?? null }}
-    >
+    <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'} formScript>
       <h1>Your Scout preferences</h1>
       <p>
         Settings
@@ -270,7 +265,6 @@ function ExcludeSuggestionForm(input: { action: string; term: string; removed: n
 export const preferencesFormPage = ({ status, retryAfterSec, ...page }: PreferencesFormPage): Promise<Response> =>
   pageResponse(<PreferencesFormView {...page} />, {
     status,
-    formScript: true,
     headers: retryAfterSec ? { 'retry-after': String(retryAfterSec) } : {},
   });
 

@@ -98,6 +98,7 @@ export function ScheduleFields(input: {
           id="timezone"
           value={values.timezone}
           zones={timeZoneChoices(values.timezone)}
+          browserZoneNote="Set to your browser’s time zone; it is saved when you save."
           {...aria('timezone', errors.timezone, true)}
         />
       </div>

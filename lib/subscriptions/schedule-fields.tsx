@@ -9,7 +9,7 @@ import type { DeliveryMode } from '../subscribers/subscriber';
  * so the forms work without JavaScript. Which of them a cadence uses is shown by CSS alone
  * (scout.css, `.for-digest`, `.for-daily`, `.for-weekly`, keyed on the checked mode with :has()):
  * no script is needed to hide what does not apply, and a browser without :has() shows them all.
- * No hooks and no server imports: the landing page's client component renders the signup form.
+ * No hooks: rendered to static markup only.
  */
 
 /** The CSS classes that tie a control's field to the cadences that use it. */
@@ -40,13 +40,21 @@ export function timeZoneChoices(current: string): string[] {
 }
 
 /**
- * The time zone select. `data-browser-zone` marks it for the scripts: while it still shows the
- * default (UTC), they select the browser's own zone (Intl.DateTimeFormat().resolvedOptions()).
+ * The time zone select. `data-browser-zone` marks it for the form script (lib/client): while it
+ * still shows the default (UTC), it selects the browser's own zone (Intl.DateTimeFormat().resolvedOptions())
+ * and adds `browserZoneNote`, when given, to the select's hint (`<id>-hint`).
  */
-export function TimeZoneSelect(input: { id: string; value: string; zones: readonly string[] } & ControlAria) {
-  const { id, value, zones, ...aria } = input;
+export function TimeZoneSelect(input: { id: string; value: string; zones: readonly string[]; browserZoneNote?: string } & ControlAria) {
+  const { id, value, zones, browserZoneNote, ...aria } = input;
   return (
-    <select id={id} name="timezone" defaultValue={value || DEFAULT_TIMEZONE} data-browser-zone="" {...aria}>
+    <select
+      id={id}
+      name="timezone"
+      defaultValue={value || DEFAULT_TIMEZONE}
+      data-browser-zone=""
+      data-browser-zone-note={browserZoneNote}
+      {...aria}
+    >
       {zones.map((zone) => (
         <option key={zone} value={zone}>
           {zone.replaceAll('_', ' ')}

@@ -1,5 +1,6 @@
-import type { ChangeEventHandler, FocusEventHandler, MouseEventHandler, ReactNode, Ref, SubmitEventHandler } from 'react';
+import type { ReactNode } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
+import { EMAIL_SUGGESTION_WORDS as WORDS } from './email-suggestion-words';
 import { ABOUT_HINT, MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 import { DEFAULT_TIMEZONE, DEFAULT_WEEKLY_DAY, WEEKDAYS } from '../subscribers/digest-schedule';
 import type { DeliveryMode } from '../subscribers/subscriber';
@@ -18,11 +19,10 @@ import {
 } from './schedule-fields';
 
 /**
- * The signup form's markup, the one copy of it: the landing page renders it (through the client
- * component that enhances it), and POST /api/signup and POST /api/preview render it again, on the
- * server, when a form post without JavaScript needs its errors or its preview shown. It posts to
- * /api/signup either way (its Preview button to /api/preview), so it works before any script has
- * loaded. No hooks here: it renders the same on the server and in the browser.
+ * The signup form's markup, the one copy of it: the landing page renders it, and POST /api/signup
+ * and POST /api/preview render it again when a form post needs its errors, its typo question or
+ * its preview shown; the form script (lib/client) swaps that answer in place of the form. It posts
+ * to /api/signup either way (its Preview button to /api/preview), so it works without any script.
  */
 
 /**
@@ -87,11 +87,11 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
 }
 
 /**
- * "Did you mean …?" under the email field (lib/subscribers/email-typo.ts). `asked`: the server held
- * the signup back for it, so each button signs up with its address (`confirmedEmail`); otherwise
- * the landing page's script offers it as they type, and the buttons change the field in place.
+ * "Did you mean …?" under the email field (lib/subscribers/email-typo.ts), asked by the server: it
+ * held the signup back for it, so each button signs up with its address (`confirmedEmail`). The
+ * form script offers the same question as the field is left, built from the same words.
  */
-export type EmailSuggestion = { typed: string; suggested: string; asked: boolean };
+export type EmailSuggestion = { typed: string; suggested: string; asked: true };
 
 export type SignupFormViewProps = {
   values: SignupFormValues;
@@ -99,32 +99,15 @@ export type SignupFormViewProps = {
   /** The AI stage is on: "About you" is on the form (nothing else reads it, so without the stage it is not). */
   askAbout: boolean;
   emailSuggestion?: EmailSuggestion | null;
-  /** An address the visitor chose to keep as typed, sent as `confirmedEmail` so the server does not ask again. */
-  confirmedEmail?: string | null;
-  /** The script's buttons for a suggestion offered as they type: take it, or keep what they typed. */
-  onUseSuggestion?: MouseEventHandler<HTMLButtonElement>;
-  onKeepEmail?: MouseEventHandler<HTMLButtonElement>;
-  /** A field left (the script suggests a correction when the email field is left). */
-  onBlur?: FocusEventHandler<HTMLFormElement>;
   /** Takes focus when the page loads ("Not you? Change it" comes back with the address field focused). */
   focusField?: SignupField;
   /** The time zones the select offers (timeZoneChoices, computed on the server so both renders agree). */
   timeZones: readonly string[];
   /** DIGEST_HOUR_UTC: what "Default" means on the hour select. */
   defaultDigestHour: number;
-  /** A problem with the submission as a whole (not valid JSON, the network, rate limits). */
-  formError?: string | null;
-  busy?: boolean;
   /** On a page rendered for a failed form post, the first field with an error takes focus. */
   autoFocusFirstError?: boolean;
-  onSubmit?: SubmitEventHandler<HTMLFormElement>;
-  /** Every change to a field (the landing page's script previews from it). */
-  onChange?: ChangeEventHandler<HTMLFormElement>;
-  formRef?: Ref<HTMLFormElement>;
   preview?: PreviewPanelState;
-  previewBusy?: boolean;
-  /** The Preview button with a script: previews in place instead of posting the form to /api/preview. */
-  onPreview?: MouseEventHandler<HTMLButtonElement>;
 };
 
 const ORDER: SignupField[] = [
@@ -184,41 +167,22 @@ export function SignupFormView({
   errors,
   askAbout,
   emailSuggestion = null,
-  confirmedEmail = null,
-  onUseSuggestion,
-  onKeepEmail,
-  onBlur,
   focusField,
   timeZones,
   defaultDigestHour,
-  formError,
-  busy = false,
   autoFocusFirstError = false,
-  onSubmit,
-  onChange,
-  formRef,
   preview = { kind: 'idle' },
-  previewBusy = false,
-  onPreview,
 }: SignupFormViewProps) {
   const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : focusField;
   // An old form's minimum budget is the fixed minimum: its error is that field's, red border and all.
   const focus = (field: SignupField) => field === first || (field === 'minFixed' && first === 'minBudget');
   const payErrors: SignupFieldErrors = { ...errors, minFixed: errors.minFixed ?? errors.minBudget };
   return (
-    <form
-      ref={formRef}
-      className="signup-form"
-      method="post"
-      action="/api/signup"
-      onSubmit={onSubmit}
-      onChange={onChange}
-      onBlur={onBlur}
-      aria-busy={busy || undefined}
-    >
-      {formError || errors.body ? (
+    // data-preview-form: the form script previews as they type and offers the typo question as the email field is left.
+    <form className="signup-form" method="post" action="/api/signup" data-preview-form="">
+      {errors.body ? (
         <p className="form-error" role="alert">
-          {sentence(formError ?? errors.body ?? '')}
+          {sentence(errors.body)}
         </p>
       ) : null}
 
@@ -234,17 +198,8 @@ export function SignupFormView({
           maxLength={254}
           defaultValue={values.email}
           {...described('email', errors, { autoFocus: focus('email') })}
-          aria-describedby={
-            [errors.email ? `${id('email')}-error` : null, emailSuggestion && !emailSuggestion.asked ? `${id('email')}-suggestion` : null]
-              .filter(Boolean)
-              .join(' ') || undefined
-          }
         />
-        {emailSuggestion?.asked ? null : <FieldError field="email" errors={errors} />}
-        {emailSuggestion ? (
-          <EmailSuggestionBox suggestion={emailSuggestion} onUseSuggestion={onUseSuggestion} onKeepEmail={onKeepEmail} />
-        ) : null}
-        {confirmedEmail ? <input type="hidden" name="confirmedEmail" value={confirmedEmail} /> : null}
+        {emailSuggestion ? <EmailSuggestionBox suggestion={emailSuggestion} /> : <FieldError field="email" errors={errors} />}
       </div>
 
       <div className="field">
@@ -281,7 +236,7 @@ export function SignupFormView({
       </div>
 
       {/* Right under the two fields it follows most, so the preview stays beside the typing on a phone; on a wide screen the stylesheet moves it into a column of its own beside the whole form. */}
-      <PreviewPanel id={id('preview')} state={preview} busy={previewBusy} />
+      <PreviewPanel id={id('preview')} state={preview} />
 
       <fieldset className="field">
         <legend>
@@ -421,11 +376,9 @@ export function SignupFormView({
       </div>
 
       <div className="form-buttons">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing up…' : 'Sign up'}
-        </button>
+        <button type="submit">Sign up</button>
         {/* After Sign up, so Enter in a field still signs up; formNoValidate: a preview needs no email. */}
-        <button type="submit" className="secondary" formAction="/api/preview" formNoValidate onClick={onPreview}>
+        <button type="submit" className="secondary" formAction="/api/preview" formNoValidate>
           Preview
         </button>
       </div>
@@ -438,49 +391,24 @@ export function SignupFormView({
 }
 
 /**
- * The suggestion and its two answers. Asked by the server, it stands in for the field's error (the
- * same id, so the field is described by it) and each button signs up with its address; offered as
- * they type, it is a polite hint whose buttons change the field in place.
+ * The server's question: it stands in for the field's error (the same id, so the field is
+ * described by it), and each button signs up with its address.
  */
-function EmailSuggestionBox({
-  suggestion,
-  onUseSuggestion,
-  onKeepEmail,
-}: {
-  suggestion: EmailSuggestion;
-  onUseSuggestion?: MouseEventHandler<HTMLButtonElement>;
-  onKeepEmail?: MouseEventHandler<HTMLButtonElement>;
-}) {
-  const { typed, suggested, asked } = suggestion;
-  if (asked)
-    return (
-      <div id={`${id('email')}-error`} className="email-suggestion" role="alert">
-        <p className="field-error">
-          <span className="visually-hidden">Error: </span>
-          Did you mean <strong>{suggested}</strong>? Scout has not signed you up yet.
-        </p>
-        <div className="form-buttons">
-          <button type="submit" name="confirmedEmail" value={suggested} formNoValidate>
-            Use {suggested}
-          </button>
-          <button type="submit" name="confirmedEmail" value={typed} className="secondary" formNoValidate>
-            Use {typed} anyway
-          </button>
-        </div>
-      </div>
-    );
+function EmailSuggestionBox({ suggestion: { typed, suggested } }: { suggestion: EmailSuggestion }) {
   return (
-    <div id={`${id('email')}-suggestion`} className="email-suggestion" role="status">
-      <p className="hint">
-        Did you mean <strong>{suggested}</strong>?{' '}
-        <button type="button" className="link-button" onClick={onUseSuggestion}>
-          Use {suggested}
-        </button>
-        {' · '}
-        <button type="button" className="link-button" onClick={onKeepEmail}>
-          Keep {typed}
-        </button>
+    <div id={`${id('email')}-error`} className="email-suggestion" role="alert">
+      <p className="field-error">
+        <span className="visually-hidden">Error: </span>
+        {WORDS.question} <strong>{suggested}</strong>? {WORDS.notYet}
       </p>
+      <div className="form-buttons">
+        <button type="submit" name="confirmedEmail" value={suggested} formNoValidate>
+          {WORDS.use(suggested)}
+        </button>
+        <button type="submit" name="confirmedEmail" value={typed} className="secondary" formNoValidate>
+          {WORDS.useAnyway(typed)}
+        </button>
+      </div>
     </div>
   );
 }

@@ -28,7 +28,7 @@ let db: Firestore;
 const apiKey = `re_browser_${randomBytes(4).toString('hex')}`;
 const projectId = `scout-preview-${randomBytes(4).toString('hex')}`;
 const contexts: BrowserContext[] = [];
-/** Anything a page's policy blocked: the landing page's scripts carry its nonce, the preferences page's script is 'self'. */
+/** Anything a page's policy blocked: every page's one script is the form script, from 'self'. */
 const cspViolations: string[] = [];
 
 function posting(n: number, title: string, hoursAgo: number, extra: Partial<StoredPosting> = {}): StoredPosting {

@@ -111,4 +111,20 @@ describe('the landing page catches a mistyped address', () => {
     expect(await page.inputValue('[name=keywords]')).toBe('svelte, go');
     expect(cspViolations).toEqual([]);
   });
+
+  it('a signup refused as a whole (too large) says why at the top of the form, in place, with everything still as typed', async () => {
+    await page.goto(appUrl);
+    await email().fill('too.much@example.com');
+    const keywords = Array.from({ length: 1_500 }, (_, i) => `keyword${i}`).join(', ');
+    await page.locator('[name=keywords]').fill(keywords);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    // The server's own words for a 413, from the page it renders for a form post.
+    await page.locator('.signup-form [role=alert].form-error').waitFor();
+    expect(await page.locator('.signup-form [role=alert].form-error').textContent()).toContain('A signup is at most 16 KB');
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await email().inputValue()).toBe('too.much@example.com');
+    expect(await page.inputValue('[name=keywords]')).toBe(keywords);
+    expect(await db.collection('users').doc(subscriberId('too.much@example.com')).get()).toHaveProperty('exists', false);
+    expect(cspViolations).toEqual([]);
+  });
 });

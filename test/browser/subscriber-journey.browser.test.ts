@@ -71,7 +71,7 @@ describe('a subscriber from the landing page to a confirmed subscription, a firs
     expect(await page.inputValue('[name=email]')).toBe('ada@example.com');
     expect(await page.locator('.field-error').first().textContent()).toBeTruthy();
     await shoot('02-signup-errors');
-    // The errors came from the form's script (no page load), which ran under the nonce policy.
+    // The errors came from the form script (no page load), which ran under the pages' one policy.
     expect(new URL(page.url()).pathname).toBe('/');
     expect(cspViolations).toEqual([]);
     const db = createFirestore({ projectId });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { ErrorPage, FORM_SCRIPT_PAGE_POLICY, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
+import { ErrorPage, Page, pageResponse, PAGE_POLICY } from '../../lib/http/page';
 import { FORM_SCRIPT } from '../../lib/http/form-script';
 import { STYLESHEET } from '../../lib/http/stylesheet';
 import { FAVICON_ICO, FAVICON_SVG } from '../../lib/http/favicon';
@@ -20,7 +20,7 @@ describe('the page shell', () => {
     expect(text).not.toContain('<script');
   });
 
-  it('a page is a whole document that loads the one stylesheet and forbids scripts, caching, framing and referrers', async () => {
+  it('a page is a whole document that loads the one stylesheet and forbids inline scripts, caching, framing and referrers', async () => {
     const response = await pageResponse(
       <ErrorPage title="Nope">
         <p>Nothing happened.</p>
@@ -46,16 +46,22 @@ describe('the page shell', () => {
     const csp = response.headers.get('content-security-policy');
     expect(csp).toBe(PAGE_POLICY);
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("style-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
+    // Scripts from Scout's own files only: no inline script, no eval, no nonce to leak.
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('nonce-');
+    expect(csp).not.toContain('unsafe-eval');
+    // Inline style attributes for the landing page's sample card (the emails' own card); a style runs no code.
+    expect(csp).toContain("style-src 'self' 'unsafe-inline';");
     expect(csp).toContain("frame-ancestors 'none'");
+    // A page that asks for no script loads none.
+    expect(text).not.toContain('<script');
   });
 
   it('a page links the icon, and its policy lets it load from Scout: no page asks for /favicon.ico in vain', async () => {
     const text = await (await pageResponse(<Page title="Icon">x</Page>, { status: 200 })).text();
     expect(text).toContain(`<link rel="icon" href="${FAVICON_ICO}" sizes="32x32"/>`);
     expect(text).toContain(`<link rel="icon" href="${FAVICON_SVG}" type="image/svg+xml"/>`);
-    for (const policy of [PAGE_POLICY, FORM_SCRIPT_PAGE_POLICY]) expect(policy).toContain("img-src 'self'");
+    expect(PAGE_POLICY).toContain("img-src 'self'");
     // The files are there, where the links and browsers look (public/ is served at the root).
     const ico = await readFile(new URL(`../../public${FAVICON_ICO}`, import.meta.url));
     expect([...ico.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
@@ -65,33 +71,36 @@ describe('the page shell', () => {
     );
   });
 
-  it('a page that asks for the form script loads that one static file, and its policy allows scripts and fetches from Scout only', async () => {
+  it('a page that asks for the form script loads that one static file, under the same policy: scripts and fetches from Scout only', async () => {
     const response = await pageResponse(
-      <Page title="Form" formScript={{ nonce: null }}>
+      <Page title="Form" formScript>
         <p>x</p>
       </Page>,
-      { status: 200, formScript: true },
+      { status: 200 },
     );
     const text = await response.text();
     expect([...text.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([`<script src="${FORM_SCRIPT}" defer="">`]);
     expect(text).toContain(`<script src="${FORM_SCRIPT}" defer=""></script>`);
     const csp = response.headers.get('content-security-policy');
-    expect(csp).toBe(FORM_SCRIPT_PAGE_POLICY);
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'self';");
+    expect(csp).toBe(PAGE_POLICY);
     expect(csp).toContain("connect-src 'self';");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).not.toContain('unsafe-eval');
-    expect(csp).toContain("frame-ancestors 'none'");
+  });
 
-    // Behind the proxy, the app's nonce policy replaces the page's: the tag then carries the request's nonce.
-    const proxied = await pageResponse(
-      <Page title="Form" formScript={{ nonce: 'bm9uY2U=' }}>
+  it('only the landing page may be indexed: every other page says noindex in its head and its headers', async () => {
+    const landing = await pageResponse(
+      <Page title="Home" layout="site" description="What Scout is.">
         x
       </Page>,
-      { status: 200, formScript: true },
+      { status: 200, indexable: true },
     );
-    expect(await proxied.text()).toContain(`<script src="${FORM_SCRIPT}" nonce="bm9uY2U=" defer="">`);
+    const text = await landing.text();
+    expect(text).toContain('<meta name="description" content="What Scout is."/>');
+    expect(text).not.toContain('noindex');
+    expect(landing.headers.get('x-robots-tag')).toBeNull();
+    expect(text).toContain('<body class="site"><a class="skip-link" href="#main">');
+    expect(text).toContain('<footer class="site-footer">');
+    const other = await (await pageResponse(<Page title="Other">x</Page>, { status: 200 })).text();
+    expect(other).toContain('<meta name="robots" content="noindex, nofollow"/>');
   });
 
   it('extra headers cannot replace the security headers', async () => {

@@ -69,6 +69,19 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
     expect(result.output).toContain('store-imports-only-lower-layers');
   });
 
+  it('browser code importing the server (the store) fails the check; importing a shared constant passes', async () => {
+    const tree = await plant({
+      'lib/store/firestore.ts': `export const db = 1;\n`,
+      'lib/preview/preview.ts': `export const PREVIEW_DEBOUNCE_MS = 400;\n`,
+      'lib/client/forms.ts': `import { db } from '../store/firestore';\nimport { PREVIEW_DEBOUNCE_MS } from '../preview/preview';\nexport const x = db + PREVIEW_DEBOUNCE_MS;\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('client-imports-only-browser-safe-modules');
+    expect(result.output).toContain('lib/client/forms.ts → lib/store/firestore.ts');
+    expect(result.output).not.toContain('lib/client/forms.ts → lib/preview/preview.ts');
+  });
+
   it('a script importing a test file fails the check', async () => {
     const tree = await plant({
       'test/support/fixture.ts': `export const f = 1;\n`,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export { freePort } from './free-port';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { buildClient } from '../../scripts/build-client';
 
 /**
  * The real app as a process the test owns: `next build`, then `next start` spawned directly from
@@ -90,9 +91,10 @@ export async function ensureTestBuild(runStamp: string, timeoutMs = 240_000): Pr
   }
 }
 
-/** `next build` of the working tree; rejects with the build's output when it fails. */
+/** `next build` of the working tree, its form script bundled first as `npm run build` does; rejects with the build's output when it fails. */
 export async function buildNextApp(input: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ durationMs: number }> {
   const started = Date.now();
+  await buildClient();
   const { child, output } = spawnNext(['build'], input.env ?? {});
   const timeoutMs = input.timeoutMs ?? 200_000;
   const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);

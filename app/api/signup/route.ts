@@ -5,7 +5,7 @@ import { handleSignupRequest } from '../../../lib/subscriptions/handle-signup-re
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** POST only: JSON from the landing page's script, or the form itself when there is no script. */
+/** POST only: the signup form's post (the form script sends it the same way), or JSON from an API client. */
 export const POST = withProductionDeps(
   withDeadline((request, deps) => handleSignupRequest(request, { ...deps, now: new Date() }), { unavailable: unavailableJson }),
 );
