@@ -118,7 +118,7 @@ export function subscriberPage(input: {
 function EmailsTable({ now, emails, uid }: { now: Date; emails: SubscriberEmail[]; uid: string }) {
   return (
     <Table
-      headers={['Created', 'Kind', 'Subject', 'Status', N('Attempts'), 'Sent', 'Last error', '']}
+      headers={['Created', 'Kind', 'Subject', 'Status', N('Attempts'), 'Sent', 'Last error', 'Action']}
       rows={emails.map((e, i) => (
         <tr key={i}>
           <When now={now} at={e.createdAt} />

@@ -94,6 +94,8 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
 export type EmailSuggestion = { typed: string; suggested: string; asked: true };
 
 export type SignupFormViewProps = {
+  /** The level of the preview panel's heading: 3 under the landing page's "Sign up" (an h2), 2 on a page whose form follows its h1. */
+  previewHeadingLevel?: 2 | 3;
   values: SignupFormValues;
   errors: SignupFieldErrors;
   /** The AI stage is on: "About you" is on the form (nothing else reads it, so without the stage it is not). */
@@ -172,6 +174,7 @@ export function SignupFormView({
   defaultDigestHour,
   autoFocusFirstError = false,
   preview = { kind: 'idle' },
+  previewHeadingLevel = 3,
 }: SignupFormViewProps) {
   const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : focusField;
   // An old form's minimum budget is the fixed minimum: its error is that field's, red border and all.
@@ -236,7 +239,7 @@ export function SignupFormView({
       </div>
 
       {/* Right under the two fields it follows most, so the preview stays beside the typing on a phone; on a wide screen the stylesheet moves it into a column of its own beside the whole form. */}
-      <PreviewPanel id={id('preview')} state={preview} />
+      <PreviewPanel id={id('preview')} state={preview} headingLevel={previewHeadingLevel} />
 
       <fieldset className="field">
         <legend>

@@ -32,6 +32,7 @@ export function signupFormPage(input: {
           : 'Some fields need a change before Scout can sign you up.'}
       </p>
       <SignupFormView
+        previewHeadingLevel={2}
         values={input.values}
         errors={input.errors}
         askAbout={input.askAbout}
@@ -52,6 +53,7 @@ export function signupChangePage(input: { values: SignupFormValues; defaultDiges
       <h1>Change your email address</h1>
       <p>Everything else is as you left it. Correct the address and sign up again.</p>
       <SignupFormView
+        previewHeadingLevel={2}
         values={input.values}
         errors={{}}
         askAbout={input.askAbout}
@@ -84,6 +86,7 @@ export function signupPreviewPage(input: {
       <h1>What Scout would have sent you</h1>
       <p>Change anything and press Preview again, or sign up as it is.</p>
       <SignupFormView
+        previewHeadingLevel={2}
         values={input.values}
         errors={input.errors}
         askAbout={input.askAbout}

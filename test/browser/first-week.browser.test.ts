@@ -6,6 +6,7 @@ import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/serv
 import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { accessibilityViolations, EMAIL_EXEMPT_RULES } from '../support/accessibility';
 import { BROWSER_ADMIN_SECRET, BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
@@ -334,6 +335,42 @@ describe.each(WIDTHS)('a first week on a $device ($viewport.width px)', ({ devic
     await page.waitForLoadState('load');
     expect(await page.locator('main').textContent()).toMatch(/subscribers/i);
     await look('admin');
+  });
+
+  it('the ops page looks up one subscriber: their emails and deliveries', async () => {
+    await page.fill('#lookup-email', address);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.locator('main').textContent()).toContain(`welcome_${uid}`);
+    await look('admin-subscriber');
+  });
+
+  it('signing up again with a subscribed address mails a link to the preferences, and the page says the same as for anyone', async () => {
+    // Subscribed a while ago (the address just confirmed above is inside its mailbox's 10-minute window).
+    const known = `kim.${device}@example.com`;
+    await addActiveSubscriber(createFirestore({ projectId }), { email: known, keywords: ['svelte'] }, new Date(Date.now() - DAY));
+    await page.goto(appUrl);
+    await page.fill('input[name=email]', known);
+    await page.fill('[name=keywords]', 'svelte');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByText('Check your inbox').waitFor();
+    const [manage] = await inbox(known);
+    expect(manage.subject).toBe('Your Scout subscription');
+    await lookAtEmail(manage, 'already-subscribed-email');
+  });
+
+  it('without JavaScript the form still works: the server answers with its own page', async () => {
+    await page.goto(appUrl);
+    await page.fill('input[name=email]', `bo.${device}@example.com`);
+    await page.fill('[name=keywords]', `svelte, ${'x'.repeat(70)}`);
+    // The form's own submission, as a browser without the script makes it (submit() fires no submit event).
+    await Promise.all([
+      page.waitForURL(`${appUrl}/api/signup`),
+      page.evaluate(() => (document.querySelector('form.signup-form') as HTMLFormElement).submit()),
+    ]);
+    await page.waitForLoadState('load');
+    expect(await page.getAttribute('[name=keywords]', 'aria-invalid')).toBe('true');
+    await look('signup-errors-no-script');
   });
 
   it('every page and every email above: 0 axe-core violations in light and dark mode, 0 blocked scripts', () => {
