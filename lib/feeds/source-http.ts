@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import { retryAfterMs } from '../http/retry-after';
 import { createPublicOnlyAgent, SOURCE_HTTP_VERSION } from './address-guard';
 import { decodeBody } from './decode-body';
 import { FeedFetchError } from './feed-errors';
@@ -202,13 +203,11 @@ function requestHeaders(options: SourceHttpOptions, init: SourceRequestInit): Re
   return headers;
 }
 
-/** Seconds, or an HTTP date; anything else (or a past date) is no advice at all. */
+/** A board's Retry-After in whole seconds, at most a day; absent, unreadable or already past is no advice at all. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  const seconds = /^\d{1,10}$/.test(trimmed) ? Number(trimmed) : Math.ceil((Date.parse(trimmed) - now) / 1000);
-  if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
-  return Math.min(seconds, MAX_RETRY_AFTER_SECONDS);
+  const ms = retryAfterMs(value, now);
+  if (ms === null || ms <= 0) return undefined;
+  return Math.min(Math.ceil(ms / 1000), MAX_RETRY_AFTER_SECONDS);
 }
 
 const NETWORK_ERRORS: Record<string, string> = {

@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../http/retry-after';
+
 /**
  * Every provider answer falls in one of these, and the outbox decides per email kind what each
  * allows (docs/design.md §2.3–2.4):
@@ -29,23 +31,14 @@ export function classifyProviderError(error: ProviderError, headers: Record<stri
   const status = typeof error.statusCode === 'number' ? error.statusCode : null;
   const description = `${status ?? 'network'} ${error.name ?? 'error'}: ${error.message ?? ''}`.trim().slice(0, 500);
   const period = error.name ? QUOTA_ERRORS[error.name] : undefined;
-  if (period) return { kind: 'quota', period, status, error: description, retryAfterMs: parseRetryAfter(headers?.['retry-after']) };
+  if (period) return { kind: 'quota', period, status, error: description, retryAfterMs: retryAfterMs(headers?.['retry-after']) };
   if (error.name === 'concurrent_idempotent_requests') return { kind: 'key-conflict', reason: 'concurrent', error: description };
   if (error.name === 'invalid_idempotent_request') return { kind: 'key-conflict', reason: 'mismatch', error: description };
   if (status === null) return { kind: 'ambiguous', status, error: description };
   if (status === 429)
-    return { kind: 'refused', retryable: true, status, error: description, retryAfterMs: parseRetryAfter(headers?.['retry-after']) };
+    return { kind: 'refused', retryable: true, status, error: description, retryAfterMs: retryAfterMs(headers?.['retry-after']) };
   if (status >= 400 && status < 500) return { kind: 'refused', retryable: false, status, error: description, retryAfterMs: null };
   return { kind: 'ambiguous', status, error: description };
-}
-
-/** Retry-After is seconds or an HTTP date; anything else means "no advice". */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyProviderError, parseRetryAfter, quotaResumesAt } from '../../lib/mail/send-outcome';
+import { classifyProviderError, quotaResumesAt } from '../../lib/mail/send-outcome';
+import { retryAfterMs as parseRetryAfter } from '../../lib/http/retry-after';
 import { createSendLimiter } from '../../lib/mail/send-limiter';
 import { retryDelayMs } from '../../lib/outbox/retry-delay';
 
