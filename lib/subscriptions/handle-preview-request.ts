@@ -9,7 +9,7 @@ import { invalidPreview, type PreviewPanelState } from '../preview/preview-panel
 import { renderPreviewBody } from '../preview/render-preview-body';
 import { runPreview } from '../preview/run-preview';
 import { formToSignupBody } from '../subscribers/signup-schema';
-import { emptySignupValues, signupFormValuesOf } from './signup-form';
+import { emptySignupValues, signupFormValuesOf } from './signup-form-values';
 import { signupPreviewPage, signupRefusedPage } from './signup-page';
 
 export type PreviewRequestDeps = {

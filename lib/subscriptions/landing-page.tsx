@@ -5,7 +5,8 @@ import { configuredSources } from '../feeds/source-list';
 import { DEFAULT_TIMEZONE } from '../subscribers/digest-schedule';
 import { landingFacts, type LandingFacts } from './landing-facts';
 import { SampleCard } from './landing-sample';
-import { emptySignupValues, SignupFormView } from './signup-form';
+import { SignupFormView } from './signup-form';
+import { emptySignupValues } from './signup-form-values';
 import { timeZoneChoices } from './schedule-fields';
 
 const FEATURES = [

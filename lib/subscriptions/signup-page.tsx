@@ -1,5 +1,6 @@
 import { ErrorPage, Page, pageResponse } from '../http/page';
-import { SignupFormView, type EmailSuggestion, type SignupFormValues } from './signup-form';
+import { SignupFormView, type EmailSuggestion } from './signup-form';
+import type { SignupFormValues } from './signup-form-values';
 import { SignupReceivedView } from './signup-received';
 import type { SignupFieldErrors } from '../subscribers/signup-schema';
 import type { PreviewPanelState } from '../preview/preview-panel';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { SignupFormValues } from './signup-form';
+import type { SignupFormValues } from './signup-form-values';
 import { RESEND_AFTER_SEC, resendHint } from './resend-wait';
 
 /**

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { emptySignupValues, SignupFormView } from '../../lib/subscriptions/signup-form';
+import { SignupFormView } from '../../lib/subscriptions/signup-form';
+import { emptySignupValues } from '../../lib/subscriptions/signup-form-values';
 import { PreferencesFormView, type PreferenceFormValues } from '../../lib/subscriptions/preferences-page';
 import { signupFields, type SignupFieldErrors } from '../../lib/subscribers/signup-schema';
 import { preferenceFields, type PreferenceFieldErrors } from '../../lib/subscribers/preferences-schema';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../../lib/pay/minimum-pay-words';
 import { MINIMUM_PAY_KINDS } from '../../lib/pay/minimum-pay';
-import { emptySignupValues, SignupFormView } from '../../lib/subscriptions/signup-form';
+import { SignupFormView } from '../../lib/subscriptions/signup-form';
+import { emptySignupValues } from '../../lib/subscriptions/signup-form-values';
 import { formValuesOf, PreferencesFormView } from '../../lib/subscriptions/preferences-page';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 
