@@ -1,4 +1,12 @@
-import type { CardPosting, MailSettings, ScoredPosting } from '../../lib/mail/compose-email';
+import { composeConfirmation, composeManageLink } from '../../lib/mail/compose-account-email';
+import {
+  composeDailyDigest,
+  composeInstantAlert,
+  composeWelcome,
+  type CardPosting,
+  type MailSettings,
+  type ScoredPosting,
+} from '../../lib/mail/compose-email';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 
 /** Realistic emails of postings: the real composers, with postings as the boards send them. */
@@ -72,3 +80,35 @@ export const realisticItems = (count: number): ScoredPosting[] =>
     fit: 82 - n,
     fitReason: 'Senior front-end role on React and TypeScript, remote in the EU as you asked.',
   }));
+
+/**
+ * Every kind of email Scout sends, composed by the real composers with realistic data: the digest
+ * at its default size with its near-miss, sources and next-digest lines. `alertItems` lets a test
+ * put a hostile card in the alert.
+ */
+export const everyEmail = (alertItems: ScoredPosting[] = realisticItems(5)): [string, () => Promise<{ html: string }>][] => [
+  ['alert', () => composeInstantAlert({ subscriber: berlinSubscriber, items: alertItems, settings, now })],
+  [
+    'digest',
+    () =>
+      composeDailyDigest({
+        subscriber: berlinSubscriber,
+        items: realisticItems(20),
+        moreCount: 4,
+        day: '2026-11-30',
+        filteredOut: { underMinBudget: 2, excluded: 1, notAFit: 1, minPay: berlinSubscriber.minPay },
+        coverage: { postings: 412, sources: 6, unreachable: 1, unreachableSince: new Date('2026-11-27T10:00:00Z') },
+        nextDigest: NEXT_DIGEST,
+        settings,
+        now,
+      }),
+  ],
+  [
+    'welcome',
+    () => composeWelcome({ subscriber: berlinSubscriber, items: realisticItems(5), windowDays: 7, nextEmail: NEXT_DIGEST, settings, now }),
+  ],
+  ['confirmation', () => composeConfirmation({ subscriber: berlinSubscriber, nonce: 'n'.repeat(22), settings, now })],
+  ['already subscribed', () => composeManageLink({ subscriber: berlinSubscriber, settings, now })],
+];
+
+const NEXT_DIGEST = 'Your next digest comes on Tuesday 1 December at 08:00 Europe/Berlin, with what Scout finds until then.';
