@@ -1,32 +1,60 @@
 /**
- * Scout's layers, lowest first. A folder under lib/ may import its own files and the folders
- * before it in this list, never one after it: dependencies point one way, so no two folders can
- * import each other in a loop. README "Layout" says what each layer holds.
+ * Scout's tiers, lowest first (docs/layout.md draws them). A folder under lib/ may import its own
+ * files, any folder of a lower tier, and, within its own tier, only the folders its tier's `within`
+ * names: folders of one tier stand side by side unless the rule says one builds on another. So
+ * dependencies point one way and no two folders can import each other in a loop.
  */
-const LAYERS = [
-  'runtime', // config, logger, failpoints, shard
-  'store', // Firestore client, errors, timestamps, guarded update, write groups, collection names
-  'http', // request bodies, client address, origin checks, headers, rate limits, page shell
-  'pay', // what a posting pays and what a subscriber asks: the kinds, the one parser, formatting, the minimum's rule
-  'subscribers', // the subscriber model, link tokens, schemas
-  'feeds',
-  'ledger', // deliveries
-  'mail',
-  'matching',
-  'preview', // what a profile being typed would have matched over the last week: the bounded read, the estimate, the panel
-  'feedback', // "not a fit" from the email: feedback/ documents, counter-examples, the exclude suggestion
-  'verdicts', // the optional AI verdict stage: config-built client, wire contract, answer checks
-  'outbox', // rows, lease, dispatch, send rules
-  'claims', // claim deliveries, flush due digests
-  'ops', // run records, dashboards, retry, prune, history, resend
-  'archive', // the subscriber's archive page and private Atom feed: reading what was sent, and their views
-  'subscriptions', // signup, confirm, preferences, unsubscribe flows and their views
-  'cycle', // run-cycle, preview, lock
-  'wiring', // the app's dependencies, built once
-  'admin', // request handlers
-  'cron',
-  'client', // code that runs in the browser (bundled into public/scout-forms.js); only CLIENT_SAFE below
+const TIERS = [
+  {
+    tier: 'platform', // what any server needs: config, logs, the store, HTTP
+    folders: ['runtime', 'store', 'http'],
+    within: { store: ['runtime'], http: ['runtime', 'store'] },
+  },
+  {
+    tier: 'domain', // what Scout is about: pay, subscribers, postings (feeds), matching, email
+    folders: ['pay', 'subscribers', 'feeds', 'matching', 'mail'],
+    within: {
+      subscribers: ['pay'],
+      feeds: ['pay'],
+      matching: ['pay', 'subscribers', 'feeds'],
+      mail: ['pay', 'subscribers', 'feeds', 'matching'],
+    },
+  },
+  {
+    tier: 'ledger', // the store operations on what was decided and what happened: deliveries, near misses, feedback, runs
+    folders: ['ledger'],
+    within: {},
+  },
+  {
+    tier: 'engine', // the work that sends: verdicts, the outbox, the claims
+    folders: ['verdicts', 'outbox', 'claims'],
+    within: { claims: ['verdicts', 'outbox'] },
+  },
+  {
+    tier: 'surfaces', // what people see and do: preview, feedback, archive, subscriptions, ops views
+    folders: ['preview', 'feedback', 'archive', 'subscriptions', 'ops'],
+    within: { subscriptions: ['preview', 'feedback', 'archive'] },
+  },
+  {
+    tier: 'cycle', // the cron run, design §3 top to bottom
+    folders: ['cycle'],
+    within: {},
+  },
+  {
+    tier: 'entries', // where requests and the browser come in: the app's wiring, the ops page, the cron handler, the browser's script
+    folders: ['wiring', 'admin', 'cron', 'client'],
+    within: { admin: ['wiring'], cron: ['wiring'] },
+  },
 ];
+
+const ALL_FOLDERS = TIERS.flatMap((t) => t.folders);
+
+/** What a folder may import: its own files, every folder of a lower tier, and what its tier lets it use. */
+function allowedFor(folder) {
+  const index = TIERS.findIndex((t) => t.folders.includes(folder));
+  const lower = TIERS.slice(0, index).flatMap((t) => t.folders);
+  return [...lower, folder, ...(TIERS[index].within[folder] ?? [])];
+}
 
 /**
  * What lib/client may import: files free of the server and of heavy libraries, which a test keeps
@@ -44,19 +72,23 @@ const folder = (names) => `^lib/(${names.join('|')})/`;
 
 module.exports = {
   forbidden: [
-    ...LAYERS.map((layer, index) => ({
-      name: `${layer}-imports-only-lower-layers`,
-      comment: `lib/${layer} may import only ${index === 0 ? 'itself' : `lib/{${LAYERS.slice(0, index).join(',')}}`}.`,
-      severity: 'error',
-      from: { path: folder([layer]) },
-      // Anything of ours that is not this layer or one below it: a higher layer, an unlisted folder, app/, scripts/, test/.
-      to: { path: '^(lib|app|scripts|test)/', pathNot: folder(LAYERS.slice(0, index + 1)) },
-    })),
+    ...ALL_FOLDERS.map((name) => {
+      const tier = TIERS.find((t) => t.folders.includes(name)).tier;
+      const allowed = allowedFor(name);
+      return {
+        name: `${name}-imports-only-lower-tiers`,
+        comment: `lib/${name} (${tier} tier) may import only lib/{${allowed.join(',')}}.`,
+        severity: 'error',
+        from: { path: folder([name]) },
+        // Anything of ours it may not use: a higher tier, a neighbour its tier does not allow, an unlisted folder, app/, scripts/, test/.
+        to: { path: '^(lib|app|scripts|test)/', pathNot: folder(allowed) },
+      };
+    }),
     {
-      name: 'lib-folders-are-layered',
-      comment: 'Every folder under lib/ has a place in LAYERS (.dependency-cruiser.cjs).',
+      name: 'lib-folders-are-tiered',
+      comment: 'Every folder under lib/ has a place in TIERS (.dependency-cruiser.cjs).',
       severity: 'error',
-      from: { path: '^lib/', pathNot: folder(LAYERS) },
+      from: { path: '^lib/', pathNot: folder(ALL_FOLDERS) },
       to: {},
     },
     {

@@ -13,7 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Firestore } from 'firebase-admin/firestore';
-import type { RunAnswer } from '../lib/ops/runs';
+import type { RunAnswer } from '../lib/ledger/runs';
 import { clearEmulatorProject } from './stack/firestore-emulator';
 import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startNextServer } from './stack/next-server';

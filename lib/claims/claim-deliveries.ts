@@ -12,7 +12,8 @@ import { digestScheduleOf, isDigestMode, type Subscriber } from '../subscribers/
 import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
 import type { IndexedSubscriber } from '../subscribers/match-index';
 import { readMany } from '../store/create-documents';
-import { deliveryId, deliveryRef, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import { rankOf } from '../matching/rank';
+import { deliveryId, deliveryRef, readDeliveries, type Delivery } from '../ledger/delivery';
 import { nearMissesRef, nearMissesUpdate } from '../ledger/near-misses';
 import type { Judge, Judgement } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';

@@ -7,7 +7,8 @@ import { readSourceCoverage, type SourceCoverage } from '../feeds/source-coverag
 import type { PlannedDelivery } from './claim-deliveries';
 import { claimInRounds } from './claim-in-rounds';
 import { readMany } from '../store/create-documents';
-import { deliveriesCollection, deliveryId, rankOf, readDeliveries, type Delivery } from '../ledger/delivery';
+import { rankOf } from '../matching/rank';
+import { deliveriesCollection, deliveryId, readDeliveries, type Delivery } from '../ledger/delivery';
 import { readNearMisses } from '../ledger/near-misses';
 import { chunksOf, digestHourSince, IN_LIMIT, readDigestRows, scheduleKey } from './digest-rows';
 import type { Judge, Judgement } from '../verdicts/judge-postings';

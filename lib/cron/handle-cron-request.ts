@@ -1,6 +1,6 @@
 import type { AppDeps } from '../wiring/app-deps';
 import { runCycle } from '../cycle/run-cycle';
-import { newRunId } from '../ops/runs';
+import { newRunId } from '../ledger/runs';
 import { clientAddressOf } from '../http/client-address';
 import { recordAuthFailure } from '../ops/auth-failures';
 import { isAuthorizedCron } from './authorize-cron';

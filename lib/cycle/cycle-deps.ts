@@ -3,7 +3,7 @@ import type { Config } from '../runtime/config';
 import type { FeedFetch } from '../feeds/fetch-feed';
 import type { Mailer } from '../mail/mailer';
 import type { SendLimiter } from '../mail/send-limiter';
-import type { CyclePhase } from '../ops/runs';
+import type { CyclePhase } from '../ledger/runs';
 import type { Failpoint } from '../runtime/failpoints';
 import type { Logger } from '../runtime/logger';
 import type { Shard } from '../runtime/shard';

@@ -1,4 +1,4 @@
-import { emptyRunStats, type RunStats } from '../ops/runs';
+import { emptyRunStats, type RunStats } from '../ledger/runs';
 import type { ClaimResult, DispatchResult, FetchResult, FlushResult, MatchResult, RepairResult } from './cycle-steps';
 import type { RunContext } from './run-context';
 

@@ -2,7 +2,7 @@ import type { ConfiguredSource } from '../feeds/source-adapter';
 import { configuredSources } from '../feeds/source-list';
 import type { MailSettings } from '../mail/compose-email';
 import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
-import { newRunId, type CyclePhase } from '../ops/runs';
+import { newRunId, type CyclePhase } from '../ledger/runs';
 import { createHandoff, type Handoff } from '../outbox/handoff';
 import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
 import { shardTag, type Shard } from '../runtime/shard';

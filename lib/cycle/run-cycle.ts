@@ -1,5 +1,5 @@
 import { addDays } from '../store/timestamps';
-import { recordRunEnd, recordRunStart, type RunStats } from '../ops/runs';
+import { recordRunEnd, recordRunStart, type RunStats } from '../ledger/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
 import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';

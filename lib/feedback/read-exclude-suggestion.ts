@@ -4,7 +4,7 @@ import { deliveriesCollection } from '../ledger/delivery';
 import { readMany } from '../store/create-documents';
 import { MAX_EXCLUDES } from '../subscribers/preference-fields';
 import type { Subscriber } from '../subscribers/subscriber';
-import { feedbackCollection } from './feedback';
+import { feedbackCollection } from '../ledger/feedback';
 import { MIN_NOT_A_FIT_SHARED, suggestExclude, type ExcludeSuggestion } from './suggest-exclude';
 
 /** M is measured over at most this many of the subscriber's latest deliveries. */

@@ -2,7 +2,7 @@ import type { DocumentReference, DocumentSnapshot, Firestore } from 'firebase-ad
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { isAlreadyExists } from '../store/firestore-errors';
 import { subscribersCollection, type Subscriber, type SubscriberStatus } from '../subscribers/subscriber';
-import { feedbackRef, notAFitFeedback, type Feedback } from './feedback';
+import { feedbackRef, notAFitFeedback, type Feedback } from '../ledger/feedback';
 
 /**
  * "Not a fit" from a signed link: what the page may show (`readNotAFit` + `decideNotAFit`, for

@@ -61,9 +61,6 @@ export type Delivery = {
   expireAt: Date;
 };
 
-/** How a subscriber's items are ranked: by the model's fit when there is one, else by the keyword score (both 0–100). */
-export const rankOf = (item: { score: number; fit?: number | null }) => item.fit ?? item.score;
-
 /** The pair's id: also how outbox rows list the deliveries they carry. */
 export const deliveryId = (uid: string, jobId: string) => `${uid}_${jobId}`;
 

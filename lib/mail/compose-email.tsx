@@ -18,7 +18,7 @@ import { render } from '@react-email/render';
 import { WelcomeEmail } from './templates/welcome-email';
 
 export type MailSettings = { appUrl: string; from: string; linkSecret: string };
-import { rankOf } from '../ledger/delivery';
+import { rankOf } from '../matching/rank';
 
 /** One posting an email carries: its keyword score and reasons, and the AI verdict when the stage judged it. */
 export type ScoredPosting = {

@@ -1,7 +1,7 @@
 import type { DocumentData, Firestore, Query } from 'firebase-admin/firestore';
 import { isKnownTimeZone, nextDigestSlot, WEEKDAYS, type DigestSchedule } from '../subscribers/digest-schedule';
 import { subscribersCollection } from '../subscribers/subscriber';
-import { runsCollection } from './runs';
+import { runsCollection } from '../ledger/runs';
 
 /**
  * Are the subscribers' digest hours being served? A digest goes out at the first run at or after

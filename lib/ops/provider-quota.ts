@@ -1,5 +1,5 @@
 import { toDate } from '../store/timestamps';
-import type { QuotaHit } from '../outbox/quota-pause';
+import type { QuotaHit } from '../ledger/runs';
 
 /** The provider's quota as the newest runs saw it, for the ops page and `scout status`. */
 export type QuotaNotice = QuotaHit & { runId: string };

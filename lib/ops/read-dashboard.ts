@@ -1,10 +1,10 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { runsCollection } from './runs';
+import { runsCollection } from '../ledger/runs';
 import { feedStatesCollection } from '../feeds/feed-state';
 import { neverFetchedView, sortForTheOperator, sourceHealthView, SOURCES_LISTED, type SourceHealthView } from './source-health-view';
 import { toDate, utcDay } from '../store/timestamps';
 import { outboxCollection } from '../outbox/outbox-row';
-import type { QuotaHit } from '../outbox/quota-pause';
+import type { QuotaHit } from '../ledger/runs';
 import { readDoor, type DoorView } from './auth-failures';
 import { providerQuotaNotice, readRunQuota, type QuotaNotice } from './provider-quota';
 import {

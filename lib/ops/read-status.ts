@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { runsCollection } from './runs';
+import { runsCollection } from '../ledger/runs';
 import { postingsCollection } from '../feeds/postings-collection';
 import { deliveriesCollection } from '../ledger/delivery';
 import { toDate, utcDay } from '../store/timestamps';

@@ -1,6 +1,6 @@
 import type { MemberResult } from './deliver-unit';
 import type { EmailKind } from './outbox-row';
-import type { QuotaHit } from './quota-pause';
+import type { QuotaHit } from '../ledger/runs';
 
 export type DispatchStats = {
   sent: Record<EmailKind, number>;
@@ -65,10 +65,3 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
   };
 }
 
-/** The run's sender of the rows it created (handoff.ts): sets handed, ms busy sending, ms its producers waited for it. */
-export type SenderTiming = {
-  sets: number;
-  busyMs: number;
-  /** Waited for room in the sender's queue (claim, flush), and for its last sends at the dispatch step (drain). */
-  waitedMs: { claim: number; flush: number; drain: number };
-};

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Firestore, Timestamp } from 'firebase-admin/firestore';
-import type { SenderTiming } from './dispatch-stats';
+import type { SenderTiming } from '../ledger/runs';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { MAX_COMMIT_BYTES, payloadBytes } from '../store/write-groups';

@@ -1,7 +1,5 @@
-import { quotaResumesAt, type QuotaOutcome, type QuotaPeriod } from '../mail/send-outcome';
-
-/** What a run records when the provider said its quota is used up: `runs/{runId}.quota`. */
-export type QuotaHit = { period: QuotaPeriod; reachedAt: Date; resumesAt: Date; error: string };
+import type { QuotaHit } from '../ledger/runs';
+import { quotaResumesAt, type QuotaOutcome } from '../mail/send-outcome';
 
 /**
  * One per run (or per request that sends now): once the provider refuses a send for quota, every

@@ -20,7 +20,7 @@ export const COLLECTIONS = {
   deliveries: 'deliveries',
   /** The outbox, by email key (lib/outbox/outbox-row.ts). */
   emails: 'emails',
-  /** What each cycle did, by runId (lib/ops/runs.ts). */
+  /** What each cycle did, by runId (lib/ledger/runs.ts). */
   runs: 'runs',
   /** Each feed's validators and health, by source (lib/feeds/feed-state.ts). */
   feedStates: 'feeds',
@@ -38,7 +38,7 @@ export const COLLECTIONS = {
   matches: 'matches',
   /** Model tokens used per UTC day, against AI_DAILY_TOKEN_BUDGET (lib/verdicts/ai-usage.ts). */
   aiUsage: 'aiUsage',
-  /** "Not a fit" from the email, per subscriber and posting, with a snapshot of the posting (lib/feedback/feedback.ts). */
+  /** "Not a fit" from the email, per subscriber and posting, with a snapshot of the posting (lib/ledger/feedback.ts). */
   feedback: 'feedback',
   /** A source's OAuth2 token, sealed, and the lease of its refresh (lib/feeds/upwork-token.ts). */
   sourceTokens: 'sourceTokens',

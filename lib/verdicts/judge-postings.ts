@@ -1,7 +1,8 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Posting } from '../feeds/posting';
-import { readCounterExamples } from '../feedback/counter-examples';
+import type { ModelStats as RunModelStats } from '../ledger/runs';
+import { readCounterExamples } from './counter-examples';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
 import type { IndexedSubscriber } from '../subscribers/match-index';
@@ -48,16 +49,7 @@ export type Judge = {
   record(): Promise<void>;
 };
 
-export type ModelStats = {
-  calls: number;
-  tokens: number;
-  /** Pairs the model judged in this run, and pairs whose stored verdict was used. */
-  judged: number;
-  /** Judged below the subscriber's threshold: not sent. */
-  notAFit: number;
-  /** Pairs decided by keywords alone, by why (timeout, rate-limited, budget, …). */
-  fallbacks: Partial<Record<ScoreFallbackReason, number>>;
-};
+export type ModelStats = RunModelStats<ScoreFallbackReason>;
 
 export type JudgeDeps = {
   db: Firestore;

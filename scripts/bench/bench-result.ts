@@ -1,4 +1,4 @@
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase } from '../../lib/ledger/runs';
 import type { DayBill, Ops, Prices, StorageBill, UnitCosts } from './bill';
 import type { StoredBytes } from './stored-bytes';
 import type { EmulatorFloor } from './floor';

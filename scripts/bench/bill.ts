@@ -33,7 +33,7 @@
  * and the bill (dayBill) = R × run + J × posting + P × matchPass × U / U_bench + deliveries × delivery
  * + alerts × alert + digests × digest, in reads, writes and deletes, at list price.
  */
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase } from '../../lib/ledger/runs';
 import { COLLECTIONS } from '../../lib/store/collections';
 import type { CollectionCounts, CountsByCollection } from './firestore-counter';
 import type { StoredBytes, StoredKind } from './stored-bytes';

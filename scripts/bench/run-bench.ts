@@ -52,7 +52,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CyclePhase, RunAnswer } from '../../lib/ops/runs';
+import type { CyclePhase, RunAnswer } from '../../lib/ledger/runs';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
 import { rssFeed } from '../sample-feed/rss-feed';

@@ -5,8 +5,8 @@
  * shard's counts are its own and its peak memory is a process's, as deployed.
  */
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CyclePhase, RunAnswer } from '../../lib/ops/runs';
-import type { SenderTiming } from '../../lib/outbox/dispatch-stats';
+import type { CyclePhase, RunAnswer } from '../../lib/ledger/runs';
+import type { SenderTiming } from '../../lib/ledger/runs';
 import { loadConfig } from '../../lib/runtime/config';
 import { noFailpoints } from '../../lib/runtime/failpoints';
 import { silentLogger } from '../../lib/runtime/logger';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase } from '../../lib/ledger/runs';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { MAX_SHARDS, type Shard } from '../../lib/runtime/shard';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';

@@ -4,7 +4,7 @@ import { startModelFake, type ModelFake, type ModelFault, type RecordedRequest }
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 import { deliveriesCollection, type Delivery } from '../../lib/ledger/delivery';
 import { matchesCollection } from '../../lib/verdicts/match-verdict';
-import { feedbackCollection, feedbackId } from '../../lib/feedback/feedback';
+import { feedbackCollection, feedbackId } from '../../lib/ledger/feedback';
 import { createHarness, type Harness } from '../support/harness';
 
 /**

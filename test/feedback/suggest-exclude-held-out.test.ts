@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { notAFitFeedback } from '../../lib/feedback/feedback';
+import { notAFitFeedback } from '../../lib/ledger/feedback';
 import { MAX_KEPT_REMOVED_SHARE, suggestExclude, type ExcludeSuggestion } from '../../lib/feedback/suggest-exclude';
 import { buildPosting } from '../../lib/feeds/adapters/build-posting';
 import type { Posting } from '../../lib/feeds/posting';

@@ -4,7 +4,7 @@ import { createRunContext } from '../../lib/cycle/run-context';
 import { claimDeliveries } from '../../lib/claims/claim-deliveries';
 import { flushDueDigests } from '../../lib/claims/flush-due-digests';
 import type { EmailPayload } from '../../lib/mail/email-payload';
-import type { CyclePhase } from '../../lib/ops/runs';
+import type { CyclePhase } from '../../lib/ledger/runs';
 import { InjectedCrash, noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { instrumentFirestore, type CountsByCollection } from '../../scripts/bench/firestore-counter';

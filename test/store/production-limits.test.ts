@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Timestamp } from 'firebase-admin/firestore';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allShardTags, MAX_SHARDS } from '../../lib/runtime/shard';
-import { emptyRunStats, newRunId } from '../../lib/ops/runs';
+import { emptyRunStats, newRunId } from '../../lib/ledger/runs';
 import { postingConverter, type Sighting, type StoredPosting } from '../../lib/feeds/postings-collection';
 import { MAX_SIGHTINGS } from '../../lib/feeds/store-postings';
 import { toPosting } from '../../lib/feeds/to-posting';
@@ -46,7 +46,7 @@ import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { configSchema } from '../../lib/runtime/config';
 import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
-import { feedbackConverter, feedbackId, notAFitFeedback } from '../../lib/feedback/feedback';
+import { feedbackConverter, feedbackId, notAFitFeedback } from '../../lib/ledger/feedback';
 
 /**
  * docs/design.md §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator

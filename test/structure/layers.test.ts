@@ -21,7 +21,7 @@ async function cruise(cwd: string, paths: string[]) {
   }
 }
 
-describe('the layer rules (.dependency-cruiser.cjs)', () => {
+describe('the tier rules (.dependency-cruiser.cjs)', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'scout-layers-'));
@@ -46,7 +46,7 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
     });
     const result = await cruise(tree, ['lib']);
     expect(result.ok).toBe(false);
-    expect(result.output).toContain('store-imports-only-lower-layers');
+    expect(result.output).toContain('store-imports-only-lower-tiers');
     expect(result.output).toContain('lib/store/firestore.ts → lib/cycle/run-cycle.ts');
   });
 
@@ -58,15 +58,43 @@ describe('the layer rules (.dependency-cruiser.cjs)', () => {
     expect(await cruise(tree, ['lib'])).toMatchObject({ ok: true });
   });
 
-  it('a folder missing from the layer list fails, so no folder escapes the order', async () => {
+  it('two folders of one tier side by side (ops and archive, both surfaces) may not import each other', async () => {
+    const tree = await plant({
+      'lib/archive/read-archive.ts': `export const a = 1;\n`,
+      'lib/ops/read-status.ts': `import { a } from '../archive/read-archive';\nexport const s = a;\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('ops-imports-only-lower-tiers');
+  });
+
+  it('a folder its tier lets build on a neighbour (claims on the outbox) passes', async () => {
+    const tree = await plant({
+      'lib/outbox/outbox-row.ts': `export const row = 1;\n`,
+      'lib/claims/claim-deliveries.ts': `import { row } from '../outbox/outbox-row';\nexport const c = row;\n`,
+    });
+    expect(await cruise(tree, ['lib'])).toMatchObject({ ok: true });
+  });
+
+  it('the ledger reaching up into the engine (a run record importing the outbox) fails', async () => {
+    const tree = await plant({
+      'lib/outbox/dispatch-stats.ts': `export type T = number;\n`,
+      'lib/ledger/runs.ts': `import type { T } from '../outbox/dispatch-stats';\nexport const r: T = 1;\n`,
+    });
+    const result = await cruise(tree, ['lib']);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('ledger-imports-only-lower-tiers');
+  });
+
+  it('a folder missing from the tier list fails, so no folder escapes the order', async () => {
     const tree = await plant({
       'lib/helpers/anything.ts': `import { join } from 'node:path';\nexport const y = join('a', 'b');\n`,
       'lib/store/a.ts': `import { y } from '../helpers/anything';\nexport const z = y;\n`,
     });
     const result = await cruise(tree, ['lib']);
     expect(result.ok).toBe(false);
-    expect(result.output).toContain('lib-folders-are-layered');
-    expect(result.output).toContain('store-imports-only-lower-layers');
+    expect(result.output).toContain('lib-folders-are-tiered');
+    expect(result.output).toContain('store-imports-only-lower-tiers');
   });
 
   it('browser code importing the server (the store) fails the check; importing a shared constant passes', async () => {

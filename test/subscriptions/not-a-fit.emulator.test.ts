@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { feedbackCollection, feedbackId } from '../../lib/feedback/feedback';
+import { feedbackCollection, feedbackId } from '../../lib/ledger/feedback';
 import { PAGE_POLICY } from '../../lib/http/page';
 import { notAFitUrl, preferencesUrl, unsubscribeUrl, verifyLinkToken } from '../../lib/subscribers/link-token';
 import { handleNotAFitRequest, MAX_NOT_A_FIT_BODY_BYTES } from '../../lib/subscriptions/handle-not-a-fit-request';

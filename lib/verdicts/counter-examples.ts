@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { feedbackCollection } from './feedback';
+import { feedbackCollection } from '../ledger/feedback';
 
 /** What the model is shown of a posting the subscriber marked "not a fit": its words only. */
 export type CounterExample = { title: string; description: string };

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelFake, type ModelFake, type RecordedRequest } from '../../scripts/model-fake/server';
-import { readCounterExamples } from '../../lib/feedback/counter-examples';
-import { MAX_FEEDBACK_EXCERPT_LENGTH } from '../../lib/feedback/feedback';
+import { readCounterExamples } from '../../lib/verdicts/counter-examples';
+import { MAX_FEEDBACK_EXCERPT_LENGTH } from '../../lib/ledger/feedback';
 import { recordNotAFit } from '../../lib/feedback/record-not-a-fit';
 import { silentLogger } from '../../lib/runtime/logger';
 import { subscriberId } from '../../lib/subscribers/subscriber';

@@ -1,14 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
-import type { QuotaHit } from '../outbox/quota-pause';
-import type { SenderTiming } from '../outbox/dispatch-stats';
+import type { QuotaPeriod } from '../mail/send-outcome';
 import { COLLECTIONS } from '../store/collections';
-import type { ModelStats } from '../verdicts/judge-postings';
 
 /** The cycle's steps, as the run record times them (docs/design.md §3). */
 export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch' | 'repair';
 /** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
 export type ClaimsGivenUp = { deliveries: number; digests: number };
+
+/** What a run records when the provider said its quota is used up: `runs/{runId}.quota`. */
+export type QuotaHit = { period: QuotaPeriod; reachedAt: Date; resumesAt: Date; error: string };
+
+/** The run's sender of the rows it created (lib/outbox/handoff.ts): sets handed, ms busy sending, ms its producers waited for it. */
+export type SenderTiming = {
+  sets: number;
+  busyMs: number;
+  /** Waited for room in the sender's queue (claim, flush), and for its last sends at the dispatch step (drain). */
+  waitedMs: { claim: number; flush: number; drain: number };
+};
+
+/** The AI verdict stage's counts for one run; `Reason` is why a pair fell back to keywords (lib/verdicts/score-once.ts). */
+export type ModelStats<Reason extends string = string> = {
+  calls: number;
+  tokens: number;
+  /** Pairs the model judged in this run, and pairs whose stored verdict was used. */
+  judged: number;
+  /** Judged below the subscriber's threshold: not sent. */
+  notAFit: number;
+  /** Pairs decided by keywords alone, by why (timeout, rate-limited, budget, …). */
+  fallbacks: Partial<Record<Reason, number>>;
+};
 
 export type RunStats = {
   runId: string;
