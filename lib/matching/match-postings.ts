@@ -1,7 +1,7 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
 import { scorePosting, type NearMiss } from './score-posting';
-import { buildSubscriberIndex, type MatchProfile } from './subscriber-index';
+import { buildKeywordLookup, type MatchProfile } from './keyword-lookup';
 import { readPostingText, type PatternCache } from './posting-text';
 
 /** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, a pay minimum). */
@@ -14,7 +14,7 @@ export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subs
 };
 
 /**
- * Every (subscriber, posting) pair that fits, found through the keyword index; and, for the
+ * Every (subscriber, posting) pair that fits, found through the keyword lookup; and, for the
  * subscribers `keepNearMisses` names (daily ones: their digest's near-miss line counts them), the
  * pairs that matched a keyword and were left out, marked `nearMiss`. A subscriber is anything with
  * keywords, excludes and pay minimums: the run passes stored subscribers, the signup preview
@@ -25,13 +25,13 @@ export function matchPostings<P extends Posting, S extends MatchProfile = Subscr
   subscribers: S[],
   options: { keepNearMisses?: (subscriber: S) => boolean } = {},
 ): Candidate<P, S>[] {
-  const index = buildSubscriberIndex(subscribers);
+  const lookup = buildKeywordLookup(subscribers);
   const patterns: PatternCache = new Map();
   const found: Candidate<P, S>[] = [];
   for (const posting of postings) {
     // Read once for all its candidates: each term is looked for in the whole text once, not once per subscriber.
     const text = readPostingText(posting, patterns);
-    for (const subscriber of index.candidatesFor(posting)) {
+    for (const subscriber of lookup.candidatesFor(posting)) {
       const verdict = scorePosting(subscriber, posting, text);
       if (verdict.matched) found.push({ subscriber, posting, score: verdict.score, reasons: verdict.reasons });
       else if (verdict.nearMiss && options.keepNearMisses?.(subscriber))

@@ -4,7 +4,7 @@
  */
 export { keywordPattern } from '../subscribers/keyword-pattern';
 
-/** Letter/mark/digit runs: the inverted index's vocabulary (a superset filter; the pattern decides). */
+/** Letter/mark/digit runs: the keyword lookup's vocabulary (a superset filter; the pattern decides). */
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()

@@ -11,7 +11,7 @@ import type { RecentPostings } from './read-recent-postings';
 
 /**
  * The preview of one profile over the window's postings: the run's own matching (matchPostings,
- * the keyword index and scorePosting; not a copy of them), the best PREVIEW_TOP matches, and the
+ * the keyword lookup and scorePosting; not a copy of them), the best PREVIEW_TOP matches, and the
  * emails the chosen cadence would have sent. Pure. The optional AI verdict stage is not asked:
  * it would cost a model call per preview, so the preview is what keywords, excludes and budget
  * let through, which the model can only narrow.

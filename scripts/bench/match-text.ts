@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { capText } from '../../lib/feeds/plain-text';
 import type { Posting } from '../../lib/feeds/posting';
 import { matchPostings } from '../../lib/matching/match-postings';
-import type { MatchProfile } from '../../lib/matching/subscriber-index';
+import type { MatchProfile } from '../../lib/matching/keyword-lookup';
 import { textForModel } from '../../lib/verdicts/model-text';
 import { readCorpusPostings } from './corpus-postings';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
@@ -169,7 +169,7 @@ function random(seed: number) {
   };
 }
 
-function subscriberIndex(count: number): (MatchProfile & { id: string })[] {
+function benchSubscribers(count: number): (MatchProfile & { id: string })[] {
   const next = random(42);
   const pick = (list: string[]) => list[Math.floor(next() * list.length)];
   return Array.from({ length: count }, (_, i) => ({
@@ -241,7 +241,7 @@ async function main() {
   });
   console.table(lengths);
 
-  const subscribers = subscriberIndex(SUBSCRIBERS);
+  const subscribers = benchSubscribers(SUBSCRIBERS);
   console.log('\nWhat the model reads of a posting (estimated tokens, chars / 4), each with a subscriber of the index it matched:');
   const matched = matchPostings(postings, subscribers);
   const keywordsOf = new Map(matched.map((m) => [m.posting.id, m.subscriber.keywords]));

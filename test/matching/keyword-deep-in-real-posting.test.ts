@@ -6,7 +6,7 @@ import { capText } from '../../lib/feeds/plain-text';
 import type { Posting } from '../../lib/feeds/posting';
 import { matchPostings } from '../../lib/matching/match-postings';
 import { keywordPattern } from '../../lib/matching/text';
-import type { MatchProfile } from '../../lib/matching/subscriber-index';
+import type { MatchProfile } from '../../lib/matching/keyword-lookup';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 
 /**

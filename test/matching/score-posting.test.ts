@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Posting } from '../../lib/feeds/posting';
 import { matchPostings } from '../../lib/matching/match-postings';
 import { scorePosting } from '../../lib/matching/score-posting';
-import { buildSubscriberIndex } from '../../lib/matching/subscriber-index';
+import { buildKeywordLookup } from '../../lib/matching/keyword-lookup';
 import type { Subscriber } from '../../lib/subscribers/subscriber';
 import { NO_MIN_PAY, type MinPay } from '../../lib/pay/minimum-pay';
 
@@ -125,6 +125,6 @@ describe('the subscriber index', () => {
     const fullScan = postings.flatMap((p) => subscribers.filter((s) => scorePosting(s, p).matched).map((s) => `${s.id}:${p.id}`));
     const indexed = matchPostings(postings, subscribers).map((c) => `${c.subscriber.id}:${c.posting.id}`);
     expect(indexed.sort()).toEqual(fullScan.sort());
-    expect(buildSubscriberIndex(subscribers).candidatesFor(postings[2])).toEqual([]);
+    expect(buildKeywordLookup(subscribers).candidatesFor(postings[2])).toEqual([]);
   });
 });

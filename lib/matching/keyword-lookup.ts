@@ -6,12 +6,12 @@ import { firstToken, tokenize } from './text';
 export type MatchProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay'>;
 
 /**
- * An inverted index from each keyword's first token to the subscribers who use it, built once per
+ * The keyword lookup: a map from each keyword's first token to the subscribers who use it, built once per
  * run, so that matching costs grow with postings × candidates, never with postings × subscribers.
  */
-export type SubscriberIndex<S extends MatchProfile = Subscriber> = { candidatesFor(posting: Posting): S[]; size: number };
+export type KeywordLookup<S extends MatchProfile = Subscriber> = { candidatesFor(posting: Posting): S[]; size: number };
 
-export function buildSubscriberIndex<S extends MatchProfile = Subscriber>(subscribers: S[]): SubscriberIndex<S> {
+export function buildKeywordLookup<S extends MatchProfile = Subscriber>(subscribers: S[]): KeywordLookup<S> {
   const byToken = new Map<string, Set<S>>();
   for (const subscriber of subscribers) {
     for (const keyword of subscriber.keywords) {
