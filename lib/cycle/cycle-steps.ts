@@ -59,7 +59,7 @@ export async function fetchFeeds(ctx: RunContext): Promise<FetchResult> {
   // A text past the cap loses its end to matching: rare enough (no real posting comes near it) to name each time.
   for (const feed of feeds.feeds.filter((f) => (f.textCut ?? 0) > 0))
     deps.log('posting.text_cut', { runId, source: feed.source, postings: feed.textCut, cap: MAX_DESCRIPTION });
-  const unseen = ctx.commit ? [] : await notYetStored(ctx, feeds.preview);
+  const unseen = ctx.commit ? [] : await notYetStored(ctx, feeds.dryRunPostings);
   return { fetched: feeds.fetched, new: ctx.commit ? feeds.new : unseen.length, held: feeds.held, feeds: feeds.feeds, unseen };
 }
 

@@ -4,13 +4,13 @@ import type { CycleDeps, CycleOptions } from './cycle-deps';
 import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';
 import { acquireLock } from './lock';
-import { previewCycle, type CyclePreview } from './preview-cycle';
+import { dryRunCycle, type DryRunReport } from './dry-run';
 import { createRunContext, type RunContext } from './run-context';
 
 export type CycleResult =
   | ({ kind: 'ran' } & RunStats)
   | { kind: 'skipped'; skipped: string; lockOwner: string | null; lockExpiresAt: string | null }
-  | ({ kind: 'preview' } & CyclePreview);
+  | ({ kind: 'dry-run' } & DryRunReport);
 
 /**
  * One cycle, top to bottom as docs/design.md §3 tells it:
@@ -28,8 +28,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   // ?dryRun=1: the same steps with the commit off — no lock, no run record, no writes, no sends.
   if (!ctx.commit)
     return {
-      kind: 'preview',
-      ...(await previewCycle(ctx)),
+      kind: 'dry-run',
+      ...(await dryRunCycle(ctx)),
     };
 
   const lockName = options.lockName ?? (ctx.shardTag ? `scan-${ctx.shardTag}` : 'scan');

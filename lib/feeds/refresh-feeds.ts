@@ -40,12 +40,12 @@ const SOURCE_CONCURRENCY = 4;
 export async function refreshFeeds(
   deps: { db: Firestore; fetch: FeedFetch },
   input: { sources: ConfiguredSource[]; now: Date; runId: string; config: Config; dryRun: boolean; signal?: AbortSignal },
-): Promise<{ fetched: number; new: number; held: number; feeds: FeedReport[]; preview: Posting[] }> {
+): Promise<{ fetched: number; new: number; held: number; feeds: FeedReport[]; dryRunPostings: Posting[] }> {
   const { db } = deps;
   const { config } = input;
   const states = input.sources.length > 0 ? await db.getAll(...input.sources.map((s) => feedStatesCollection(db).doc(s.id))) : [];
   const limit = pLimit(SOURCE_CONCURRENCY);
-  const preview: Posting[] = [];
+  const dryRunPostings: Posting[] = [];
   const feeds = await Promise.all(
     input.sources.map((source, i) =>
       limit(async (): Promise<FeedReport> => {
@@ -78,7 +78,7 @@ export async function refreshFeeds(
           const textCut = result.status === 'ok' ? result.postings.filter((p) => isTextCut(p.description)).length : 0;
           const cut = textCut > 0 ? { textCut } : {};
           if (input.dryRun) {
-            if (result.status === 'ok') preview.push(...result.postings);
+            if (result.status === 'ok') dryRunPostings.push(...result.postings);
             return { ...report, ...cut, status: result.status, postings: result.status === 'ok' ? result.postings.length : 0 };
           }
           if (result.status === 'not-modified') {
@@ -116,7 +116,7 @@ export async function refreshFeeds(
     new: feeds.reduce((n, f) => n + (f.new ?? 0), 0),
     held: feeds.reduce((n, f) => n + (f.held ?? 0), 0),
     feeds,
-    preview,
+    dryRunPostings,
   };
 }
 

@@ -79,7 +79,7 @@ export async function scan(ctx: CommandContext, args: ScanArgs): Promise<number>
     ctx.out(`skipped: ${result.skipped} (lock held by ${result.lockOwner ?? 'another run'} until ${result.lockExpiresAt ?? '?'})`);
     return EXIT.ok;
   }
-  if (result.kind === 'preview') {
+  if (result.kind === 'dry-run') {
     const w = result.wouldSend;
     ctx.out(`dry run ${result.runId}: ${result.jobsNew} new postings, ${result.matches} matches`);
     ctx.out(

@@ -878,7 +878,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots, anything due later', equal: ['status'], range: ['digestDueAt'] },
     { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots', equal: ['status', 'uid'], range: ['digestDueAt'] },
     { collection: 'deliveries', by: 'reschedule-queued-digests.ts, skip-queued-deliveries.ts', equal: ['uid', 'status'] },
-    { collection: 'emails', by: 'read-status.ts, preview-cycle.ts: rows by status', equal: ['status'] },
+    { collection: 'emails', by: 'read-status.ts, dry-run.ts: rows by status', equal: ['status'] },
     { collection: 'emails', by: 'read-status.ts: failed and dead', equal: ['status'], order: ['createdAt desc'] },
     { collection: 'emails', by: 'read-dashboard.ts: digests sent today', equal: ['kind', 'status'], range: ['sentAt'] },
     { collection: 'emails', by: 'resend-digest.ts', equal: ['uid', 'kind'], order: ['createdAt desc'] },

@@ -24,15 +24,15 @@ async function digestItemsOf(runId: string) {
  * The dry run's figures next to what a real run then did on the same data: the dry run writes
  * nothing, and each figure it reports is the one the run then reports.
  */
-async function previewThenRun(now: string) {
+async function dryRunThenRun(now: string) {
   const before = await h.dump();
-  const preview = (await h.cron({ now, dryRun: '1' })).body;
+  const dry = (await h.cron({ now, dryRun: '1' })).body;
   expect(await h.dump()).toEqual(before);
   const run = (await h.cron({ now })).body;
-  const w = preview.wouldSend;
+  const w = dry.wouldSend;
   expect({
-    matches: preview.matches,
-    users: preview.users,
+    matches: dry.matches,
+    users: dry.users,
     instantEmails: w.alerts,
     instantDeliveries: w.alertItems,
     queued: w.queued,
@@ -47,7 +47,7 @@ async function previewThenRun(now: string) {
     digests: run.digests,
     digestItems: await digestItemsOf(run.runId),
   });
-  return { preview: w, run };
+  return { dryRun: w, run };
 }
 
 describe('the dry run reports what a real run on the same data then does', () => {
@@ -70,18 +70,18 @@ describe('the dry run reports what a real run on the same data then does', () =>
     // 30 queued for today's digest, which carries 20; cid (paused), fay (unsubscribed) and dan
     // (now instant) get no digest for the items they had queued.
     expect(30).toBeGreaterThan(MAX_ALERT_ITEMS);
-    const morning = await previewThenRun('2026-11-30T08:01:00Z');
-    expect(morning.preview).toMatchObject({ alerts: 2, alertItems: 50, alertItemsCapped: 10, queued: 60, digests: 2, digestItems: 40 });
+    const morning = await dryRunThenRun('2026-11-30T08:01:00Z');
+    expect(morning.dryRun).toMatchObject({ alerts: 2, alertItems: 50, alertItemsCapped: 10, queued: 60, digests: 2, digestItems: 40 });
     expect(morning.run).toMatchObject({ matches: 4 * 30, users: 4 });
 
     // After today's digest was claimed, new items are queued for tomorrow: no digest now.
     h.serveFeed(postingsAbout('react', 2, { at: new Date('2026-11-30T09:00:00Z'), prefix: 'late' }));
-    const later = await previewThenRun('2026-11-30T09:00:00Z');
-    expect(later.preview).toMatchObject({ alerts: 2, alertItems: 4, alertItemsCapped: 0, queued: 4, digests: 0, digestItems: 0 });
+    const later = await dryRunThenRun('2026-11-30T09:00:00Z');
+    expect(later.dryRun).toMatchObject({ alerts: 2, alertItems: 4, alertItemsCapped: 0, queued: 4, digests: 0, digestItems: 0 });
 
     // Tomorrow's digest carries them.
-    const tomorrow = await previewThenRun('2026-12-01T08:00:00Z');
-    expect(tomorrow.preview).toMatchObject({ alerts: 0, queued: 0, digests: 2, digestItems: 4 });
+    const tomorrow = await dryRunThenRun('2026-12-01T08:00:00Z');
+    expect(tomorrow.dryRun).toMatchObject({ alerts: 0, queued: 0, digests: 2, digestItems: 4 });
   });
 
   it('a due digest of items queued by earlier runs only, and a subscriber whose digest a run already claimed today', async () => {
@@ -89,9 +89,9 @@ describe('the dry run reports what a real run on the same data then does', () =>
     h.serveFeed(postingsAbout('react', 25, { at: new Date('2026-11-30T05:00:00Z'), prefix: 'night' }));
     await h.cron({ now: '2026-11-30T06:00:00Z' });
     await setUser('ivy@example.com', { status: 'unsubscribed' });
-    const morning = await previewThenRun('2026-11-30T08:30:00Z');
-    expect(morning.preview).toMatchObject({ queued: 0, digests: 2, digestItems: 40 });
-    const again = await previewThenRun('2026-11-30T08:45:00Z');
-    expect(again.preview).toMatchObject({ digests: 0, digestItems: 0 });
+    const morning = await dryRunThenRun('2026-11-30T08:30:00Z');
+    expect(morning.dryRun).toMatchObject({ queued: 0, digests: 2, digestItems: 40 });
+    const again = await dryRunThenRun('2026-11-30T08:45:00Z');
+    expect(again.dryRun).toMatchObject({ digests: 0, digestItems: 0 });
   });
 });

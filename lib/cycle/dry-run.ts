@@ -3,7 +3,7 @@ import { outboxCollection } from '../outbox/outbox-row';
 import { claimMatches, fetchFeeds, flushDigests, matchNewPostings } from './cycle-steps';
 import type { RunContext } from './run-context';
 
-export type CyclePreview = {
+export type DryRunReport = {
   dryRun: true;
   runId: string;
   jobsFetched: number;
@@ -32,8 +32,8 @@ export type CyclePreview = {
  * flush would read it back from the ledger. Dispatch is the one step left out: it only counts
  * what is already waiting in the outbox.
  */
-export async function previewCycle(ctx: RunContext): Promise<CyclePreview> {
-  if (ctx.commit) throw new Error('previewCycle runs with the commit off');
+export async function dryRunCycle(ctx: RunContext): Promise<DryRunReport> {
+  if (ctx.commit) throw new Error('dryRunCycle runs with the commit off');
   const fetched = await fetchFeeds(ctx);
   const match = await matchNewPostings(ctx, fetched);
   const claims = await claimMatches(ctx, match);
