@@ -12,7 +12,7 @@ import type { SourceCoverage } from '../feeds/source-coverage';
 import { sourcesCheckedLine } from './sources-checked';
 import { postingExcerpt } from './posting-excerpt';
 import { alertSubject, digestSubject, subjectPay, welcomeSubject, type SubjectMatch } from './email-subject';
-import { renderDailyDigest, renderInstantAlert } from './slot-templates';
+import { renderDailyDigest, renderInstantAlert } from './prerendered-emails';
 import { reasonsLine, type EmailItem } from './templates/email-item';
 import { render } from '@react-email/render';
 import { WelcomeEmail } from './templates/welcome-email';
@@ -306,7 +306,7 @@ export async function composeInstantAlert(input: {
 
 /**
  * The first email after a confirmation: the best matches of the window before it, and when the
- * next email comes. Rendered by React Email itself rather than the slot templates: one per
+ * next email comes. Rendered by React Email itself rather than the prerendered emails: one per
  * confirmation is far from the hot path they exist for.
  */
 export async function composeWelcome(input: {

@@ -66,7 +66,7 @@ export type BenchAi = {
   tokensPerDelivery: number;
 };
 
-/** `npm run bench:render -- --json`: ms per email, React's render() against the slot templates, medians over `repeats` rounds. */
+/** `npm run bench:render -- --json`: ms per email, React's render() against the prerendered emails, medians over `repeats` rounds. */
 export type RenderFigures = {
   emails: number;
   repeats: number;

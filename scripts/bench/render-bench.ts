@@ -1,6 +1,6 @@
 /**
  * npm run bench:render — what one email's HTML costs: React Email's render() against the slot
- * templates (lib/mail/slot-templates.tsx) that replace it, for a 5-item alert and a 20-item digest,
+ * templates (lib/mail/prerendered-emails.tsx) that replace it, for a 5-item alert and a 20-item digest,
  * each email different (its own postings, reasons, links), as a flush composes them. Prints the
  * median ms per email of each, over --repeats rounds of --emails emails, and the speed-up. The
  * first email of each shape compiles its template; it is counted in the figures.
@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { createElement } from 'react';
 import { render } from '@react-email/render';
-import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/slot-templates';
+import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/prerendered-emails';
 import { DailyDigestEmail, type DailyDigestProps } from '../../lib/mail/templates/daily-digest';
 import type { EmailItem } from '../../lib/mail/templates/email-item';
 import { InstantAlertEmail, type InstantAlertProps } from '../../lib/mail/templates/instant-alert';
@@ -100,8 +100,8 @@ const results = [
 ];
 if (values.json) console.log(JSON.stringify({ emails: EMAILS, repeats: REPEATS, results } satisfies RenderFigures));
 else {
-  console.log(`render, ms per email (median of ${REPEATS} rounds; ${EMAILS} emails a round for the slot templates):`);
-  console.log('email            render()   slot templates   speed-up');
+  console.log(`render, ms per email (median of ${REPEATS} rounds; ${EMAILS} emails a round for the prerendered emails):`);
+  console.log('email            render()   prerendered emails   speed-up');
   for (const x of results)
     console.log(
       `${x.name.padEnd(16)} ${x.reactMs.toFixed(3).padStart(8)}   ${x.slotMs.toFixed(3).padStart(14)}   ${x.speedup.toFixed(1).padStart(7)}×`,

@@ -18,7 +18,7 @@ export type DailyDigestProps = {
   nextDigest?: string | null;
   /** sourcesCheckedLine: how many postings and sources were checked, and any source unreachable. */
   sourcesLine?: string | null;
-  /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  /** The inbox preview line; the titles after the first unless given (the prerenderer gives its own mark, prerendered-emails.tsx). */
   preview?: string;
 };
 

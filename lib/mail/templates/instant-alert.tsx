@@ -8,7 +8,7 @@ export type InstantAlertProps = {
   items: EmailItem[];
   footer: FooterLinks;
   /** keywordsOnlyNote: keywords alone decided some items. */ note?: string | null;
-  /** The inbox preview line; the titles after the first unless given (the slot compiler gives its own mark, slot-templates.tsx). */
+  /** The inbox preview line; the titles after the first unless given (the prerenderer gives its own mark, prerendered-emails.tsx). */
   preview?: string;
 };
 

@@ -1,13 +1,13 @@
 import { render } from '@react-email/render';
 import { describe, expect, it } from 'vitest';
-import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/slot-templates';
+import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/prerendered-emails';
 import { DailyDigestEmail, type DailyDigestProps } from '../../lib/mail/templates/daily-digest';
 import type { EmailItem } from '../../lib/mail/templates/email-item';
 import { InstantAlertEmail, type InstantAlertProps } from '../../lib/mail/templates/instant-alert';
 import { seededRandom } from '../support/seeded-random';
 
 /**
- * The slot templates are only allowed to be faster: for every input, the HTML must be byte for
+ * The prerendered emails are only allowed to be faster: for every input, the HTML must be byte for
  * byte what React Email's render() writes. Generated inputs cover every optional field present,
  * absent and empty, and the values feeds and subscribers can send: markup, entities, quotes,
  * `javascript:` URLs (React blocks them), emoji and half an emoji, right-to-left text, control
@@ -73,7 +73,7 @@ function generator(seed: number) {
   };
 }
 
-describe('slot templates render what React Email renders, byte for byte', () => {
+describe('prerendered emails render what React Email renders, byte for byte', () => {
   it('daily and weekly digests, 300 generated inputs with hostile values', async () => {
     const g = generator(17_2026);
     for (let n = 0; n < 300; n++) {

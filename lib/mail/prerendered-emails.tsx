@@ -8,7 +8,7 @@ import { PostingCard } from './templates/posting-card';
 /**
  * The React Email components stay the design; this renders each of them once per *shape* into a
  * template with slots, then fills the slots with escaped values per email — byte for byte what
- * `render()` would have produced (test/mail/slot-templates.test.ts compares the two on generated
+ * `render()` would have produced (test/mail/prerendered-emails.test.ts compares the two on generated
  * and hostile inputs), at a small fraction of the cost (npm run bench:render).
  *
  * How: every string a component shows is swapped for a sentinel (private-use characters React
@@ -75,7 +75,7 @@ function compile(html: string, regions: { cards: string[]; numberSlot?: number |
   let marked = regions.numberSlot != null ? html.replaceAll(String(SLOT_NUMBER), SLOT(regions.numberSlot)) : html;
   regions.cards.forEach((cardHtml, i) => {
     const at = marked.indexOf(cardHtml);
-    if (at < 0) throw new Error(`slot templates: card ${i} not found where it was rendered`);
+    if (at < 0) throw new Error(`prerendered emails: card ${i} not found where it was rendered`);
     marked = marked.slice(0, at) + CARD_MARK(i) + marked.slice(at + cardHtml.length);
   });
   marked = marked.replace(new RegExp(`${PREVIEW_MARK}[^<]*(<div>[${PREVIEW_PADDING}]*</div>)?`), PREVIEW_MARK);
