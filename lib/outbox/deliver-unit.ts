@@ -49,10 +49,10 @@ export type DeliverDeps = {
 /** How each member of a unit ended in this run; `quota`: handed back untried because the provider's quota is used up. */
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
 
-/** What this run has learnt of the unit so far, carried from one attempt to the next. */
+/** What this run has learnt of the request so far, carried from one attempt to the next. */
 type Progress = {
   /**
-   * Whether an attempt of this unit may have reached the provider: a holder that died mid-send
+   * Whether an attempt of this request may have reached the provider: a holder that died mid-send
    * left it `sending`, or an outcome in this run was unknown. Decides where a quota hands it back.
    */
   handedOver: boolean;
@@ -135,7 +135,7 @@ async function sendOnce(
   return { answer: answerOf(outcome, refused !== null), providerIds: providerIdsOf(outcome), retryAfterMs: retryAfterOf(outcome) };
 }
 
-/** Carries out a plan that ends this unit's turn in the run. */
+/** Carries out a plan that ends the request's turn in this run. */
 async function recordPlan(
   deps: DeliverDeps,
   unit: SendUnit,
@@ -169,7 +169,7 @@ async function recordPlan(
 /**
  * Before another attempt: the limiter slows down, the wait, a re-read when the same key was in
  * flight elsewhere, and the lease renewed when the attempt counts or the lease runs short. False
- * when the unit is no longer ours to send: taken over, or finished by that other sender.
+ * when the rows are no longer ours to send: taken over, or finished by that other sender.
  */
 async function prepareRetry(
   deps: DeliverDeps,

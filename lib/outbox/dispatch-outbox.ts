@@ -192,7 +192,7 @@ async function leaseAndLaunch(run: DispatchRun, batches: LeaseBatch[]): Promise<
   return 'done';
 }
 
-/** Leases one batch of rows and turns the leases into send units, as planSends says. */
+/** Leases one batch of rows and turns the leases into what goes to the provider, as planSends says. */
 async function leaseUnits(run: DispatchRun, batch: LeaseBatch): Promise<SendUnit[]> {
   const { deps, stats } = run;
   const leases: Lease[] = [];
