@@ -101,8 +101,7 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
   const { timeoutMs, maxBytes } = options;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const fail = (message: string, extra: { status?: number; cause?: unknown; retryAfterSeconds?: number } = {}) =>
-    new FeedFetchError({ source: options.source, message, ...extra });
+  const fail: Fail = (message, extra = {}) => new FeedFetchError({ source: options.source, message, ...extra });
   let configured: URL;
   try {
     configured = new URL(target);
@@ -140,38 +139,7 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
         method = 'GET';
         continue;
       }
-      if (response.status === 304) {
-        await response.body?.cancel().catch(() => undefined);
-        return { status: 'not-modified' };
-      }
-      const readsErrorBody = init.readErrorBodyOf?.includes(response.status) ?? false;
-      if (!response.ok && !readsErrorBody) {
-        await response.body?.cancel().catch(() => undefined);
-        const retryAfterSeconds =
-          response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-        throw fail(`HTTP ${response.status}`, {
-          status: response.status,
-          ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-        });
-      }
-      const declaredLength = Number(response.headers.get('content-length'));
-      if (Number.isFinite(declaredLength) && declaredLength > maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        throw fail(`response larger than ${maxBytes} bytes`, { status: response.status });
-      }
-      const bytes = await readCappedBody(response.body, maxBytes);
-      if (bytes === null) throw fail(`response larger than ${maxBytes} bytes`, { status: response.status });
-      const contentType = response.headers.get('content-type');
-      return {
-        status: 'ok',
-        text: decodeBody(bytes, contentType),
-        httpStatus: response.status,
-        contentType,
-        url: url.href,
-        etag: response.headers.get('etag'),
-        lastModified: response.headers.get('last-modified'),
-        bytes: bytes.byteLength,
-      };
+      return await readAnswer(response, { url, init, maxBytes, fail });
     }
   } catch (error) {
     if (error instanceof FeedFetchError) throw error;
@@ -181,6 +149,48 @@ async function requestOnce(options: SourceHttpOptions, target: string, init: Sou
   } finally {
     await Promise.all([publicOnly.destroy(), operatorsOrigin?.destroy()]);
   }
+}
+
+type FeedResponse = Awaited<ReturnType<FeedFetch>>;
+type Fail = (message: string, extra?: { status?: number; cause?: unknown; retryAfterSeconds?: number }) => FeedFetchError;
+
+/** A final answer (no redirect): a 304, a body within the byte cap, or the FeedFetchError any other answer stands for. */
+async function readAnswer(
+  response: FeedResponse,
+  { url, init, maxBytes, fail }: { url: URL; init: SourceRequestInit; maxBytes: number; fail: Fail },
+): Promise<SourceAnswer> {
+  if (response.status === 304) {
+    await response.body?.cancel().catch(() => undefined);
+    return { status: 'not-modified' };
+  }
+  const readsErrorBody = init.readErrorBodyOf?.includes(response.status) ?? false;
+  if (!response.ok && !readsErrorBody) {
+    await response.body?.cancel().catch(() => undefined);
+    const retryAfterSeconds =
+      response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+    throw fail(`HTTP ${response.status}`, {
+      status: response.status,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
+  }
+  const declaredLength = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declaredLength) && declaredLength > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw fail(`response larger than ${maxBytes} bytes`, { status: response.status });
+  }
+  const bytes = await readCappedBody(response.body, maxBytes);
+  if (bytes === null) throw fail(`response larger than ${maxBytes} bytes`, { status: response.status });
+  const contentType = response.headers.get('content-type');
+  return {
+    status: 'ok',
+    text: decodeBody(bytes, contentType),
+    httpStatus: response.status,
+    contentType,
+    url: url.href,
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
+    bytes: bytes.byteLength,
+  };
 }
 
 /** The next hop of a redirect: same scheme only (no downgrade to http, no file: or ftp:). */

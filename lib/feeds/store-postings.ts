@@ -1,6 +1,5 @@
 import {
   FieldPath,
-  FieldValue,
   type DocumentData,
   type DocumentReference,
   type DocumentSnapshot,
@@ -13,8 +12,8 @@ import { allShardTags, shardTag, type Shard } from '../runtime/shard';
 import { COMMIT_CONCURRENCY, MAX_BATCH_WRITES, readMany } from '../store/create-documents';
 import { isAlreadyExists, isLostRace } from '../store/firestore-errors';
 import { guardedUpdate } from '../store/guarded-update';
-import { addDays, DAY_MS } from '../store/timestamps';
-import type { Budget, Posting } from './posting';
+import { addDays } from '../store/timestamps';
+import type { Posting } from './posting';
 import {
   isLiveKey,
   newPostingKey,
@@ -24,16 +23,13 @@ import {
   urlsNamingSeveralJobs,
   type PostingKey,
 } from './posting-keys';
-import { postingsCollection, sightingToFirestore, type Sighting, type StoredPosting } from './postings-collection';
+import { sightingOf, sightingUpdate } from './posting-sightings';
+import { postingsCollection, type StoredPosting } from './postings-collection';
+
+export { MAX_SIGHTINGS } from './posting-sightings';
 
 /** Postings stored one by one (a copy, a key to replace) at once: enough to hide round trips, few enough not to contend with ourselves. */
 export const STORE_CONCURRENCY = 16;
-/** Sources a canonical posting lists at most: the card names them all, and the document must not grow with the data. */
-export const MAX_SIGHTINGS = 10;
-/** A copy seen this long after the job was first seen is a repost, not another board's listing of the same post. */
-export const REPOST_AFTER_DAYS = 3;
-/** A source's name on a card is the operator's or the adapter's, not the data's; capped all the same, since sightings live on one document. */
-const MAX_LABEL_CHARS = 100;
 /** Reads of one posting's store before the source's read fails (and is retried whole next run): each lost race is another writer's success. */
 const STORE_MAX_ATTEMPTS = 10;
 
@@ -163,13 +159,6 @@ const newCanonical = (posting: Posting, ctx: StoreContext): StoredPosting => ({
   sightings: [sightingOf(posting, ctx)],
 });
 
-const sightingOf = (posting: Posting, ctx: StoreContext): Sighting => ({
-  source: posting.source,
-  label: ctx.label.slice(0, MAX_LABEL_CHARS),
-  url: posting.url,
-  seenAt: ctx.now,
-});
-
 /** jobs/{id} kept changing under this posting's store: nothing of ours was written; the source's read fails and is retried next run. */
 export class PostingStoreExhausted extends Error {
   constructor(id: string, tries: number, cause: unknown) {
@@ -253,58 +242,6 @@ export async function storePosting(db: Firestore, posting: Posting, ctx: StoreCo
     }
   }
   throw new PostingStoreExhausted(posting.id, STORE_MAX_ATTEMPTS, lastLoss);
-}
-
-const sameBudget = (a: Budget | null, b: Budget | null) =>
-  a === b ||
-  (!!a &&
-    !!b &&
-    a.amount === b.amount &&
-    (a.maxAmount ?? null) === (b.maxAmount ?? null) &&
-    a.currency === b.currency &&
-    a.kind === b.kind);
-
-/**
- * What a copy changes on its canonical posting: the copy's source joins the sightings (or, seen
- * there before, its entry points at the newer listing). A repost — seen REPOST_AFTER_DAYS after
- * the job was first seen, or on a source that listed it before under another id — or a changed
- * budget reopens matching: the posting is `pending` again with a new `revision`, so subscribers
- * it now fits (a raised budget meets their minimum, they joined since) are reached; those already
- * reached have their deliveries/{uid}_{canonicalId} and are not reached twice.
- */
-function sightingUpdate(canonical: StoredPosting, posting: Posting, sighting: Sighting, ctx: StoreContext): UpdateData<DocumentData> {
-  const firstSeenAt = canonical.firstSeenAt ?? canonical.fetchedAt;
-  // Postings stored before dedup carry no sightings: their own is rebuilt from what they hold.
-  const sightings = canonical.sightings ?? [{ source: canonical.source, label: canonical.source, url: canonical.url, seenAt: firstSeenAt }];
-  const before = sightings.find((s) => s.source === posting.source);
-  const listed = before
-    ? sightings.map((s) => (s === before ? { ...sighting, label: s.label || sighting.label } : s))
-    : sightings.length < MAX_SIGHTINGS
-      ? [...sightings, sighting]
-      : sightings;
-  // The same source listing it twice in one fetch is one listing shown twice, not a repost.
-  const reposted =
-    (before !== undefined && before.seenAt < ctx.now) || ctx.now.getTime() - firstSeenAt.getTime() >= REPOST_AFTER_DAYS * DAY_MS;
-  const budgetChanged = posting.budget !== null && !sameBudget(canonical.budget, posting.budget);
-  const update: UpdateData<DocumentData> = { sightings: listed.map(sightingToFirestore) };
-  if (!reposted && !budgetChanged) return update;
-  return {
-    ...update,
-    matchState: 'pending',
-    matchedShards: FieldValue.delete(),
-    revision: FieldValue.increment(1),
-    // Listed again: kept as long as a new posting would be.
-    expireAt: canonical.expireAt > ctx.expireAt ? canonical.expireAt : ctx.expireAt,
-    ...(reposted
-      ? {
-          repostedAt: ctx.now,
-          // Published again: the retention cutoff and the card go by the new listing.
-          publishedAt: posting.publishedAt ?? ctx.now,
-          url: posting.url ?? canonical.url,
-        }
-      : {}),
-    ...(budgetChanged ? { budget: posting.budget, previousBudget: canonical.budget } : {}),
-  };
 }
 
 /** Postings read per query while looking for those a shard has not matched yet. */

@@ -1,4 +1,4 @@
-import type { Firestore } from 'firebase-admin/firestore';
+import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { runsCollection } from '../ledger/runs';
 import { feedStatesCollection } from '../feeds/feed-state';
 import { neverFetchedView, sortForTheOperator, sourceHealthView, SOURCES_LISTED, type SourceHealthView } from './source-health-view';
@@ -120,7 +120,7 @@ export async function readDashboard(
   db: Firestore,
   input: {
     now: Date;
-    configuredFeeds?: { source: string; url: string; kind?: string; label?: string }[];
+    configuredFeeds?: ConfiguredFeed[];
     signupEmailsPerHour?: number;
     /** The verdict stage's settings (aiSettingsOf); null or absent while it is off, and then aiUsage is not read. */
     ai?: AiSettings | null;
@@ -151,37 +151,8 @@ export async function readDashboard(
       readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
     ]);
 
-  const stored = new Set(feeds.docs.map((d) => d.id));
-  const feedViews: FeedView[] = feeds.docs.map((d) => ({
-    ...sourceHealthView(d.id, d.data(), input.now),
-    status: (d.get('lastStatus') as string | undefined) ?? (d.get('lastError') ? 'error' : 'ok'),
-    lastItemCount: (d.get('lastItemCount') as number | undefined) ?? null,
-  }));
-  for (const feed of input.configuredFeeds ?? []) {
-    if (!stored.has(feed.source)) feedViews.push({ ...neverFetchedView(feed), status: 'never', lastItemCount: null });
-  }
-
-  const runViews: RunSummary[] = runs.docs.map((d) => {
-    const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
-    return {
-      runId: d.id,
-      trigger: (d.get('trigger') as string | undefined) ?? '',
-      shard: (d.get('shard') as string | null | undefined) ?? null,
-      status: (d.get('status') as string | undefined) ?? 'unknown',
-      startedAt: toDate(d.get('startedAt')),
-      durationMs: (d.get('durationMs') as number | null | undefined) ?? null,
-      jobsFetched: stat('jobsFetched'),
-      jobsNew: stat('jobsNew'),
-      matches: stat('matches'),
-      emailsSent: stat('emailsSent'),
-      failures: stat('failures'),
-      claimsGivenUp: givenUp(d.get('stats.claimsGivenUp')),
-      partial: d.get('partial') === true,
-      quota: readRunQuota(d.get('quota')),
-      model: readRunModel(d.get('stats.model')),
-      errors: (d.get('errors') as string[] | undefined) ?? [],
-    };
-  });
+  const feedViews = feedViewsOf(feeds.docs, input.configuredFeeds ?? [], input.now);
+  const runViews = runs.docs.map(runSummaryOf);
 
   return {
     now: input.now,
@@ -197,19 +168,61 @@ export async function readDashboard(
     ai: aiVerdictsState({ settings: ai, today: aiToday, runModels: runViews.map((run) => run.model) }),
     digestHours,
     runs: runViews,
-    locks: locks.docs.map((d) => {
-      const expiresAt = toDate(d.get('expiresAt'));
-      return {
-        name: d.id,
-        owner: (d.get('owner') as string | null | undefined) ?? null,
-        acquiredAt: toDate(d.get('ts')),
-        expiresAt,
-        held: (expiresAt?.getTime() ?? 0) > input.now.getTime(),
-      };
-    }),
+    locks: locks.docs.map((d) => lockViewOf(d, input.now)),
     // Disabled, failing and silent sources first: they are what the operator came for.
     feeds: sortForTheOperator(feedViews),
     door,
+  };
+}
+
+type ConfiguredFeed = { source: string; url: string; kind?: string; label?: string };
+
+/** Every stored source's health and last fetch, and each configured source no run has fetched yet. */
+function feedViewsOf(docs: QueryDocumentSnapshot[], configured: ConfiguredFeed[], now: Date): FeedView[] {
+  const stored = new Set(docs.map((d) => d.id));
+  const views: FeedView[] = docs.map((d) => ({
+    ...sourceHealthView(d.id, d.data(), now),
+    status: (d.get('lastStatus') as string | undefined) ?? (d.get('lastError') ? 'error' : 'ok'),
+    lastItemCount: (d.get('lastItemCount') as number | undefined) ?? null,
+  }));
+  for (const feed of configured) {
+    if (!stored.has(feed.source)) views.push({ ...neverFetchedView(feed), status: 'never', lastItemCount: null });
+  }
+  return views;
+}
+
+/** A run's record (the RUN_FIELDS of it) as the page shows it; whatever is missing reads as none. */
+function runSummaryOf(d: QueryDocumentSnapshot): RunSummary {
+  const stat = (name: (typeof RUN_STATS)[number]) => (d.get(`stats.${name}`) as number | undefined) ?? 0;
+  return {
+    runId: d.id,
+    trigger: (d.get('trigger') as string | undefined) ?? '',
+    shard: (d.get('shard') as string | null | undefined) ?? null,
+    status: (d.get('status') as string | undefined) ?? 'unknown',
+    startedAt: toDate(d.get('startedAt')),
+    durationMs: (d.get('durationMs') as number | null | undefined) ?? null,
+    jobsFetched: stat('jobsFetched'),
+    jobsNew: stat('jobsNew'),
+    matches: stat('matches'),
+    emailsSent: stat('emailsSent'),
+    failures: stat('failures'),
+    claimsGivenUp: givenUp(d.get('stats.claimsGivenUp')),
+    partial: d.get('partial') === true,
+    quota: readRunQuota(d.get('quota')),
+    model: readRunModel(d.get('stats.model')),
+    errors: (d.get('errors') as string[] | undefined) ?? [],
+  };
+}
+
+/** A lock document: held while its expiry is still ahead. */
+function lockViewOf(d: QueryDocumentSnapshot, now: Date): LockView {
+  const expiresAt = toDate(d.get('expiresAt'));
+  return {
+    name: d.id,
+    owner: (d.get('owner') as string | null | undefined) ?? null,
+    acquiredAt: toDate(d.get('ts')),
+    expiresAt,
+    held: (expiresAt?.getTime() ?? 0) > now.getTime(),
   };
 }
 

@@ -9,17 +9,20 @@ import { closeRows, type CloseInput } from './lease-row';
 import { outboxCollection, payloadOf, providerIdempotencyKey } from './outbox-row';
 import type { QuotaPause } from './quota-pause';
 import { retryDelayMs } from './retry-delay';
-import { nextStep, type Answer } from './send-rules';
+import type { Answer } from './send-rules';
+import {
+  answerOf,
+  mustRenewLease,
+  NO_SLOT,
+  planAfterAnswer,
+  providerIdsOf,
+  retryAfterOf,
+  type ProviderAnswer,
+  type SendPlan,
+} from './send-plan';
 import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
 
 export const LEASE_MS = 120_000;
-/**
- * Rate-limited retries of one unit in one run before it is handed back to the next run. They use
- * up no attempt, so this bounds only how long one unit keeps a run's sender busy.
- */
-export const MAX_PACED_RETRIES = 30;
-/** A paced retry renews the lease (a write) only when less than this would be left of it. */
-const LEASE_RENEW_MARGIN_MS = 30_000;
 
 export type DeliverDeps = {
   db: Firestore;
@@ -43,146 +46,152 @@ export type DeliverDeps = {
   slotTooLate?: () => boolean;
 };
 
-/** What a unit whose slot came too late (DeliverDeps.slotTooLate) gets instead of a provider answer. */
-const NO_SLOT = { kind: 'no-slot' } as const;
-
 /** How each member of a unit ended in this run; `quota`: handed back untried because the provider's quota is used up. */
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
+
+/** What this run has learnt of the request so far, carried from one attempt to the next. */
+type Progress = {
+  /**
+   * Whether an attempt of this request may have reached the provider: a holder that died mid-send
+   * left it `sending`, or an outcome in this run was unknown. Decides where a quota hands it back.
+   */
+  handedOver: boolean;
+  /** Retries after a rate limit: no attempt used, but they still lengthen the backoff without Retry-After. */
+  paced: number;
+  retries: number;
+  /** Until when the lease this run last wrote is safe to rely on. */
+  leaseSafeUntil: number;
+};
 
 /**
  * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with
  * retries inside the run. What each provider answer leads to (sent, dead, failed as
- * unknown_outcome, retried under the same key, handed back for a quota, a batch dissolved) is
- * decided by nextStep (send-rules.ts); this function carries the step out. Once the provider
- * refuses for quota, every unit of the run that reaches its turn after that is handed back
- * without a request. Every record is fenced by the lease version we hold, so a run whose lease
- * was taken over cannot overwrite the new holder.
+ * unknown_outcome, retried under the same key, handed back for a quota, a batch dissolved, left
+ * to the next run) is decided by planAfterAnswer (send-plan.ts, on nextStep of send-rules.ts);
+ * this function reads the answer and carries the plan out. Once the provider refuses for quota,
+ * every unit of the run that reaches its turn after that is handed back without a request. Every
+ * record is fenced by the lease version we hold, so a run whose lease was taken over cannot
+ * overwrite the new holder.
  */
 export async function deliverUnit(
   deps: DeliverDeps,
   unit: SendUnit,
   input: { maxAttempts: number },
 ): Promise<{ results: Map<string, MemberResult>; retries: number }> {
-  const results = new Map<string, MemberResult>();
-  const active = () => unit.members.filter((m) => m.active);
-  const settle = (result: MemberResult) => {
-    for (const m of active()) results.set(m.emailKey, result);
-    return { results, retries };
+  const progress: Progress = {
+    handedOver: activeMembers(unit).some((m) => m.row.status === 'sending'),
+    paced: 0,
+    retries: 0,
+    // The caller hands the unit over with at least half a lease left (a fresh lease, or handoff's renewal).
+    leaseSafeUntil: deps.clock().getTime() + LEASE_MS / 2,
   };
-  let retries = 0;
-  // Retries after a rate limit: no attempt used, but they still lengthen the backoff without Retry-After.
-  let paced = 0;
-  // The caller hands the unit over with at least half a lease left (a fresh lease, or handoff's renewal).
-  let leaseSafeUntil = deps.clock().getTime() + LEASE_MS / 2;
-  // Whether an attempt of this unit may have reached the provider: a holder that died mid-send
-  // left it `sending`, or an outcome in this run was unknown. Decides where a quota hands it back.
-  let handedOver = active().some((m) => m.row.status === 'sending');
-
   for (;;) {
-    await deps.failpoint('before-send', { emailKey: unit.key });
-    let refused: 'first' | 'again' | null = null;
-    const outcome = await deps.limiter.run<SendOutcome | BatchOutcome | typeof NO_SLOT>(
-      async () => {
-        const answer = await send(deps.mailer, unit);
-        // Recorded before the limiter frees this slot, so no send queued behind it starts.
-        if (answer.kind === 'quota') refused = deps.quota.reach(answer, deps.clock()) ? 'first' : 'again';
-        return answer;
-      },
-      { unless: () => deps.quota.refusal() ?? (deps.slotTooLate?.() ? NO_SLOT : null) },
-    );
-    // A unit whose slot came too late never sent anything: there is no "after the send" to stop in.
-    if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: unit.key });
-    if (outcome.kind === 'quota' && refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
-
-    const answer: Answer =
-      outcome.kind === 'quota'
-        ? { ...outcome, ours: refused !== null }
-        : outcome.kind === 'refused'
-          ? { ...outcome, rateLimited: outcome.status === 429 }
-          : outcome;
-    const attempts = Math.max(...active().map((m) => m.attempts));
-    const rules = {
-      answer,
+    const sent = await sendOnce(deps, unit);
+    const members = activeMembers(unit);
+    const attempts = Math.max(...members.map((m) => m.attempts));
+    const plan = planAfterAnswer({
+      kinds: members.map((m) => m.row.kind),
+      answer: sent.answer,
       batch: unit.batch,
       attempts,
       maxAttempts: input.maxAttempts,
-      handedOver,
-      delayMs: retryDelayMs({ attempt: attempts + paced, retryAfterMs: outcome.kind === 'refused' ? outcome.retryAfterMs : null }),
-    };
-    const ids = outcome.kind !== 'accepted' ? [] : 'providerIds' in outcome ? outcome.providerIds : [outcome.providerId];
-    const stepOf = (m: Member) => nextStep({ ...rules, kind: m.row.kind });
-    const step = stepOf(active()[0]);
+      handedOver: progress.handedOver,
+      paced: progress.paced,
+      delayMs: retryDelayMs({ attempt: attempts + progress.paced, retryAfterMs: sent.retryAfterMs }),
+      outOfTime: deps.outOfTime,
+    });
+    if (plan.plan !== 'retry') return { results: await recordPlan(deps, unit, plan, sent.providerIds), retries: progress.retries };
+    if (!(await prepareRetry(deps, unit, plan, progress))) return { results: settled(unit, 'fenced'), retries: progress.retries };
+    progress.retries += 1;
+  }
+}
 
-    switch (step.step) {
-      case 'hand-back': {
-        const held = await holdUnit(deps.db, unit, { handedOver: step.handedOver, lastError: step.error, now: deps.clock() });
-        return settle(held ? step.result : 'fenced');
-      }
-      case 'record-sent': {
-        await deps.failpoint('before-record', { emailKey: unit.key });
-        const members = unit.members.map((m, i) => ({ m, providerId: ids[i] })).filter(({ m }) => m.active);
-        const closed = await closeRows(
-          deps.db,
-          members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
-          deps.failpoint,
-        );
-        members.forEach(({ m }, i) => results.set(m.emailKey, closed[i] ? 'sent' : 'fenced'));
-        return { results, retries };
-      }
-      case 'send-alone': {
-        const released = await releaseUnit(deps.db, unit, { neverSent: true, dissolve: true, lastError: step.error, now: deps.clock() });
-        return settle(released ? 'released' : 'fenced');
-      }
-      case 'give-up': {
-        if (step.backOffMs !== null) deps.limiter.backOff(step.backOffMs);
-        // Only its kind tells one member's give-up from another's.
-        const status = (m: Member) => {
-          const own = stepOf(m);
-          return own.step === 'give-up' ? own.status : step.status;
-        };
-        await closeAll(deps, unit, results, status, step.error);
-        return { results, retries };
-      }
+const activeMembers = (unit: SendUnit) => unit.members.filter((m) => m.active);
+
+/** Every active member ended the same way. */
+function settled(unit: SendUnit, result: MemberResult): Map<string, MemberResult> {
+  return new Map(activeMembers(unit).map((m) => [m.emailKey, result]));
+}
+
+/** One request through the limiter, unless the run's quota pause or a late slot stops it first. */
+async function sendOnce(
+  deps: DeliverDeps,
+  unit: SendUnit,
+): Promise<{ answer: Answer; providerIds: string[]; retryAfterMs: number | null }> {
+  await deps.failpoint('before-send', { emailKey: unit.key });
+  let refused: 'first' | 'again' | null = null;
+  const outcome = await deps.limiter.run<ProviderAnswer>(
+    async () => {
+      const answer = await send(deps.mailer, unit);
+      // Recorded before the limiter frees this slot, so no send queued behind it starts.
+      if (answer.kind === 'quota') refused = deps.quota.reach(answer, deps.clock()) ? 'first' : 'again';
+      return answer;
+    },
+    { unless: () => deps.quota.refusal() ?? (deps.slotTooLate?.() ? NO_SLOT : null) },
+  );
+  // A unit whose slot came too late never sent anything: there is no "after the send" to stop in.
+  if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: unit.key });
+  if (outcome.kind === 'quota' && refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
+  return { answer: answerOf(outcome, refused !== null), providerIds: providerIdsOf(outcome), retryAfterMs: retryAfterOf(outcome) };
+}
+
+/** Carries out a plan that ends the request's turn in this run. */
+async function recordPlan(
+  deps: DeliverDeps,
+  unit: SendUnit,
+  plan: Exclude<SendPlan, { plan: 'retry' }>,
+  providerIds: string[],
+): Promise<Map<string, MemberResult>> {
+  switch (plan.plan) {
+    case 'hand-back': {
+      const held = await holdUnit(deps.db, unit, { handedOver: plan.handedOver, lastError: plan.lastError, now: deps.clock() });
+      return settled(unit, held ? plan.result : 'fenced');
     }
-
-    handedOver = step.handedOver;
-    if (step.backOffMs !== null) deps.limiter.backOff(step.backOffMs);
-    if (!step.countsAttempt) paced += 1;
-    if (deps.outOfTime(step.afterMs + 5_000) || paced > MAX_PACED_RETRIES) {
-      // Only a unit no attempt of which may have reached the provider goes back to `pending`, and
-      // unsealed: a pending row that kept a seal would have to be leased with all its batch at
-      // once, and nothing went out under that key. Otherwise it stays `sending` for the next
-      // run's recovery, which resends it whole under the same key inside the key window.
-      // A batch's members were never tried before it (only never-tried rows are batched) and were
-      // only refused since: they go back as never tried, to be batched again. Kept as tried, each
-      // would go out alone, one request per email: with shards sharing the provider's rate, the
-      // rows their 429s handed back were then sent at a hundredth of the rate a batch gets.
+    case 'record-sent':
+      return recordSent(deps, unit, providerIds);
+    case 'release': {
+      if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
       const released = await releaseUnit(deps.db, unit, {
-        neverSent: !handedOver,
-        dissolve: !handedOver,
-        asNew: !handedOver && unit.batch,
-        lastError: step.error,
+        neverSent: plan.neverSent,
+        dissolve: plan.dissolve,
+        asNew: plan.asNew,
+        lastError: plan.lastError,
         now: deps.clock(),
       });
-      return settle(released ? 'released' : 'fenced');
+      return settled(unit, released ? 'released' : 'fenced');
     }
-
-    await deps.sleep(step.afterMs);
-    if (step.recheck) {
-      // The same key is in flight elsewhere right now; if that sender finished, so are we.
-      const snaps = await deps.db.getAll(...active().map((m) => outboxCollection(deps.db).doc(m.emailKey)));
-      if (snaps.every((s) => s.get('status') === 'sent')) return settle('fenced');
-    }
-    // An attempt is recorded before it is made; a paced retry writes only when the lease runs short.
-    const now = deps.clock().getTime();
-    if (step.countsAttempt || now + LEASE_RENEW_MARGIN_MS > leaseSafeUntil) {
-      const leaseUntil = new Date(now + LEASE_MS);
-      if (!(await extendLease(deps.db, unit, { leaseUntil, lastError: step.error, countsAttempt: step.countsAttempt })))
-        return settle('fenced');
-      leaseSafeUntil = leaseUntil.getTime();
-    }
-    retries += 1;
+    case 'give-up':
+      if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
+      return closeAll(deps, unit, plan.statuses, plan.error);
   }
+}
+
+/**
+ * Before another attempt: the limiter slows down, the wait, a re-read when the same key was in
+ * flight elsewhere, and the lease renewed when the attempt counts or the lease runs short. False
+ * when the rows are no longer ours to send: taken over, or finished by that other sender.
+ */
+async function prepareRetry(
+  deps: DeliverDeps,
+  unit: SendUnit,
+  plan: Extract<SendPlan, { plan: 'retry' }>,
+  progress: Progress,
+): Promise<boolean> {
+  progress.handedOver = plan.handedOver;
+  progress.paced = plan.paced;
+  if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
+  await deps.sleep(plan.afterMs);
+  if (plan.recheck) {
+    // The same key is in flight elsewhere right now; if that sender finished, so are we.
+    const snaps = await deps.db.getAll(...activeMembers(unit).map((m) => outboxCollection(deps.db).doc(m.emailKey)));
+    if (snaps.every((s) => s.get('status') === 'sent')) return false;
+  }
+  const now = deps.clock().getTime();
+  if (!mustRenewLease({ countsAttempt: plan.countsAttempt, now, leaseSafeUntil: progress.leaseSafeUntil })) return true;
+  const leaseUntil = new Date(now + LEASE_MS);
+  if (!(await extendLease(deps.db, unit, { leaseUntil, lastError: plan.error, countsAttempt: plan.countsAttempt }))) return false;
+  progress.leaseSafeUntil = leaseUntil.getTime();
+  return true;
 }
 
 /** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
@@ -214,31 +223,45 @@ function closeInput(
   };
 }
 
+/** Every active member recorded `sent`, each with the provider id the answer gave it. */
+async function recordSent(deps: DeliverDeps, unit: SendUnit, providerIds: string[]): Promise<Map<string, MemberResult>> {
+  await deps.failpoint('before-record', { emailKey: unit.key });
+  const members = unit.members.map((m, i) => ({ m, providerId: providerIds[i] })).filter(({ m }) => m.active);
+  const closed = await closeRows(
+    deps.db,
+    members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
+    deps.failpoint,
+  );
+  return new Map(members.map(({ m }, i) => [m.emailKey, closed[i] ? 'sent' : 'fenced']));
+}
+
+/** Every active member closed for good, `statuses` in member order. */
 async function closeAll(
   deps: DeliverDeps,
   unit: SendUnit,
-  results: Map<string, MemberResult>,
-  status: (m: Member) => 'failed' | 'dead',
+  statuses: ('failed' | 'dead')[],
   reason: string,
-) {
+): Promise<Map<string, MemberResult>> {
   await deps.failpoint('before-record', { emailKey: unit.key });
-  const members = unit.members.filter((m) => m.active);
+  const results = new Map<string, MemberResult>();
+  const members = activeMembers(unit);
   const closed = await closeRows(
     deps.db,
-    members.map((m) => closeInput(deps, m, status(m), reason)),
+    members.map((m, i) => closeInput(deps, m, statuses[i], reason)),
     deps.failpoint,
   );
   members.forEach((m, i) => {
-    results.set(m.emailKey, closed[i] ? status(m) : 'fenced');
+    results.set(m.emailKey, closed[i] ? statuses[i] : 'fenced');
     // The email key carries the uid, which is the address in base64url: log a digest of it instead.
     if (closed[i])
       deps.log('email.failed', {
         runId: deps.runId,
         email: shortHash(m.emailKey, 12),
         kind: m.row.kind,
-        status: status(m),
+        status: statuses[i],
         attempts: m.attempts,
         error: reason,
       });
   });
+  return results;
 }
