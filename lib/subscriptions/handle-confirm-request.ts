@@ -27,8 +27,7 @@ export type ConfirmDeps = Omit<SendNowDeps, 'config' | 'log'> & {
     | 'MAIL_FROM'
     | 'DIGEST_HOUR_UTC'
     | 'RETENTION_DAYS'
-    | 'SEND_MAX_ATTEMPTS'
-    | 'SIGNUP_CONFIRMATIONS_PER_HOUR'
+    | 'tuning'
     | 'VERCEL'
     | 'TRUSTED_PROXY_HOPS'
   >;

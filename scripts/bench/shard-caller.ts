@@ -7,7 +7,7 @@
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import type { CyclePhase, RunAnswer } from '../../lib/ops/runs';
 import type { SenderTiming } from '../../lib/outbox/dispatch-stats';
-import { loadConfig } from '../../lib/runtime/config';
+import { loadConfig, type Tuning } from '../../lib/runtime/config';
 import { noFailpoints } from '../../lib/runtime/failpoints';
 import { silentLogger } from '../../lib/runtime/logger';
 import type { AppDeps } from '../../lib/wiring/app-deps';
@@ -60,9 +60,12 @@ export function addByCollection(a: CountsByCollection, b: CountsByCollection): C
   return out;
 }
 
-/** The deployment's environment as the bench configures it: every caller, in any process, builds its deps from this. */
-export function benchDeps(env: Record<string, string | undefined>): AppDeps {
-  return { ...buildDeps(loadConfig(env)), log: silentLogger, failpoint: noFailpoints };
+/**
+ * The deployment's environment as the bench configures it, and the constants it tunes for its
+ * shape: every caller, in any process, builds its deps from these.
+ */
+export function benchDeps(env: Record<string, string | undefined>, tuning: Tuning = {}): AppDeps {
+  return { ...buildDeps({ ...loadConfig(env), tuning }), log: silentLogger, failpoint: noFailpoints };
 }
 
 /** The peak RSS of this process, sampled every 100 ms from now on. */
