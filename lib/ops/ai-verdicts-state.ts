@@ -19,9 +19,7 @@ import type { ScoreFallbackReason } from '../verdicts/score-once';
  */
 export type AiSettings = { model: string; dailyTokenBudget: number; maxCallsPerRun: number };
 
-export function aiSettingsOf(
-  config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL' | 'AI_DAILY_TOKEN_BUDGET' | 'tuning'>,
-): AiSettings | null {
+export function aiSettingsOf(config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL' | 'AI_DAILY_TOKEN_BUDGET' | 'tuning'>): AiSettings | null {
   if (!aiEnabled(config)) return null;
   return { model: config.AI_MODEL!, dailyTokenBudget: config.AI_DAILY_TOKEN_BUDGET, maxCallsPerRun: maxCallsPerRun(config) };
 }

@@ -32,7 +32,11 @@ export function buildDeps(config: Config): AppDeps {
     log: jsonLogger,
     wallClock: Date.now,
     sleep,
-    sendLimiter: createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY, sleep }),
+    sendLimiter: createSendLimiter({
+      ratePerSec: config.SEND_RATE_PER_SEC,
+      concurrency: config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY,
+      sleep,
+    }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
   };

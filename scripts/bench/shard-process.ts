@@ -16,7 +16,13 @@ export type ShardProcessRequest = { type: 'call'; id: number; now: string } | { 
 const init = JSON.parse(process.argv[2] ?? '') as ShardProcessInit;
 const peak = trackPeakMemory();
 const counter = instrumentFirestore({ lane: () => senderLane.getStore() });
-const call = shardCaller({ deps: benchDeps(init.env, init.tuning), counter, shard: init.shard, shards: init.shards, peakRssMb: peak.peakMb });
+const call = shardCaller({
+  deps: benchDeps(init.env, init.tuning),
+  counter,
+  shard: init.shard,
+  shards: init.shards,
+  peakRssMb: peak.peakMb,
+});
 
 process.on('message', (message: ShardProcessRequest) => {
   if (message.type === 'stop') process.exit(0);

@@ -393,7 +393,10 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
   afterEach(async () => h?.close());
 
   const withModel = (overrides: Record<string, string> = {}, tuning: Tuning = {}) =>
-    createHarness({ AI_BASE_URL: fake.baseUrl, AI_API_KEY: API_KEY, AI_MODEL: 'scout-fake-1', ...overrides }, { AI_TIMEOUT_MS: 2000, ...tuning });
+    createHarness(
+      { AI_BASE_URL: fake.baseUrl, AI_API_KEY: API_KEY, AI_MODEL: 'scout-fake-1', ...overrides },
+      { AI_TIMEOUT_MS: 2000, ...tuning },
+    );
   const aiPanel = (body: string) => body.slice(body.indexOf('id="ai-verdicts"'), body.indexOf('id="door-title"'));
   const tile = (panel: string, label: string) =>
     new RegExp(`<span class="n">([\\d,]+)</span><span class="l">${label}</span>`).exec(panel)?.[1];

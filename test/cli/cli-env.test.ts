@@ -47,7 +47,9 @@ describe('the CLI environment', () => {
   });
 
   it("applies the app's credentials rule: the same opt-in, the same message", () => {
-    expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_SERVICE_ACCOUNT: 'platform' }).FIREBASE_SERVICE_ACCOUNT).toBe('platform');
+    expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_SERVICE_ACCOUNT: 'platform' }).FIREBASE_SERVICE_ACCOUNT).toBe(
+      'platform',
+    );
     const app = (() => {
       try {
         loadConfig({ FIREBASE_PROJECT_ID: 'scout-prod' });

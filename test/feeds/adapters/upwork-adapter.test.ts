@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseUpworkSearch, upworkAdapter, upworkBudget, UPWORK_SEARCH_QUERY, type UpworkParams } from '../../../lib/feeds/adapters/upwork-adapter';
+import {
+  parseUpworkSearch,
+  upworkAdapter,
+  upworkBudget,
+  UPWORK_SEARCH_QUERY,
+  type UpworkParams,
+} from '../../../lib/feeds/adapters/upwork-adapter';
 import { FeedFetchError, FeedParseError } from '../../../lib/feeds/feed-errors';
 import { postingId } from '../../../lib/feeds/posting';
 import { parseSourceList, SourceListError } from '../../../lib/feeds/source-list';
