@@ -7,7 +7,7 @@ import { acquireLock } from './lock';
 import { previewCycle, type CyclePreview } from './preview-cycle';
 import { createRunContext, type RunContext } from './run-context';
 
-/** How long the scan lock outlives a holder that died: longer than any run (Vercel's wall is 300 s), short enough that a crash costs one schedule at most. */
+/** How long the scan lock outlives a holder that died: longer than any run (Vercel's wall is 300 s), lapsed by the next 15-minute schedule. */
 export const LOCK_TTL_MS = 10 * 60_000;
 
 export type CycleResult =
