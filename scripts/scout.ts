@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { loadConfig } from '../lib/runtime/config';
+import { loadConfig, serviceAccountKey } from '../lib/runtime/config';
 import type { AppDeps } from '../lib/wiring/app-deps';
+import { retiredVariableWarnings } from '../lib/runtime/retired-variables';
 import { createFirestore } from '../lib/store/firestore';
 import { buildDeps } from '../lib/wiring/production-deps';
 import { loadCliEnv } from './cli/cli-env';
@@ -15,6 +16,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+for (const warning of retiredVariableWarnings(process.env)) process.stderr.write(`scout: ${warning}\n`);
+
 let db: Firestore | undefined;
 let cycle: AppDeps | undefined;
 
@@ -23,9 +26,9 @@ function openDb(): Firestore {
   if (env.FIRESTORE_EMULATOR_HOST) process.env.METADATA_SERVER_DETECTION = 'none';
   const target = env.FIRESTORE_EMULATOR_HOST
     ? `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`
-    : `production (${env.FIREBASE_SERVICE_ACCOUNT ? 'service account' : "the platform's default credentials"})`;
+    : `production (${serviceAccountKey(env.FIREBASE_SERVICE_ACCOUNT) ? 'service account' : "the platform's default credentials"})`;
   process.stderr.write(`scout: Firestore project ${env.FIREBASE_PROJECT_ID} on ${target}\n`);
-  db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID, serviceAccountJson: env.FIREBASE_SERVICE_ACCOUNT });
+  db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID, serviceAccountJson: serviceAccountKey(env.FIREBASE_SERVICE_ACCOUNT) });
   return db;
 }
 

@@ -25,6 +25,7 @@ import {
   sessionCookie,
   verifySessionValue,
 } from './session';
+import { SIGNUP_CONFIRMATIONS_PER_HOUR } from '../http/rate-limit';
 
 export type Gate = { ok: true } | { ok: false; response: Response };
 
@@ -90,7 +91,7 @@ async function show(request: Request, deps: AdminDeps): Promise<Response> {
   const dashboard = await readDashboard(deps.db, {
     now: deps.now,
     configuredFeeds: configuredFeeds(deps),
-    signupEmailsPerHour: deps.config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    signupEmailsPerHour: deps.config.tuning?.SIGNUP_CONFIRMATIONS_PER_HOUR ?? SIGNUP_CONFIRMATIONS_PER_HOUR,
     ai: aiSettingsOf(deps.config),
     digestHourUtc: deps.config.DIGEST_HOUR_UTC,
   });

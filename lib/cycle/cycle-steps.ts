@@ -8,12 +8,15 @@ import { MAX_DESCRIPTION, type Posting } from '../feeds/posting';
 import { postingsCollection, type StoredPosting } from '../feeds/postings-collection';
 import { readMany } from '../store/create-documents';
 import { addDays } from '../store/timestamps';
-import { refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
+import { FEED_MAX_NEW_POSTINGS_PER_RUN, refreshFeeds, type FeedReport } from '../feeds/refresh-feeds';
 import { loadPendingPostings, markPostingsMatched } from '../feeds/store-postings';
 import { composeDailyDigest, composeInstantAlert } from '../mail/compose-email';
+import { SEND_BATCH_SIZE } from '../mail/mailer';
 import { matchPostings, type Candidate } from '../matching/match-postings';
 import { dispatchOutbox } from '../outbox/dispatch-outbox';
 import { addDispatchStats, emptyDispatchStats, type DispatchStats } from '../outbox/dispatch-stats';
+import { SEND_MAX_ATTEMPTS } from '../outbox/send-rules';
+import { AI_TIMEOUT_MS } from '../verdicts/ask-verdicts';
 import { readActiveSubscribers, type IndexedSubscriber } from '../subscribers/match-index';
 import { repairMatchIndex, type RepairResult } from '../subscribers/repair-match-index';
 import { isDigestMode } from '../subscribers/subscriber';
@@ -75,7 +78,7 @@ async function notYetStored(ctx: RunContext, fetched: Posting[]): Promise<Stored
     .filter((p, i) => {
       if (stored[i].exists) return false;
       taken.set(p.source, (taken.get(p.source) ?? 0) + 1);
-      return taken.get(p.source)! <= config.FEED_MAX_NEW_POSTINGS_PER_RUN;
+      return taken.get(p.source)! <= (config.tuning?.FEED_MAX_NEW_POSTINGS_PER_RUN ?? FEED_MAX_NEW_POSTINGS_PER_RUN);
     })
     .map((p) => ({
       ...p,
@@ -163,7 +166,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
  * fits in the run's budget: rather than decide by keywords for want of time, the slice waits for
  * the next run, which finds the pairs unclaimed.
  */
-const modelReserveMs = (ctx: RunContext) => (ctx.judge ? ctx.deps.config.AI_TIMEOUT_MS : 0);
+const modelReserveMs = (ctx: RunContext) => (ctx.judge ? (ctx.deps.config.tuning?.AI_TIMEOUT_MS ?? AI_TIMEOUT_MS) : 0);
 
 /** Claim the digests whose time has come, each on its subscriber's schedule: one outbox row each. */
 export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
@@ -242,7 +245,12 @@ export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
       runId,
       quota: ctx.quota,
     },
-    { runId, maxAttempts: config.SEND_MAX_ATTEMPTS, batchSize: config.SEND_BATCH_SIZE, shard: ctx.shard },
+    {
+      runId,
+      maxAttempts: config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS,
+      batchSize: config.tuning?.SEND_BATCH_SIZE ?? SEND_BATCH_SIZE,
+      shard: ctx.shard,
+    },
   );
   return { ...addDispatchStats(handed, found), providerRequests: ctx.limiter.requests() };
 }

@@ -1,10 +1,12 @@
 import type { ConfiguredSource } from '../feeds/source-adapter';
 import { configuredSources } from '../feeds/source-list';
 import type { MailSettings } from '../mail/compose-email';
-import { createSendLimiter, type SendLimiter } from '../mail/send-limiter';
+import { SEND_BATCH_SIZE } from '../mail/mailer';
+import { createSendLimiter, SEND_CONCURRENCY, type SendLimiter } from '../mail/send-limiter';
 import { newRunId, type CyclePhase } from '../ledger/runs';
 import { createHandoff, type Handoff } from '../outbox/handoff';
 import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
+import { SEND_MAX_ATTEMPTS } from '../outbox/send-rules';
 import { shardTag, type Shard } from '../runtime/shard';
 import { createJudge, type Judge } from '../verdicts/judge-postings';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
@@ -69,7 +71,7 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
   // together stay inside it without talking to each other; the slots are on the wall clock they share.
   const limiter = createSendLimiter({
     ratePerSec: config.SEND_RATE_PER_SEC,
-    concurrency: config.SEND_CONCURRENCY,
+    concurrency: config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY,
     now: deps.wallClock,
     sleep: deps.sleep,
     via: deps.sendLimiter,
@@ -108,8 +110,8 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
           },
           {
             runId,
-            maxAttempts: config.SEND_MAX_ATTEMPTS,
-            batchSize: config.SEND_BATCH_SIZE,
+            maxAttempts: config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS,
+            batchSize: config.tuning?.SEND_BATCH_SIZE ?? SEND_BATCH_SIZE,
             lane: options.shard ? shardTag(options.shard) : 'run',
           },
         ),

@@ -7,6 +7,9 @@ import { acquireLock } from './lock';
 import { dryRunCycle, type DryRunReport } from './dry-run';
 import { createRunContext, type RunContext } from './run-context';
 
+/** How long the scan lock outlives a holder that died: longer than any run (Vercel's wall is 300 s), lapsed by the next 15-minute schedule. */
+export const LOCK_TTL_MS = 10 * 60_000;
+
 export type CycleResult =
   | ({ kind: 'ran' } & RunStats)
   | { kind: 'skipped'; skipped: string; lockOwner: string | null; lockExpiresAt: string | null }
@@ -33,7 +36,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     };
 
   const lockName = options.lockName ?? (ctx.shardTag ? `scan-${ctx.shardTag}` : 'scan');
-  const lock = await acquireLock(db, { name: lockName, owner: runId, now: startedAt, ttlMs: config.LOCK_TTL_MS });
+  const lock = await acquireLock(db, { name: lockName, owner: runId, now: startedAt, ttlMs: config.tuning?.LOCK_TTL_MS ?? LOCK_TTL_MS });
   if (!lock.acquired) {
     deps.log('run.skipped', { runId, reason: 'previous run in flight', lockOwner: lock.owner });
     return {

@@ -29,6 +29,8 @@ export type FeedReport = {
 };
 
 const SOURCE_CONCURRENCY = 4;
+/** New postings one source may add in one run: a flooding board cannot fill a run; the rest wait for the next one. */
+export const FEED_MAX_NEW_POSTINGS_PER_RUN = 500;
 
 /**
  * read sources → store new postings. Each source is read by its kind's adapter, conditionally
@@ -90,7 +92,7 @@ export async function refreshFeeds(
             now: input.now,
             runId: input.runId,
             retentionDays: config.RETENTION_DAYS,
-            maxNew: config.FEED_MAX_NEW_POSTINGS_PER_RUN,
+            maxNew: config.tuning?.FEED_MAX_NEW_POSTINGS_PER_RUN ?? FEED_MAX_NEW_POSTINGS_PER_RUN,
             // Where a card says the job was seen: the answer's own name for itself, else the board's.
             label: result.siteName ?? adapter.siteName?.(source) ?? described.label,
           });

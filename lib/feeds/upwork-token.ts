@@ -7,7 +7,7 @@ import { toDate } from '../store/timestamps';
 import { FeedFetchError, FeedParseError } from './feed-errors';
 import type { SourceHttp } from './source-http';
 
-/** UPWORK_CLIENT_ID, UPWORK_CLIENT_SECRET, UPWORK_REFRESH_TOKEN: the app's OAuth2 credentials. */
+/** clientId, clientSecret, refreshToken of an upwork source's params: the app's OAuth2 credentials. */
 export type UpworkCredentials = { clientId: string; clientSecret: string; refreshToken: string };
 
 /** An access token as handed to a request, with the stored version it came from (to replace it after a 401). */
@@ -33,9 +33,9 @@ export type TokenStoreInput = {
   clock?: () => Date;
 };
 
-export const TOKEN_REJECTED_MESSAGE = 'Upwork refresh token rejected: set a new UPWORK_REFRESH_TOKEN';
+export const TOKEN_REJECTED_MESSAGE = "Upwork refresh token rejected: set a new refreshToken in the source's params (SOURCES)";
 export const TOKEN_REFRESH_IN_PROGRESS_MESSAGE = 'Upwork token refresh in progress (another run holds the refresh lease)';
-const CLIENT_REJECTED_MESSAGE = 'Upwork client credentials rejected: check UPWORK_CLIENT_ID and UPWORK_CLIENT_SECRET';
+const CLIENT_REJECTED_MESSAGE = "Upwork client credentials rejected: check clientId and clientSecret in the source's params (SOURCES)";
 
 /** Refreshed this long before it expires, so a token never dies between the check and the request. */
 const EXPIRY_MARGIN_MS = 2 * 60_000;

@@ -29,6 +29,13 @@ export const SIGNUP_LIMITS = {
   globalWindowMs: 3_600_000,
 } as const;
 
+/**
+ * Emails the public signup form may cause per hour, all addresses together (confirmations and
+ * manage links): 1,000 carries a launch, and each takes one place on its hour's counter, which one
+ * document takes at about one sustained write a second, so never above 3,600.
+ */
+export const SIGNUP_CONFIRMATIONS_PER_HOUR = 1_000;
+
 export const rateLimitsCollection = (db: Firestore) => db.collection(COLLECTIONS.rateLimits);
 
 /**

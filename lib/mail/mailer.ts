@@ -13,6 +13,8 @@ export type Mailer = {
 };
 
 export const MAX_BATCH_EMAILS = 100;
+/** Emails per provider request: the batch endpoint's most, so a digest hour takes the fewest requests of the 2 a second. */
+export const SEND_BATCH_SIZE = MAX_BATCH_EMAILS;
 
 const toApi = (payload: EmailPayload) => ({
   from: payload.from,

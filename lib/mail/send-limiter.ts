@@ -16,6 +16,9 @@ export type SendLimiter = {
   requests(): number;
 };
 
+/** Provider requests in flight: two keep Resend's 2 requests a second going while an answer takes up to a second. */
+export const SEND_CONCURRENCY = 2;
+
 /** The share of the provider's rate the limiter starts requests at. */
 export const RATE_HEADROOM = 0.95;
 /**

@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { aiEnabled, type Config } from '../runtime/config';
 import { addDays } from '../store/timestamps';
-import { aiUsageRef } from '../verdicts/ai-usage';
+import { aiUsageRef, maxCallsPerRun } from '../verdicts/ai-usage';
 import type { ModelStats } from '../verdicts/judge-postings';
 import type { ScoreFallbackReason } from '../verdicts/score-once';
 
@@ -19,11 +19,9 @@ import type { ScoreFallbackReason } from '../verdicts/score-once';
  */
 export type AiSettings = { model: string; dailyTokenBudget: number; maxCallsPerRun: number };
 
-export function aiSettingsOf(
-  config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL' | 'AI_DAILY_TOKEN_BUDGET' | 'AI_MAX_CALLS_PER_RUN'>,
-): AiSettings | null {
+export function aiSettingsOf(config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL' | 'AI_DAILY_TOKEN_BUDGET' | 'tuning'>): AiSettings | null {
   if (!aiEnabled(config)) return null;
-  return { model: config.AI_MODEL!, dailyTokenBudget: config.AI_DAILY_TOKEN_BUDGET, maxCallsPerRun: config.AI_MAX_CALLS_PER_RUN };
+  return { model: config.AI_MODEL!, dailyTokenBudget: config.AI_DAILY_TOKEN_BUDGET, maxCallsPerRun: maxCallsPerRun(config) };
 }
 
 /** aiUsage/{day} as recorded by every run (lib/verdicts/ai-usage.ts); zeros before the day's first record. */

@@ -4,7 +4,7 @@ import { manualDigestEmailKey, newOutboxRow, outboxCollection } from '../outbox/
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
 import { isDigestMode, subscriberId, subscribersCollection, type DeliveryMode, type SubscriberStatus } from '../subscribers/subscriber';
 
-export type ResendDigestDeps = SendNowDeps & { config: Pick<Config, 'SEND_MAX_ATTEMPTS' | 'RETENTION_DAYS'> };
+export type ResendDigestDeps = SendNowDeps & { config: Pick<Config, 'tuning' | 'RETENTION_DAYS'> };
 
 export type ResendDigestResult =
   | { kind: 'not-found' }

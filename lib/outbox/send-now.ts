@@ -8,6 +8,7 @@ import { deliverUnit, LEASE_MS } from './deliver-unit';
 import { leaseRow } from './lease-row';
 import { createQuotaPause } from './quota-pause';
 import { singleUnit } from './unit-lease';
+import { SEND_MAX_ATTEMPTS } from './send-rules';
 
 /** `quota`: the provider's quota is used up; the row is pending again, untried, for the first run after it resets. */
 export type SendNowResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota' | 'skipped' | 'not-ours';
@@ -22,7 +23,7 @@ export type SendNowDeps = {
   log: Logger;
   wallClock: () => number;
   sleep: (ms: number) => Promise<void>;
-  config: Pick<Config, 'SEND_MAX_ATTEMPTS'>;
+  config: Pick<Config, 'tuning'>;
 };
 
 /** A request handler has seconds, not minutes: give up early and leave the row to the cron's dispatcher. */
@@ -65,7 +66,7 @@ export async function sendRowNow(deps: SendNowDeps, input: { emailKey: string; u
       quota: createQuotaPause(),
     },
     singleUnit(leased.lease),
-    { maxAttempts: deps.config.SEND_MAX_ATTEMPTS },
+    { maxAttempts: deps.config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS },
   );
   return results.get(input.emailKey) ?? 'not-ours';
 }

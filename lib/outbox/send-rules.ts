@@ -105,13 +105,16 @@ export type SendStep =
       countsAttempt: boolean;
     };
 
+/** Attempts per email before it is given up (`dead`, or `failed` for an alert): enough for a provider's brief trouble, few enough that a lost email shows soon. */
+export const SEND_MAX_ATTEMPTS = 5;
+
 /**
  * What follows a provider answer for one row of a send unit (§2.3–2.4, §2.11, docs/design.md §3 Outbox).
  * The members of a batch share every input but their kind, and kind only changes the status of a
  * give-up: an alert whose fate is unknown is `failed` (unknown_outcome, never resent), anything
  * else `dead` (visible, with its last error, for the operator).
  *
- * - `attempts`: attempts made so far, this one included; `maxAttempts` caps them (SEND_MAX_ATTEMPTS).
+ * - `attempts`: attempts made so far, this one included; `maxAttempts` caps them (SEND_MAX_ATTEMPTS unless a test tunes it).
  * - `handedOver`: an earlier attempt may have reached the provider (the row was `sending` when
  *   leased, or an earlier answer in this run was unknown).
  * - `delayMs`: the wait before another attempt (retryDelayMs: Retry-After, else jittered backoff).

@@ -18,7 +18,29 @@ const int = (fallback: number, min: number, max: number) =>
 
 const secret = z.string({ error: 'is required' }).min(16, 'must be at least 16 characters');
 
-/** Every knob of docs/design.md §5, parsed once; nothing else in the code reads process.env. */
+/** `FIREBASE_SERVICE_ACCOUNT=platform`: the Application Default Credentials of the platform Scout runs on. */
+export const PLATFORM_CREDENTIALS = 'platform';
+
+// What the Admin SDK's cert() requires of a key; anything less fails at the first request.
+function isServiceAccountKey(text: string): boolean {
+  try {
+    const key = JSON.parse(text) as { private_key?: unknown; client_email?: unknown };
+    return typeof key.private_key === 'string' && typeof key.client_email === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** The key to hand the Admin SDK; none for `platform`, whose client then finds the platform's own. */
+export function serviceAccountKey(value: string | undefined): string | undefined {
+  return value === PLATFORM_CREDENTIALS ? undefined : value;
+}
+
+/**
+ * Every variable an operator sets (docs/configuration.md lists the same names), parsed once;
+ * nothing else in the code reads process.env. Tuning that no operator needs to change is a named
+ * constant beside the code it tunes instead (`Tuning`).
+ */
 export const configSchema = z.object({
   CRON_SECRET: secret,
   LINK_SECRET: secret,
@@ -36,48 +58,37 @@ export const configSchema = z.object({
   FIREBASE_PROJECT_ID: z
     .string({ error: 'is required' })
     .regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id (lowercase letters, digits, dashes)'),
+  /**
+   * The service account key JSON, or `platform` where the platform itself provides Google
+   * credentials (Cloud Run, App Engine, GCE): an explicit opt-in, never a silent fallback.
+   */
   FIREBASE_SERVICE_ACCOUNT: z
     .string()
-    .refine((v) => {
-      try {
-        // What the Admin SDK's cert() requires of a key; anything less fails at the first request.
-        const key = JSON.parse(v) as { private_key?: unknown; client_email?: unknown };
-        return typeof key.private_key === 'string' && typeof key.client_email === 'string';
-      } catch {
-        return false;
-      }
-    }, 'must be the service account key JSON')
+    .refine(
+      (v) => v === PLATFORM_CREDENTIALS || isServiceAccountKey(v),
+      `must be the service account key JSON, or ${PLATFORM_CREDENTIALS} where the platform provides Google credentials`,
+    )
     .optional(),
+  /** The Firebase SDK's own local-development variable, read by the Google client itself; refused in production. */
   FIRESTORE_EMULATOR_HOST: z
     .string()
     .regex(/^[^\s:]+:\d+$/, 'must be host:port')
     .optional(),
-  /** Where the platform itself provides Google credentials (Cloud Run, App Engine, GCE): an explicit opt-in, never a silent fallback. */
-  FIREBASE_USE_DEFAULT_CREDENTIALS: flag(false),
   /** Plain feeds, `name=URL` separated by commas or spaces; each becomes a `feed` source. */
   FEED_URLS: z.string().optional(),
   /** Every kind of source as a JSON array (README "Sources"); checked entry by entry by lib/feeds/source-list.ts. */
   SOURCES: z.string().optional(),
   DIGEST_HOUR_UTC: int(8, 0, 23),
   DIGEST_MAX_ITEMS: int(20, 1, 100),
-  LOCK_TTL_MS: int(600_000, 1_000, 3_600_000),
   SEND_RATE_PER_SEC: z.coerce
     .number({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a number' : undefined) })
     .positive('must be above 0')
     .max(1000, 'must be at most 1000')
     .default(2),
-  SEND_CONCURRENCY: int(2, 1, 50),
-  SEND_MAX_ATTEMPTS: int(5, 1, 20),
-  /** Emails per provider request (Resend's batch endpoint takes up to 100); 1 turns batching off. */
-  SEND_BATCH_SIZE: int(100, 1, 100),
   RETENTION_DAYS: int(30, 2, 365),
   RUN_BUDGET_MS: int(240_000, 1_000, 900_000),
-  FEED_TIMEOUT_MS: int(10_000, 100, 60_000),
-  FEED_MAX_BYTES: int(5_000_000, 1_000, 50_000_000),
   /** Lets a configured feed URL sit on a private address (local stack, tests); refused in production. */
   FEED_ALLOW_PRIVATE_ADDRESSES: flag(false),
-  /** New postings one source may add in one run; the rest wait for the next run. */
-  FEED_MAX_NEW_POSTINGS_PER_RUN: int(500, 1, 10_000),
   /**
    * Documents the match index is spread over (lib/subscribers/match-index-layout.ts): a power of
    * two, sized for the subscribers (docs/deploy.md). A change is applied by the repair sweep, which
@@ -88,13 +99,8 @@ export const configSchema = z.object({
     'must be a power of two (16, 32, 64, …)',
   ),
   ALLOW_CLOCK_OVERRIDE: flag(false),
-  /** Set by Vercel itself on every deployment: the client address is then the X-Forwarded-For Vercel overwrites. */
-  VERCEL: flag(false),
   /** Proxies in front that append to X-Forwarded-For (off Vercel); 0: no header is trusted (lib/http/client-address.ts). */
   TRUSTED_PROXY_HOPS: int(0, 0, 10),
-  /** Emails the public signup form may cause per hour, all addresses together (confirmations and manage links). */
-  // At most one a second: each email adds one to its hour's counter, and a document takes ~1 sustained write a second.
-  SIGNUP_CONFIRMATIONS_PER_HOUR: int(1_000, 1, 3_600),
   /**
    * The optional AI verdict stage (docs/verdicts.md): on when AI_BASE_URL and AI_MODEL are both
    * set (aiProblems names a half-set trio). Any OpenAI-compatible chat-completions server.
@@ -109,37 +115,43 @@ export const configSchema = z.object({
     .string()
     .regex(/^\S{1,200}$/, 'must be a model name (no spaces, at most 200 characters)')
     .optional(),
-  /** One model request, start to answer; past it the posting falls back to keywords. */
-  AI_TIMEOUT_MS: int(20_000, 1_000, 120_000),
-  /**
-   * Model requests in flight. A request judges one posting (docs/verdicts.md), so a subscriber's
-   * postings are asked side by side: 4 keeps a run's model time near what batches of 20 took at 2.
-   */
-  AI_CONCURRENCY: int(4, 1, 20),
-  /**
-   * Model requests one run may make, so postings it may judge (one per request, a 429's retry
-   * counted too); past it, candidates are decided by keywords alone. 1,000 is what 50 batches of
-   * 20 allowed.
-   */
-  AI_MAX_CALLS_PER_RUN: int(1_000, 1, 100_000),
   /**
    * Tokens (prompt + completion, as the server reports them) per UTC day; past it, keywords alone.
    * Each request repeats the subscriber's prefix, so a judged pair costs about 3.4 times what it did
    * in a batch (docs/verdicts.md "Cost"): 4,000,000 judges a few more pairs a day than 1,000,000 did.
    */
   AI_DAILY_TOKEN_BUDGET: int(4_000_000, 1_000, 1_000_000_000),
-  /**
-   * Upwork's OAuth2 app, for `upwork` sources (README "Sources"): all three, or no `upwork` source
-   * (lib/feeds/source-list.ts names the missing ones). The refresh token only seeds the first
-   * token: Upwork rotates it, and the newest is kept encrypted in sourceTokens/ (lib/feeds/upwork-token.ts).
-   * The secret is never logged or stored; it is the key the stored tokens are encrypted under.
-   */
-  UPWORK_CLIENT_ID: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
-  UPWORK_CLIENT_SECRET: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
-  UPWORK_REFRESH_TOKEN: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
 });
 
-export type Config = z.output<typeof configSchema>;
+/**
+ * What the platform sets, not the operator: read, never listed as a setting. `VERCEL` is set by
+ * Vercel on every deployment; the client address is then the X-Forwarded-For Vercel overwrites.
+ */
+const platformSchema = z.object({ VERCEL: flag(false) });
+
+/**
+ * The constants that were once variables, by name: each lives beside the code it tunes, which
+ * reads `config.tuning?.NAME ?? NAME`. Production sets none; tests, the bench and the chaos suite
+ * pass another value here, never through the environment.
+ */
+export type Tuning = Partial<
+  Record<
+    | 'LOCK_TTL_MS'
+    | 'SEND_CONCURRENCY'
+    | 'SEND_MAX_ATTEMPTS'
+    | 'SEND_BATCH_SIZE'
+    | 'FEED_TIMEOUT_MS'
+    | 'FEED_MAX_BYTES'
+    | 'FEED_MAX_NEW_POSTINGS_PER_RUN'
+    | 'SIGNUP_CONFIRMATIONS_PER_HOUR'
+    | 'AI_TIMEOUT_MS'
+    | 'AI_CONCURRENCY'
+    | 'AI_MAX_CALLS_PER_RUN',
+    number
+  >
+>;
+
+export type Config = z.output<typeof configSchema> & z.output<typeof platformSchema> & { tuning?: Tuning };
 
 export class ConfigError extends Error {
   /** Each problem starts with the variable's name: `CRON_SECRET is required`. */
@@ -161,18 +173,15 @@ export function withoutEmptyValues(env: Record<string, string | undefined>): Rec
 
 /**
  * The one rule for Firestore credentials, shared by the app and the CLI: the emulator, a service
- * account key, or an explicit opt-in to the platform's own credentials. Without any of them the
- * Admin SDK would start anyway and fail every request with "Could not load the default
+ * account key, or an explicit opt-in to the platform's own credentials (`platform`). Without any of
+ * them the Admin SDK would start anyway and fail every request with "Could not load the default
  * credentials"; this names the variable at start instead. Takes the cleaned, unparsed values.
  */
 export function credentialsProblem(env: Record<string, string>): string | null {
   if (env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_SERVICE_ACCOUNT) return null;
-  const optIn = env.FIREBASE_USE_DEFAULT_CREDENTIALS;
-  // A value that is neither true nor false is named by the flag's own check: one problem per mistake.
-  if (optIn !== undefined && optIn !== 'false' && optIn !== '0') return null;
   return (
-    'FIREBASE_SERVICE_ACCOUNT is required: the service account key JSON (or FIRESTORE_EMULATOR_HOST for the ' +
-    'local emulator, or FIREBASE_USE_DEFAULT_CREDENTIALS=true where the platform provides Google credentials, e.g. Cloud Run)'
+    'FIREBASE_SERVICE_ACCOUNT is required: the service account key JSON, or platform where the platform provides ' +
+    'Google credentials (e.g. Cloud Run), or FIRESTORE_EMULATOR_HOST for the local emulator'
   );
 }
 
@@ -206,7 +215,7 @@ export function describeIssues(issues: { path: PropertyKey[]; message: string }[
 /** Parses the environment; throws ConfigError naming each bad variable (never echoing a secret's value). */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = withoutEmptyValues(env);
-  const result = configSchema.safeParse(cleaned);
+  const result = configSchema.extend(platformSchema.shape).safeParse(cleaned);
   const problems = result.success ? [] : describeIssues(result.error.issues);
   const credentials = credentialsProblem(cleaned);
   if (credentials) problems.push(credentials);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { clientLogId, UNKNOWN_CLIENT } from '../http/client-address';
-import { claimAddressEmail, countClientAttempt } from '../http/rate-limit';
+import { claimAddressEmail, countClientAttempt, SIGNUP_CONFIRMATIONS_PER_HOUR } from '../http/rate-limit';
 import { composeManageLink } from '../mail/compose-account-email';
 import { manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
@@ -33,7 +33,7 @@ export type PreferencesLinkOutcome =
  * emails only when the mailbox's allowance (which they share) let both through.
  */
 export type PreferencesLinkDeps = SendNowDeps & {
-  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'MAIL_FROM' | 'SIGNUP_CONFIRMATIONS_PER_HOUR' | 'RETENTION_DAYS' | 'SEND_MAX_ATTEMPTS'>;
+  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'MAIL_FROM' | 'RETENTION_DAYS' | 'tuning'>;
 };
 
 export async function emailPreferencesLink(
@@ -56,7 +56,7 @@ export async function emailPreferencesLink(
   const limit = await claimAddressEmail(db, {
     mailbox: mailboxOf(stored.email),
     secret: config.LINK_SECRET,
-    globalPerHour: config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    globalPerHour: config.tuning?.SIGNUP_CONFIRMATIONS_PER_HOUR ?? SIGNUP_CONFIRMATIONS_PER_HOUR,
     now,
   });
   if (!limit.allowed) return { kind: 'held-back', reason: limit.reason };

@@ -22,15 +22,7 @@ import { pageHandler } from '../http/page-handler';
 export type ConfirmDeps = Omit<SendNowDeps, 'config' | 'log'> & {
   config: Pick<
     Config,
-    | 'LINK_SECRET'
-    | 'APP_URL'
-    | 'MAIL_FROM'
-    | 'DIGEST_HOUR_UTC'
-    | 'RETENTION_DAYS'
-    | 'SEND_MAX_ATTEMPTS'
-    | 'SIGNUP_CONFIRMATIONS_PER_HOUR'
-    | 'VERCEL'
-    | 'TRUSTED_PROXY_HOPS'
+    'LINK_SECRET' | 'APP_URL' | 'MAIL_FROM' | 'DIGEST_HOUR_UTC' | 'RETENTION_DAYS' | 'tuning' | 'VERCEL' | 'TRUSTED_PROXY_HOPS'
   >;
   now: Date;
   log?: Logger;

@@ -13,7 +13,7 @@ import type { EmailPayload } from '../mail/email-payload';
 import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
 import { mailboxOf } from '../subscribers/mailbox';
-import { claimAddressEmail, countClientAttempt, type AddressClaim } from '../http/rate-limit';
+import { claimAddressEmail, countClientAttempt, SIGNUP_CONFIRMATIONS_PER_HOUR, type AddressClaim } from '../http/rate-limit';
 import type { SignupInput } from '../subscribers/signup-schema';
 import {
   FIRST_PROFILE_VERSION,
@@ -188,7 +188,7 @@ export async function signUp(
   const addressLimit = await claimAddressEmail(db, {
     mailbox: mailboxOf(email),
     secret: config.LINK_SECRET,
-    globalPerHour: config.SIGNUP_CONFIRMATIONS_PER_HOUR,
+    globalPerHour: config.tuning?.SIGNUP_CONFIRMATIONS_PER_HOUR ?? SIGNUP_CONFIRMATIONS_PER_HOUR,
     now,
   });
   const settings: MailSettings = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };

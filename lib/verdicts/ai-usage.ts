@@ -2,6 +2,7 @@ import type { DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
 import { COLLECTIONS } from '../store/collections';
 import { guardedUpdate } from '../store/guarded-update';
 import { addDays, utcDay } from '../store/timestamps';
+import type { Config } from '../runtime/config';
 import type { VerdictUsage } from './ask-verdicts';
 
 /**
@@ -38,6 +39,15 @@ export type AiUsageDay = {
   updatedAt: Date;
   expireAt: Date;
 };
+
+/**
+ * Model requests one run may make, so postings it may judge (one per request, a 429's retry
+ * counted too); past it, candidates are decided by keywords alone. 1,000 is what 50 batches of 20
+ * allowed when a request judged a batch.
+ */
+export const AI_MAX_CALLS_PER_RUN = 1_000;
+
+export const maxCallsPerRun = (config: Pick<Config, 'tuning'>): number => config.tuning?.AI_MAX_CALLS_PER_RUN ?? AI_MAX_CALLS_PER_RUN;
 
 /** Per run: calls made so far, against AI_MAX_CALLS_PER_RUN. Shared by every scoreOnce of the run. */
 export type RunModelUsage = { calls: number; tokens: number };

@@ -56,12 +56,16 @@ export type AskOptions = {
   timeoutMs?: number;
 };
 
-type ClientConfig = Pick<Config, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS'>;
+/** One model request, start to answer; past it the posting falls back to keywords. */
+export const AI_TIMEOUT_MS = 20_000;
+
+type ClientConfig = Pick<Config, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'tuning'>;
 
 /** The client for the configured server, or null while the stage is off (nothing is created, nothing is sent). */
 export function createVerdictClient(config: ClientConfig, options: { fetch?: typeof fetch } = {}): VerdictClient | null {
   if (!aiEnabled(config)) return null;
   const send = options.fetch ?? fetch;
+  const timeoutMs = config.tuning?.AI_TIMEOUT_MS ?? AI_TIMEOUT_MS;
   const openai = new OpenAI({
     baseURL: config.AI_BASE_URL,
     // A server without auth (a local Ollama) gets no Authorization header at all: the SDK insists
@@ -75,7 +79,7 @@ export function createVerdictClient(config: ClientConfig, options: { fetch?: typ
     webhookSecret: null,
     // Retries are the caller's decision (within the run's budget, honouring Retry-After): one call, one request.
     maxRetries: 0,
-    timeout: config.AI_TIMEOUT_MS,
+    timeout: timeoutMs,
     // The SDK logs nothing: no request, header or key ever reaches the log from here.
     logLevel: 'off',
     // AI_BASE_URL names the one server the prompts and the key may go to: a redirect would let that
@@ -86,7 +90,7 @@ export function createVerdictClient(config: ClientConfig, options: { fetch?: typ
   return {
     openai,
     model: config.AI_MODEL!,
-    timeoutMs: config.AI_TIMEOUT_MS,
+    timeoutMs,
   };
 }
 

@@ -51,10 +51,16 @@ export type Judge = {
 
 export type ModelStats = RunModelStats<ScoreFallbackReason>;
 
+/**
+ * Model requests in flight. A request judges one posting (docs/verdicts.md), so a subscriber's
+ * postings are asked side by side: 4 keeps a run's model time near what batches of 20 took at 2.
+ */
+export const AI_CONCURRENCY = 4;
+
 export type JudgeDeps = {
   db: Firestore;
   client: VerdictClient;
-  config: Pick<Config, 'AI_CONCURRENCY' | 'AI_MAX_CALLS_PER_RUN' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS' | 'RUN_BUDGET_MS'>;
+  config: Pick<Config, 'tuning' | 'AI_DAILY_TOKEN_BUDGET' | 'RETENTION_DAYS' | 'RUN_BUDGET_MS'>;
   clock: () => Date;
   log: Logger;
   runId: string;
@@ -78,8 +84,9 @@ export function createJudge(deps: JudgeDeps): Judge {
   });
   // AI_CONCURRENCY bounds the run's requests in flight (inFlight, shared by every subscriber's
   // postings) and, separately, the subscribers being judged at once, so their reads stay bounded too.
-  const inFlight = pLimit(deps.config.AI_CONCURRENCY);
-  const limit = pLimit(deps.config.AI_CONCURRENCY);
+  const concurrency = deps.config.tuning?.AI_CONCURRENCY ?? AI_CONCURRENCY;
+  const inFlight = pLimit(concurrency);
+  const limit = pLimit(concurrency);
   // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
   /** Judgements under way, so the run's usage is recorded only after the last of them. */

@@ -6,7 +6,7 @@ import type { Logger } from '../runtime/logger';
 import { isLostRace } from '../store/firestore-errors';
 import { GUARDED_UPDATE_MAX_TRIES } from '../store/guarded-update';
 import { addDays } from '../store/timestamps';
-import type { RunModelUsage, TokenReservation } from './ai-usage';
+import { maxCallsPerRun, type RunModelUsage, type TokenReservation } from './ai-usage';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { askVerdicts, type FallbackReason, type VerdictClient, type VerdictResult } from './ask-verdicts';
 import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
@@ -87,7 +87,7 @@ export type ScoreOutcome =
 export type ScoreOnceDeps = {
   db: Firestore;
   client: VerdictClient;
-  config: Pick<Config, 'AI_MAX_CALLS_PER_RUN' | 'RETENTION_DAYS'>;
+  config: Pick<Config, 'tuning' | 'RETENTION_DAYS'>;
   clock: () => Date;
   log: Logger;
   /** The run's model usage: one object per run, shared by all its scoreOnce calls. */
@@ -322,7 +322,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     // A 429 that says when to come back is retried inside the run's budget, holding the same claim
     // (its lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
     for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
-      if (usage.calls >= config.AI_MAX_CALLS_PER_RUN || !(await deps.tokens.canSpend())) break;
+      if (usage.calls >= maxCallsPerRun(config) || !(await deps.tokens.canSpend())) break;
       usage.calls += 1;
       try {
         await sleep(result.kind === 'fallback' ? (result.retryAfterMs ?? 0) : 0, undefined, { signal: deps.signal });
@@ -339,7 +339,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
 
   for (let start = 0; start < toAsk.length;) {
     // The calls are reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
-    const room = Math.min(CLAIM_GROUP, config.AI_MAX_CALLS_PER_RUN - usage.calls);
+    const room = Math.min(CLAIM_GROUP, maxCallsPerRun(config) - usage.calls);
     if (room <= 0) {
       for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
       break;

@@ -1,11 +1,11 @@
-import { ConfigError, loadConfig, type Config } from '../runtime/config';
+import { ConfigError, loadConfig, serviceAccountKey, type Config } from '../runtime/config';
 import type { AppDeps } from './app-deps';
 import { noFailpoints } from '../runtime/failpoints';
 import { jsonLogger } from '../runtime/logger';
 import { createFirestore } from '../store/firestore';
 import { fetch as undiciFetch } from 'undici';
 import { createResendMailer } from '../mail/mailer';
-import { createSendLimiter } from '../mail/send-limiter';
+import { createSendLimiter, SEND_CONCURRENCY } from '../mail/send-limiter';
 import { createAuthFailureLog } from '../ops/auth-failures';
 import { createVerdictClient } from '../verdicts/ask-verdicts';
 
@@ -25,14 +25,18 @@ export function buildDeps(config: Config): AppDeps {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return {
     config,
-    db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: config.FIREBASE_SERVICE_ACCOUNT }),
+    db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: serviceAccountKey(config.FIREBASE_SERVICE_ACCOUNT) }),
     mailer: createResendMailer({ apiKey: config.RESEND_API_KEY, baseUrl: config.RESEND_BASE_URL }),
     fetch: undiciFetch,
     failpoint: noFailpoints,
     log: jsonLogger,
     wallClock: Date.now,
     sleep,
-    sendLimiter: createSendLimiter({ ratePerSec: config.SEND_RATE_PER_SEC, concurrency: config.SEND_CONCURRENCY, sleep }),
+    sendLimiter: createSendLimiter({
+      ratePerSec: config.SEND_RATE_PER_SEC,
+      concurrency: config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY,
+      sleep,
+    }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
   };

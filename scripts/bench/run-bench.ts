@@ -55,6 +55,10 @@ import { parseArgs } from 'node:util';
 import type { CyclePhase, RunAnswer } from '../../lib/ledger/runs';
 import { parseFeed } from '../../lib/feeds/parse-feed';
 import { storeNewPostings } from '../../lib/feeds/store-postings';
+import { FEED_MAX_NEW_POSTINGS_PER_RUN } from '../../lib/feeds/refresh-feeds';
+import type { Tuning } from '../../lib/runtime/config';
+import { AI_MAX_CALLS_PER_RUN } from '../../lib/verdicts/ai-usage';
+import { AI_CONCURRENCY } from '../../lib/verdicts/judge-postings';
 import { rssFeed } from '../sample-feed/rss-feed';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { clearEmulatorProject, startFirestoreEmulator } from '../stack/firestore-emulator';
@@ -346,11 +350,8 @@ function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: stri
     FIRESTORE_EMULATOR_HOST: process.env.FIRESTORE_EMULATOR_HOST,
     FEED_URLS: `bench=${input.feeds.url}/jobs.xml`,
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
-    // The bench's one source carries all J postings, to be taken in one run.
-    FEED_MAX_NEW_POSTINGS_PER_RUN: String(Math.max(500, shape.postings)),
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: String(RATE),
-    SEND_CONCURRENCY: '2',
     RUN_BUDGET_MS: values['run-budget-ms'],
     // The match index sized for U as docs/deploy.md tells a deployment to size it (256 shards at 100,000).
     MATCH_INDEX_SHARDS: String(INDEX_SHARDS),
@@ -358,15 +359,24 @@ function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: stri
   };
 }
 
-/** The AI stage pointed at the fake, with caps high enough that they do not bite unless asked to. */
+/** The AI stage pointed at the fake, with a token budget high enough that it does not bite unless asked to. */
 function modelConfig(model: ModelSetup): Record<string, string | undefined> {
   return {
     AI_BASE_URL: model.fake.baseUrl,
     AI_MODEL: model.fake.model,
     AI_API_KEY: model.apiKey,
-    AI_MAX_CALLS_PER_RUN: values['ai-max-calls'],
     AI_DAILY_TOKEN_BUDGET: values['ai-token-budget'],
-    AI_CONCURRENCY: values['ai-concurrency'],
+  };
+}
+
+/** The constants the bench's shape needs otherwise than production: passed to every caller, never through the environment. */
+function benchTuning(): Tuning {
+  return {
+    // The bench's one source carries all J postings, to be taken in one run.
+    FEED_MAX_NEW_POSTINGS_PER_RUN: Math.max(FEED_MAX_NEW_POSTINGS_PER_RUN, shape.postings),
+    // With the model on, a call cap high enough not to bite unless asked to (--ai-max-calls).
+    AI_MAX_CALLS_PER_RUN: Number(values['ai-max-calls']),
+    ...(values['ai-concurrency'] ? { AI_CONCURRENCY: Number(values['ai-concurrency']) } : {}),
   };
 }
 
@@ -382,7 +392,8 @@ async function benchScout(input: {
   const apiKey = `re_bench_scout_${projectId}`;
   const model = input.modelFake ? { fake: input.modelFake, apiKey: `sk-bench-${projectId}` } : undefined;
   const env = benchEnv({ ...input, projectId, apiKey, model });
-  const deps = benchDeps(env);
+  const tuning = benchTuning();
+  const deps = benchDeps(env, tuning);
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
   await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS);
@@ -400,7 +411,7 @@ async function benchScout(input: {
   sweep.ms = Date.now() - sweepStart;
 
   // One caller in this process, or one process per shard (as a sharded deployment runs them).
-  const shardProcesses = SHARDS > 1 ? await startShardProcesses({ env, shards: SHARDS }) : null;
+  const shardProcesses = SHARDS > 1 ? await startShardProcesses({ env, tuning, shards: SHARDS }) : null;
   const inProcess = shardCaller({ deps, counter: input.counter, shard: 0, shards: 1, peakRssMb: () => 0 });
   const call = async (now: string): Promise<RunCounts> => {
     const started = Date.now();
@@ -635,8 +646,8 @@ async function benchModelOffAndOn(input: {
     delayMs: modelFake.delayMs,
     repeats: REPEATS,
     config: {
-      AI_CONCURRENCY: last!.config.AI_CONCURRENCY,
-      AI_MAX_CALLS_PER_RUN: last!.config.AI_MAX_CALLS_PER_RUN,
+      AI_CONCURRENCY: last!.config.tuning?.AI_CONCURRENCY ?? AI_CONCURRENCY,
+      AI_MAX_CALLS_PER_RUN: last!.config.tuning?.AI_MAX_CALLS_PER_RUN ?? AI_MAX_CALLS_PER_RUN,
       AI_DAILY_TOKEN_BUDGET: last!.config.AI_DAILY_TOKEN_BUDGET,
     },
   });
@@ -1051,7 +1062,7 @@ async function benchNaive(input: { sink: SinkProcess; feeds: FeedServer; emulato
   const projectId = `bench-naive-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
   const apiKey = `re_bench_naive_${projectId}`;
-  const deps = benchDeps(benchEnv({ ...input, projectId, apiKey }));
+  const deps = benchDeps(benchEnv({ ...input, projectId, apiKey }), benchTuning());
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const now = new Date(RUN_AT);
   await seedSubscribers(deps.db, shape, now, INDEX_SHARDS);

@@ -5,9 +5,8 @@
  * shard's counts are its own and its peak memory is a process's, as deployed.
  */
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
-import type { CyclePhase, RunAnswer } from '../../lib/ledger/runs';
-import type { SenderTiming } from '../../lib/ledger/runs';
-import { loadConfig } from '../../lib/runtime/config';
+import type { CyclePhase, RunAnswer, SenderTiming } from '../../lib/ledger/runs';
+import { loadConfig, type Tuning } from '../../lib/runtime/config';
 import { noFailpoints } from '../../lib/runtime/failpoints';
 import { silentLogger } from '../../lib/runtime/logger';
 import type { AppDeps } from '../../lib/wiring/app-deps';
@@ -60,9 +59,12 @@ export function addByCollection(a: CountsByCollection, b: CountsByCollection): C
   return out;
 }
 
-/** The deployment's environment as the bench configures it: every caller, in any process, builds its deps from this. */
-export function benchDeps(env: Record<string, string | undefined>): AppDeps {
-  return { ...buildDeps(loadConfig(env)), log: silentLogger, failpoint: noFailpoints };
+/**
+ * The deployment's environment as the bench configures it, and the constants it tunes for its
+ * shape: every caller, in any process, builds its deps from these.
+ */
+export function benchDeps(env: Record<string, string | undefined>, tuning: Tuning = {}): AppDeps {
+  return { ...buildDeps({ ...loadConfig(env), tuning }), log: silentLogger, failpoint: noFailpoints };
 }
 
 /** The peak RSS of this process, sampled every 100 ms from now on. */

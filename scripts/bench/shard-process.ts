@@ -7,15 +7,22 @@
  */
 import { senderLane } from '../../lib/outbox/handoff';
 import { instrumentFirestore } from './firestore-counter';
+import type { Tuning } from '../../lib/runtime/config';
 import { benchDeps, shardCaller, trackPeakMemory } from './shard-caller';
 
-export type ShardProcessInit = { env: Record<string, string | undefined>; shard: number; shards: number };
+export type ShardProcessInit = { env: Record<string, string | undefined>; tuning: Tuning; shard: number; shards: number };
 export type ShardProcessRequest = { type: 'call'; id: number; now: string } | { type: 'stop' };
 
 const init = JSON.parse(process.argv[2] ?? '') as ShardProcessInit;
 const peak = trackPeakMemory();
 const counter = instrumentFirestore({ lane: () => senderLane.getStore() });
-const call = shardCaller({ deps: benchDeps(init.env), counter, shard: init.shard, shards: init.shards, peakRssMb: peak.peakMb });
+const call = shardCaller({
+  deps: benchDeps(init.env, init.tuning),
+  counter,
+  shard: init.shard,
+  shards: init.shards,
+  peakRssMb: peak.peakMb,
+});
 
 process.on('message', (message: ShardProcessRequest) => {
   if (message.type === 'stop') process.exit(0);

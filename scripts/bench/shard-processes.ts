@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Tuning } from '../../lib/runtime/config';
 import type { ShardCall } from './shard-caller';
 import type { ShardProcessInit, ShardProcessRequest } from './shard-process';
 
@@ -10,13 +11,17 @@ export type ShardProcesses = { call(now: string): Promise<ShardCall[]>; close():
  * Starts one process per shard, each with the bench's environment and its own Firestore client.
  * They inherit NODE_OPTIONS, so a heap cap given to the bench caps each shard's process.
  */
-export async function startShardProcesses(input: { env: Record<string, string | undefined>; shards: number }): Promise<ShardProcesses> {
+export async function startShardProcesses(input: {
+  env: Record<string, string | undefined>;
+  tuning: Tuning;
+  shards: number;
+}): Promise<ShardProcesses> {
   const main = fileURLToPath(new URL('./shard-process.ts', import.meta.url));
   let nextId = 0;
   const waiting = new Map<number, { resolve: (r: ShardCall) => void; reject: (e: Error) => void }>();
   const children: ChildProcess[] = await Promise.all(
     Array.from({ length: input.shards }, async (_, shard) => {
-      const init: ShardProcessInit = { env: input.env, shard, shards: input.shards };
+      const init: ShardProcessInit = { env: input.env, tuning: input.tuning, shard, shards: input.shards };
       const child = fork(main, [JSON.stringify(init)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       await new Promise<void>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`shard ${shard}'s process exited (${code}) before it was ready`)));

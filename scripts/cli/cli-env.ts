@@ -11,7 +11,6 @@ export const cliEnvSchema = configSchema.pick({
   FIREBASE_PROJECT_ID: true,
   FIRESTORE_EMULATOR_HOST: true,
   FIREBASE_SERVICE_ACCOUNT: true,
-  FIREBASE_USE_DEFAULT_CREDENTIALS: true,
   DIGEST_HOUR_UTC: true,
 });
 
@@ -20,7 +19,7 @@ export type CliEnv = z.output<typeof cliEnvSchema>;
 /**
  * Parses the CLI's environment; throws ConfigError naming each missing or bad variable. As for
  * the app, credentials must be named (emulator, service account, or the explicit opt-in to the
- * platform's own), so the CLI never falls back to whatever credentials the machine happens to have.
+ * platform's own, FIREBASE_SERVICE_ACCOUNT=platform), so the CLI never falls back to whatever credentials the machine happens to have.
  */
 export function loadCliEnv(env: Record<string, string | undefined>): CliEnv {
   const cleaned = withoutEmptyValues(env);

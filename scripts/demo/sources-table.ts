@@ -6,15 +6,7 @@ import { parseSourceList } from '../../lib/feeds/source-list';
  * the sample source server serves every kind, so this shows each adapter at work.
  */
 export async function sourceLines(db: Firestore, env: Record<string, string>): Promise<string[]> {
-  const sources = parseSourceList({
-    FEED_URLS: env.FEED_URLS,
-    SOURCES: env.SOURCES,
-    UPWORK_CLIENT_ID: env.UPWORK_CLIENT_ID,
-    UPWORK_CLIENT_SECRET: env.UPWORK_CLIENT_SECRET,
-    UPWORK_REFRESH_TOKEN: env.UPWORK_REFRESH_TOKEN,
-    FEED_TIMEOUT_MS: 10_000,
-    FEED_MAX_BYTES: 5_000_000,
-  });
+  const sources = parseSourceList({ FEED_URLS: env.FEED_URLS, SOURCES: env.SOURCES });
   const lines: string[] = [];
   let kinds = 0;
   for (const source of sources) {

@@ -4,7 +4,6 @@
  */
 import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 import { DEFAULT_MODELS } from '../model-fake/server';
-import { LOCAL_UPWORK_CREDENTIALS } from '../sample-feed/kinds/upwork';
 import { sampleSourceEntries } from '../sample-feed/sample-sources';
 
 /** `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model. */
@@ -26,8 +25,6 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
     FEED_URLS: `sample=http://127.0.0.1:${ports.feed}/sample.xml`,
     // Every other kind of source, from the same sample server (README "Sources").
     ...sampleSources(ports.feed, overrides),
-    // The sample server's Upwork fake knows these (and only these); the refresh token seeds the first token.
-    ...LOCAL_UPWORK_CREDENTIALS,
     // The sample feed server is on loopback; production refuses this setting.
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',

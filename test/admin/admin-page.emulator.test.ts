@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Tuning } from '../../lib/runtime/config';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordFeedFailure } from '../../lib/feeds/feed-state';
 import { DASHBOARD_LIMITS } from '../../lib/ops/read-dashboard';
@@ -26,7 +27,7 @@ const NOW = new Date('2026-11-30T09:00:00Z');
 type World = { h: Harness; admin: AdminClient; runIds: string[]; deadKey: string };
 
 async function buildWorld(): Promise<World> {
-  const h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
+  const h = await createHarness({}, { SEND_MAX_ATTEMPTS: 3 });
   // Input refuses such a keyword now, but one stored before the rule is still shown, escaped.
   const ada = await h.subscribe({ email: ADA, keywords: ['react'] });
   await h.db
@@ -391,8 +392,11 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
   afterAll(async () => fake.close());
   afterEach(async () => h?.close());
 
-  const withModel = (overrides: Record<string, string> = {}) =>
-    createHarness({ AI_BASE_URL: fake.baseUrl, AI_API_KEY: API_KEY, AI_MODEL: 'scout-fake-1', AI_TIMEOUT_MS: '2000', ...overrides });
+  const withModel = (overrides: Record<string, string> = {}, tuning: Tuning = {}) =>
+    createHarness(
+      { AI_BASE_URL: fake.baseUrl, AI_API_KEY: API_KEY, AI_MODEL: 'scout-fake-1', ...overrides },
+      { AI_TIMEOUT_MS: 2000, ...tuning },
+    );
   const aiPanel = (body: string) => body.slice(body.indexOf('id="ai-verdicts"'), body.indexOf('id="door-title"'));
   const tile = (panel: string, label: string) =>
     new RegExp(`<span class="n">([\\d,]+)</span><span class="l">${label}</span>`).exec(panel)?.[1];
@@ -419,7 +423,7 @@ describe('the AI verdicts panel: off, on with the recent runs summed, and the da
 
   it('on: the model (escaped), today’s tokens against the budget, the call cap a run reached, the runs’ figures summed, a note on each run that fell back; never the key or the server', async () => {
     // A call judges one posting: a cap of 3 is one subscriber's three postings.
-    h = await withModel({ AI_MODEL: HOSTILE_MODEL, AI_MAX_CALLS_PER_RUN: '3', AI_CONCURRENCY: '1' });
+    h = await withModel({ AI_MODEL: HOSTILE_MODEL }, { AI_MAX_CALLS_PER_RUN: 3, AI_CONCURRENCY: 1 });
     await h.subscribe(aiSubscriber('ada@example.com'));
     await h.subscribe(aiSubscriber('bob@example.com'));
     // 06:00 three calls (Ada's three postings), then the cap: Bob's three by keywords for the budget.

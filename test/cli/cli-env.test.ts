@@ -17,7 +17,6 @@ describe('the CLI environment', () => {
     expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-dev', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' })).toEqual({
       FIREBASE_PROJECT_ID: 'scout-dev',
       FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080',
-      FIREBASE_USE_DEFAULT_CREDENTIALS: false,
       DIGEST_HOUR_UTC: 8,
     });
   });
@@ -48,9 +47,9 @@ describe('the CLI environment', () => {
   });
 
   it("applies the app's credentials rule: the same opt-in, the same message", () => {
-    expect(
-      loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' }).FIREBASE_USE_DEFAULT_CREDENTIALS,
-    ).toBe(true);
+    expect(loadCliEnv({ FIREBASE_PROJECT_ID: 'scout-prod', FIREBASE_SERVICE_ACCOUNT: 'platform' }).FIREBASE_SERVICE_ACCOUNT).toBe(
+      'platform',
+    );
     const app = (() => {
       try {
         loadConfig({ FIREBASE_PROJECT_ID: 'scout-prod' });

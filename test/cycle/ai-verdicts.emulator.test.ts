@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Tuning } from '../../lib/runtime/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelFake, type ModelFake, type ModelFault, type RecordedRequest } from '../../scripts/model-fake/server';
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
@@ -35,15 +36,17 @@ const ITEMS: TestItem[] = [
 
 type World = Harness & { apiKey: string; requests(): Promise<RecordedRequest[]>; faults(f: ModelFault[]): void };
 
-async function world(overrides: Record<string, string> = {}): Promise<World> {
+async function world(overrides: Record<string, string> = {}, tuning: Tuning = {}): Promise<World> {
   const apiKey = `sk-cycle-${randomBytes(6).toString('hex')}`;
-  const h = await createHarness({
-    AI_BASE_URL: fake.baseUrl,
-    AI_API_KEY: apiKey,
-    AI_MODEL: 'scout-fake-1',
-    AI_TIMEOUT_MS: '2000',
-    ...overrides,
-  });
+  const h = await createHarness(
+    {
+      AI_BASE_URL: fake.baseUrl,
+      AI_API_KEY: apiKey,
+      AI_MODEL: 'scout-fake-1',
+      ...overrides,
+    },
+    { AI_TIMEOUT_MS: 2000, ...tuning },
+  );
   return Object.assign(h, {
     apiKey,
     requests: async () => fake.requests(apiKey),
@@ -296,7 +299,7 @@ describe('faults never cost a delivery: every model fault falls back to keywords
 
 describe('budget: the per-run call cap is a hard limit, and past it keywords decide', () => {
   it('with AI_MAX_CALLS_PER_RUN=3 (a call is a posting), the second subscriber is decided by keywords and told so; a later run sends nothing twice', async () => {
-    const h = await world({ AI_MAX_CALLS_PER_RUN: '3', AI_CONCURRENCY: '1' });
+    const h = await world({}, { AI_MAX_CALLS_PER_RUN: 3, AI_CONCURRENCY: 1 });
     try {
       await h.subscribe(subscriber('ada@example.com', 'instant'));
       await h.subscribe(subscriber('bob@example.com', 'instant'));

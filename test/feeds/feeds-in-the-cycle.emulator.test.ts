@@ -108,7 +108,7 @@ describe('feeds in the cycle', () => {
   });
 
   it('a feed over FEED_MAX_BYTES is refused and recorded, nothing stored', async () => {
-    const small = await createHarness({ FEED_MAX_BYTES: '2000' });
+    const small = await createHarness({}, { FEED_MAX_BYTES: 2000 });
     small.serveFeed(postingsAbout('react', 30, { at: new Date(NOW) }));
     const res = await small.cron({ now: NOW });
     expect(res.body.failures).toBe(1);

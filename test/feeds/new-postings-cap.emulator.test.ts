@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { FEED_MAX_NEW_POSTINGS_PER_RUN } from '../../lib/feeds/refresh-feeds';
 import { createHarness, type Harness } from '../support/harness';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
@@ -10,7 +11,7 @@ const at = (minutes: number) => new Date(Date.parse('2026-11-30T06:00:00Z') + mi
 describe('one source adds at most FEED_MAX_NEW_POSTINGS_PER_RUN new postings per run', () => {
   it('a feed of 1,200 new items is stored 500 a run, newest first, each exactly once, then answers 304', async () => {
     h = await createHarness();
-    expect(h.config.FEED_MAX_NEW_POSTINGS_PER_RUN).toBe(500);
+    expect(h.config.tuning?.FEED_MAX_NEW_POSTINGS_PER_RUN ?? FEED_MAX_NEW_POSTINGS_PER_RUN).toBe(500);
     h.serveFeed(postingsAbout('react', 1_200, { at: new Date(at(0)) }));
     const feedState = async () => (await h.db.collection('feeds').get()).docs[0];
 
@@ -33,7 +34,7 @@ describe('one source adds at most FEED_MAX_NEW_POSTINGS_PER_RUN new postings per
   });
 
   it('a run cut short by the cap keeps no validators, so the next fetch is never a 304 that hides the rest', async () => {
-    h = await createHarness({ FEED_MAX_NEW_POSTINGS_PER_RUN: '10' });
+    h = await createHarness({}, { FEED_MAX_NEW_POSTINGS_PER_RUN: 10 });
     h.serveFeed(postingsAbout('react', 5, { at: new Date(at(0)) }));
     await h.run({ now: at(0) });
     const feed = () =>

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshFeeds } from '../../lib/feeds/refresh-feeds';
 import { parseSourceList } from '../../lib/feeds/source-list';
 import { openStoredToken, TOKEN_REFRESH_IN_PROGRESS_MESSAGE, TOKEN_REJECTED_MESSAGE } from '../../lib/feeds/upwork-token';
-import type { Config } from '../../lib/runtime/config';
 import { LOCAL_UPWORK_CREDENTIALS, upworkSearchAt } from '../../scripts/sample-feed/kinds/upwork';
 import { createUpworkFake, UPWORK_FAKE_TOKEN_PATH, type UpworkFake, type UpworkFakeOptions } from '../../scripts/upwork-fake/upwork-fake';
 import { createHarness, type Harness } from '../support/harness';
@@ -12,7 +11,7 @@ import { createHarness, type Harness } from '../support/harness';
 const NOW = new Date('2026-11-30T06:00:00Z');
 const SOURCE = 'upwork-jobs';
 const SEARCH = upworkSearchAt(readFileSync(new URL('../../scripts/sample-feed/fixtures/upwork/search.json', import.meta.url), 'utf8'), NOW);
-const { UPWORK_CLIENT_ID, UPWORK_CLIENT_SECRET, UPWORK_REFRESH_TOKEN } = LOCAL_UPWORK_CREDENTIALS;
+const { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, refreshToken: REFRESH_TOKEN } = LOCAL_UPWORK_CREDENTIALS;
 
 let h: Harness;
 let fake: UpworkFake;
@@ -20,9 +19,9 @@ let runs = 0;
 
 const installFake = (options: Partial<UpworkFakeOptions> = {}) => {
   fake = createUpworkFake({
-    clientId: UPWORK_CLIENT_ID,
-    clientSecret: UPWORK_CLIENT_SECRET,
-    refreshToken: UPWORK_REFRESH_TOKEN,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    refreshToken: REFRESH_TOKEN,
     searchAnswer: SEARCH,
     ...options,
   });
@@ -31,21 +30,26 @@ const installFake = (options: Partial<UpworkFakeOptions> = {}) => {
 };
 
 beforeEach(async () => {
-  h = await createHarness({ ...LOCAL_UPWORK_CREDENTIALS });
+  h = await createHarness();
   installFake();
 });
 afterEach(async () => h.close());
 
 /** One refreshFeeds over the harness's feed and one upwork source, as a cycle would call it. */
-async function run(options: { config?: Partial<Config>; timeoutMs?: number } = {}) {
+async function run(options: { credentials?: Partial<Record<keyof typeof LOCAL_UPWORK_CREDENTIALS, string>>; timeoutMs?: number } = {}) {
   const config = {
     ...h.config,
-    ...options.config,
     SOURCES: JSON.stringify([
       {
         kind: 'upwork',
         id: SOURCE,
-        params: { query: 'next.js', baseUrl: h.feeds.url, tokenUrl: `${h.feeds.url}${UPWORK_FAKE_TOKEN_PATH}` },
+        params: {
+          query: 'next.js',
+          baseUrl: h.feeds.url,
+          tokenUrl: `${h.feeds.url}${UPWORK_FAKE_TOKEN_PATH}`,
+          ...LOCAL_UPWORK_CREDENTIALS,
+          ...options.credentials,
+        },
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       },
     ]),
@@ -67,13 +71,13 @@ const expireStoredToken = async () => {
 };
 
 describe('upwork token: one refresh for every run', () => {
-  it('the first run takes its first token from UPWORK_REFRESH_TOKEN, stores the rotated pair sealed, and reads the search', async () => {
+  it('the first run takes its first token from REFRESH_TOKEN, stores the rotated pair sealed, and reads the search', async () => {
     const report = await run();
     expect(report).toMatchObject({ status: 'ok', postings: 5, new: 5 });
     expect(fake.tokenRequests()).toBe(1);
     expect(fake.searches()).toEqual([expect.objectContaining({ authorized: true })]);
     const doc = await tokenDoc();
-    expect(openStoredToken(doc, SOURCE, UPWORK_CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
+    expect(openStoredToken(doc, SOURCE, CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
     expect(doc).toMatchObject({
       provider: 'upwork',
       version: 1,
@@ -109,7 +113,7 @@ describe('upwork token: one refresh for every run', () => {
     const doc = await tokenDoc();
     expect(doc?.version).toBe(2);
     // The rotated refresh token is the one kept: the only one Upwork still accepts.
-    expect(openStoredToken(doc, SOURCE, UPWORK_CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
+    expect(openStoredToken(doc, SOURCE, CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
     expect(
       fake
         .searches()
@@ -125,9 +129,9 @@ describe('upwork token: one refresh for every run', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           grant_type: 'refresh_token',
-          refresh_token: UPWORK_REFRESH_TOKEN,
-          client_id: UPWORK_CLIENT_ID,
-          client_secret: UPWORK_CLIENT_SECRET,
+          refresh_token: REFRESH_TOKEN,
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
         }),
       }).then((response) => response.status);
     const statuses = await Promise.all(Array.from({ length: 8 }, refresh));
@@ -171,7 +175,7 @@ describe('upwork token: one refresh for every run', () => {
     await expireStoredToken();
     expect(await run()).toMatchObject({ status: 'ok' });
     expect(fake.tokenRequests()).toBe(2);
-    expect(openStoredToken(await tokenDoc(), SOURCE, UPWORK_CLIENT_SECRET)?.refreshToken).toBe(UPWORK_REFRESH_TOKEN);
+    expect(openStoredToken(await tokenDoc(), SOURCE, CLIENT_SECRET)?.refreshToken).toBe(REFRESH_TOKEN);
   });
 });
 
@@ -182,7 +186,7 @@ describe('upwork token: a rejected refresh token', () => {
     const report = await run();
 
     expect(report).toMatchObject({ status: 'error', error: TOKEN_REJECTED_MESSAGE });
-    expect((await feedState())?.lastError).toBe('Upwork refresh token rejected: set a new UPWORK_REFRESH_TOKEN');
+    expect((await feedState())?.lastError).toBe("Upwork refresh token rejected: set a new refreshToken in the source's params (SOURCES)");
     expect(await storedJobs()).toBe(0);
     const doc = await tokenDoc();
     expect(doc?.sealed ?? null).toBeNull();
@@ -193,32 +197,32 @@ describe('upwork token: a rejected refresh token', () => {
     expect(fake.tokenRequests()).toBe(1);
   });
 
-  it('a stored refresh token Upwork no longer accepts falls back to UPWORK_REFRESH_TOKEN only once the operator set a new one', async () => {
+  it('a stored refresh token Upwork no longer accepts falls back to the refreshToken param only once the operator set a new one', async () => {
     await run();
     await expireStoredToken();
     // Upwork forgets every token it issued (revoked app access): a new grant gives a new refresh token.
     installFake({ refreshToken: 'operator-new-refresh-token' });
 
-    // The stored token is rejected, and UPWORK_REFRESH_TOKEN is the one already used: not sent again.
+    // The stored token is rejected, and REFRESH_TOKEN is the one already used: not sent again.
     expect(await run()).toMatchObject({ status: 'error', error: TOKEN_REJECTED_MESSAGE });
     expect(fake.tokenRequests()).toBe(1);
     expect(await run()).toMatchObject({ status: 'error', error: TOKEN_REJECTED_MESSAGE });
     expect(fake.tokenRequests()).toBe(1);
 
     // The operator sets the new one: the next run uses it and stores what it rotates to.
-    const report = await run({ config: { UPWORK_REFRESH_TOKEN: 'operator-new-refresh-token' } });
+    const report = await run({ credentials: { refreshToken: 'operator-new-refresh-token' } });
     expect(report).toMatchObject({ status: 'ok' });
     expect(fake.tokenRequests()).toBe(2);
     const doc = await tokenDoc();
     expect(doc).toMatchObject({ refreshRejected: false, lastError: null });
-    expect(openStoredToken(doc, SOURCE, UPWORK_CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
+    expect(openStoredToken(doc, SOURCE, CLIENT_SECRET)?.refreshToken).toBe(fake.currentRefreshToken());
   });
 
   it('wrong client credentials are named as such, not as a rejected refresh token', async () => {
-    const report = await run({ config: { UPWORK_CLIENT_SECRET: 'not-the-client-secret' } });
+    const report = await run({ credentials: { clientSecret: 'not-the-client-secret' } });
     expect(report).toMatchObject({
       status: 'error',
-      error: 'Upwork client credentials rejected: check UPWORK_CLIENT_ID and UPWORK_CLIENT_SECRET',
+      error: "Upwork client credentials rejected: check clientId and clientSecret in the source's params (SOURCES)",
     });
   });
 });
@@ -259,14 +263,14 @@ describe('upwork token: leases and storage', () => {
     const doc = await tokenDoc();
     const text = JSON.stringify(doc);
     expect(text).not.toContain('oauth2v2_fake_');
-    expect(text).not.toContain(UPWORK_REFRESH_TOKEN);
-    expect(text).not.toContain(UPWORK_CLIENT_SECRET);
+    expect(text).not.toContain(REFRESH_TOKEN);
+    expect(text).not.toContain(CLIENT_SECRET);
     expect(text).not.toContain(fake.currentRefreshToken()!);
     expect(doc?.sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(openStoredToken(doc, SOURCE, UPWORK_CLIENT_SECRET)).toMatchObject({ refreshToken: fake.currentRefreshToken() });
+    expect(openStoredToken(doc, SOURCE, CLIENT_SECRET)).toMatchObject({ refreshToken: fake.currentRefreshToken() });
     expect(openStoredToken(doc, SOURCE, 'another-client-secret')).toBeNull();
     // Sealed for this document and version: copied to another source, or rolled back, it does not open.
-    expect(openStoredToken(doc, 'another-source', UPWORK_CLIENT_SECRET)).toBeNull();
-    expect(openStoredToken({ ...doc, version: 1 }, SOURCE, UPWORK_CLIENT_SECRET)).toBeNull();
+    expect(openStoredToken(doc, 'another-source', CLIENT_SECRET)).toBeNull();
+    expect(openStoredToken({ ...doc, version: 1 }, SOURCE, CLIENT_SECRET)).toBeNull();
   });
 });

@@ -64,7 +64,7 @@ describe('the AI verdict stage as the ops page shows it', () => {
       AI_API_KEY: 'sk-secret-never-shown',
       AI_MODEL: 'gpt-4o-mini',
       AI_DAILY_TOKEN_BUDGET: 50_000,
-      AI_MAX_CALLS_PER_RUN: 20,
+      tuning: { AI_MAX_CALLS_PER_RUN: 20 },
     };
     const shown = aiSettingsOf(config);
     expect(shown).toEqual({ model: 'gpt-4o-mini', dailyTokenBudget: 50_000, maxCallsPerRun: 20 });

@@ -111,7 +111,7 @@ describe('failed logins on the ops page', () => {
   });
 
   it('signup emails this hour are shown against their cap', async () => {
-    h = await createHarness({ SIGNUP_CONFIRMATIONS_PER_HOUR: '50' });
+    h = await createHarness({}, { SIGNUP_CONFIRMATIONS_PER_HOUR: 50 });
     for (const email of ['a@example.com', 'b@example.com'])
       await handleSignupRequest(
         new Request('http://localhost:3000/api/signup', {

@@ -13,7 +13,7 @@ afterEach(async () => h.close());
 
 /** One instant alert that the provider refused for good (422): a dead row. */
 async function deadAlert(): Promise<string> {
-  h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
+  h = await createHarness({}, { SEND_MAX_ATTEMPTS: 3 });
   await h.subscribe({ email: ADA, keywords: ['react'] });
   h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
   await h.setFaults({ failNext: { count: 1, status: 422, name: 'validation_error' } });
@@ -96,7 +96,7 @@ describe('retrying a dead email', () => {
   });
 
   it('a row that died inside a provider batch is resent on its own, under its own key', async () => {
-    h = await createHarness({ SEND_MAX_ATTEMPTS: '1' });
+    h = await createHarness({}, { SEND_MAX_ATTEMPTS: 1 });
     await h.subscribe({ email: ADA, keywords: ['react'] });
     await h.subscribe({ email: 'bea@example.com', keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));

@@ -1,3 +1,4 @@
+import type { Tuning } from '../../lib/runtime/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InjectedCrash, type Failpoint } from '../../lib/runtime/failpoints';
 import { createHarness, type Harness } from '../support/harness';
@@ -12,8 +13,8 @@ let h: Harness;
 
 afterEach(async () => h.close());
 
-async function setup(overrides: Record<string, string> = {}) {
-  h = await createHarness(overrides);
+async function setup(overrides: Record<string, string> = {}, tuning: Tuning = {}) {
+  h = await createHarness(overrides, tuning);
   await Promise.all(Array.from({ length: SUBSCRIBERS }, (_, i) => h.subscribe({ email: `dev${i}@example.com`, keywords: ['react'] })));
   h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
 }
@@ -44,7 +45,7 @@ describe('batch sends', () => {
   });
 
   it('SEND_BATCH_SIZE=1 sends one request per email (the baseline the batch is measured against)', async () => {
-    await setup({ SEND_BATCH_SIZE: '1' });
+    await setup({}, { SEND_BATCH_SIZE: 1 });
     const res = await h.cron({ now: NOW });
     expect(res.body).toMatchObject({ instantEmails: SUBSCRIBERS, providerRequests: SUBSCRIBERS });
   });

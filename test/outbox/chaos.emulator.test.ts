@@ -100,19 +100,18 @@ beforeAll(() => {
  * profile distinct, since a model request names its subscriber by profile alone.
  */
 async function createWorld(random: Random, model: ModelWorld | null): Promise<World> {
-  const h = await createHarness({
-    SEND_MAX_ATTEMPTS: '8',
-    LOCK_TTL_MS: String(10 * 60_000),
-    SEND_RATE_PER_SEC: '100',
-    ...(model && {
-      AI_BASE_URL: model.fake.baseUrl,
-      AI_API_KEY: model.apiKey,
-      AI_MODEL: 'scout-fake-1',
-      AI_TIMEOUT_MS: String(AI_TIMEOUT_MS),
+  const h = await createHarness(
+    {
+      SEND_RATE_PER_SEC: '100',
+      ...(model && { AI_BASE_URL: model.fake.baseUrl, AI_API_KEY: model.apiKey, AI_MODEL: 'scout-fake-1' }),
+    },
+    {
+      SEND_MAX_ATTEMPTS: 8,
+      LOCK_TTL_MS: 10 * 60_000,
       // A low per-run cap: one posting a request, so a digest flush takes several calls, and the cap trips mid-run.
-      AI_MAX_CALLS_PER_RUN: '8',
-    }),
-  });
+      ...(model && { AI_TIMEOUT_MS, AI_MAX_CALLS_PER_RUN: 8 }),
+    },
+  );
   const count = random.int(6, 12);
   const profiles = new Set<string>();
   const subscribers: World['subscribers'] = [];
@@ -226,7 +225,7 @@ const boardItem = (job: BoardJob, guid: string, link: string, now: Date): TestIt
  * Its own random stream from the seed: the other worlds' draws stay as they were.
  */
 async function createCopiesWorld(random: Random): Promise<World> {
-  const base = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
+  const base = await createHarness({ SEND_RATE_PER_SEC: '100' }, { SEND_MAX_ATTEMPTS: 8, LOCK_TTL_MS: 10 * 60_000 });
   // Two sources on the one sample server, told apart on the card by their host.
   const url = (board: Board, host: string) => `http://${host}:${base.feeds.port}/${board}.xml`;
   const config = { ...base.config, FEED_URLS: `board-a=${url('board-a', 'localhost')}, board-b=${url('board-b', '127.0.0.1')}` };
@@ -347,7 +346,7 @@ type Schedules = {
  * change's Sunday) at the hour the change skips or repeats. Its own random stream from the seed.
  */
 async function createSchedulesWorld(random: Random): Promise<World> {
-  const h = await createHarness({ SEND_MAX_ATTEMPTS: '8', LOCK_TTL_MS: String(10 * 60_000), SEND_RATE_PER_SEC: '100' });
+  const h = await createHarness({ SEND_RATE_PER_SEC: '100' }, { SEND_MAX_ATTEMPTS: 8, LOCK_TTL_MS: 10 * 60_000 });
   const change = random.pick(CLOCK_CHANGES);
   const start = new Date(new Date(change.at).getTime() - random.int(2, 10) * 3_600_000);
   const count = random.int(8, 14);

@@ -21,7 +21,7 @@ const rowsOf = async () => (await h.db.collection('emails').get()).docs.map((d) 
 
 describe('a final row keeps its hash, not its payload', () => {
   it('a sent alert drops its payload; a dead alert keeps it, and a sent digest keeps it gzipped', async () => {
-    h = await createHarness({ SEND_MAX_ATTEMPTS: '3' });
+    h = await createHarness({}, { SEND_MAX_ATTEMPTS: 3 });
     await h.subscribe({ email: 'ada@example.com', keywords: ['react'] });
     await h.subscribe({ email: 'cid@example.com', keywords: ['react'], mode: 'daily' });
     // 06:00 Ada's alert, alone in its request, is refused for good (dead).

@@ -17,7 +17,8 @@ import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
  * `finally`, no lock release, no record of the answer. The ledger alone must make the next runs
  * finish the job: no subscriber receives a duplicate, and nothing is lost silently.
  *
- * The kill lands inside the sink's injected latency (LATENCY_MS) with SEND_CONCURRENCY=2, so at
+ * The kill lands inside the sink's injected latency (LATENCY_MS) with SEND_CONCURRENCY (2) requests
+ * in flight, so at
  * the moment of the kill some rows are mid-send (the provider accepts them after the server is
  * gone: accepted, never recorded) and the others are leased but not yet handed over. Both kinds
  * of row are left `sending` with a lease the next run must let expire, then take over under the
@@ -29,7 +30,6 @@ const DAY = '2026-11-30';
 const T0 = new Date(`${DAY}T06:00:00Z`);
 const at = (hhmm: string) => `${DAY}T${hhmm}:00Z`;
 const LATENCY_MS = 3_000;
-const SEND_CONCURRENCY = 2;
 const NEXT_DIST_ENV = TEST_BUILD_ENV;
 
 const FEED = [
@@ -128,8 +128,6 @@ async function createWorld(name: string): Promise<World> {
       FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
       ALLOW_CLOCK_OVERRIDE: 'true',
       SEND_RATE_PER_SEC: '100',
-      SEND_CONCURRENCY: String(SEND_CONCURRENCY),
-      LOCK_TTL_MS: '60000',
       ...NEXT_DIST_ENV,
     },
   };
@@ -330,7 +328,7 @@ describe('the real Next server killed with SIGKILL mid-send, restarted, run agai
     expect(interrupted.size, 'every alert row was claimed and left unfinished by the kill').toBe(INSTANT.length);
 
     await startServer(world);
-    // Past the lock (60 s) and the lease (120 s): the rows left `sending` are taken over, inside the key window.
+    // Past the lock (LOCK_TTL_MS, 10 min) and the lease (120 s): the rows left `sending` are taken over, inside the key window.
     const first = await cron(world, at('06:15'));
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ instantEmails: INSTANT.length, failures: 0, partial: false });

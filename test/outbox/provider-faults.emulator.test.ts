@@ -10,7 +10,7 @@ let h: Harness;
 afterEach(async () => h.close());
 
 async function setup(mode: 'instant' | 'daily' = 'instant', overrides: Record<string, string> = {}) {
-  h = await createHarness({ SEND_MAX_ATTEMPTS: '3', ...overrides });
+  h = await createHarness({ ...overrides }, { SEND_MAX_ATTEMPTS: 3 });
   await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode });
   h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
 }
@@ -87,7 +87,7 @@ describe('provider faults inside one run', () => {
   });
 
   it('a sink rate limit of 2 requests/s with SEND_RATE_PER_SEC=2: every subscriber gets their alert, no 429 is fatal', async () => {
-    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2' });
+    h = await createHarness({ SEND_RATE_PER_SEC: '2' }, { SEND_CONCURRENCY: 2 });
     for (let i = 0; i < 5; i++) await h.subscribe({ email: `dev${i}@example.com`, keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
     await h.setFaults({ ratePerSec: 2 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SEND_CONCURRENCY } from '../../lib/mail/send-limiter';
 import { noFailpoints, type Failpoint } from '../../lib/runtime/failpoints';
 import { runCycle } from '../../lib/cycle/run-cycle';
 import { handleSignupRequest } from '../../lib/subscriptions/handle-signup-request';
@@ -45,7 +46,7 @@ async function rows() {
 
 describe('a provider quota pauses sending; it never uses up attempts (docs/design.md §2.11)', () => {
   it('three runs refused as over the daily quota give nothing up and stay in budget; once it clears, everything goes out once', async () => {
-    h = await createHarness({ SEND_MAX_ATTEMPTS: '3', RUN_BUDGET_MS: String(BUDGET_MS) });
+    h = await createHarness({ RUN_BUDGET_MS: String(BUDGET_MS) }, { SEND_MAX_ATTEMPTS: 3 });
     for (const name of ['ada', 'bob', 'cyd']) await h.subscribe({ email: `${name}@example.com`, keywords: ['react'], mode: 'instant' });
     await h.subscribe({ email: 'dee@example.com', keywords: ['react'], mode: 'daily' });
     h.serveFeed(postingsAbout('react', 2, { at: new Date('2026-11-30T06:00:00Z') }));
@@ -104,7 +105,7 @@ describe('a provider quota pauses sending; it never uses up attempts (docs/desig
   });
 
   it('sent one by one (SEND_BATCH_SIZE=1), the first refusal stops the run: a few requests at most, every row pending and untried', async () => {
-    h = await createHarness({ SEND_MAX_ATTEMPTS: '2', SEND_BATCH_SIZE: '1', RUN_BUDGET_MS: String(BUDGET_MS) });
+    h = await createHarness({ RUN_BUDGET_MS: String(BUDGET_MS) }, { SEND_MAX_ATTEMPTS: 2, SEND_BATCH_SIZE: 1 });
     for (let i = 0; i < 30; i++) await h.subscribe({ email: `dev${i}@example.com`, keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:00:00Z') }));
     await h.setFaults({ quotaExceeded: 'monthly' });
@@ -113,7 +114,7 @@ describe('a provider quota pauses sending; it never uses up attempts (docs/desig
       const run = await runAt(now);
       expect(run).toMatchObject({ partial: true, failures: 0, quota: { period: 'monthly' } });
       expect(run.providerRequests).toBeGreaterThanOrEqual(1);
-      expect(run.providerRequests).toBeLessThanOrEqual(h.config.SEND_CONCURRENCY);
+      expect(run.providerRequests).toBeLessThanOrEqual(h.config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY);
       expect(run.durationMs).toBeLessThan(BUDGET_MS);
       const current = await rows();
       expect(current).toHaveLength(30);
@@ -151,7 +152,7 @@ describe('a provider quota pauses sending; it never uses up attempts (docs/desig
   });
 
   it('an alert whose earlier attempt had an unknown outcome stays `sending` when a quota stops the run, so the key-window rule still decides', async () => {
-    h = await createHarness({ SEND_MAX_ATTEMPTS: '3', RUN_BUDGET_MS: String(BUDGET_MS) });
+    h = await createHarness({ RUN_BUDGET_MS: String(BUDGET_MS) }, { SEND_MAX_ATTEMPTS: 3 });
     await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'instant' });
     h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:00:00Z') }));
     await h.setFaults({ failNext: { count: 1, status: 503 } });

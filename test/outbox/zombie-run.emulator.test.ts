@@ -9,7 +9,7 @@ const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOS
 let h: Harness;
 
 beforeEach(async () => {
-  h = await createHarness({ LOCK_TTL_MS: String(10 * 60_000) });
+  h = await createHarness({}, { LOCK_TTL_MS: 10 * 60_000 });
 });
 afterEach(async () => h.close());
 

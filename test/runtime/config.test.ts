@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aiEnabled, ConfigError, loadConfig, LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
+import { aiEnabled, ConfigError, loadConfig, LOCAL_STACK_SECRETS, PLATFORM_CREDENTIALS, serviceAccountKey } from '../../lib/runtime/config';
 
 // Shaped like `openssl rand -base64 32`: 'c' × 32 was valid here once, and is exactly the weak secret start now refuses.
 const valid = {
@@ -11,7 +11,7 @@ const valid = {
   RESEND_API_KEY: 're_123',
   FIREBASE_PROJECT_ID: 'scout-prod',
   FEED_URLS: 'https://jobs.example.com/rss',
-  FIREBASE_USE_DEFAULT_CREDENTIALS: 'true',
+  FIREBASE_SERVICE_ACCOUNT: 'platform',
 };
 
 /** What marks the local stack and the tests: Scout serves itself on loopback, against the emulator. */
@@ -35,7 +35,6 @@ describe('configuration', () => {
       ALLOW_CLOCK_OVERRIDE: false,
       DIGEST_HOUR_UTC: 8,
       DIGEST_MAX_ITEMS: 20,
-      LOCK_TTL_MS: 600_000,
       RESEND_BASE_URL: 'https://api.resend.com',
     });
   });
@@ -147,29 +146,34 @@ describe('configuration', () => {
   });
 
   it("requires Firestore credentials at start: the emulator, a service account, or the explicit opt-in to the platform's own", () => {
-    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
+    const { FIREBASE_SERVICE_ACCOUNT: _platform, ...noCredentials } = valid;
     // Without any of them the Admin SDK starts anyway and fails every request with
     // "Could not load the default credentials": the start must name the variable instead.
-    expect(problemsOf(noCredentials)).toEqual([expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/)]);
-    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'false' })).toEqual([
+    expect(problemsOf(noCredentials)).toEqual([expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required: .*platform/)]);
+    expect(problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: '' })).toHaveLength(1);
+    // The retired opt-in is no longer read: alone it is no credentials at all, never a silent fallback.
+    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' })).toEqual([
       expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT is required/),
     ]);
-    expect(problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: '' })).toHaveLength(1);
 
     const key = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\n', client_email: 'scout@scout-prod.iam.gserviceaccount.com' });
     expect(loadConfig({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: key }).FIREBASE_SERVICE_ACCOUNT).toBe(key);
+    expect(serviceAccountKey(key)).toBe(key);
     expect(loadConfig({ ...noCredentials, FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }).FIRESTORE_EMULATOR_HOST).toBe('127.0.0.1:8080');
-    expect(loadConfig({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'true' }).FIREBASE_USE_DEFAULT_CREDENTIALS).toBe(true);
-    expect(problemsOf({ ...noCredentials, FIREBASE_USE_DEFAULT_CREDENTIALS: 'yes' })).toEqual([
-      'FIREBASE_USE_DEFAULT_CREDENTIALS must be true or false',
+    // `platform`: no key is handed to the Admin SDK, which then finds the platform's own credentials.
+    expect(loadConfig({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: 'platform' }).FIREBASE_SERVICE_ACCOUNT).toBe(PLATFORM_CREDENTIALS);
+    expect(serviceAccountKey(PLATFORM_CREDENTIALS)).toBeUndefined();
+    expect(problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: 'true' })).toEqual([
+      expect.stringMatching(/^FIREBASE_SERVICE_ACCOUNT must be the service account key JSON, or platform/),
     ]);
   });
 
   it('rejects a service account key the Admin SDK would refuse at the first request, without echoing it', () => {
-    const { FIREBASE_USE_DEFAULT_CREDENTIALS: _optIn, ...noCredentials } = valid;
     const noEmail = JSON.stringify({ private_key: '-----BEGIN PRIVATE KEY-----\nMIIEsecretkeymaterial\n' });
-    const problems = problemsOf({ ...noCredentials, FIREBASE_SERVICE_ACCOUNT: noEmail });
-    expect(problems).toEqual(['FIREBASE_SERVICE_ACCOUNT must be the service account key JSON']);
+    const problems = problemsOf({ ...valid, FIREBASE_SERVICE_ACCOUNT: noEmail });
+    expect(problems).toEqual([
+      'FIREBASE_SERVICE_ACCOUNT must be the service account key JSON, or platform where the platform provides Google credentials',
+    ]);
     expect(problems.join('\n')).not.toContain('secretkeymaterial');
   });
 
@@ -179,7 +183,7 @@ describe('configuration', () => {
         ...valid,
         CRON_SECRET: 'sk_live_hunter2',
         APP_URL: 'ftp://sk_live_hunter2@x',
-        FIREBASE_USE_DEFAULT_CREDENTIALS: undefined,
+        FIREBASE_SERVICE_ACCOUNT: undefined,
       });
       expect.unreachable();
     } catch (error) {
@@ -195,12 +199,7 @@ describe('configuration', () => {
     it('is off by default, with bounded limits', () => {
       const config = loadConfig(valid);
       expect(aiEnabled(config)).toBe(false);
-      expect(config).toMatchObject({
-        AI_TIMEOUT_MS: 20_000,
-        AI_CONCURRENCY: 4,
-        AI_MAX_CALLS_PER_RUN: 1_000,
-        AI_DAILY_TOKEN_BUDGET: 4_000_000,
-      });
+      expect(config).toMatchObject({ AI_DAILY_TOKEN_BUDGET: 4_000_000 });
       // One posting per request: there is no batch size to set.
       expect(config).not.toHaveProperty('AI_MAX_POSTINGS_PER_CALL');
       expect(config.AI_BASE_URL).toBeUndefined();
@@ -244,24 +243,15 @@ describe('configuration', () => {
         ...valid,
         AI_BASE_URL: 'ftp://models.example.com',
         AI_MODEL: 'gpt 4o',
-        AI_TIMEOUT_MS: '0',
-        AI_CONCURRENCY: 'many',
-        AI_MAX_CALLS_PER_RUN: '1.5',
         AI_DAILY_TOKEN_BUDGET: '-1',
       });
       expect(problems).toEqual([
         'AI_BASE_URL must be an http(s) URL',
         'AI_MODEL must be a model name (no spaces, at most 200 characters)',
-        'AI_TIMEOUT_MS must be at least 1000',
-        'AI_CONCURRENCY must be a number',
-        'AI_MAX_CALLS_PER_RUN must be a whole number',
         'AI_DAILY_TOKEN_BUDGET must be at least 1000',
       ]);
-      expect(problemsOf({ ...valid, AI_MAX_CALLS_PER_RUN: '100001' })).toEqual(['AI_MAX_CALLS_PER_RUN must be at most 100000']);
-      expect(loadConfig({ ...valid, ...ai, AI_TIMEOUT_MS: '120000', AI_MAX_CALLS_PER_RUN: '100000' })).toMatchObject({
-        AI_TIMEOUT_MS: 120_000,
-        AI_MAX_CALLS_PER_RUN: 100_000,
-      });
+      expect(problemsOf({ ...valid, AI_DAILY_TOKEN_BUDGET: '1000000001' })).toEqual(['AI_DAILY_TOKEN_BUDGET must be at most 1000000000']);
+      expect(loadConfig({ ...valid, ...ai, AI_DAILY_TOKEN_BUDGET: '1000000000' })).toMatchObject({ AI_DAILY_TOKEN_BUDGET: 1_000_000_000 });
     });
   });
 });

@@ -29,9 +29,9 @@ async function upworkSearch(url: string): Promise<string> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
       grant_type: 'refresh_token',
-      client_id: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_ID,
-      client_secret: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_SECRET,
-      refresh_token: LOCAL_UPWORK_CREDENTIALS.UPWORK_REFRESH_TOKEN,
+      client_id: LOCAL_UPWORK_CREDENTIALS.clientId,
+      client_secret: LOCAL_UPWORK_CREDENTIALS.clientSecret,
+      refresh_token: LOCAL_UPWORK_CREDENTIALS.refreshToken,
     }).toString(),
   });
   const { access_token } = (await token.json()) as { access_token: string };

@@ -15,16 +15,11 @@ const NOW = new Date('2026-12-06T09:00:00Z');
 const sources = parseSourceList({
   FEED_URLS: 'https://weworkremotely.com/remote-jobs.rss,http://127.0.0.1:4010/jobs.xml,local-board=http://127.0.0.1:4011/jobs.xml',
   SOURCES: JSON.stringify([
-    { kind: 'upwork', id: 'upwork-react', params: { query: 'react' } },
+    { kind: 'upwork', id: 'upwork-react', params: { query: 'react', clientId: 'id', clientSecret: 'secret', refreshToken: 'token' } },
     { kind: 'hn-whoishiring', id: 'hn' },
     { kind: 'remoteok', id: 'remoteok' },
     { kind: 'greenhouse', id: 'gh-acme', params: { board: 'acme' } },
   ]),
-  FEED_TIMEOUT_MS: 10_000,
-  FEED_MAX_BYTES: 5_000_000,
-  UPWORK_CLIENT_ID: 'id',
-  UPWORK_CLIENT_SECRET: 'secret',
-  UPWORK_REFRESH_TOKEN: 'token',
 });
 
 let n = 0;

@@ -128,7 +128,7 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
   const rows = async () => (await h.db.collection('emails').get()).docs.map((d) => ({ key: d.id, ...d.data() }) as any);
 
   it('past the hour’s cap each email takes a place in the next hour, spread across it, and goes out when a run finds it due', async () => {
-    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '3' });
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1' }, { SIGNUP_CONFIRMATIONS_PER_HOUR: 3 });
     await h.subscribe({ email: 'active@example.com', keywords: ['react'] });
     const emails = ['a@example.com', 'b@example.com', 'active@example.com', 'c@example.com', 'd@example.com', 'e@example.com'];
     const answers = [];
@@ -174,7 +174,7 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
   });
 
   it('the cap holds per hour for 30 signups at once: no hour’s allowance is overspent, and every email has its place', async () => {
-    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '5' });
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1' }, { SIGNUP_CONFIRMATIONS_PER_HOUR: 5 });
     const emails = Array.from({ length: 30 }, (_, i) => `burst${i}@example.com`);
     const answers = await Promise.all(
       emails.map((email, i) => signup(h.deps, { email, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } })),
@@ -198,7 +198,7 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
   });
 
   it('a backlog of 40 hours: every email keeps its place in order, none is dropped, and the queue shows on the ops counts', async () => {
-    h = await createHarness({ TRUSTED_PROXY_HOPS: '1', SIGNUP_CONFIRMATIONS_PER_HOUR: '1' });
+    h = await createHarness({ TRUSTED_PROXY_HOPS: '1' }, { SIGNUP_CONFIRMATIONS_PER_HOUR: 1 });
     for (let i = 0; i < 40; i++)
       expect(await signup(h.deps, { email: `u${i}@example.com`, headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } })).toEqual(ACCEPTED);
     const all = await rows();
@@ -224,7 +224,7 @@ describe('a global cap on signup emails per hour (SIGNUP_CONFIRMATIONS_PER_HOUR)
 
 describe('confirmations are sent through the same limiter as everything else', () => {
   it('8 signups at once: never more than SEND_RATE_PER_SEC (2) provider requests started in one second', async () => {
-    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2', TRUSTED_PROXY_HOPS: '1' });
+    h = await createHarness({ SEND_RATE_PER_SEC: '2', TRUSTED_PROXY_HOPS: '1' }, { SEND_CONCURRENCY: 2 });
     const { deps, starts } = onVirtualTime(h.deps);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
@@ -240,7 +240,7 @@ describe('confirmations are sent through the same limiter as everything else', (
   });
 
   it('a flood that does not fit a request: each signup answers within its budget, the rest is handed to the cron untried, each email goes out once', async () => {
-    h = await createHarness({ SEND_RATE_PER_SEC: '2', SEND_CONCURRENCY: '2', TRUSTED_PROXY_HOPS: '1' });
+    h = await createHarness({ SEND_RATE_PER_SEC: '2', TRUSTED_PROXY_HOPS: '1' }, { SEND_CONCURRENCY: 2 });
     // Every signup reaches the limiter (its row leased) before the first request starts.
     const leased = async () => (await h.db.collection('emails').where('status', '==', 'sending').get()).size === 40;
     const { deps, starts } = onVirtualTime(h.deps, { holdSends: () => until(leased, '40 leased confirmations') });

@@ -3,7 +3,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { inject } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import type { SinkFaults, SinkMessage } from '../../scripts/mail-sink/types';
-import { loadConfig, type Config } from '../../lib/runtime/config';
+import { loadConfig, type Config, type Tuning } from '../../lib/runtime/config';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
 import type { AppDeps } from '../../lib/wiring/app-deps';
 import { runCycle } from '../../lib/cycle/run-cycle';
@@ -49,8 +49,9 @@ const LEDGER = ['users', 'jobs', 'deliveries', 'emails', 'feeds', 'locks'];
 /**
  * A fresh Scout for one test: its own Firestore project on the shared emulator, its own mail
  * API key on the shared sink (so faults and inboxes never cross tests), its own feed server.
+ * `overrides` are environment variables; `tuning` sets the constants that are not (Tuning).
  */
-export async function createHarness(overrides: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(overrides: Record<string, string> = {}, tuning: Tuning = {}): Promise<Harness> {
   process.env.METADATA_SERVER_DETECTION = 'none';
   process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
   const sinkUrl = inject('mailSinkUrl');
@@ -58,7 +59,7 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
   const apiKey = `re_test_${suffix}`;
   const feeds = await startFeedServer({ port: 0 });
   feeds.setFeed('/jobs.xml', { body: rssFeed([]), contentType: 'application/rss+xml' });
-  const config = loadConfig({
+  const env = loadConfig({
     CRON_SECRET,
     LINK_SECRET: 'test-link-secret-0123456789',
     ADMIN_SECRET: 'test-admin-secret-0123456789',
@@ -73,9 +74,10 @@ export async function createHarness(overrides: Record<string, string> = {}): Pro
     FEED_ALLOW_PRIVATE_ADDRESSES: 'true',
     ALLOW_CLOCK_OVERRIDE: 'true',
     SEND_RATE_PER_SEC: '200',
-    SEND_CONCURRENCY: '8',
     ...overrides,
   });
+  // More requests in flight than production's 2, to keep the tests quick at the sink's high rate.
+  const config: Config = { ...env, tuning: { SEND_CONCURRENCY: 8, ...tuning } };
   const deps: AppDeps = { ...buildDeps(config), log: silentLogger };
   const { db } = deps;
 

@@ -1,5 +1,5 @@
 import type { Mailer } from '../../lib/mail/mailer';
-import { createSendLimiter } from '../../lib/mail/send-limiter';
+import { createSendLimiter, SEND_CONCURRENCY } from '../../lib/mail/send-limiter';
 import type { AppDeps } from '../../lib/wiring/app-deps';
 
 /**
@@ -41,7 +41,7 @@ export function onVirtualTime(deps: AppDeps, options: { holdSends?: () => Promis
   };
   const sendLimiter = createSendLimiter({
     ratePerSec: deps.config.SEND_RATE_PER_SEC,
-    concurrency: deps.config.SEND_CONCURRENCY,
+    concurrency: deps.config.tuning?.SEND_CONCURRENCY ?? SEND_CONCURRENCY,
     now: clock.now,
     sleep: clock.sleep,
   });

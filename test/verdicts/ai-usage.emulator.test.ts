@@ -157,7 +157,7 @@ describe('8 runs at once share the day’s token budget through reservations', (
               {
                 db,
                 client,
-                config: { AI_MAX_CALLS_PER_RUN: 1_000, RETENTION_DAYS: 30 },
+                config: { tuning: { AI_MAX_CALLS_PER_RUN: 1_000 }, RETENTION_DAYS: 30 },
                 clock,
                 log: silentLogger,
                 usage: run.usage,
@@ -256,8 +256,7 @@ describe('the run records its usage after its last call', () => {
         db,
         client: fakeVerdictClient(fake, apiKey),
         config: {
-          AI_CONCURRENCY: 4,
-          AI_MAX_CALLS_PER_RUN: 1_000,
+          tuning: { AI_CONCURRENCY: 4, AI_MAX_CALLS_PER_RUN: 1_000 },
           AI_DAILY_TOKEN_BUDGET: 1_000_000,
           RETENTION_DAYS: 30,
           RUN_BUDGET_MS: 60_000,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/runtime/config';
+import { loadConfig, type Tuning } from '../../lib/runtime/config';
 import { askVerdicts, createVerdictClient, type VerdictClient } from '../../lib/verdicts/ask-verdicts';
 import { parseRetryAfter } from '../../lib/verdicts/retry-after';
 import {
@@ -69,19 +69,20 @@ const baseEnv = {
   RESEND_API_KEY: 're_123',
   FIREBASE_PROJECT_ID: 'scout-test',
   FEED_URLS: 'https://jobs.example.com/rss',
-  FIREBASE_USE_DEFAULT_CREDENTIALS: 'true',
+  FIREBASE_SERVICE_ACCOUNT: 'platform',
 };
 
-function clientFor(env: Record<string, string> = {}): VerdictClient {
-  const client = createVerdictClient(
-    loadConfig({
+function clientFor(env: Record<string, string> = {}, tuning: Tuning = {}): VerdictClient {
+  const client = createVerdictClient({
+    ...loadConfig({
       ...baseEnv,
       AI_BASE_URL: baseUrl,
       AI_API_KEY: 'sk-test-key',
       AI_MODEL: 'test-model',
       ...env,
     }),
-  );
+    tuning,
+  });
   if (!client) throw new Error('expected a client');
   return client;
 }
@@ -392,7 +393,7 @@ describe('askVerdicts', () => {
     it('a server that never answers: timeout, at AI_TIMEOUT_MS', async () => {
       handler = () => {}; // never responds
       const started = Date.now();
-      expect(await askVerdicts(clientFor({ AI_TIMEOUT_MS: '1000' }), { subscriber, posting })).toEqual({
+      expect(await askVerdicts(clientFor({}, { AI_TIMEOUT_MS: 1000 }), { subscriber, posting })).toEqual({
         kind: 'fallback',
         reason: 'timeout',
       });

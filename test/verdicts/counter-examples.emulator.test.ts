@@ -79,7 +79,7 @@ describe('counter-examples on the wire', () => {
     const deps: ScoreOnceDeps = {
       db: h.db,
       client: fakeVerdictClient(fake, apiKey),
-      config: { AI_MAX_CALLS_PER_RUN: 50, RETENTION_DAYS: 30 },
+      config: { tuning: { AI_MAX_CALLS_PER_RUN: 50 }, RETENTION_DAYS: 30 },
       clock: () => new Date(),
       log: silentLogger,
       usage: newRunModelUsage(),

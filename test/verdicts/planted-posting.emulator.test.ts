@@ -43,7 +43,7 @@ async function obedientDeps(): Promise<ScoreOnceDeps & { apiKey: string }> {
     apiKey,
     db,
     client,
-    config: { AI_MAX_CALLS_PER_RUN: 50, RETENTION_DAYS: 30 },
+    config: { tuning: { AI_MAX_CALLS_PER_RUN: 50 }, RETENTION_DAYS: 30 },
     clock: () => new Date(),
     log: silentLogger,
     usage: newRunModelUsage(),

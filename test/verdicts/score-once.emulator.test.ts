@@ -50,7 +50,7 @@ function setup(options: { maxCalls?: number; tokenBudget?: number; timeoutMs?: n
     db,
     client,
     config: {
-      AI_MAX_CALLS_PER_RUN: options.maxCalls ?? 50,
+      tuning: { AI_MAX_CALLS_PER_RUN: options.maxCalls ?? 50 },
       RETENTION_DAYS: 30,
     },
     clock: () => new Date(),

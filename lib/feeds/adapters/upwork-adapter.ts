@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Config } from '../../runtime/config';
 import { FeedFetchError, FeedParseError } from '../feed-errors';
 import { statedPay } from '../../pay/parse-pay';
 import type { Budget } from '../posting';
 import type { SourceAdapter } from '../source-adapter';
 import type { SourceAnswer } from '../source-http';
-import { upworkAccessToken, type UpworkCredentials } from '../upwork-token';
+import { SourceSecret } from '../source-secret';
+import { upworkAccessToken } from '../upwork-token';
 import { buildPostings, parseJsonBody, type RawJob } from './build-posting';
 
 export const UPWORK_GRAPHQL_PATH = '/graphql';
@@ -19,12 +19,12 @@ const UPWORK_JOB_PAGE = 'https://www.upwork.com/jobs/';
 const PAGE_SIZE = 50;
 const MAX_LABEL_QUERY = 60;
 
-export const UPWORK_CREDENTIAL_VARIABLES = ['UPWORK_CLIENT_ID', 'UPWORK_CLIENT_SECRET', 'UPWORK_REFRESH_TOKEN'] as const;
-
-/** The variables an `upwork` source needs and this deployment lacks (lib/feeds/source-list.ts names them). */
-export function missingUpworkCredentials(config: Partial<Pick<Config, (typeof UPWORK_CREDENTIAL_VARIABLES)[number]>>): string[] {
-  return UPWORK_CREDENTIAL_VARIABLES.filter((name) => !config[name]);
-}
+/** One of the app's OAuth2 credentials: required, and held as a SourceSecret from the moment it is parsed. */
+const credential = (what: string) =>
+  z
+    .string({ error: `is required (${what}, README "Sources")` })
+    .regex(/^\S+$/, 'must not contain spaces')
+    .transform((value) => new SourceSecret(value));
 
 // The bearer token and the client secret travel to these URLs: https, except on the operator's own machine.
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -47,6 +47,12 @@ export const upworkParams = z
     baseUrl: secretBearingUrl.default(UPWORK_GRAPHQL_ORIGIN),
     /** The OAuth2 token endpoint (the refresh token grant). */
     tokenUrl: secretBearingUrl.default(UPWORK_TOKEN_URL),
+    /** Upwork's OAuth2 client: an API key approved for the job search's scopes. */
+    clientId: credential("the Upwork API key's client id"),
+    /** Also the key the stored tokens are sealed under: a new one needs a new refreshToken too. */
+    clientSecret: credential("the Upwork API key's client secret"),
+    /** Seeds the first access token only: Upwork rotates it, and the newest is kept sealed in sourceTokens/. */
+    refreshToken: credential('a refresh token from one authorization-code grant'),
   })
   .strict();
 
@@ -135,8 +141,12 @@ export const upworkAdapter: SourceAdapter<UpworkParams> = {
     return `Upwork · ${query.length > MAX_LABEL_QUERY ? `${query.slice(0, MAX_LABEL_QUERY - 1)}…` : query}`;
   },
   siteName: () => 'Upwork',
-  async read({ source, http, db, config }) {
-    const credentials = upworkCredentials(config, source.id);
+  async read({ source, http, db }) {
+    const credentials = {
+      clientId: source.params.clientId.reveal(),
+      clientSecret: source.params.clientSecret.reveal(),
+      refreshToken: source.params.refreshToken.reveal(),
+    };
     const token = (replacing?: number) =>
       upworkAccessToken({
         db,
@@ -170,13 +180,6 @@ export const upworkAdapter: SourceAdapter<UpworkParams> = {
     return { status: 'ok', postings: parseUpworkSearch(source.id, answer.text), validators: null };
   },
 };
-
-function upworkCredentials(config: Config, source: string): UpworkCredentials {
-  const missing = missingUpworkCredentials(config);
-  // The source list refuses an upwork source without them; this is for a config built some other way.
-  if (missing.length > 0) throw new FeedFetchError({ source, message: `${missing.join(', ')} not set` });
-  return { clientId: config.UPWORK_CLIENT_ID!, clientSecret: config.UPWORK_CLIENT_SECRET!, refreshToken: config.UPWORK_REFRESH_TOKEN! };
-}
 
 function searchVariables(params: UpworkParams) {
   return {

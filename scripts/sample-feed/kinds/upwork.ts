@@ -3,13 +3,13 @@ import { createUpworkFake, UPWORK_FAKE_TOKEN_PATH } from '../../upwork-fake/upwo
 import type { SampleKind } from './sample-kind';
 
 /**
- * The local stack's Upwork app: what the fake expects and what scripts/stack/local-env.ts gives
- * Scout. Published here, so worthless anywhere else.
+ * The local stack's Upwork app: what the fake expects and what the sample upwork entry's params
+ * give Scout. Published here, so worthless anywhere else.
  */
 export const LOCAL_UPWORK_CREDENTIALS = {
-  UPWORK_CLIENT_ID: 'local-upwork-client-id',
-  UPWORK_CLIENT_SECRET: 'local-upwork-client-secret-not-for-production',
-  UPWORK_REFRESH_TOKEN: 'local-upwork-refresh-token-seed',
+  clientId: 'local-upwork-client-id',
+  clientSecret: 'local-upwork-client-secret-not-for-production',
+  refreshToken: 'local-upwork-refresh-token-seed',
 } as const;
 
 /** How long before "now" the fixture's newest job is dated, once shifted. */
@@ -47,15 +47,14 @@ export const upworkSampleKind: SampleKind = {
   async routes(now = new Date()) {
     const searchAnswer = upworkSearchAt(await readUpworkSearchFixture(), now);
     return createUpworkFake({
-      clientId: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_ID,
-      clientSecret: LOCAL_UPWORK_CREDENTIALS.UPWORK_CLIENT_SECRET,
-      refreshToken: LOCAL_UPWORK_CREDENTIALS.UPWORK_REFRESH_TOKEN,
+      ...LOCAL_UPWORK_CREDENTIALS,
       searchAnswer,
     }).routes;
   },
   entry: (origin) => ({
     kind: 'upwork',
     id: 'upwork-sample',
-    params: { query: 'developer', baseUrl: origin, tokenUrl: `${origin}${UPWORK_FAKE_TOKEN_PATH}` },
+    // The fake knows these (and only these); the refresh token seeds the first token.
+    params: { query: 'developer', baseUrl: origin, tokenUrl: `${origin}${UPWORK_FAKE_TOKEN_PATH}`, ...LOCAL_UPWORK_CREDENTIALS },
   }),
 };

@@ -14,14 +14,13 @@ const search = (nodes: Record<string, unknown>[]) =>
 
 describeHostileAnswers({
   kind: 'upwork',
-  env: { ...LOCAL_UPWORK_CREDENTIALS },
   entry: (origin) => ({
     kind: 'upwork',
     id: 'hostile',
-    params: { query: 'react', baseUrl: origin, tokenUrl: `${origin}${UPWORK_FAKE_TOKEN_PATH}` },
+    params: { query: 'react', baseUrl: origin, tokenUrl: `${origin}${UPWORK_FAKE_TOKEN_PATH}`, ...LOCAL_UPWORK_CREDENTIALS },
   }),
   path: UPWORK_FAKE_GRAPHQL_PATH,
-  // Each case is a new source, so each first asks for its first token with UPWORK_REFRESH_TOKEN.
+  // Each case is a new source, so each first asks for its first token with its refreshToken param.
   serveValid: (server) =>
     server.setFeed(UPWORK_FAKE_TOKEN_PATH, { body: fixture('token-refresh.json'), contentType: 'application/json; charset=utf-8' }),
   bodies: {

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseUpworkSearch, upworkAdapter, upworkBudget, UPWORK_SEARCH_QUERY } from '../../../lib/feeds/adapters/upwork-adapter';
+import {
+  parseUpworkSearch,
+  upworkAdapter,
+  upworkBudget,
+  UPWORK_SEARCH_QUERY,
+  type UpworkParams,
+} from '../../../lib/feeds/adapters/upwork-adapter';
 import { FeedFetchError, FeedParseError } from '../../../lib/feeds/feed-errors';
 import { postingId } from '../../../lib/feeds/posting';
 import { parseSourceList, SourceListError } from '../../../lib/feeds/source-list';
+import { SourceSecret } from '../../../lib/feeds/source-secret';
 import { upworkSearchAt } from '../../../scripts/sample-feed/kinds/upwork';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../scripts/sample-feed/fixtures/upwork/${name}`, import.meta.url), 'utf8');
@@ -185,47 +192,52 @@ describe('upwork: the search answer as Postings', () => {
 });
 
 describe('upwork: the SOURCES entry', () => {
-  const base = { FEED_TIMEOUT_MS: 10_000, FEED_MAX_BYTES: 5_000_000, FEED_URLS: undefined };
-  const credentials = { UPWORK_CLIENT_ID: 'id', UPWORK_CLIENT_SECRET: 'secret', UPWORK_REFRESH_TOKEN: 'refresh' };
+  const base = { FEED_URLS: undefined };
+  const credentials = { clientId: 'id', clientSecret: 'secret', refreshToken: 'refresh' };
   const entry = (params: Record<string, unknown>) => JSON.stringify([{ kind: 'upwork', id: 'upwork-jobs', params }]);
 
   it("defaults to Upwork's own GraphQL origin and token endpoint, and is labelled with its search", () => {
-    const [source] = parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: 'next.js' }) });
+    const [source] = parseSourceList({ ...base, SOURCES: entry({ query: 'next.js', ...credentials }) });
     expect(source.params).toEqual({
       query: 'next.js',
       baseUrl: 'https://api.upwork.com',
       tokenUrl: 'https://www.upwork.com/api/v3/oauth2/token',
+      clientId: expect.any(SourceSecret),
+      clientSecret: expect.any(SourceSecret),
+      refreshToken: expect.any(SourceSecret),
     });
+    const params = source.params as UpworkParams;
+    expect([params.clientId.reveal(), params.clientSecret.reveal(), params.refreshToken.reveal()]).toEqual(['id', 'secret', 'refresh']);
     expect(upworkAdapter.label(source as never)).toBe('Upwork · next.js');
     expect(source.minIntervalMinutes).toBe(0);
   });
 
-  it('an upwork source without all three OAuth2 variables is refused, naming the missing ones and no value', () => {
+  it('an upwork source without all three OAuth2 credentials in its params is refused, naming the missing ones and no value', () => {
     const error = (() => {
       try {
-        parseSourceList({ ...base, UPWORK_CLIENT_SECRET: 'hunter2-secret', SOURCES: entry({ query: 'next.js' }) });
+        parseSourceList({ ...base, SOURCES: entry({ query: 'next.js', clientSecret: 'hunter2-secret' }) });
       } catch (e) {
         return e as SourceListError;
       }
     })();
     expect(error).toBeInstanceOf(SourceListError);
     expect(error!.problems).toEqual([
-      'SOURCES[0] ("upwork-jobs") needs UPWORK_CLIENT_ID, UPWORK_REFRESH_TOKEN (Upwork\'s OAuth2 credentials, README "Sources")',
+      `SOURCES[0] ("upwork-jobs") params.clientId is required (the Upwork API key's client id, README "Sources")`,
+      'SOURCES[0] ("upwork-jobs") params.refreshToken is required (a refresh token from one authorization-code grant, README "Sources")',
     ]);
     expect(error!.message).not.toContain('hunter2');
   });
 
   it('the token and the secret never travel over plain http to a public host; unknown params are refused', () => {
-    expect(() =>
-      parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: 'x', tokenUrl: 'http://upwork.example/token' }) }),
-    ).toThrow(/params.tokenUrl must be https/);
-    expect(() => parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: 'x', baseUrl: 'http://api.example' }) })).toThrow(
+    const withCredentials = (params: Record<string, unknown>) => entry({ ...params, ...credentials });
+    expect(() => parseSourceList({ ...base, SOURCES: withCredentials({ query: 'x', tokenUrl: 'http://upwork.example/token' }) })).toThrow(
+      /params.tokenUrl must be https/,
+    );
+    expect(() => parseSourceList({ ...base, SOURCES: withCredentials({ query: 'x', baseUrl: 'http://api.example' }) })).toThrow(
       /params.baseUrl must be https/,
     );
-    expect(() =>
-      parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: 'x', baseUrl: 'http://127.0.0.1:3030' }) }),
-    ).not.toThrow();
-    expect(() => parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: 'x', limit: 5 }) })).toThrow(/params/);
-    expect(() => parseSourceList({ ...base, ...credentials, SOURCES: entry({ query: '  ' }) })).toThrow(/params.query must not be empty/);
+    expect(() => parseSourceList({ ...base, SOURCES: withCredentials({ query: 'x', baseUrl: 'http://127.0.0.1:3030' }) })).not.toThrow();
+    expect(() => parseSourceList({ ...base, SOURCES: withCredentials({ query: 'x', limit: 5 }) })).toThrow(/params/);
+    expect(() => parseSourceList({ ...base, SOURCES: withCredentials({ query: '  ' }) })).toThrow(/params.query must not be empty/);
   });
 });

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleCronRequest } from '../../../lib/cron/handle-cron-request';
-import { LOCAL_UPWORK_CREDENTIALS, upworkSampleKind } from '../../../scripts/sample-feed/kinds/upwork';
+import { upworkSampleKind } from '../../../scripts/sample-feed/kinds/upwork';
 import { createHarness, type Harness } from '../../support/harness';
 
 const NOW = '2026-11-30T06:00:00Z';
 let h: Harness;
 
 beforeEach(async () => {
-  // The harness's sample server carries the local stack's Upwork fake, with the local stack's credentials.
-  h = await createHarness({ ...LOCAL_UPWORK_CREDENTIALS });
+  // The harness's sample server carries the local stack's Upwork fake; the sample entry carries its credentials.
+  h = await createHarness();
 });
 afterEach(async () => h.close());
 
