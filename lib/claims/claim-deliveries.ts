@@ -165,6 +165,12 @@ function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: strin
   return ordered.map((uid) => groups.get(uid)!);
 }
 
+/**
+ * A batch of subscribers' claims: read which of their pairs exist and where their digests are due,
+ * judge the instant ones, decide and plan each subscriber (claim-plan.ts, pure), then write
+ * (claim-writes.ts). Subscribers whose writes lost a race are read and planned again, up to
+ * MAX_CLAIM_ROUNDS times (claim-in-rounds.ts).
+ */
 async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
   // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
   // and then our create() loses and the next round reads. So does a pair the claim cursor says no
