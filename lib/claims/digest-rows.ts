@@ -3,6 +3,7 @@ import { COLLECTIONS } from '../store/collections';
 import { readMany } from '../store/create-documents';
 import { toDate } from '../store/timestamps';
 import type { Delivery } from '../ledger/delivery';
+import { forInQueries } from '../ledger/in-query';
 import { digestEmailKey, outboxCollection, type OutboxRow } from '../outbox/outbox-row';
 import { digestPeriod, latestDigestSlot, nextDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -14,8 +15,6 @@ import type { Subscriber } from '../subscribers/subscriber';
  * The same hour bounds how long before a run's start a change it did not see can have been stamped.
  */
 export const ROW_CLOCK_SLACK_MS = 3_600_000;
-/** Firestore's `in` takes at most 30 values. */
-export const IN_LIMIT = 30;
 /** Periods a subscriber's rows are read by key before the flush asks the query instead (items due for many periods). */
 const MAX_KEYED_PERIODS = 8;
 
@@ -98,7 +97,7 @@ export async function readDigestRows(
       db,
       byKey.map((key) => outboxCollection(db).doc(key)),
     ),
-    ...chunksOf(asked, IN_LIMIT).map((chunk) => {
+    ...forInQueries(asked).map((chunk) => {
       const earliest = Math.min(...chunk.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
       return outboxCollection(db)
         .where(
@@ -172,9 +171,3 @@ function slotPeriods(until: Date): (schedule: DigestSchedule, dueAt: Date) => st
 
 /** Equal for two schedules that put every slot at the same instant. */
 export const scheduleKey = (s: DigestSchedule) => `${s.cadence}|${s.timezone}|${s.hour}|${s.weekdays.join()}|${s.weeklyDay}`;
-
-export function chunksOf<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dueSubscribers, type Due } from '../../lib/claims/flush-due-digests';
+import type { Due } from '../../lib/ledger/due-items';
+import { dueSubscribers } from '../../lib/ledger/read-due-items';
 import { deliveryRef, type Delivery } from '../../lib/ledger/delivery';
 import { shardBucketOf } from '../../lib/runtime/shard';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';

@@ -1,6 +1,7 @@
 import { FieldValue } from 'firebase-admin/firestore';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dueSubscribers, type Due } from '../../lib/claims/flush-due-digests';
+import type { Due } from '../../lib/ledger/due-items';
+import { dueSubscribers } from '../../lib/ledger/read-due-items';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import { SETTLE_MS, SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
 import { shardBucketOf, shardOf, type Shard } from '../../lib/runtime/shard';

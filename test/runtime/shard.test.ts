@@ -89,7 +89,7 @@ describe('shard buckets', () => {
     const deliveries = config.indexes
       .filter((index) => index.collectionGroup === 'deliveries' && index.queryScope === 'COLLECTION')
       .map((index) => index.fields.map((f) => `${f.fieldPath} ${f.order === 'DESCENDING' ? 'desc' : 'asc'}`).join(', '));
-    // dueSubscribers (flush-due-digests.ts): status ==, [shardBucket in], digestDueAt <=, orderBy digestDueAt, uid, score desc.
+    // dueSubscribers (lib/ledger/read-due-items.ts): status ==, [shardBucket in], digestDueAt <=, orderBy digestDueAt, uid, score desc.
     expect(deliveries).toContain('status asc, digestDueAt asc, uid asc, score desc');
     expect(deliveries).toContain('status asc, shardBucket asc, digestDueAt asc, uid asc, score desc');
   });

@@ -863,20 +863,20 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'deliveries', by: 'migrate-ledger.ts: the old day pages', order: ['day'] },
     {
       collection: 'deliveries',
-      by: 'flush-due-digests.ts: dueSubscribers',
+      by: 'read-due-items.ts: dueSubscribers',
       equal: ['status'],
       range: ['digestDueAt'],
       order: ['digestDueAt', 'uid', 'score desc'],
     },
     {
       collection: 'deliveries',
-      by: 'flush-due-digests.ts: dueSubscribers, bucketed',
+      by: 'read-due-items.ts: dueSubscribers, bucketed',
       equal: ['status', 'shardBucket'],
       range: ['digestDueAt'],
       order: ['digestDueAt', 'uid', 'score desc'],
     },
-    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots, anything due later', equal: ['status'], range: ['digestDueAt'] },
-    { collection: 'deliveries', by: 'flush-due-digests.ts: takeLaterSlots', equal: ['status', 'uid'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'read-due-items.ts: takeLaterSlots, anything due later', equal: ['status'], range: ['digestDueAt'] },
+    { collection: 'deliveries', by: 'read-due-items.ts: takeLaterSlots', equal: ['status', 'uid'], range: ['digestDueAt'] },
     { collection: 'deliveries', by: 'reschedule-queued-digests.ts, skip-queued-deliveries.ts', equal: ['uid', 'status'] },
     { collection: 'emails', by: 'read-status.ts, dry-run.ts: rows by status', equal: ['status'] },
     { collection: 'emails', by: 'read-status.ts: failed and dead', equal: ['status'], order: ['createdAt desc'] },
@@ -950,7 +950,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
   /** What each volume collection's writers put in a document: the largest specimens above, built with the real builders. */
   const written = new Map<string, Record<string, unknown>>(VOLUME.map((c) => [c, {}]));
   for (const s of specimens) if (written.has(s.collection)) Object.assign(written.get(s.collection)!, s.data);
-  // nearMisses/{uid}_{day} (claim-deliveries.ts, near-misses.ts), through its converter.
+  // nearMisses/{uid}_{day} (record-near-misses.ts, near-misses.ts), through its converter.
   Object.assign(written.get('nearMisses')!, {
     uid: longestUid,
     day,
@@ -1046,7 +1046,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
       collectionGroup: 'deliveries',
       fields: ['status', 'uid', 'score', 'digestDueAt'].map((fieldPath) => ({ fieldPath })),
     };
-    const now = QUERIES.find((q) => q.by === 'flush-due-digests.ts: dueSubscribers')!;
+    const now = QUERIES.find((q) => q.by === 'read-due-items.ts: dueSubscribers')!;
     const nowIndex = compositeFor(now)!;
     const laterSlotProbes = Math.ceil(dueSubscribers / 1_000) - 1;
 
