@@ -1,4 +1,4 @@
-import type { DocumentReference, DocumentSnapshot } from 'firebase-admin/firestore';
+import type { DocumentReference, DocumentSnapshot, Timestamp } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitHolders, releaseIfOurs, takeLease, takeOrAwait, writeHeld, type LeaseClock, type LeaseLook } from '../../lib/store/lease';
 import { toDate } from '../../lib/store/timestamps';
@@ -196,7 +196,7 @@ describe('the lease', () => {
 
   it('many leases awaited together: settled one by one as their holders write, the rest still held at the deadline', async () => {
     const refs = [freshRef(), freshRef(), freshRef()];
-    const versions = [];
+    const versions: Timestamp[] = [];
     for (const ref of refs) {
       const taken = await takeLease(ref, look('holder', T0));
       if (!('taken' in taken)) throw new Error('the holder should take it');
