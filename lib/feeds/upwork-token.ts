@@ -112,7 +112,12 @@ function lookAtToken(
 ): LeaseLook<TokenLook> {
   const { snap, now } = seen;
   const stored = readStoredToken(snap.data(), seen.keys, input.source);
-  if (stored.pair && stored.expiresAt && stored.version !== input.replacing && stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now.getTime())
+  if (
+    stored.pair &&
+    stored.expiresAt &&
+    stored.version !== input.replacing &&
+    stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now.getTime()
+  )
     return { done: { token: { value: stored.pair.accessToken, version: stored.version }, stored, now, refreshWith: null } };
   if (stored.leaseUntil && stored.leaseUntil > now && stored.leaseOwner !== seen.owner) return { held: { stored, now, refreshWith: null } };
   const refreshWith =

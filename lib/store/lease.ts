@@ -73,7 +73,7 @@ export function addTake(batch: WriteBatch, snap: DocumentSnapshot, fields: Docum
   else batch.create(raw, fields);
 }
 
-/** Adds a holder's write to a batch: an update (renew, result, release) or a delete, fenced by the version held. */
+/** Adds a holder's write to a batch: an update (renew, result, release) or a delete, fenced by the version it holds or read. */
 export function addHeldWrite(batch: WriteBatch, ref: DocumentReference, version: Timestamp, fields: UpdateData<DocumentData> | null): void {
   const raw = ref.withConverter(null);
   if (fields) batch.update(raw, fields, fenceAt(version));
@@ -94,7 +94,11 @@ export async function commitFenced(batch: WriteBatch): Promise<Timestamp[] | nul
 }
 
 /** Renews or finishes a lease held at `version` (fields null: deletes it): the new version, or null if it was taken over. */
-export async function writeHeld(ref: DocumentReference, version: Timestamp, fields: UpdateData<DocumentData> | null): Promise<Timestamp | null> {
+export async function writeHeld(
+  ref: DocumentReference,
+  version: Timestamp,
+  fields: UpdateData<DocumentData> | null,
+): Promise<Timestamp | null> {
   const batch = ref.firestore.batch();
   addHeldWrite(batch, ref, version, fields);
   return (await commitFenced(batch))?.[0] ?? null;
@@ -110,10 +114,14 @@ export async function releaseIfOurs<A, D extends DocumentData>(
   ours: (snap: DocumentSnapshot<A, D>) => boolean,
 ): Promise<boolean> {
   try {
-    return await guardedUpdate<boolean, A, D>(ref, (snap) => (snap.exists && ours(snap) ? { delete: true, result: true } : { done: false }), {
-      maxTries: 1,
-      action: 'releasing its lease',
-    });
+    return await guardedUpdate<boolean, A, D>(
+      ref,
+      (snap) => (snap.exists && ours(snap) ? { delete: true, result: true } : { done: false }),
+      {
+        maxTries: 1,
+        action: 'releasing its lease',
+      },
+    );
   } catch (error) {
     if (error instanceof GuardedUpdateExhausted) return false;
     throw error;
