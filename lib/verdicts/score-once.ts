@@ -232,7 +232,7 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     inFlight: deps.inFlight ?? pLimit(1),
     counterExamples: subscriber.counterExamples,
   };
-  await askInGroups(scoring, toAsk);
+  await askInBatches(scoring, toAsk);
 
   if (tally.waiting.size > 0) {
     const stillHeld = await awaitOtherClaims(claims, tally.waiting, {
@@ -269,8 +269,8 @@ function claimFields(deps: ScoreOnceDeps, input: ScoreOnceInput, jobId: string, 
   };
 }
 
-/** The pairs to ask, CLAIM_GROUP at a time, each group's calls reserved against the run's caps before it is claimed. */
-async function askInGroups(scoring: Scoring, toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]) {
+/** The pairs to ask, a batch of CLAIM_GROUP at a time, each batch's calls reserved against the run's caps before it is claimed. */
+async function askInBatches(scoring: Scoring, toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]) {
   const { deps, tally } = scoring;
   const { usage, config } = deps;
   for (let start = 0; start < toAsk.length;) {
@@ -280,16 +280,16 @@ async function askInGroups(scoring: Scoring, toAsk: { posting: VerdictPosting; s
       for (const item of toAsk.slice(start)) tally.fallBack(item.posting.id, 'budget');
       break;
     }
-    const group = toAsk.slice(start, start + room);
-    start += group.length;
-    usage.calls += group.length;
+    const batch = toAsk.slice(start, start + room);
+    start += batch.length;
+    usage.calls += batch.length;
     if (!(await deps.tokens.canSpend())) {
-      usage.calls -= group.length;
-      for (const item of toAsk.slice(start - group.length)) tally.fallBack(item.posting.id, 'budget');
+      usage.calls -= batch.length;
+      for (const item of toAsk.slice(start - batch.length)) tally.fallBack(item.posting.id, 'budget');
       break;
     }
-    const claimed = await claimPairs(scoring.claims, group);
-    usage.calls -= group.length - claimed.length;
+    const claimed = await claimPairs(scoring.claims, batch);
+    usage.calls -= batch.length - claimed.length;
     if (claimed.length === 0) continue;
     tally.counts.calls += claimed.length;
     tally.counts.asked += claimed.length;
@@ -297,7 +297,7 @@ async function askInGroups(scoring: Scoring, toAsk: { posting: VerdictPosting; s
   }
 }
 
-/** One group's claims asked side by side, then each answer stored over its claim, and each claim without one given up. */
+/** One batch's claims asked side by side, then each answer stored over its claim, and each claim without one given up. */
 async function askClaimed(scoring: Scoring, claimed: Claimed[]) {
   const { deps, tally, subscriber } = scoring;
   scoring.counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;

@@ -63,7 +63,7 @@ async function claimOne(ctx: ClaimContext, { posting, snap }: ReadPair): Promise
 }
 
 /**
- * Every pair of a group claimed in one commit: in the common case (none claimed elsewhere since
+ * Every pair of a batch claimed in one commit: in the common case (none claimed elsewhere since
  * the read) that is one round trip instead of one per pair. The commit is all or nothing, so if
  * any pair moved since it was read, nothing is written and each pair is claimed on its own.
  */
