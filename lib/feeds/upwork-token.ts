@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { Timestamp, type DocumentData, type Firestore, type UpdateData, type WriteResult } from 'firebase-admin/firestore';
+import { Timestamp, type DocumentData, type DocumentSnapshot, type Firestore, type UpdateData } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { COLLECTIONS } from '../store/collections';
-import { isLostRace } from '../store/firestore-errors';
+import { takeOrAwait, writeHeld, type LeaseLook } from '../store/lease';
 import { toDate } from '../store/timestamps';
 import { FeedFetchError, FeedParseError } from './feed-errors';
 import type { SourceHttp } from './source-http';
@@ -31,6 +31,8 @@ export type TokenStoreInput = {
    * fences an HTTP request that is really in flight. Tests may pass their own.
    */
   clock?: () => Date;
+  /** The wait between two looks at another run's refresh: real time unless a test passes its own. */
+  sleep?: (ms: number) => Promise<void>;
 };
 
 export const TOKEN_REJECTED_MESSAGE = "Upwork refresh token rejected: set a new refreshToken in the source's params (SOURCES)";
@@ -69,104 +71,125 @@ export const sourceTokensCollection = (db: Firestore) => db.collection(COLLECTIO
  * (its HMAC is kept): an operator who set a new one is heard, an old one is not sent again.
  */
 export async function upworkAccessToken(input: TokenStoreInput): Promise<AccessToken> {
-  const clock = input.clock ?? (() => new Date());
+  const clock = { now: input.clock ?? (() => new Date()), sleep: input.sleep ?? realSleep };
   const ref = sourceTokensCollection(input.db).doc(input.source);
   const keys = tokenKeys(input.credentials.clientSecret);
   const seedFingerprint = fingerprint(keys, input.credentials.refreshToken);
   const owner = randomUUID();
-  const waitUntil = clock().getTime() + input.waitMs;
-  let lostRaces = 0;
+  const until = new Date(clock.now().getTime() + input.waitMs);
 
   for (;;) {
-    const snap = await ref.get();
-    const stored = readStoredToken(snap.data(), keys, input.source);
-    const now = clock();
-    if (
-      stored.pair &&
-      stored.expiresAt &&
-      stored.version !== input.replacing &&
-      stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now.getTime()
-    )
-      return { value: stored.pair.accessToken, version: stored.version };
-
-    if (stored.leaseUntil && stored.leaseUntil > now && stored.leaseOwner !== owner) {
-      if (now.getTime() >= waitUntil) throw new FeedFetchError({ source: input.source, message: TOKEN_REFRESH_IN_PROGRESS_MESSAGE });
-      await sleep(POLL_MS);
-      continue;
-    }
-
-    const refreshWith =
-      stored.pair && !stored.refreshRejected
-        ? { token: stored.pair.refreshToken, seed: false }
-        : stored.seedFingerprint !== seedFingerprint
-          ? { token: input.credentials.refreshToken, seed: true }
-          : null;
-    if (!refreshWith) throw new FeedFetchError({ source: input.source, message: TOKEN_REJECTED_MESSAGE });
-
-    const lease = { provider: 'upwork', leaseOwner: owner, leaseUntil: Timestamp.fromMillis(now.getTime() + input.leaseMs) };
-    let claimed: WriteResult;
-    try {
-      claimed = snap.exists
-        ? await ref.update(lease, { lastUpdateTime: snap.updateTime! })
-        : await ref.create({ ...lease, version: 0, sealed: null, expiresAt: null, seedFingerprint: null, refreshRejected: false });
-    } catch (error) {
-      if (!isLostRace(error)) throw error;
-      if (++lostRaces >= MAX_LOST_RACES)
-        throw new FeedFetchError({ source: input.source, message: 'Upwork token store kept changing; try again', cause: error });
-      continue;
-    }
-
-    // Only the lease holder gets here: one token request, whatever the number of runs.
-    const fenced = (data: UpdateData<DocumentData>) => ref.update(data, { lastUpdateTime: claimed.writeTime });
-    let answer: TokenAnswer;
-    try {
-      answer = await requestToken(input, refreshWith.token);
-    } catch (error) {
-      await fenced({ leaseOwner: null, leaseUntil: null, lastError: (error as Error).message, lastErrorAt: now }).catch(ignoreLostRace);
-      throw error;
-    }
-
-    if (answer.status === 'rejected') {
-      await fenced({
-        leaseOwner: null,
-        leaseUntil: null,
-        refreshRejected: true,
-        lastError: TOKEN_REJECTED_MESSAGE,
-        lastErrorAt: now,
-        // A rejected first token leaves nothing behind but the fact that this one was tried.
-        ...(refreshWith.seed ? { seedFingerprint, sealed: null, expiresAt: null } : {}),
-      }).catch(ignoreLostRace);
-      // The stored token is dead; a new UPWORK_REFRESH_TOKEN is the way back, read on the next pass.
-      if (!refreshWith.seed && stored.seedFingerprint !== seedFingerprint) continue;
+    const outcome = await takeOrAwait(ref, (snap) => lookAtToken(input, { snap, keys, seedFingerprint, owner, now: clock.now() }), {
+      clock,
+      pollMs: POLL_MS,
+      until,
+      maxLost: MAX_LOST_RACES,
+    });
+    if ('lost' in outcome)
+      throw new FeedFetchError({ source: input.source, message: 'Upwork token store kept changing; try again', cause: outcome.cause });
+    if ('held' in outcome) throw new FeedFetchError({ source: input.source, message: TOKEN_REFRESH_IN_PROGRESS_MESSAGE });
+    if ('done' in outcome) {
+      if (outcome.done.token) return outcome.done.token;
       throw new FeedFetchError({ source: input.source, message: TOKEN_REJECTED_MESSAGE });
     }
-    if (answer.status === 'client-rejected') {
-      await fenced({ leaseOwner: null, leaseUntil: null, lastError: CLIENT_REJECTED_MESSAGE, lastErrorAt: now }).catch(ignoreLostRace);
-      throw new FeedFetchError({ source: input.source, message: CLIENT_REJECTED_MESSAGE });
-    }
-
-    const version = stored.version + 1;
-    // Upwork's rotation is not documented: when the answer carries no new refresh token, the old one stays valid.
-    const pair = { accessToken: answer.accessToken, refreshToken: answer.refreshToken ?? refreshWith.token };
-    try {
-      await fenced({
-        sealed: seal(keys, input.source, version, pair),
-        version,
-        expiresAt: Timestamp.fromMillis(now.getTime() + answer.expiresInSeconds * 1000),
-        leaseOwner: null,
-        leaseUntil: null,
-        refreshRejected: false,
-        refreshedAt: now,
-        lastError: null,
-        ...(refreshWith.seed ? { seedFingerprint } : {}),
-      });
-    } catch (error) {
-      if (!isLostRace(error)) throw error;
-      // Our lease ran out during the request and another run took it: its pair, not ours, is the one kept.
-      throw new FeedFetchError({ source: input.source, message: 'Upwork token refresh outlived its lease; try again', cause: error });
-    }
-    return { value: pair.accessToken, version };
+    // Only the lease holder gets here: one token request, whatever the number of runs.
+    const token = await refreshHeld(input, { keys, seedFingerprint, version: outcome.taken, plan: outcome.as });
+    if (token) return token;
   }
+}
+
+/** What a run found at sourceTokens/{source}, and the refresh it plans when it takes the lease. */
+type TokenLook = {
+  token?: AccessToken;
+  stored: StoredToken;
+  now: Date;
+  refreshWith: { token: string; seed: boolean } | null;
+};
+
+function lookAtToken(
+  input: TokenStoreInput,
+  seen: { snap: DocumentSnapshot; keys: TokenKeys; seedFingerprint: string; owner: string; now: Date },
+): LeaseLook<TokenLook> {
+  const { snap, now } = seen;
+  const stored = readStoredToken(snap.data(), seen.keys, input.source);
+  if (
+    stored.pair &&
+    stored.expiresAt &&
+    stored.version !== input.replacing &&
+    stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now.getTime()
+  )
+    return { done: { token: { value: stored.pair.accessToken, version: stored.version }, stored, now, refreshWith: null } };
+  if (stored.leaseUntil && stored.leaseUntil > now && stored.leaseOwner !== seen.owner) return { held: { stored, now, refreshWith: null } };
+  const refreshWith =
+    stored.pair && !stored.refreshRejected
+      ? { token: stored.pair.refreshToken, seed: false }
+      : stored.seedFingerprint !== seen.seedFingerprint
+        ? { token: input.credentials.refreshToken, seed: true }
+        : null;
+  if (!refreshWith) return { done: { stored, now, refreshWith } };
+  const lease = { provider: 'upwork', leaseOwner: seen.owner, leaseUntil: Timestamp.fromMillis(now.getTime() + input.leaseMs) };
+  const take = snap.exists ? lease : { ...lease, version: 0, sealed: null, expiresAt: null, seedFingerprint: null, refreshRejected: false };
+  return { take, as: { stored, now, refreshWith } };
+}
+
+/**
+ * The lease holder's refresh: one token request, its answer stored fenced by the lease's version,
+ * so a holder whose lease was taken over cannot overwrite the newer pair. Null: the stored refresh
+ * token is dead and a new UPWORK_REFRESH_TOKEN is there to try, on the next pass.
+ */
+async function refreshHeld(
+  input: TokenStoreInput,
+  held: { keys: TokenKeys; seedFingerprint: string; version: Timestamp; plan: TokenLook },
+): Promise<AccessToken | null> {
+  const { stored, now } = held.plan;
+  const refreshWith = held.plan.refreshWith!;
+  const { seedFingerprint } = held;
+  const ref = sourceTokensCollection(input.db).doc(input.source);
+  const fenced = (data: UpdateData<DocumentData>) => writeHeld(ref, held.version, data);
+  let answer: TokenAnswer;
+  try {
+    answer = await requestToken(input, refreshWith.token);
+  } catch (error) {
+    await fenced({ leaseOwner: null, leaseUntil: null, lastError: (error as Error).message, lastErrorAt: now });
+    throw error;
+  }
+
+  if (answer.status === 'rejected') {
+    await fenced({
+      leaseOwner: null,
+      leaseUntil: null,
+      refreshRejected: true,
+      lastError: TOKEN_REJECTED_MESSAGE,
+      lastErrorAt: now,
+      // A rejected first token leaves nothing behind but the fact that this one was tried.
+      ...(refreshWith.seed ? { seedFingerprint, sealed: null, expiresAt: null } : {}),
+    });
+    // The stored token is dead; a new UPWORK_REFRESH_TOKEN is the way back, read on the next pass.
+    if (!refreshWith.seed && stored.seedFingerprint !== seedFingerprint) return null;
+    throw new FeedFetchError({ source: input.source, message: TOKEN_REJECTED_MESSAGE });
+  }
+  if (answer.status === 'client-rejected') {
+    await fenced({ leaseOwner: null, leaseUntil: null, lastError: CLIENT_REJECTED_MESSAGE, lastErrorAt: now });
+    throw new FeedFetchError({ source: input.source, message: CLIENT_REJECTED_MESSAGE });
+  }
+
+  const version = stored.version + 1;
+  // Upwork's rotation is not documented: when the answer carries no new refresh token, the old one stays valid.
+  const pair = { accessToken: answer.accessToken, refreshToken: answer.refreshToken ?? refreshWith.token };
+  const written = await fenced({
+    sealed: seal(held.keys, input.source, version, pair),
+    version,
+    expiresAt: Timestamp.fromMillis(now.getTime() + answer.expiresInSeconds * 1000),
+    leaseOwner: null,
+    leaseUntil: null,
+    refreshRejected: false,
+    refreshedAt: now,
+    lastError: null,
+    ...(refreshWith.seed ? { seedFingerprint } : {}),
+  });
+  // Our lease ran out during the request and another run took it: its pair, not ours, is the one kept.
+  if (!written) throw new FeedFetchError({ source: input.source, message: 'Upwork token refresh outlived its lease; try again' });
+  return { value: pair.accessToken, version };
 }
 
 // --- the stored document ---
@@ -319,8 +342,5 @@ function parseJson(text: string): unknown {
   }
 }
 
-function ignoreLostRace(error: unknown): void {
-  if (!isLostRace(error)) throw error;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The real wait between two looks at another run's refresh; tests pass their own `sleep`. */
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,7 @@ import { FieldValue, type DocumentSnapshot, type Firestore, type Timestamp } fro
 import { noFailpoints, type Failpoint } from '../runtime/failpoints';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
+import { addTake, commitFenced, fenceAt, takeLease, type Fence } from '../store/lease';
 import { settleDigestItems } from './settle-digest-items';
 import { commitGroups, type WriteGroup } from '../store/write-groups';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
@@ -27,9 +28,9 @@ const leaseFields = (row: OutboxRow, input: LeaseInput) => ({
 
 /**
  * Takes one outbox row for sending. The row and its subscriber are read together, and the write
- * that takes the lease is guarded by the row's lastUpdateTime: if anyone changed it since we
- * read, our lease is refused and we walk away. The subscriber's status is checked in the same
- * step, so an opt-out that lands before the lease is honoured.
+ * that takes the lease is fenced by the row's version read (the store's lease, lib/store/lease.ts):
+ * if anyone changed it since we read, our lease is refused and we walk away. The subscriber's
+ * status is checked in the same step, so an opt-out that lands before the lease is honoured.
  */
 export async function leaseRow(db: Firestore, input: LeaseInput & { emailKey: string; uid: string }): Promise<LeaseResult> {
   const rowRef = outboxCollection(db).doc(input.emailKey);
@@ -46,19 +47,16 @@ async function applyDecision(
   const row = rowSnap.exists ? rowSnap.data() : undefined;
   const step = leaseStep({ row, subscriber: subscriberSnap.exists ? subscriberSnap.data() : undefined, now: input.now });
   if (step.step === 'not-ours' || !row) return { kind: 'not-ours' };
-  const guard = { lastUpdateTime: rowSnap.updateTime! };
   if (step.step !== 'lease') {
     const as = step.step === 'skip' ? 'skipped' : 'failed';
+    const guard = fenceAt(rowSnap.updateTime!);
     const closed = await closeRow(db, { emailKey: rowSnap.id, row, guard, rowStatus: as, reason: step.reason, now: input.now });
     return closed ? { kind: as, reason: step.reason } : { kind: 'not-ours' };
   }
-  try {
-    const result = await rowSnap.ref.update(leaseFields(row, input), guard);
-    return { kind: 'leased', lease: { emailKey: rowSnap.id, row, updateTime: result.writeTime, attempts: row.attempts + 1 } };
-  } catch (error) {
-    if (isLostPrecondition(error)) return { kind: 'not-ours' };
-    throw error;
-  }
+  // The store's lease, on the version already read: a lost race walks away (someone else took it).
+  const taken = await takeLease(rowSnap.ref, () => ({ take: leaseFields(row, input), as: null }), { read: rowSnap });
+  if (!('taken' in taken)) return { kind: 'not-ours' };
+  return { kind: 'leased', lease: { emailKey: rowSnap.id, row, updateTime: taken.taken, attempts: row.attempts + 1 } };
 }
 
 /** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
@@ -111,14 +109,9 @@ export async function leaseRows(
     for (const i of toLease) {
       const row = rowSnaps[i].data()!;
       const seal = sealed?.members.includes(rowSnaps[i].id) ? { batchKey: sealed.key, batchMembers: sealed.members } : {};
-      batch.update(rowSnaps[i].ref, { ...leaseFields(row, input), ...seal }, { lastUpdateTime: rowSnaps[i].updateTime! });
+      addTake(batch, rowSnaps[i], { ...leaseFields(row, input), ...seal });
     }
-    let writeTimes: Timestamp[] | null = null;
-    try {
-      writeTimes = toLease.length > 0 ? (await batch.commit()).map((r) => r.writeTime) : [];
-    } catch (error) {
-      if (!isLostPrecondition(error)) throw error;
-    }
+    const writeTimes = toLease.length > 0 ? await commitFenced(batch) : [];
     const chunkResults = await Promise.all(
       chunk.map(async (_, i): Promise<LeaseResult> => {
         const step = steps[i];
@@ -152,7 +145,8 @@ function sealable(snaps: DocumentSnapshot<OutboxRow>[], seal: SealOptions): { ke
 export type CloseInput = {
   emailKey: string;
   row: OutboxRow;
-  guard: { lastUpdateTime: Timestamp };
+  /** The version the closer holds (its lease's, or the one it read): the close is fenced by it. */
+  guard: Fence;
   rowStatus: 'sent' | 'failed' | 'dead' | 'skipped';
   reason: string | null;
   now: Date;

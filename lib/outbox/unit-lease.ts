@@ -1,10 +1,11 @@
-import type { Firestore, Timestamp } from 'firebase-admin/firestore';
-import { isLostPrecondition } from '../store/firestore-errors';
+import type { Firestore } from 'firebase-admin/firestore';
+import { addHeldWrite, addTake, commitFenced, fenceAt, type Fence } from '../store/lease';
 import { closeRow, closeRows, type Lease } from './lease-row';
 import { batchKeyFor, outboxCollection, type OutboxRow } from './outbox-row';
 import { abandonedStep, keyAgeMs } from './send-rules';
 
-export type Guard = { lastUpdateTime: Timestamp };
+/** The fence of a holder's next write to a row: the version its lease or last write gave it (lib/store/lease.ts). */
+export type Guard = Fence;
 
 /**
  * One outbox row inside a send. `active` members are ours to record; an inactive member already
@@ -19,9 +20,7 @@ export function singleUnit(lease: Lease): SendUnit {
   return {
     key: lease.emailKey,
     batch: false,
-    members: [
-      { emailKey: lease.emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true },
-    ],
+    members: [{ emailKey: lease.emailKey, row: lease.row, guard: fenceAt(lease.updateTime), attempts: lease.attempts, active: true }],
   };
 }
 
@@ -36,7 +35,7 @@ export function sealedUnit(leases: Lease[]): SendUnit {
     batch: true,
     members: batchMembers.map((emailKey) => {
       const lease = byKey.get(emailKey)!;
-      return { emailKey, row: lease.row, guard: { lastUpdateTime: lease.updateTime }, attempts: lease.attempts, active: true };
+      return { emailKey, row: lease.row, guard: fenceAt(lease.updateTime), attempts: lease.attempts, active: true };
     }),
   };
 }
@@ -52,30 +51,22 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
   const key = batchKeyFor(memberKeys);
   const batch = db.batch();
   for (const lease of ordered) {
-    batch.update(
-      outboxCollection(db).doc(lease.emailKey),
-      { batchKey: key, batchMembers: memberKeys },
-      { lastUpdateTime: lease.updateTime },
-    );
+    addHeldWrite(batch, outboxCollection(db).doc(lease.emailKey), lease.updateTime, { batchKey: key, batchMembers: memberKeys });
   }
-  try {
-    const results = await batch.commit();
-    return {
-      key,
-      batch: true,
-      members: ordered.map((lease, i) => ({
-        emailKey: lease.emailKey,
-        row: { ...lease.row, batchKey: key, batchMembers: memberKeys },
-        guard: { lastUpdateTime: results[i].writeTime },
-        attempts: lease.attempts,
-        active: true,
-      })),
-    };
-  } catch (error) {
-    // Someone took one of the rows from under us: leave them all to expire and be recovered.
-    if (isLostPrecondition(error)) return null;
-    throw error;
-  }
+  const versions = await commitFenced(batch);
+  // Someone took one of the rows from under us: leave them all to expire and be recovered.
+  if (!versions) return null;
+  return {
+    key,
+    batch: true,
+    members: ordered.map((lease, i) => ({
+      emailKey: lease.emailKey,
+      row: { ...lease.row, batchKey: key, batchMembers: memberKeys },
+      guard: fenceAt(versions[i]),
+      attempts: lease.attempts,
+      active: true,
+    })),
+  };
 }
 
 /**
@@ -112,7 +103,7 @@ export async function recoverBatch(
       stale.map((i) => ({
         emailKey: input.memberKeys[i],
         row: rows[i]!,
-        guard: { lastUpdateTime: snaps[i].updateTime! },
+        guard: fenceAt(snaps[i].updateTime!),
         rowStatus: 'sent' as const,
         reason: null,
         now: input.now,
@@ -132,7 +123,7 @@ export async function recoverBatch(
     const batch = db.batch();
     for (const [i, step] of steps) {
       const row = rows[i]!;
-      const guard = { lastUpdateTime: snaps[i].updateTime! };
+      const guard = fenceAt(snaps[i].updateTime!);
       if (step.step === 'give-up') {
         const closed = await closeRow(db, {
           emailKey: input.memberKeys[i],
@@ -144,7 +135,13 @@ export async function recoverBatch(
         });
         if (closed) failed.push(input.memberKeys[i]);
       } else {
-        batch.update(refs[i], { status: 'pending', batchKey: null, batchMembers: null, leaseUntil: null, leaseOwner: null }, guard);
+        addHeldWrite(batch, refs[i], snaps[i].updateTime!, {
+          status: 'pending',
+          batchKey: null,
+          batchMembers: null,
+          leaseUntil: null,
+          leaseOwner: null,
+        });
         released += 1;
       }
     }
@@ -154,19 +151,14 @@ export async function recoverBatch(
 
   const lease = db.batch();
   const leaseUntil = new Date(input.now.getTime() + input.leaseMs);
-  for (const i of stale) {
-    lease.update(
-      refs[i],
-      { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 },
-      { lastUpdateTime: snaps[i].updateTime! },
-    );
-  }
-  const results = await commitFenced(lease);
-  if (!results) return { unit: null, failed: [], released: 0, sent: [] };
+  // Taken over: each stale member, fenced by the version read (the take of the store's lease).
+  for (const i of stale) addTake(lease, snaps[i], { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 });
+  const versions = await commitFenced(lease);
+  if (!versions) return { unit: null, failed: [], released: 0, sent: [] };
   let next = 0;
   const members = rows.map((row, i) => {
     const active = stale.includes(i);
-    const guard = { lastUpdateTime: active ? results[next++].writeTime : snaps[i].updateTime! };
+    const guard = fenceAt(active ? versions[next++] : snaps[i].updateTime!);
     return { emailKey: input.memberKeys[i], row: row!, guard, attempts: active ? row!.attempts + 1 : row!.attempts, active };
   });
   return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0, sent: [] };
@@ -188,10 +180,10 @@ export async function extendLease(
       m.guard,
     );
   }
-  const results = await commitFenced(batch);
-  if (!results) return false;
+  const versions = await commitFenced(batch);
+  if (!versions) return false;
   active.forEach((m, i) => {
-    m.guard = { lastUpdateTime: results[i].writeTime };
+    m.guard = fenceAt(versions[i]);
     if (counts) m.attempts += 1;
   });
   return true;
@@ -252,13 +244,4 @@ export async function holdUnit(
     batch.update(outboxCollection(db).doc(m.emailKey), fields, m.guard);
   }
   return (await commitFenced(batch)) !== null;
-}
-
-async function commitFenced(batch: FirebaseFirestore.WriteBatch) {
-  try {
-    return await batch.commit();
-  } catch (error) {
-    if (isLostPrecondition(error)) return null;
-    throw error;
-  }
 }

@@ -1,4 +1,4 @@
-import type { DocumentData, DocumentReference, DocumentSnapshot, UpdateData, WriteBatch } from 'firebase-admin/firestore';
+import type { DocumentData, DocumentReference, DocumentSnapshot, Timestamp, UpdateData, WriteBatch } from 'firebase-admin/firestore';
 import { isLostRace } from './firestore-errors';
 
 /**
@@ -34,6 +34,9 @@ export type GuardedUpdateOptions<R> = {
   onLost?: (error: unknown, step: Exclude<GuardedStep<R>, { done: R }>) => void;
 };
 
+/** The version already read (e.g. in one getAll with others): the first try decides on it instead of reading again. */
+export type ReadFirst<A, D extends DocumentData> = { read?: DocumentSnapshot<A, D> };
+
 /** The document kept changing between our read and our write, `tries` times in a row; nothing of ours was written. */
 export class GuardedUpdateExhausted extends Error {
   constructor(
@@ -58,16 +61,28 @@ export class GuardedUpdateExhausted extends Error {
 export async function guardedUpdate<R, A = DocumentData, D extends DocumentData = DocumentData>(
   ref: DocumentReference<A, D>,
   decide: (snap: DocumentSnapshot<A, D>, attempt: number) => GuardedStep<R> | Promise<GuardedStep<R>>,
-  options: GuardedUpdateOptions<R> = {},
+  options: GuardedUpdateOptions<R> & ReadFirst<A, D> = {},
 ): Promise<R> {
+  return (await guardedWrite(ref, decide, options)).result;
+}
+
+/**
+ * guardedUpdate, answering also the version our write gave the document (null when nothing was
+ * written): the fence a holder's next write needs, as a lease's renew and release do (lease.ts).
+ */
+export async function guardedWrite<R, A = DocumentData, D extends DocumentData = DocumentData>(
+  ref: DocumentReference<A, D>,
+  decide: (snap: DocumentSnapshot<A, D>, attempt: number) => GuardedStep<R> | Promise<GuardedStep<R>>,
+  options: GuardedUpdateOptions<R> & ReadFirst<A, D> = {},
+): Promise<{ result: R; version: Timestamp | null }> {
   const maxTries = options.maxTries ?? GUARDED_UPDATE_MAX_TRIES;
   if (!Number.isInteger(maxTries) || maxTries < 1) throw new Error(`guardedUpdate: maxTries must be a positive integer, not ${maxTries}`);
   const raw = ref.withConverter(null);
   let lastLoss: unknown = null;
   for (let attempt = 1; attempt <= maxTries; attempt++) {
-    const snap = await ref.get();
+    const snap = attempt === 1 && options.read ? options.read : await ref.get();
     const step = await decide(snap, attempt);
-    if ('done' in step) return step.done;
+    if ('done' in step) return { result: step.done, version: null };
     const batch = raw.firestore.batch();
     if ('create' in step) {
       batch.create(raw, step.create);
@@ -79,8 +94,8 @@ export async function guardedUpdate<R, A = DocumentData, D extends DocumentData 
     }
     step.alongside?.(batch);
     try {
-      await batch.commit();
-      return step.result;
+      const [written] = await batch.commit();
+      return { result: step.result, version: written.writeTime };
     } catch (error) {
       // Lost to another writer (or, for an update, to a delete): nothing of ours landed; read again.
       if (!isLostRace(error)) throw error;

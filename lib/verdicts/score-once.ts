@@ -1,15 +1,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MinPay } from '../pay/minimum-pay';
-import type { DocumentSnapshot, Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { DocumentSnapshot, Firestore } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import type { Logger } from '../runtime/logger';
-import { isLostRace } from '../store/firestore-errors';
-import { GUARDED_UPDATE_MAX_TRIES } from '../store/guarded-update';
+import type { LeaseClock } from '../store/lease';
 import { addDays } from '../store/timestamps';
 import { maxCallsPerRun, type RunModelUsage, type TokenReservation } from './ai-usage';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { askVerdicts, type FallbackReason, type VerdictClient, type VerdictResult } from './ask-verdicts';
-import { matchRef, readMatchVerdicts, type MatchVerdict } from './match-verdict';
+import { readMatchVerdicts, type MatchVerdict } from './match-verdict';
+import {
+  awaitOtherClaims,
+  claimPairs,
+  decideClaim,
+  releaseClaim,
+  storeAnswers,
+  type ClaimContext,
+  type ClaimDecision,
+  type Claimed,
+} from './verdict-claim';
 import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictPosting } from './wire';
 
 /**
@@ -23,7 +32,7 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
  *
  * - A `scored` verdict for the subscriber's profileVersion and this PROMPT_VERSION is used as is.
  * - A verdict made under an older profileVersion or PROMPT_VERSION is stale: it is claimed again by
- *   an update guarded by the version read (lastUpdateTime, as guardedUpdate does), so exactly one
+ *   an update fenced by the version read (the store's lease, verdict-claim.ts), so exactly one
  *   run re-scores it and the new verdict overwrites the old. One made under a newer version than
  *   the caller's (a run holding an older read of the subscriber) is left alone: `superseded`.
  * - A `scoring` claim past its lease (its run died) is taken over the same way; its old holder can
@@ -99,6 +108,8 @@ export type ScoreOnceDeps = {
   /** How long to wait for a pair another run is scoring; the client's timeout and a margin by default. */
   waitMs?: number;
   pollMs?: number;
+  /** The wait between two reads of another run's claim, and before a 429's retry: real time unless a test passes its own. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /**
    * Whether the run can still afford to wait this long and then make one more call (the run's
    * budget, model time included). A 429 with Retry-After is retried only when it says yes.
@@ -135,315 +146,246 @@ export const CLAIM_LEASE_MARGIN_MS = 60_000;
  */
 export const claimLeaseMs = (timeoutMs: number) => CLAIM_GROUP * timeoutMs + CLAIM_LEASE_MARGIN_MS;
 
-type Decision = { use: MatchVerdict } | 'claim' | 'wait' | 'superseded';
+/** What one scoreOnce call has found so far: each posting's outcome, its counts for the log, the pairs to wait for. */
+type Tally = {
+  outcomes: Map<string, ScoreOutcome>;
+  counts: { calls: number; retries: number; asked: number; scored: number; reused: number; fallbacks: Record<string, number> };
+  waiting: Set<string>;
+  fallBack: (jobId: string, reason: ScoreFallbackReason) => void;
+  /** A pair we did not claim: its stored verdict, a wait for another run's, or superseded. */
+  notClaimed: (jobId: string, decision: Exclude<ClaimDecision, 'claim'>) => void;
+};
 
-function decide(snap: DocumentSnapshot<MatchVerdict>, subscriber: ScoreSubscriber, now: Date): Decision {
-  if (!snap.exists) return 'claim';
-  const m = snap.data()!;
-  if (m.profileVersion > subscriber.profileVersion || m.promptVersion > PROMPT_VERSION) return 'superseded';
-  if (m.profileVersion < subscriber.profileVersion || m.promptVersion < PROMPT_VERSION) return 'claim';
-  if (m.state === 'scored' && m.fit !== null && m.reason !== null) return { use: m };
-  if (m.state === 'scoring' && m.leaseUntil && m.leaseUntil.getTime() > now.getTime()) return 'wait';
-  return 'claim';
+function newTally(): Tally {
+  const tally: Tally = {
+    outcomes: new Map(),
+    counts: { calls: 0, retries: 0, asked: 0, scored: 0, reused: 0, fallbacks: {} },
+    waiting: new Set(),
+    fallBack: (jobId, reason) => {
+      tally.outcomes.set(jobId, { kind: 'fallback', reason });
+      tally.counts.fallbacks[reason] = (tally.counts.fallbacks[reason] ?? 0) + 1;
+    },
+    notClaimed: (jobId, decision) => {
+      if (decision === 'wait') tally.waiting.add(jobId);
+      else if (decision === 'superseded') tally.fallBack(jobId, 'superseded');
+      else {
+        const m = decision.use;
+        tally.outcomes.set(jobId, { kind: 'verdict', fit: m.fit!, reason: m.reason!, model: m.model, stored: true });
+        tally.counts.reused += 1;
+      }
+    },
+  };
+  return tally;
 }
 
-type Claimed = { posting: VerdictPosting; version: Timestamp };
+/** One scoreOnce call at work: what every step of it shares. */
+type Scoring = {
+  deps: ScoreOnceDeps;
+  tally: Tally;
+  claims: ClaimContext;
+  clock: LeaseClock;
+  subscriber: ScoreSubscriber;
+  wire: { keywords: string[]; excludes: string[]; minPay: MinPay; about: string };
+  inFlight: LimitFunction;
+  counterExamples: VerdictCounterExample[] | undefined;
+};
+
+/** The real wait, abortable by the run's budget; tests pass their own `sleep`. */
+const realSleep = (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal });
 
 export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Promise<Map<string, ScoreOutcome>> {
-  const { db, client, config, usage } = deps;
   const { subscriber, runId } = input;
-  const uid = subscriber.id;
-  const outcomes = new Map<string, ScoreOutcome>();
+  const tally = newTally();
   const postings = [...new Map(input.postings.map((p) => [p.id, p])).values()];
-  if (postings.length === 0) return outcomes;
-
-  const counts = { calls: 0, retries: 0, asked: 0, scored: 0, reused: 0, fallbacks: {} as Record<string, number> };
-  const useVerdict = (jobId: string, m: MatchVerdict) => {
-    outcomes.set(jobId, { kind: 'verdict', fit: m.fit!, reason: m.reason!, model: m.model, stored: true });
-    counts.reused += 1;
-  };
-  const fallBack = (jobId: string, reason: ScoreFallbackReason) => {
-    outcomes.set(jobId, { kind: 'fallback', reason });
-    counts.fallbacks[reason] = (counts.fallbacks[reason] ?? 0) + 1;
+  if (postings.length === 0) return tally.outcomes;
+  const clock: LeaseClock = { now: deps.clock, sleep: deps.sleep ?? realSleep };
+  const claims: ClaimContext = {
+    db: deps.db,
+    subscriber,
+    clock: deps.clock,
+    claimFields: (jobId, now) => claimFields(deps, input, jobId, now),
+    notClaimed: tally.notClaimed,
   };
 
   // One getAll for every pair: most are answered here on any run after the first.
   const snaps = await readMatchVerdicts(
-    db,
-    uid,
+    deps.db,
+    subscriber.id,
     postings.map((p) => p.id),
   );
   const toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[] = [];
-  const waiting = new Set<string>();
   for (const posting of postings) {
     const snap = snaps.get(posting.id)!;
-    const decision = decide(snap, subscriber, deps.clock());
+    const decision = decideClaim(snap, subscriber, deps.clock());
     if (decision === 'claim') toAsk.push({ posting, snap });
-    else if (decision === 'wait') waiting.add(posting.id);
-    else if (decision === 'superseded') fallBack(posting.id, 'superseded');
-    else useVerdict(posting.id, decision.use);
+    else tally.notClaimed(posting.id, decision);
   }
 
-  const claimFields = (jobId: string, now: Date) => ({
-    uid,
+  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minPay: subscriber.minPay, about: subscriber.about ?? '' };
+  const scoring: Scoring = {
+    deps,
+    tally,
+    claims,
+    clock,
+    subscriber,
+    wire,
+    inFlight: deps.inFlight ?? pLimit(1),
+    counterExamples: subscriber.counterExamples,
+  };
+  await askInBatches(scoring, toAsk);
+
+  if (tally.waiting.size > 0) {
+    const stillHeld = await awaitOtherClaims(claims, tally.waiting, {
+      clock,
+      waitMs: deps.waitMs ?? deps.client.timeoutMs + 5_000,
+      pollMs: deps.pollMs ?? 100,
+      signal: deps.signal,
+      // Given up there (a fault or the budget): keywords decide here, and a later run asks.
+      settled: (jobId, decision) => (decision === 'claim' ? tally.fallBack(jobId, 'in-flight') : tally.notClaimed(jobId, decision)),
+    });
+    for (const jobId of stillHeld) tally.fallBack(jobId, 'in-flight');
+  }
+
+  deps.log('verdicts.scored', { runId, postings: postings.length, ...tally.counts });
+  return tally.outcomes;
+}
+
+/** A claim's fields, taken at `now` by this run for this subscriber's profile. */
+function claimFields(deps: ScoreOnceDeps, input: ScoreOnceInput, jobId: string, now: Date) {
+  return {
+    uid: input.subscriber.id,
     jobId,
     state: 'scoring' as const,
     fit: null,
     reason: null,
-    model: client.model,
+    model: deps.client.model,
     promptVersion: PROMPT_VERSION,
-    profileVersion: subscriber.profileVersion,
-    leaseUntil: new Date(now.getTime() + claimLeaseMs(client.timeoutMs)),
-    runId,
+    profileVersion: input.subscriber.profileVersion,
+    leaseUntil: new Date(now.getTime() + claimLeaseMs(deps.client.timeoutMs)),
+    runId: input.runId,
     createdAt: now,
     scoredAt: null,
-    expireAt: addDays(now, config.RETENTION_DAYS),
-  });
+    expireAt: addDays(now, deps.config.RETENTION_DAYS),
+  };
+}
 
-  /**
-   * Takes the pair's claim: create() when it did not exist, else an update guarded by the version
-   * read. A lost race reads again and decides again (another run's claim → wait; its verdict → use).
-   */
-  async function claim(posting: VerdictPosting, first: DocumentSnapshot<MatchVerdict>): Promise<Claimed | null> {
-    const ref = matchRef(db, uid, posting.id);
-    const raw = ref.withConverter(null);
-    let snap = first;
-    for (let attempt = 1; attempt <= GUARDED_UPDATE_MAX_TRIES; attempt++) {
-      if (attempt > 1) snap = await ref.get();
-      const decision = decide(snap, subscriber, deps.clock());
-      if (decision !== 'claim') {
-        if (decision === 'wait') waiting.add(posting.id);
-        else if (decision === 'superseded') fallBack(posting.id, 'superseded');
-        else useVerdict(posting.id, decision.use);
-        return null;
-      }
-      const fields = claimFields(posting.id, deps.clock());
-      try {
-        const written = snap.exists ? await raw.update(fields, { lastUpdateTime: snap.updateTime! }) : await raw.create(fields);
-        return { posting, version: written.writeTime };
-      } catch (error) {
-        if (!isLostRace(error)) throw error;
-      }
-    }
-    // The pair kept changing under us: someone else is on it.
-    waiting.add(posting.id);
-    return null;
-  }
-
-  /** Gives a claim up: deleted only if it is still the version we wrote, so nothing of ours is left. */
-  async function release(claimed: Claimed) {
-    try {
-      await matchRef(db, uid, claimed.posting.id).withConverter(null).delete({ lastUpdateTime: claimed.version });
-    } catch (error) {
-      if (!isLostRace(error)) throw error;
-    }
-  }
-
-  let counterExamples = subscriber.counterExamples;
-  /**
-   * Every pair of a group claimed in one commit: in the common case (none claimed elsewhere since
-   * the read) that is one round trip instead of one per pair. The commit is all or nothing, so if
-   * any pair moved since it was read, nothing is written and each pair is claimed on its own.
-   */
-  async function claimAll(batch: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]): Promise<Claimed[]> {
-    const now = deps.clock();
-    if (batch.length > 1 && batch.every((item) => decide(item.snap, subscriber, now) === 'claim')) {
-      const write = db.batch();
-      for (const { posting, snap } of batch) {
-        const raw = matchRef(db, uid, posting.id).withConverter(null);
-        const fields = claimFields(posting.id, now);
-        if (snap.exists) write.update(raw, fields, { lastUpdateTime: snap.updateTime! });
-        else write.create(raw, fields);
-      }
-      try {
-        const results = await write.commit();
-        return batch.map((item, i) => ({ posting: item.posting, version: results[i].writeTime }));
-      } catch (error) {
-        if (!isLostRace(error)) throw error;
-      }
-    }
-    return (await Promise.all(batch.map((item) => claim(item.posting, item.snap)))).filter((c): c is Claimed => c !== null);
-  }
-
-  /**
-   * The answers written over their claims in one commit, each guarded by its claim's version. If
-   * any claim was taken over (its lease ran out), nothing is written and each is written on its
-   * own, so the others still land.
-   */
-  async function storeAll(answers: { claimed: Claimed; fields: Record<string, unknown> }[]): Promise<void> {
-    const guarded = (a: (typeof answers)[number]) =>
-      [matchRef(db, uid, a.claimed.posting.id).withConverter(null), a.fields, a.claimed.version] as const;
-    if (answers.length > 1) {
-      const write = db.batch();
-      for (const a of answers) {
-        const [ref, fields, version] = guarded(a);
-        write.update(ref, fields, { lastUpdateTime: version });
-      }
-      try {
-        await write.commit();
-        return;
-      } catch (error) {
-        if (!isLostRace(error)) throw error;
-      }
-    }
-    await Promise.all(
-      answers.map(async (a) => {
-        const [ref, fields, version] = guarded(a);
-        try {
-          await ref.update(fields, { lastUpdateTime: version });
-        } catch (error) {
-          // Our lease ran out and another run took the pair over: its verdict stands, ours is not written.
-          if (!isLostRace(error)) throw error;
-        }
-      }),
-    );
-  }
-
-  const about = subscriber.about ?? '';
-  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minPay: subscriber.minPay, about };
-  const inFlight = deps.inFlight ?? pLimit(1);
-
-  /**
-   * One posting's request, and its 429 retries while the run can wait. Never throws; the usage of
-   * every answer that reported some is spent from the run's reservation (recorded at its end).
-   */
-  async function askOne(claimed: Claimed): Promise<VerdictResult> {
-    const ask = async () => {
-      const answer = await inFlight(() =>
-        askVerdicts(client, { subscriber: wire, posting: claimed.posting, counterExamples }, { signal: deps.signal }),
-      );
-      if (answer.usage) {
-        usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
-        deps.tokens.spend(answer.usage);
-      }
-      return answer;
-    };
-    let result = await ask();
-    // A 429 that says when to come back is retried inside the run's budget, holding the same claim
-    // (its lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
-    for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
-      if (usage.calls >= maxCallsPerRun(config) || !(await deps.tokens.canSpend())) break;
-      usage.calls += 1;
-      try {
-        await sleep(result.kind === 'fallback' ? (result.retryAfterMs ?? 0) : 0, undefined, { signal: deps.signal });
-      } catch {
-        usage.calls -= 1;
-        break;
-      }
-      counts.calls += 1;
-      counts.retries += 1;
-      result = await ask();
-    }
-    return result;
-  }
-
+/** The pairs to ask, a batch of CLAIM_GROUP at a time, each batch's calls reserved against the run's caps before it is claimed. */
+async function askInBatches(scoring: Scoring, toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]) {
+  const { deps, tally } = scoring;
+  const { usage, config } = deps;
   for (let start = 0; start < toAsk.length;) {
     // The calls are reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
     const room = Math.min(CLAIM_GROUP, maxCallsPerRun(config) - usage.calls);
     if (room <= 0) {
-      for (const item of toAsk.slice(start)) fallBack(item.posting.id, 'budget');
+      for (const item of toAsk.slice(start)) tally.fallBack(item.posting.id, 'budget');
       break;
     }
-    const group = toAsk.slice(start, start + room);
-    start += group.length;
-    usage.calls += group.length;
+    const batch = toAsk.slice(start, start + room);
+    start += batch.length;
+    usage.calls += batch.length;
     if (!(await deps.tokens.canSpend())) {
-      usage.calls -= group.length;
-      for (const item of toAsk.slice(start - group.length)) fallBack(item.posting.id, 'budget');
+      usage.calls -= batch.length;
+      for (const item of toAsk.slice(start - batch.length)) tally.fallBack(item.posting.id, 'budget');
       break;
     }
-    const claimed = await claimAll(group);
-    usage.calls -= group.length - claimed.length;
+    const claimed = await claimPairs(scoring.claims, batch);
+    usage.calls -= batch.length - claimed.length;
     if (claimed.length === 0) continue;
-    counts.calls += claimed.length;
-    counts.asked += claimed.length;
-    counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
-    const results = await Promise.all(claimed.map((c) => askOne(c)));
-
-    const now = deps.clock();
-    const answered: { claimed: Claimed; verdict: Verdict }[] = [];
-    const unanswered: Claimed[] = [];
-    claimed.forEach((c, i) => {
-      const result = results[i];
-      const verdict = result.kind === 'ok' ? result.verdicts.get(c.posting.id) : undefined;
-      if (verdict) answered.push({ claimed: c, verdict });
-      else {
-        unanswered.push(c);
-        fallBack(c.posting.id, result.kind === 'fallback' ? result.reason : 'no-verdict');
-      }
-    });
-    await Promise.all(unanswered.map(release));
-    await storeAll(
-      answered.map(({ claimed: c, verdict }) => {
-        const fields = {
-          state: 'scored',
-          fit: verdict.fit,
-          reason: verdict.reason,
-          leaseUntil: null,
-          scoredAt: now,
-          expireAt: addDays(now, config.RETENTION_DAYS),
-        };
-        return { claimed: c, fields };
-      }),
-    );
-    for (const { claimed: c, verdict } of answered) {
-      // Paid for either way: this run uses the answer it got, stored or not.
-      counts.scored += 1;
-      outcomes.set(c.posting.id, { kind: 'verdict', fit: verdict.fit, reason: verdict.reason, model: client.model, stored: false });
-    }
+    tally.counts.calls += claimed.length;
+    tally.counts.asked += claimed.length;
+    await askClaimed(scoring, claimed);
   }
+}
 
-  if (waiting.size > 0) await awaitOthers(deps, subscriber, waiting, useVerdict, fallBack);
+/** One batch's claims asked side by side, then each answer stored over its claim, and each claim without one given up. */
+async function askClaimed(scoring: Scoring, claimed: Claimed[]) {
+  const { deps, tally, subscriber } = scoring;
+  scoring.counterExamples ??= subscriber.loadCounterExamples ? await subscriber.loadCounterExamples() : undefined;
+  const results = await Promise.all(claimed.map((c) => askOne(scoring, c)));
 
-  deps.log('verdicts.scored', {
-    runId,
-    postings: postings.length,
-    calls: counts.calls,
-    retries: counts.retries,
-    asked: counts.asked,
-    scored: counts.scored,
-    reused: counts.reused,
-    fallbacks: counts.fallbacks,
+  const now = deps.clock();
+  const answered: { claimed: Claimed; verdict: Verdict }[] = [];
+  const unanswered: Claimed[] = [];
+  claimed.forEach((c, i) => {
+    const result = results[i];
+    const verdict = result.kind === 'ok' ? result.verdicts.get(c.posting.id) : undefined;
+    if (verdict) answered.push({ claimed: c, verdict });
+    else {
+      unanswered.push(c);
+      tally.fallBack(c.posting.id, result.kind === 'fallback' ? result.reason : 'no-verdict');
+    }
   });
-  return outcomes;
+  await Promise.all(unanswered.map((c) => releaseClaim(deps.db, subscriber.id, c)));
+  await storeAnswers(
+    deps.db,
+    subscriber.id,
+    answered.map(({ claimed: c, verdict }) => {
+      const fields = {
+        state: 'scored',
+        fit: verdict.fit,
+        reason: verdict.reason,
+        leaseUntil: null,
+        scoredAt: now,
+        expireAt: addDays(now, deps.config.RETENTION_DAYS),
+      };
+      return { claimed: c, fields };
+    }),
+  );
+  for (const { claimed: c, verdict } of answered) {
+    // Paid for either way: this run uses the answer it got, stored or not.
+    tally.counts.scored += 1;
+    tally.outcomes.set(c.posting.id, {
+      kind: 'verdict',
+      fit: verdict.fit,
+      reason: verdict.reason,
+      model: deps.client.model,
+      stored: false,
+    });
+  }
+}
+
+/**
+ * One posting's request, and its 429 retries while the run can wait. Never throws; the usage of
+ * every answer that reported some is spent from the run's reservation (recorded at its end).
+ */
+async function askOne(scoring: Scoring, claimed: Claimed): Promise<VerdictResult> {
+  const { deps, tally } = scoring;
+  const { usage, config } = deps;
+  const ask = async () => {
+    const answer = await scoring.inFlight(() =>
+      askVerdicts(
+        deps.client,
+        { subscriber: scoring.wire, posting: claimed.posting, counterExamples: scoring.counterExamples },
+        { signal: deps.signal },
+      ),
+    );
+    if (answer.usage) {
+      usage.tokens += answer.usage.promptTokens + answer.usage.completionTokens;
+      deps.tokens.spend(answer.usage);
+    }
+    return answer;
+  };
+  let result = await ask();
+  // A 429 that says when to come back is retried inside the run's budget, holding the same claim
+  // (its lease outlasts MAX_RETRY_AFTER_MS); each retry is another call against the caps.
+  for (let retry = 1; retry <= RATE_LIMIT_RETRIES && isRetryable(result, deps); retry++) {
+    if (usage.calls >= maxCallsPerRun(config) || !(await deps.tokens.canSpend())) break;
+    usage.calls += 1;
+    try {
+      await scoring.clock.sleep(result.kind === 'fallback' ? (result.retryAfterMs ?? 0) : 0, deps.signal);
+    } catch {
+      usage.calls -= 1;
+      break;
+    }
+    tally.counts.calls += 1;
+    tally.counts.retries += 1;
+    result = await ask();
+  }
+  return result;
 }
 
 function isRetryable(result: VerdictResult, deps: ScoreOnceDeps): boolean {
   if (result.kind !== 'fallback' || result.reason !== 'rate-limited' || result.retryAfterMs === undefined) return false;
   if (result.retryAfterMs > MAX_RETRY_AFTER_MS || deps.signal?.aborted) return false;
   return deps.canWait?.(result.retryAfterMs) ?? false;
-}
-
-/**
- * The pairs another run is scoring: read again (one getAll a round) until each is answered, its
- * claim is given up (a fault or the budget there: keywords decide here, and a later run asks), or
- * the wait ends. Never asks the model itself: that would be the second request.
- */
-async function awaitOthers(
-  deps: ScoreOnceDeps,
-  subscriber: ScoreSubscriber,
-  waiting: Set<string>,
-  useVerdict: (jobId: string, m: MatchVerdict) => void,
-  fallBack: (jobId: string, reason: ScoreFallbackReason) => void,
-) {
-  const waitMs = deps.waitMs ?? deps.client.timeoutMs + 5_000;
-  const pollMs = deps.pollMs ?? 100;
-  const until = Date.now() + waitMs;
-  while (waiting.size > 0 && Date.now() < until && !deps.signal?.aborted) {
-    try {
-      await sleep(pollMs, undefined, { signal: deps.signal });
-    } catch {
-      break;
-    }
-    const snaps = await readMatchVerdicts(deps.db, subscriber.id, [...waiting]);
-    for (const [jobId, snap] of snaps) {
-      const decision = decide(snap, subscriber, deps.clock());
-      if (decision === 'wait') continue;
-      waiting.delete(jobId);
-      if (decision === 'claim') fallBack(jobId, 'in-flight');
-      else if (decision === 'superseded') fallBack(jobId, 'superseded');
-      else useVerdict(jobId, decision.use);
-    }
-  }
-  for (const jobId of waiting) fallBack(jobId, 'in-flight');
 }
