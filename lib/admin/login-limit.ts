@@ -30,7 +30,7 @@ export type LoginAttempt = ClientCount;
 /** `rateLimits/admin-login_{hmac(address)}_m{minute}`, on the one per-client limiter (lib/http/client-limit.ts). */
 const LOGIN_CLIENT_LIMIT: ClientLimit = {
   name: 'admin-login',
-  unit: 'm',
+  windowLetter: 'm',
   kind: 'admin-login-minute',
   hashedAs: 'client',
   windowMs: LOGIN_LIMIT.windowMs,

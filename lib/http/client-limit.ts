@@ -5,13 +5,14 @@ import { countAndRead, rateLimitsCollection } from './rate-limit';
 
 /**
  * The one limit on what a client address may ask for in a fixed window, in Firestore (serverless
- * instances share no memory): each request adds one to `rateLimits/{name}_{key}_{unit}{window}`
+ * instances share no memory): each request adds one to `rateLimits/{name}_{key}_{windowLetter}{window}`
  * and reads it back (countAndRead), so concurrent requests never lose a count and never wait on
- * each other. The count read back may include later requests' increments: the limit's worth at once
- * all pass, but a burst beyond it can be refused before the limit is reached (90 at once against a
- * limit of 30 admitted between 0 and 22 on the emulator), and never admits one past it. Sharded by
- * client: one client's requests never make another's wait. Every counter carries `expireAt` for the TTL policy and is never read after its
- * window. Callers pass only an address the platform guarantees (client-address.ts).
+ * each other. The count read back may include later requests' increments: the limit's worth at
+ * once all pass, but a burst beyond it can be refused before the limit is reached (90 at once
+ * against a limit of 30 admitted between 0 and 22 on the emulator), and never admits one past it.
+ * Sharded by client: one client's requests never make another's wait. Every counter carries
+ * `expireAt` for the TTL policy and is never read after its window. Callers pass only an address
+ * the platform guarantees (client-address.ts).
  *
  * The signup form's, the preview's and the ops login's limits are each a policy on it.
  */
@@ -19,7 +20,7 @@ export type ClientLimit = {
   /** The counter's id starts with it; the same name is the same counter. */
   name: string;
   /** The window's letter in the id: `m` for a minute, `h` for an hour. */
-  unit: 'm' | 'h';
+  windowLetter: 'm' | 'h';
   /** Stored on the counter, for whoever reads rateLimits/. */
   kind: string;
   /** What the address's hash is keyed for: the same address gets an unrelated key in each limit. */
@@ -41,7 +42,7 @@ const windowOf = (limit: ClientLimit, now: Date) => Math.floor(now.getTime() / l
 
 /** The counter of this client's window. */
 export const clientLimitId = (limit: ClientLimit, clientAddress: string, secret: string | Buffer, now: Date) =>
-  `${limit.name}_${clientAddressKey(limit, clientAddress, secret)}_${limit.unit}${windowOf(limit, now)}`;
+  `${limit.name}_${clientAddressKey(limit, clientAddress, secret)}_${limit.windowLetter}${windowOf(limit, now)}`;
 
 /** Counts one request from the client against its window: allowed while the count is within `perWindow`. */
 export async function countClientRequest(

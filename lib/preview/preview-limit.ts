@@ -15,7 +15,7 @@ export const PREVIEW_LIMITS = { windowMs: 60_000, perWindow: 30 } as const;
  */
 const PREVIEW_CLIENT_LIMIT: ClientLimit = {
   name: 'preview-client',
-  unit: 'm',
+  windowLetter: 'm',
   kind: 'preview-client-minute',
   hashedAs: 'preview-client',
   ...PREVIEW_LIMITS,

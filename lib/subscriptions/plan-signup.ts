@@ -11,8 +11,8 @@ import {
 import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
 
 /**
- * The decisions of a signup, apart from the store: what was read of the subscriber in, what to
- * write out (signup.ts reads, composes the email and writes, guarded by the version read).
+ * The decisions of a signup, apart from the store: from what was read of the subscriber to what to
+ * write (signup.ts does the reading, composes the email and writes, guarded by the version read).
  */
 
 export type AccountEmail = 'confirm' | 'manage';

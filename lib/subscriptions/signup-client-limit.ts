@@ -8,7 +8,7 @@ import { SIGNUP_LIMITS } from '../http/rate-limit';
  */
 export const SIGNUP_CLIENT_LIMIT: ClientLimit = {
   name: 'client',
-  unit: 'h',
+  windowLetter: 'h',
   kind: 'client-hour',
   hashedAs: 'signup-client',
   windowMs: SIGNUP_LIMITS.clientWindowMs,

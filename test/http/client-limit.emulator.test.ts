@@ -70,7 +70,7 @@ describe('requests from one address that arrive together', () => {
 describe('the counter', () => {
   const limit: ClientLimit = {
     name: 'test-client',
-    unit: 'm',
+    windowLetter: 'm',
     kind: 'test-client-minute',
     hashedAs: 'test-client',
     windowMs: 60_000,
