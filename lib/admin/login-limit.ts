@@ -2,8 +2,9 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { DAY_MS } from '../store/timestamps';
 import { LOGIN_LOCK } from '../ops/auth-failures';
 import { isAlreadyExists } from '../store/firestore-errors';
-import { countAndRead, rateLimitsCollection } from '../http/rate-limit';
-import { deriveKey, hmac } from './session';
+import { rateLimitsCollection } from '../http/rate-limit';
+import { countClientRequest, type ClientCount, type ClientLimit } from '../http/client-limit';
+import { deriveKey } from './session';
 
 /**
  * Two limits on the ops page's login, both in Firestore (instances share no memory), every
@@ -24,22 +25,21 @@ import { deriveKey, hmac } from './session';
  */
 export const LOGIN_LIMIT = { windowMs: 60_000, perWindow: 5, lockedPaceMs: 10_000, ...LOGIN_LOCK } as const;
 
-export type LoginAttempt = { allowed: true } | { allowed: false; retryAfterSec: number };
+export type LoginAttempt = ClientCount;
 
-export async function countLoginAttempt(db: Firestore, input: { clientAddress: string; secret: string; now: Date }): Promise<LoginAttempt> {
-  const window = Math.floor(input.now.getTime() / LOGIN_LIMIT.windowMs);
-  const windowEnd = (window + 1) * LOGIN_LIMIT.windowMs;
-  // The address is stored only as a keyed hash, never as itself.
-  const client = hmac(deriveKey(input.secret, 'login'), `client:${input.clientAddress.trim().toLowerCase()}`)
-    .toString('base64url')
-    .slice(0, 22);
-  const count = await countAndRead(rateLimitsCollection(db).doc(`admin-login_${client}_m${window}`), {
-    kind: 'admin-login-minute',
-    expireAt: new Date(windowEnd + DAY_MS),
-  });
-  if (count <= LOGIN_LIMIT.perWindow) return { allowed: true };
-  return { allowed: false, retryAfterSec: retryAfter(windowEnd, input.now) };
-}
+/** `rateLimits/admin-login_{hmac(address)}_m{minute}`, on the one per-client limiter (lib/http/client-limit.ts). */
+const LOGIN_CLIENT_LIMIT: ClientLimit = {
+  name: 'admin-login',
+  windowLetter: 'm',
+  kind: 'admin-login-minute',
+  hashedAs: 'client',
+  windowMs: LOGIN_LIMIT.windowMs,
+  perWindow: LOGIN_LIMIT.perWindow,
+};
+
+/** The address's hash is keyed with the login's own key (derived from ADMIN_SECRET), like the secret's comparison. */
+export const countLoginAttempt = (db: Firestore, input: { clientAddress: string; secret: string; now: Date }): Promise<LoginAttempt> =>
+  countClientRequest(db, LOGIN_CLIENT_LIMIT, { ...input, secret: deriveKey(input.secret, 'login') });
 
 /**
  * While the lock lasts and no client address is trusted: the first attempt of each pace slot is

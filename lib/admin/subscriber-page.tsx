@@ -17,7 +17,7 @@ import {
   utc,
 } from './ops-view';
 import { describeCadence } from '../subscribers/describe-schedule';
-import { isDigestMode } from '../subscribers/subscriber';
+import { isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import { describeMinPay } from '../pay/minimum-pay';
 
 /** One subscriber, looked up by email: their settings, their emails newest first, their deliveries with outcomes, and the actions. */
@@ -45,57 +45,14 @@ export function subscriberPage(input: {
     );
   }
   const s = h.subscriber;
-  const back = s.id;
-  const buttons: ReactNode[] = [];
-  if (s.status === 'active') {
-    // Only a digest subscriber has a digest to resend; an instant one's dead alerts have Retry in the emails table, which is theirs.
-    if (isDigestMode(s.mode))
-      buttons.push(<ActionButton key="resend" action="resend-digest" label="Resend latest digest" fields={{ uid: s.id }} back={back} />);
-    buttons.push(<ActionButton key="pause" action="pause" label="Pause subscriber" fields={{ uid: s.id }} back={back} tone="danger" />);
-  }
-  if (s.status === 'paused')
-    buttons.push(<ActionButton key="resume" action="resume" label="Resume subscriber" fields={{ uid: s.id }} back={back} />);
-
   return adminPageResponse(
     <OpsPage title="Subscriber">
       <TopBar now={input.now} title="Subscriber" back />
       <Notice flash={input.flash} />
       <section aria-labelledby="who-title" className="first">
         <h2 id="who-title">{s.email}</h2>
-        <dl className="facts">
-          <dt>Status</dt>
-          <dd>
-            <Pill word={s.status} />
-          </dd>
-          <dt>Mode</dt>
-          <dd>
-            <code>{s.mode}</code>: {describeCadence(s, input.digestHourUtc)}
-          </dd>
-          <dt>Keywords</dt>
-          <dd>{s.keywords.join(', ') || '—'}</dd>
-          <dt>Excludes</dt>
-          <dd>{s.excludes.join(', ') || '—'}</dd>
-          <dt>Minimum pay</dt>
-          <dd>{describeMinPay(s.minPay) || '—'}</dd>
-          <dt>Created</dt>
-          <dd>{utc(s.createdAt)} UTC</dd>
-          <dt>Confirmed</dt>
-          <dd>{s.confirmedAt ? `${utc(s.confirmedAt)} UTC` : '—'}</dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{s.id}</code>
-          </dd>
-        </dl>
-        {buttons.length > 0 ? (
-          <div className="actions">{buttons}</div>
-        ) : (
-          <p className="muted no-actions">
-            No actions:{' '}
-            {s.status === 'unsubscribed'
-              ? 'they unsubscribed, and only they can sign up again.'
-              : 'they have not confirmed their email yet.'}
-          </p>
-        )}
+        <SubscriberFacts subscriber={s} digestHourUtc={input.digestHourUtc} />
+        <SubscriberActions subscriber={s} />
       </section>
       <section aria-labelledby="emails-title">
         <h2 id="emails-title">
@@ -112,6 +69,57 @@ export function subscriberPage(input: {
       <LookupForm />
     </OpsPage>,
     { status: 200, cookies: input.cookies },
+  );
+}
+
+function SubscriberFacts({ subscriber: s, digestHourUtc }: { subscriber: Subscriber; digestHourUtc: number }) {
+  return (
+    <dl className="facts">
+      <dt>Status</dt>
+      <dd>
+        <Pill word={s.status} />
+      </dd>
+      <dt>Mode</dt>
+      <dd>
+        <code>{s.mode}</code>: {describeCadence(s, digestHourUtc)}
+      </dd>
+      <dt>Keywords</dt>
+      <dd>{s.keywords.join(', ') || '—'}</dd>
+      <dt>Excludes</dt>
+      <dd>{s.excludes.join(', ') || '—'}</dd>
+      <dt>Minimum pay</dt>
+      <dd>{describeMinPay(s.minPay) || '—'}</dd>
+      <dt>Created</dt>
+      <dd>{utc(s.createdAt)} UTC</dd>
+      <dt>Confirmed</dt>
+      <dd>{s.confirmedAt ? `${utc(s.confirmedAt)} UTC` : '—'}</dd>
+      <dt>Id</dt>
+      <dd>
+        <code>{s.id}</code>
+      </dd>
+    </dl>
+  );
+}
+
+/** What an operator may do for them now, or why nothing. */
+function SubscriberActions({ subscriber: s }: { subscriber: Subscriber }) {
+  const back = s.id;
+  const buttons: ReactNode[] = [];
+  if (s.status === 'active') {
+    // Only a digest subscriber has a digest to resend; an instant one's dead alerts have Retry in the emails table, which is theirs.
+    if (isDigestMode(s.mode))
+      buttons.push(<ActionButton key="resend" action="resend-digest" label="Resend latest digest" fields={{ uid: s.id }} back={back} />);
+    buttons.push(<ActionButton key="pause" action="pause" label="Pause subscriber" fields={{ uid: s.id }} back={back} tone="danger" />);
+  }
+  if (s.status === 'paused')
+    buttons.push(<ActionButton key="resume" action="resume" label="Resume subscriber" fields={{ uid: s.id }} back={back} />);
+  return buttons.length > 0 ? (
+    <div className="actions">{buttons}</div>
+  ) : (
+    <p className="muted no-actions">
+      No actions:{' '}
+      {s.status === 'unsubscribed' ? 'they unsubscribed, and only they can sign up again.' : 'they have not confirmed their email yet.'}
+    </p>
   );
 }
 

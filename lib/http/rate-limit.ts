@@ -14,7 +14,9 @@ import { COLLECTIONS } from '../store/collections';
  *   rateLimits/signup-emails_h{hour}                        emails the signup form caused that hour (sent in it or delayed into it), all mailboxes together
  *   rateLimits/signup-email_h{hour}_p{n}                    the n-th of that hour's SIGNUP_CONFIRMATIONS_PER_HOUR places, created by the email that takes it
  *   rateLimits/signup-emails-frontier                       the first hour that may have a free place, once a backlog has formed
- *   rateLimits/client_{hmac(address)}_h{hour}               signup attempts from one client address that hour
+ *
+ * The limits per client address (the signup's rateLimits/client_{hmac(address)}_h{hour}, the
+ * preview's, the ops login's) are each a policy on the one limiter, client-limit.ts.
  *
  * A mailbox is the address with its `+tag` removed (mailbox.ts), so plus-variants share one allowance.
  */
@@ -162,27 +164,6 @@ async function takePlace(db: Firestore, input: { hour: number; from: number; per
 /** Mailboxes are stored only as keyed hashes: a leaked rateLimits collection names no one. */
 const mailboxKey = (mailbox: string, secret: string) =>
   createHmac('sha256', secret).update(`signup-mailbox:${mailbox}`).digest('base64url').slice(0, 22);
-
-export type ClientCount = { allowed: true } | { allowed: false; retryAfterSec: number };
-
-/**
- * Counts one signup attempt from a client address against its hour. The address is stored only
- * as a keyed hash (HMAC with the server's secret), so a leaked rateLimits collection cannot be
- * turned back into IP addresses by hashing the 2^32 of them.
- */
-export async function countClientAttempt(db: Firestore, input: { clientAddress: string; secret: string; now: Date }): Promise<ClientCount> {
-  const window = Math.floor(input.now.getTime() / SIGNUP_LIMITS.clientWindowMs);
-  const windowEnd = (window + 1) * SIGNUP_LIMITS.clientWindowMs;
-  const count = await countAndRead(rateLimitsCollection(db).doc(`client_${clientKey(input.clientAddress, input.secret)}_h${window}`), {
-    kind: 'client-hour',
-    expireAt: new Date(windowEnd + DAY_MS),
-  });
-  if (count <= SIGNUP_LIMITS.clientPerWindow) return { allowed: true };
-  return { allowed: false, retryAfterSec: Math.max(1, Math.ceil((windowEnd - input.now.getTime()) / 1000)) };
-}
-
-export const clientKey = (clientAddress: string, secret: string) =>
-  createHmac('sha256', secret).update(`signup-client:${clientAddress.trim().toLowerCase()}`).digest('base64url').slice(0, 22);
 
 /**
  * Adds one to a counter and reads it back. The increment is applied by the server, so concurrent

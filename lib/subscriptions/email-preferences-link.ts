@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clientLogId, UNKNOWN_CLIENT } from '../http/client-address';
-import { claimAddressEmail, countClientAttempt, SIGNUP_CONFIRMATIONS_PER_HOUR } from '../http/rate-limit';
+import { claimAddressEmail, SIGNUP_CONFIRMATIONS_PER_HOUR } from '../http/rate-limit';
+import { countClientAttempt } from './signup-client-limit';
 import { composeManageLink } from '../mail/compose-account-email';
 import { manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';

@@ -121,95 +121,20 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
   return (
     <Page title={fieldsInError.length > 0 ? 'Error: Your preferences' : 'Your preferences'} formScript>
       <h1>Your Scout preferences</h1>
-      <p>
-        Settings
-        {page.maskedEmail ? (
-          <>
-            {' for '}
-            <strong>{page.maskedEmail}</strong>
-          </>
-        ) : null}
-        . Status: {STATUS_TEXT[page.subscriberStatus]}
-      </p>
-      <p className="current-cadence">Scout sends you {page.cadence}.</p>
+      <WhatTheyGet maskedEmail={page.maskedEmail} subscriberStatus={page.subscriberStatus} cadence={page.cadence} />
       {page.notice ? (
         <div className="notice" role="status">
           <p>{page.notice}</p>
         </div>
       ) : null}
-      {fieldsInError.length > 0 ? (
-        <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
-          <h2 id="error-summary-title">
-            Nothing was saved: {fieldsInError.length === 1 ? 'one field needs' : `${fieldsInError.length} fields need`} fixing
-          </h2>
-          <ul>
-            {fieldsInError.map((field) => (
-              <li key={field}>
-                <a href={`#${TARGETS[field]}`}>
-                  {LABELS[field]}: {errors[field]}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {fieldsInError.length > 0 ? <ErrorSummary fieldsInError={fieldsInError} errors={errors} /> : null}
       {page.excludeSuggestion ? <ExcludeSuggestionForm action={action} {...page.excludeSuggestion} /> : null}
       <form method="post" action={action} className="preferences" data-preview-form="">
         <input type="hidden" name="action" value="save" />
-        <TextField
-          field="keywords"
-          value={page.values.keywords}
-          error={errors.keywords}
-          hint={`Postings that mention any of these. Separate them with commas or new lines; up to ${MAX_KEYWORDS}, each up to ${MAX_KEYWORD_LENGTH} characters.`}
-          multiline
-          required
-        />
-        <TextField
-          field="excludes"
-          value={page.values.excludes}
-          error={errors.excludes}
-          hint={`Optional. Scout skips postings that mention any of these; up to ${MAX_EXCLUDES}.`}
-          multiline
-        />
-        <fieldset className="field">
-          <legend>{MINIMUM_PAY_WORDS.legend}</legend>
-          <p className="hint" id="minPay-hint">
-            Optional. {MINIMUM_PAY_WORDS.hint}
-          </p>
-          {MINIMUM_PAY_FIELDS.map((field) => (
-            <TextField
-              key={field}
-              field={field}
-              value={page.values[field]}
-              error={field === 'minFixed' ? (errors.minFixed ?? errors.minBudget) : errors[field]}
-              hint={MINIMUM_PAY_WORDS.fields[field].hint}
-              placeholder={MINIMUM_PAY_WORDS.fields[field].example}
-              inputMode="decimal"
-            />
-          ))}
-          <CurrencyField value={page.values.minCurrency} error={errors.minCurrency} />
-        </fieldset>
+        <WhatToMatchFields values={page.values} errors={errors} />
+        <MinimumPayFieldset values={page.values} errors={errors} />
         {/* Only the AI stage reads these two: while it is off they would be fields that do nothing (the post leaves them out, so the stored ones are kept). */}
-        {page.aiEnabled ? (
-          <TextField
-            field="about"
-            value={page.values.about}
-            error={errors.about}
-            hint={`Optional. ${ABOUT_HINT}`}
-            multiline
-            maxLength={MAX_ABOUT_LENGTH}
-          />
-        ) : null}
-        {page.aiEnabled ? (
-          <TextField
-            field="fitThreshold"
-            value={page.values.fitThreshold}
-            error={errors.fitThreshold}
-            hint="Scout asks a model how well each matching posting fits you, from 0 to 100, and sends only those at or above this number."
-            inputMode="numeric"
-            required
-          />
-        ) : null}
+        {page.aiEnabled ? <FitFields values={page.values} errors={errors} /> : null}
         <ScheduleFields values={page.values} errors={errors} defaultDigestHour={page.digestHourUtc} />
         <PreviewPanel id="preview" state={page.preview ?? { kind: 'idle' }} headingLevel={2} />
         <div className="form-buttons">
@@ -220,26 +145,143 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
           </button>
         </div>
       </form>
-      {page.subscriberStatus === 'active' ? (
-        <form method="post" action={action} className="status-form">
-          <input type="hidden" name="action" value="pause" />
-          <p>Going away? Pause, and Scout sends nothing until you come back. Postings waiting for your next digest are dropped.</p>
-          <button type="submit" className="secondary">
-            Pause emails
-          </button>
-        </form>
-      ) : (
-        <form method="post" action={action} className="status-form">
-          <input type="hidden" name="action" value="resume" />
-          <p>Resume, and Scout emails you new matching postings again.</p>
-          <button type="submit">Resume emails</button>
-        </form>
-      )}
+      <PauseOrResumeForm action={action} subscriberStatus={page.subscriberStatus} />
       {page.archiveLinks ? <ArchiveLinksSection action={action} {...page.archiveLinks} /> : null}
       <p className="fine">
         <a href={page.unsubscribeLink}>Unsubscribe from Scout</a>
       </p>
     </Page>
+  );
+}
+
+type FieldsProps = { values: PreferenceFormValues; errors: PreferenceFieldErrors };
+
+/** Whose settings these are, whether Scout is sending, and what it sends now. */
+function WhatTheyGet(input: Pick<PreferencesFormPage, 'maskedEmail' | 'subscriberStatus' | 'cadence'>) {
+  return (
+    <>
+      <p>
+        Settings
+        {input.maskedEmail ? (
+          <>
+            {' for '}
+            <strong>{input.maskedEmail}</strong>
+          </>
+        ) : null}
+        . Status: {STATUS_TEXT[input.subscriberStatus]}
+      </p>
+      <p className="current-cadence">Scout sends you {input.cadence}.</p>
+    </>
+  );
+}
+
+/** Nothing was saved: each field in error, linked to where it is fixed. */
+function ErrorSummary({ fieldsInError, errors }: { fieldsInError: PreferenceField[]; errors: PreferenceFieldErrors }) {
+  return (
+    <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+      <h2 id="error-summary-title">
+        Nothing was saved: {fieldsInError.length === 1 ? 'one field needs' : `${fieldsInError.length} fields need`} fixing
+      </h2>
+      <ul>
+        {fieldsInError.map((field) => (
+          <li key={field}>
+            <a href={`#${TARGETS[field]}`}>
+              {LABELS[field]}: {errors[field]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What to match: the keywords a posting must mention, and the excludes it must not. */
+function WhatToMatchFields({ values, errors }: FieldsProps) {
+  return (
+    <>
+      <TextField
+        field="keywords"
+        value={values.keywords}
+        error={errors.keywords}
+        hint={`Postings that mention any of these. Separate them with commas or new lines; up to ${MAX_KEYWORDS}, each up to ${MAX_KEYWORD_LENGTH} characters.`}
+        multiline
+        required
+      />
+      <TextField
+        field="excludes"
+        value={values.excludes}
+        error={errors.excludes}
+        hint={`Optional. Scout skips postings that mention any of these; up to ${MAX_EXCLUDES}.`}
+        multiline
+      />
+    </>
+  );
+}
+
+/** The least they accept per kind of pay (an old form's minimum budget shows on the fixed one), and its currency. */
+function MinimumPayFieldset({ values, errors }: FieldsProps) {
+  return (
+    <fieldset className="field">
+      <legend>{MINIMUM_PAY_WORDS.legend}</legend>
+      <p className="hint" id="minPay-hint">
+        Optional. {MINIMUM_PAY_WORDS.hint}
+      </p>
+      {MINIMUM_PAY_FIELDS.map((field) => (
+        <TextField
+          key={field}
+          field={field}
+          value={values[field]}
+          error={field === 'minFixed' ? (errors.minFixed ?? errors.minBudget) : errors[field]}
+          hint={MINIMUM_PAY_WORDS.fields[field].hint}
+          placeholder={MINIMUM_PAY_WORDS.fields[field].example}
+          inputMode="decimal"
+        />
+      ))}
+      <CurrencyField value={values.minCurrency} error={errors.minCurrency} />
+    </fieldset>
+  );
+}
+
+/** What the AI verdict stage reads: who they are, and how well a posting must fit them. */
+function FitFields({ values, errors }: FieldsProps) {
+  return (
+    <>
+      <TextField
+        field="about"
+        value={values.about}
+        error={errors.about}
+        hint={`Optional. ${ABOUT_HINT}`}
+        multiline
+        maxLength={MAX_ABOUT_LENGTH}
+      />
+      <TextField
+        field="fitThreshold"
+        value={values.fitThreshold}
+        error={errors.fitThreshold}
+        hint="Scout asks a model how well each matching posting fits you, from 0 to 100, and sends only those at or above this number."
+        inputMode="numeric"
+        required
+      />
+    </>
+  );
+}
+
+/** Pause while active, resume while paused: a form of its own, posting back to the same link. */
+function PauseOrResumeForm({ action, subscriberStatus }: { action: string; subscriberStatus: 'active' | 'paused' }) {
+  return subscriberStatus === 'active' ? (
+    <form method="post" action={action} className="status-form">
+      <input type="hidden" name="action" value="pause" />
+      <p>Going away? Pause, and Scout sends nothing until you come back. Postings waiting for your next digest are dropped.</p>
+      <button type="submit" className="secondary">
+        Pause emails
+      </button>
+    </form>
+  ) : (
+    <form method="post" action={action} className="status-form">
+      <input type="hidden" name="action" value="resume" />
+      <p>Resume, and Scout emails you new matching postings again.</p>
+      <button type="submit">Resume emails</button>
+    </form>
   );
 }
 

@@ -97,6 +97,9 @@ function Optional({ children }: { children: ReactNode }) {
   );
 }
 
+/** What every field of the form needs: the values to show, the errors, and whether it takes focus. */
+type FieldsProps = { values: SignupFormValues; errors: SignupFieldErrors; focus: (field: SignupField) => boolean };
+
 export function SignupFormView({
   values,
   errors,
@@ -110,9 +113,9 @@ export function SignupFormView({
   previewHeadingLevel = 3,
 }: SignupFormViewProps) {
   const first = autoFocusFirstError ? ORDER.find((field) => errors[field]) : focusField;
-  // An old form's minimum budget is the fixed minimum: its error is that field's, red border and all.
+  // An old form's minimum budget is the fixed minimum: that field takes its focus.
   const focus = (field: SignupField) => field === first || (field === 'minFixed' && first === 'minBudget');
-  const payErrors: SignupFieldErrors = { ...errors, minFixed: errors.minFixed ?? errors.minBudget };
+  const fields = { values, errors, focus };
   return (
     // data-preview-form: the form script previews as they type and offers the typo question as the email field is left.
     <form className="signup-form" method="post" action="/api/signup" data-preview-form="">
@@ -121,23 +124,43 @@ export function SignupFormView({
           {sentence(errors.body)}
         </p>
       ) : null}
+      <EmailField {...fields} suggestion={emailSuggestion} />
+      <WhatToMatchFields {...fields} />
+      {/* Right under the two fields it follows most, so the preview stays beside the typing on a phone; on a wide screen the stylesheet moves it into a column of its own beside the whole form. */}
+      <PreviewPanel id={id('preview')} state={preview} headingLevel={previewHeadingLevel} />
+      <MinimumPayFieldset {...fields} />
+      {askAbout ? <AboutField {...fields} /> : null}
+      <CadenceFieldset {...fields} />
+      <DigestScheduleFields {...fields} timeZones={timeZones} defaultDigestHour={defaultDigestHour} />
+      <SignupButtons />
+    </form>
+  );
+}
 
-      <div className="field">
-        <label htmlFor={id('email')}>Email</label>
-        <input
-          id={id('email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          spellCheck={false}
-          required
-          maxLength={254}
-          defaultValue={values.email}
-          {...described('email', errors, { autoFocus: focus('email') })}
-        />
-        {emailSuggestion ? <EmailSuggestionBox suggestion={emailSuggestion} /> : <FieldError field="email" errors={errors} />}
-      </div>
+function EmailField({ values, errors, focus, suggestion }: FieldsProps & { suggestion: EmailSuggestion | null }) {
+  return (
+    <div className="field">
+      <label htmlFor={id('email')}>Email</label>
+      <input
+        id={id('email')}
+        name="email"
+        type="email"
+        autoComplete="email"
+        spellCheck={false}
+        required
+        maxLength={254}
+        defaultValue={values.email}
+        {...described('email', errors, { autoFocus: focus('email') })}
+      />
+      {suggestion ? <EmailSuggestionBox suggestion={suggestion} /> : <FieldError field="email" errors={errors} />}
+    </div>
+  );
+}
 
+/** What to match: the keywords a posting must mention, and the excludes it must not. */
+function WhatToMatchFields({ values, errors, focus }: FieldsProps) {
+  return (
+    <>
       <div className="field">
         <label htmlFor={id('keywords')}>Keywords</label>
         <p id={`${id('keywords')}-hint`} className="hint">
@@ -153,7 +176,6 @@ export function SignupFormView({
         />
         <FieldError field="keywords" errors={errors} />
       </div>
-
       <div className="field">
         <label htmlFor={id('excludes')}>
           <Optional>Excludes</Optional>
@@ -170,102 +192,126 @@ export function SignupFormView({
         />
         <FieldError field="excludes" errors={errors} />
       </div>
+    </>
+  );
+}
 
-      {/* Right under the two fields it follows most, so the preview stays beside the typing on a phone; on a wide screen the stylesheet moves it into a column of its own beside the whole form. */}
-      <PreviewPanel id={id('preview')} state={preview} headingLevel={previewHeadingLevel} />
-
-      <fieldset className="field">
-        <legend>
-          <Optional>{MINIMUM_PAY_WORDS.legend}</Optional>
-        </legend>
-        <p id={`${id('minPay')}-hint`} className="hint">
-          {MINIMUM_PAY_WORDS.hint}
+/** The least they accept per kind of pay, and the currency those minimums are in. */
+function MinimumPayFieldset({ values, errors, focus }: FieldsProps) {
+  // An old form's minimum budget: its error is the fixed minimum's, red border and all.
+  const payErrors: SignupFieldErrors = { ...errors, minFixed: errors.minFixed ?? errors.minBudget };
+  return (
+    <fieldset className="field">
+      <legend>
+        <Optional>{MINIMUM_PAY_WORDS.legend}</Optional>
+      </legend>
+      <p id={`${id('minPay')}-hint`} className="hint">
+        {MINIMUM_PAY_WORDS.hint}
+      </p>
+      {MINIMUM_PAY_FIELDS.map((field) => (
+        <div key={field} className="field">
+          <label htmlFor={id(field)}>{MINIMUM_PAY_WORDS.fields[field].label}</label>
+          <p id={`${id(field)}-hint`} className="hint">
+            {MINIMUM_PAY_WORDS.fields[field].hint}
+          </p>
+          <input
+            id={id(field)}
+            name={field}
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={MINIMUM_PAY_WORDS.fields[field].example}
+            defaultValue={values[field]}
+            {...described(field, payErrors, { autoFocus: focus(field) })}
+            aria-describedby={[`${id('minPay')}-hint`, `${id(field)}-hint`, payErrors[field] ? `${id(field)}-error` : null]
+              .filter(Boolean)
+              .join(' ')}
+          />
+          <FieldError field={field} errors={payErrors} />
+        </div>
+      ))}
+      <div className="field">
+        <label htmlFor={id('minCurrency')}>{MINIMUM_PAY_WORDS.currency.label}</label>
+        <p id={`${id('minCurrency')}-hint`} className="hint">
+          {MINIMUM_PAY_WORDS.currency.hint}
         </p>
-        {MINIMUM_PAY_FIELDS.map((field) => (
-          <div key={field} className="field">
-            <label htmlFor={id(field)}>{MINIMUM_PAY_WORDS.fields[field].label}</label>
-            <p id={`${id(field)}-hint`} className="hint">
-              {MINIMUM_PAY_WORDS.fields[field].hint}
-            </p>
+        <select
+          id={id('minCurrency')}
+          name="minCurrency"
+          defaultValue={values.minCurrency}
+          {...described('minCurrency', errors, { hint: true, autoFocus: focus('minCurrency') })}
+        >
+          {currencyChoices(values.minCurrency).map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+        <FieldError field="minCurrency" errors={errors} />
+      </div>
+    </fieldset>
+  );
+}
+
+function AboutField({ values, errors, focus }: FieldsProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id('about')}>
+        <Optional>About you</Optional>
+      </label>
+      <p id={`${id('about')}-hint`} className="hint">
+        {ABOUT_HINT}
+      </p>
+      <textarea
+        id={id('about')}
+        name="about"
+        rows={3}
+        maxLength={MAX_ABOUT_LENGTH}
+        defaultValue={values.about}
+        {...described('about', errors, { hint: true, autoFocus: focus('about') })}
+      />
+      <FieldError field="about" errors={errors} />
+    </div>
+  );
+}
+
+/** How often: instant alerts, a daily digest or a weekly one. */
+function CadenceFieldset({ values, errors, focus }: FieldsProps) {
+  return (
+    <fieldset className="field">
+      <legend>How often</legend>
+      <div className="choices">
+        {CADENCE_CHOICES.map(({ mode, label, hint }, i) => (
+          <div key={mode} className="choice">
             <input
-              id={id(field)}
-              name={field}
-              type="text"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={MINIMUM_PAY_WORDS.fields[field].example}
-              defaultValue={values[field]}
-              {...described(field, payErrors, { autoFocus: focus(field) })}
-              aria-describedby={[`${id('minPay')}-hint`, `${id(field)}-hint`, payErrors[field] ? `${id(field)}-error` : null]
-                .filter(Boolean)
-                .join(' ')}
+              id={id(`mode-${mode}`)}
+              type="radio"
+              name="mode"
+              value={mode}
+              defaultChecked={values.mode === mode}
+              {...described('mode', errors, { autoFocus: focus('mode') && i === 0 })}
             />
-            <FieldError field={field} errors={payErrors} />
+            <label htmlFor={id(`mode-${mode}`)}>
+              {label} <span className="hint">{hint}</span>
+            </label>
           </div>
         ))}
-        <div className="field">
-          <label htmlFor={id('minCurrency')}>{MINIMUM_PAY_WORDS.currency.label}</label>
-          <p id={`${id('minCurrency')}-hint`} className="hint">
-            {MINIMUM_PAY_WORDS.currency.hint}
-          </p>
-          <select
-            id={id('minCurrency')}
-            name="minCurrency"
-            defaultValue={values.minCurrency}
-            {...described('minCurrency', errors, { hint: true, autoFocus: focus('minCurrency') })}
-          >
-            {currencyChoices(values.minCurrency).map((code) => (
-              <option key={code} value={code}>
-                {code}
-              </option>
-            ))}
-          </select>
-          <FieldError field="minCurrency" errors={errors} />
-        </div>
-      </fieldset>
+      </div>
+      <FieldError field="mode" errors={errors} />
+    </fieldset>
+  );
+}
 
-      {askAbout ? (
-        <div className="field">
-          <label htmlFor={id('about')}>
-            <Optional>About you</Optional>
-          </label>
-          <p id={`${id('about')}-hint`} className="hint">
-            {ABOUT_HINT}
-          </p>
-          <textarea
-            id={id('about')}
-            name="about"
-            rows={3}
-            maxLength={MAX_ABOUT_LENGTH}
-            defaultValue={values.about}
-            {...described('about', errors, { hint: true, autoFocus: focus('about') })}
-          />
-          <FieldError field="about" errors={errors} />
-        </div>
-      ) : null}
-
-      <fieldset className="field">
-        <legend>How often</legend>
-        <div className="choices">
-          {CADENCE_CHOICES.map(({ mode, label, hint }, i) => (
-            <div key={mode} className="choice">
-              <input
-                id={id(`mode-${mode}`)}
-                type="radio"
-                name="mode"
-                value={mode}
-                defaultChecked={values.mode === mode}
-                {...described('mode', errors, { autoFocus: focus('mode') && i === 0 })}
-              />
-              <label htmlFor={id(`mode-${mode}`)}>
-                {label} <span className="hint">{hint}</span>
-              </label>
-            </div>
-          ))}
-        </div>
-        <FieldError field="mode" errors={errors} />
-      </fieldset>
-
+/** The digest's schedule: its time zone and hour, the days a daily one may come, the day of a weekly one (which show is CSS). */
+function DigestScheduleFields({
+  values,
+  errors,
+  focus,
+  timeZones,
+  defaultDigestHour,
+}: FieldsProps & { timeZones: readonly string[]; defaultDigestHour: number }) {
+  return (
+    <>
       <div className={`field ${FOR_DIGEST}`}>
         <label htmlFor={id('timezone')}>Your time zone</label>
         <p id={`${id('timezone')}-hint`} className="hint">
@@ -279,7 +325,6 @@ export function SignupFormView({
         />
         <FieldError field="timezone" errors={errors} />
       </div>
-
       <div className={`field ${FOR_DIGEST}`}>
         <label htmlFor={id('digestHour')}>Digest hour (your time)</label>
         <HourSelect
@@ -290,7 +335,6 @@ export function SignupFormView({
         />
         <FieldError field="digestHour" errors={errors} />
       </div>
-
       <fieldset className={`field ${FOR_DAILY}`}>
         <legend>Days a digest may come</legend>
         <WeekdayChecks
@@ -300,7 +344,6 @@ export function SignupFormView({
         />
         <FieldError field="weekdays" errors={errors} />
       </fieldset>
-
       <div className={`field ${FOR_WEEKLY}`}>
         <label htmlFor={id('weeklyDay')}>Day of the weekly digest</label>
         <WeeklyDaySelect
@@ -310,7 +353,13 @@ export function SignupFormView({
         />
         <FieldError field="weeklyDay" errors={errors} />
       </div>
+    </>
+  );
+}
 
+function SignupButtons() {
+  return (
+    <>
       <div className="form-buttons">
         <button type="submit">Sign up</button>
         {/* After Sign up, so Enter in a field still signs up; formNoValidate: a preview needs no email. */}
@@ -322,7 +371,7 @@ export function SignupFormView({
         We email you a link to confirm; nothing is sent before you click it. No account, no password: every email has a link to change your
         preferences or unsubscribe.
       </p>
-    </form>
+    </>
   );
 }
 

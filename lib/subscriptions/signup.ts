@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Firestore } from 'firebase-admin/firestore';
+import type { Firestore, WriteBatch } from 'firebase-admin/firestore';
 import type { Config } from '../runtime/config';
 import { clientLogId, UNKNOWN_CLIENT } from '../http/client-address';
 import { maskEmail } from '../runtime/logger';
@@ -10,117 +10,23 @@ import { addDays } from '../store/timestamps';
 import { composeConfirmation, composeManageLink } from '../mail/compose-account-email';
 import type { MailSettings } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
-import { confirmEmailKey, manageEmailKey, newOutboxRow, outboxCollection } from '../outbox/outbox-row';
+import { newOutboxRow, outboxCollection } from '../outbox/outbox-row';
 import { sendRowNow, type SendNowDeps, type SendNowResult } from '../outbox/send-now';
 import { mailboxOf } from '../subscribers/mailbox';
-import { claimAddressEmail, countClientAttempt, SIGNUP_CONFIRMATIONS_PER_HOUR, type AddressClaim } from '../http/rate-limit';
+import { claimAddressEmail, SIGNUP_CONFIRMATIONS_PER_HOUR, type AddressClaim } from '../http/rate-limit';
+import { countClientAttempt } from './signup-client-limit';
 import type { SignupInput } from '../subscribers/signup-schema';
-import {
-  FIRST_PROFILE_VERSION,
-  newSignupNonce,
-  normaliseEmail,
-  PENDING_SIGNUP_DAYS,
-  sameSchedule,
-  pendingFields,
-  subscriberConverter,
-  subscriberId,
-  subscribersCollection,
-  type Subscriber,
-  verdictProfileChanged,
-} from '../subscribers/subscriber';
-import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
+import { newSignupNonce, normaliseEmail, subscriberConverter, subscriberId, subscribersCollection } from '../subscribers/subscriber';
 import { aiEnabled } from '../runtime/config';
-
-type AccountEmail = 'confirm' | 'manage';
-type Preferences = Pick<
-  Subscriber,
-  'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
->;
-/** What a signup asks for: `about` is left out while the AI stage is off (nothing reads it then), so a stored one is kept. */
-type SignupPreferences = Omit<Preferences, 'about'> & { about?: string };
-/**
- * The subscriber as signup reads it: the stored document plus the counters that name its account
- * emails, and whether it records an opt-out (it unsubscribed once).
- */
-type Existing = Subscriber & { confirmSeq: number; manageSeq: number; holdsOptOut: boolean };
-
-export type SignupPlan = {
-  /** Fields to write on the existing subscriber (nothing when null). */
-  changes: Record<string, unknown> | null;
-  email: { kind: AccountEmail; seq: number } | null;
-  subscriber: 'updated' | 'resubscribed' | 'kept';
-};
-
-/**
- * What a signup does to an existing subscriber, decided on the version read (the write that
- * follows is guarded by it). `mayEmail` is the address's rate limit: without it the state still
- * changes where that is harmless, and no email is planned. `nonce` is this signup's: every signup
- * that leaves the subscriber pending with something new stores it, so a confirmation link from an
- * earlier signup (with other preferences, maybe someone else's) confirms nothing.
- * - pending: never confirmed, so the form's preferences (about included) replace the old ones; a new confirmation.
- * Either way in, a change to what a verdict depends on bumps `profileVersion`.
- * - unsubscribed: back to pending with the new preferences; re-subscribing needs the opt-in again.
- * - active or paused: an anonymous form must not change their preferences; a manage link instead.
- */
-export function planSignup(
-  existing: Existing,
-  asked: SignupPreferences,
-  input: { mayEmail: boolean; now: Date; nonce: string; issuedAt?: Date },
-): SignupPlan {
-  const { mayEmail, now } = input;
-  const preferences: Preferences = { ...asked, about: asked.about ?? existing.about };
-  // The pending subscriber outlives its confirmation link, which a delayed email issues later.
-  const pending = () =>
-    pendingFields({
-      nonce: input.nonce,
-      now: input.issuedAt ?? now,
-      holdsOptOut: existing.holdsOptOut || existing.status === 'unsubscribed',
-    });
-  const profile = () => (verdictProfileChanged(existing, preferences) ? { profileVersion: existing.profileVersion + 1 } : {});
-  switch (existing.status) {
-    case 'pending': {
-      const changed = !samePreferences(existing, preferences);
-      const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
-      if (!changed && !email) return { changes: null, email: null, subscriber: 'kept' };
-      return {
-        changes: {
-          ...(changed ? { ...preferences, ...profile(), updatedAt: now } : {}),
-          ...(email ? { confirmSeq: email.seq } : {}),
-          ...pending(),
-        },
-        email,
-        subscriber: changed ? 'updated' : 'kept',
-      };
-    }
-    case 'unsubscribed': {
-      const email = mayEmail ? { kind: 'confirm' as const, seq: existing.confirmSeq + 1 } : null;
-      return {
-        changes: {
-          ...preferences,
-          ...profile(),
-          status: 'pending',
-          confirmedAt: null,
-          updatedAt: now,
-          // Whatever was sent to the old subscription opens nothing of the new one (the unsubscribe bumped it too; a restored or imported opt-out may not have).
-          linkVersion: (existing.linkVersion ?? 0) + 1,
-          ...(email ? { confirmSeq: email.seq } : {}),
-          ...pending(),
-        },
-        email,
-        subscriber: 'resubscribed',
-      };
-    }
-    case 'active':
-    case 'paused': {
-      const email = mayEmail ? { kind: 'manage' as const, seq: existing.manageSeq + 1 } : null;
-      return { changes: email ? { manageSeq: email.seq } : null, email, subscriber: 'kept' };
-    }
-    default:
-      return { changes: null, email: null, subscriber: 'kept' };
-  }
-}
-
-const samePreferences = (a: Preferences, b: Preferences) => a.mode === b.mode && sameSchedule(a, b) && !verdictProfileChanged(a, b);
+import {
+  planSignupWrite,
+  type AccountEmail,
+  type SignupPlan,
+  type SignupPreferences,
+  type SignupRead,
+  type SignupWrite,
+  type SignupWriteResult,
+} from './plan-signup';
 
 export type SignupOutcome =
   | {
@@ -234,8 +140,6 @@ export async function signUp(
   };
 }
 
-type WriteResult = { subscriber: 'created' | SignupPlan['subscriber']; email: { kind: AccountEmail; emailKey: string } | null };
-
 async function writeSignup(
   db: Firestore,
   input: {
@@ -250,87 +154,39 @@ async function writeSignup(
     retentionDays: number;
     now: Date;
   },
-): Promise<WriteResult> {
+): Promise<SignupWriteResult> {
   const { uid, now } = input;
   // A delayed email's links are issued for the time it goes out, so it reads "works for 7 days"
   // truthfully, and a pending subscriber lives as long as its confirmation link.
   const issuedAt = input.sendAt ?? now;
-  const outboxRow = (kind: AccountEmail, payload: EmailPayload, signupNonce?: string) =>
-    newOutboxRow({
-      uid,
-      kind,
-      deliveryIds: [],
-      payload,
-      runId: input.runId,
-      now,
-      expireAt: addDays(issuedAt, input.retentionDays),
-      signupNonce,
-      notBefore: input.sendAt,
-    });
-
-  // An email key already taken although the subscriber's counter says otherwise (the subscriber was
-  // deleted and added again, say) moves us to the next number instead of failing the signup.
   let keysTaken = 0;
   let createLost = false;
-  return guardedSubscriberUpdate<WriteResult>(
+  return guardedSubscriberUpdate<SignupWriteResult>(
     subscribersCollection(db).doc(uid),
-    async (snap): Promise<GuardedStep<WriteResult>> => {
-      // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
-      const nonce = newSignupNonce();
+    async (snap): Promise<GuardedStep<SignupWriteResult>> => {
       // Our create lost, yet there is still no subscriber: it was the email key that was taken.
       if (createLost && !snap.exists) keysTaken += 1;
       createLost = false;
-
-      if (!snap.exists) {
-        const subscriber: Subscriber = {
-          id: uid,
-          email: input.email,
-          ...input.preferences,
-          about: input.preferences.about ?? '',
-          profileVersion: FIRST_PROFILE_VERSION,
-          fitThreshold: DEFAULT_FIT_THRESHOLD,
-          status: 'pending',
-          createdAt: now,
-          confirmedAt: null,
-          updatedAt: now,
-          signupNonce: nonce,
-          expireAt: addDays(issuedAt, PENDING_SIGNUP_DAYS),
-        };
-        const seq = input.mayEmail ? 1 + keysTaken : 0;
-        const emailKey = confirmEmailKey(uid, seq);
-        const payload = input.mayEmail ? await composeConfirmation({ subscriber, nonce, settings: input.settings, now: issuedAt }) : null;
-        return {
-          create: { ...subscriberConverter.toFirestore(subscriber), confirmSeq: seq, manageSeq: 0 },
-          alongside: (batch) => {
-            if (payload) batch.create(outboxCollection(db).doc(emailKey), outboxRow('confirm', payload, nonce));
-          },
-          result: { subscriber: 'created', email: input.mayEmail ? { kind: 'confirm', emailKey } : null },
-        };
+      const read: SignupRead = snap.exists
+        ? {
+            subscriber: snap.data()!,
+            confirmSeq: snap.get('confirmSeq'),
+            manageSeq: snap.get('manageSeq'),
+            unsubscribedAt: snap.get('unsubscribedAt'),
+          }
+        : null;
+      // A nonce per attempt: a lost attempt wrote nothing, so its nonce named no signup.
+      const write = planSignupWrite(read, { ...input, nonce: newSignupNonce(), keysTaken, issuedAt });
+      if (!write.subscriber) return { done: write.result };
+      const row = write.email && (await outboxRowOf(write.email, { ...input, issuedAt }));
+      const alongside = (batch: WriteBatch) => {
+        if (write.email && row) batch.create(outboxCollection(db).doc(write.email.emailKey), row);
+      };
+      if ('create' in write.subscriber) {
+        const { confirmSeq, manageSeq, ...subscriber } = write.subscriber.create;
+        return { create: { ...subscriberConverter.toFirestore(subscriber), confirmSeq, manageSeq }, alongside, result: write.result };
       }
-
-      const existing: Existing = {
-        ...snap.data()!,
-        confirmSeq: seqOf(snap.get('confirmSeq')) + keysTaken,
-        manageSeq: seqOf(snap.get('manageSeq')) + keysTaken,
-        holdsOptOut: snap.get('unsubscribedAt') != null,
-      };
-      const plan = planSignup(existing, input.preferences, { mayEmail: input.mayEmail, now, issuedAt, nonce });
-      if (!plan.changes) return { done: { subscriber: plan.subscriber, email: null } };
-      if (!plan.email) return { update: plan.changes, result: { subscriber: plan.subscriber, email: null } };
-      const recipient = { id: uid, email: existing.email, status: existing.status, linkVersion: existing.linkVersion };
-      const kind = plan.email.kind;
-      const payload =
-        kind === 'confirm'
-          ? await composeConfirmation({ subscriber: recipient, nonce, settings: input.settings, now: issuedAt })
-          : await composeManageLink({ subscriber: recipient, settings: input.settings, now: issuedAt });
-      const emailKey = (kind === 'confirm' ? confirmEmailKey : manageEmailKey)(uid, plan.email.seq);
-      return {
-        update: plan.changes,
-        alongside: (batch) => {
-          batch.create(outboxCollection(db).doc(emailKey), outboxRow(kind, payload, kind === 'confirm' ? nonce : undefined));
-        },
-        result: { subscriber: plan.subscriber, email: { kind, emailKey } },
-      };
+      return { update: write.subscriber.update, ...(row ? { alongside } : {}), result: write.result };
     },
     {
       action: 'signing up',
@@ -345,4 +201,24 @@ async function writeSignup(
   );
 }
 
-const seqOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);
+/** The planned email, composed for when it goes out, as its outbox row. */
+async function outboxRowOf(
+  email: NonNullable<SignupWrite['email']>,
+  input: { uid: string; settings: MailSettings; runId: string; retentionDays: number; sendAt: Date | null; now: Date; issuedAt: Date },
+) {
+  const payload: EmailPayload =
+    email.kind === 'confirm'
+      ? await composeConfirmation({ subscriber: email.recipient, nonce: email.signupNonce!, settings: input.settings, now: input.issuedAt })
+      : await composeManageLink({ subscriber: email.recipient, settings: input.settings, now: input.issuedAt });
+  return newOutboxRow({
+    uid: input.uid,
+    kind: email.kind,
+    deliveryIds: [],
+    payload,
+    runId: input.runId,
+    now: input.now,
+    expireAt: addDays(input.issuedAt, input.retentionDays),
+    signupNonce: email.signupNonce,
+    notBefore: input.sendAt,
+  });
+}

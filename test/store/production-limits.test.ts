@@ -1239,7 +1239,7 @@ describe('no document is written more than about once a second at 1,000,000 subs
   });
 
   it('per-client counters are keyed by the client: only a client’s own requests write its document', async () => {
-    const { clientKey } = await import('../../lib/http/rate-limit');
+    const { clientKey } = await import('../../lib/subscriptions/signup-client-limit');
     const { previewLimitId } = await import('../../lib/preview/preview-limit');
     // rateLimits/client_{hmac(address)}_h{hour} and preview-client_{hmac(address)}_m{minute}: one
     // write per request from that client, refused or not. Sharded by client: two clients never
