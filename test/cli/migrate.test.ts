@@ -14,7 +14,9 @@ describe('scout migrate', () => {
   it('brings a store with no schema version through every migration, in order, then says there is nothing to do', async () => {
     const run = await fx.cli(['migrate']);
     expect(run.code).toBe(0);
-    expect(run.out.filter((line) => line.startsWith('applying '))).toEqual(MIGRATIONS.map((m) => `applying ${m.version} ${m.name}: ${m.changes}`));
+    expect(run.out.filter((line) => line.startsWith('applying '))).toEqual(
+      MIGRATIONS.map((m) => `applying ${m.version} ${m.name}: ${m.changes}`),
+    );
     expect(run.out.at(-1)).toBe(`done: the store is at schema version ${SCHEMA_VERSION}, as this code`);
     expect(await readSchema(fx.db)).toMatchObject({ version: SCHEMA_VERSION, applying: null });
 
@@ -38,7 +40,8 @@ describe('scout migrate', () => {
     const applied = runs.flatMap((r) => r.out.filter((line) => line.startsWith('applied ')).map((line) => line.split(':')[0]));
     expect(applied.sort()).toEqual(MIGRATIONS.map((m) => `applied ${m.version} ${m.name}`).sort());
     for (const r of runs) {
-      if (r.code === 1) expect(r.out.at(-1)).toMatch(/^migration \d \S+ is being applied by another scout migrate \(.+\) until .+: run again after it$/);
+      if (r.code === 1)
+        expect(r.out.at(-1)).toMatch(/^migration \d \S+ is being applied by another scout migrate \(.+\) until .+: run again after it$/);
       else expect(r.code).toBe(0);
     }
     expect((await readSchema(fx.db))?.applied.map((a) => a.version)).toEqual(MIGRATIONS.map((m) => m.version));
@@ -56,10 +59,14 @@ describe('scout migrate', () => {
     await fx.db.collection('deliveries').doc('uid-x_2026-11-29').set({ day: '2026-11-29' });
     const run = await fx.cli(['migrate']);
     expect(run.code).toBe(1);
-    expect(run.err).toEqual([expect.stringMatching(/^scout migrate failed: left in place, not readable as day documents .*deliveries\/uid-x_2026-11-29/)]);
+    expect(run.err).toEqual([
+      expect.stringMatching(/^scout migrate failed: left in place, not readable as day documents .*deliveries\/uid-x_2026-11-29/),
+    ]);
     const status = await fx.cli(['status']);
     expect(status.code).toBe(1);
-    expect(status.out[0]).toMatch(/^schema: the store is at schema version 0 and this code needs \d+: run `scout migrate`.* \(migration 1 per-pair-ledger taken by /);
+    expect(status.out[0]).toMatch(
+      /^schema: the store is at schema version 0 and this code needs \d+: run `scout migrate`.* \(migration 1 per-pair-ledger taken by /,
+    );
   });
 
   it('--help lists the migrations; an argument is a usage error that opens nothing', async () => {

@@ -67,7 +67,10 @@ describe('a fresh store', () => {
 describe('a store behind the code', () => {
   it('older code’s store (a cursor, no schema document): runs refuse, recorded failed with what to do, and send nothing until `scout migrate`', async () => {
     await h.subscribe({ email: 'ada@example.com', keywords: ['react'], mode: 'instant' });
-    await h.db.collection('cursors').doc('backfill-digest-due').set({ after: null, doneAt: new Date(NOW), updated: 0 });
+    await h.db
+      .collection('cursors')
+      .doc('backfill-digest-due')
+      .set({ after: null, doneAt: new Date(NOW), updated: 0 });
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW), prefix: 'a' }));
 
     const refused = await h.cron({ now: NOW });

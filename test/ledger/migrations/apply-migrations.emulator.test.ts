@@ -48,7 +48,8 @@ function walkers(count: number, hooks: { onItem?: (version: number, item: string
       async apply(ctx) {
         calls.push({ version, resumeAfter: ctx.resumeAfter });
         const items = (await ctx.db.collection('items').orderBy('__name__').get()).docs;
-        if (version > 1 && items.some((d) => d.get(`v${version - 1}`) !== true)) throw new Error(`walk-${version} ran before walk-${version - 1}`);
+        if (version > 1 && items.some((d) => d.get(`v${version - 1}`) !== true))
+          throw new Error(`walk-${version} ran before walk-${version - 1}`);
         let changed = 0;
         for (const doc of items.filter((d) => ctx.resumeAfter === null || d.id > ctx.resumeAfter)) {
           await doc.ref.update({ [`v${version}`]: true, [`writes${version}`]: (doc.get(`writes${version}`) ?? 0) + 1 });
@@ -210,7 +211,19 @@ describe("the deployment's migrations on a store older code left", () => {
       .set({
         uid: 'uid-a',
         day: '2026-11-29',
-        deliveries: { 'rss_a-1': { uid: 'uid-a', jobId: 'rss_a-1', mode: 'daily', status: 'queued', score: 70, reasons: [], digestDate: '2026-11-29', runId: 'r0', createdAt: created } },
+        deliveries: {
+          'rss_a-1': {
+            uid: 'uid-a',
+            jobId: 'rss_a-1',
+            mode: 'daily',
+            status: 'queued',
+            score: 70,
+            reasons: [],
+            digestDate: '2026-11-29',
+            runId: 'r0',
+            createdAt: created,
+          },
+        },
         expireAt,
       });
     // A per-pair item queued before schedules and before buckets.
@@ -231,24 +244,27 @@ describe("the deployment's migrations on a store older code left", () => {
     });
     const ada = subscriberId('ada@example.com');
     // As the code before per-kind minimums wrote a subscriber (paused: no match index entry to keep in step).
-    await db.collection('users').doc(ada).set({
-      email: 'ada@example.com',
-      keywords: ['react'],
-      excludes: [],
-      minBudget: 500,
-      mode: 'daily',
-      about: '',
-      profileVersion: 1,
-      fitThreshold: 60,
-      status: 'paused',
-      timezone: 'UTC',
-      digestHour: null,
-      weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-      weeklyDay: 'mon',
-      createdAt: created,
-      confirmedAt: created,
-      updatedAt: created,
-    });
+    await db
+      .collection('users')
+      .doc(ada)
+      .set({
+        email: 'ada@example.com',
+        keywords: ['react'],
+        excludes: [],
+        minBudget: 500,
+        mode: 'daily',
+        about: '',
+        profileVersion: 1,
+        fitThreshold: 60,
+        status: 'paused',
+        timezone: 'UTC',
+        digestHour: null,
+        weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        weeklyDay: 'mon',
+        createdAt: created,
+        confirmedAt: created,
+        updatedAt: created,
+      });
 
     const report = await migrateStore(db, { now: NOW, digestHourUtc: 6 });
     expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, busy: null });
@@ -283,7 +299,11 @@ describe("the deployment's migrations on a store older code left", () => {
       expect.objectContaining({ changed: 0, note: 'already done by the cycles (cursors/backfill-digest-due)' }),
       expect.objectContaining({ changed: 0, note: 'already done by the cycles (cursors/backfill-shard-bucket)' }),
     ]);
-    expect((await db.collection('deliveries').doc('uid-c_rss_c-1').get()).data()).toEqual({ uid: 'uid-c', status: 'queued', digestDate: '2026-11-30' });
+    expect((await db.collection('deliveries').doc('uid-c_rss_c-1').get()).data()).toEqual({
+      uid: 'uid-c',
+      status: 'queued',
+      digestDate: '2026-11-30',
+    });
   });
 
   it('a day document that does not read as one blocks its step: named, left in place, the store stays behind', async () => {

@@ -25,14 +25,24 @@ describe('planClaim: which step a run of `scout migrate` takes', () => {
     ['at 3 of 3: current', state(3), 'me', { kind: 'current', version: 3 }],
     ['at 4 of 3: ahead, nothing taken', state(4), 'me', { kind: 'ahead', version: 4 }],
     ['step 2 leased to another run, lease live: busy', state(1, { owner: 'other' }), 'me', { kind: 'busy', version: 1 }],
-    ['step 2 leased to another run whose lease lapsed: taken, from its checkpoint', state(1, { leaseUntil: NOW, after: 'b' }), 'me', {
-      kind: 'claim',
-      resumeAfter: 'b',
-    }],
-    ['step 2 leased to this very run: taken again, from its checkpoint', state(1, { owner: 'me', after: 'c' }), 'me', {
-      kind: 'claim',
-      resumeAfter: 'c',
-    }],
+    [
+      'step 2 leased to another run whose lease lapsed: taken, from its checkpoint',
+      state(1, { leaseUntil: NOW, after: 'b' }),
+      'me',
+      {
+        kind: 'claim',
+        resumeAfter: 'b',
+      },
+    ],
+    [
+      'step 2 leased to this very run: taken again, from its checkpoint',
+      state(1, { owner: 'me', after: 'c' }),
+      'me',
+      {
+        kind: 'claim',
+        resumeAfter: 'c',
+      },
+    ],
   ];
   it.each(cases)('%s', (_name, read, owner, expected) => {
     expect(planClaim(read, { owner, now: NOW, migrations: THREE })).toMatchObject(expected);
@@ -57,7 +67,13 @@ describe('planClaim: which step a run of `scout migrate` takes', () => {
 describe('the step’s later writes are the holder’s only', () => {
   const held = state(1, { owner: 'me', after: 'a' });
   it.each([
-    ['the holder checkpoints: where it is, and its lease renewed', held, 'me', 2, { 'applying.after': 'b', 'applying.leaseUntil': later(STEP_LEASE_MS) }],
+    [
+      'the holder checkpoints: where it is, and its lease renewed',
+      held,
+      'me',
+      2,
+      { 'applying.after': 'b', 'applying.leaseUntil': later(STEP_LEASE_MS) },
+    ],
     ['a run that lost the step to another: nothing', held, 'other', 2, null],
     ['the same owner on another step: nothing', held, 'me', 3, null],
     ['no document: nothing', null, 'me', 2, null],
