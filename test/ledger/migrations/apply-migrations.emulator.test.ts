@@ -34,7 +34,7 @@ const ITEMS = Array.from({ length: 6 }, (_, i) => `item-${i}`);
 /**
  * A test's migrations: step k sets `v{k}` on each of ITEMS in id order, checkpointing after each,
  * and refuses to start unless every item has the step before it (so order is checked by the store
- * itself). `calls` lists each apply() as `{version, owner of the call's resumeAfter}`.
+ * itself). `calls` lists each apply() with the checkpoint it was given to resume from.
  */
 function walkers(count: number, hooks: { onItem?: (version: number, item: string, ctx: MigrationContext) => Promise<void> } = {}) {
   const calls: { version: number; resumeAfter: string | null }[] = [];
