@@ -33,7 +33,7 @@ describe('a fresh store', () => {
     const stamp = await schemaRef(h.db).get();
     expect(stamp.data()).toMatchObject({ version: SCHEMA_VERSION, origin: 'fresh', applying: null });
     // Created once and never written again.
-    expect(stamp.updateTime.isEqual(stamp.createTime!)).toBe(true);
+    expect(stamp.updateTime!.isEqual(stamp.createTime!)).toBe(true);
     expect(await h.inbox()).toHaveLength(1);
   });
 

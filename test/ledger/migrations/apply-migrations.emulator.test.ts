@@ -99,7 +99,7 @@ describe('scout migrate applies each numbered migration once, in order', () => {
     const second = await run(db, migrations, { owner: 'run-b' });
     expect(second).toMatchObject({ from: 3, to: 3, applied: [] });
     expect(calls).toHaveLength(3);
-    expect((await db.collection('schema').doc('current').get()).updateTime.isEqual(before)).toBe(true);
+    expect((await db.collection('schema').doc('current').get()).updateTime!.isEqual(before!)).toBe(true);
   });
 
   it('a run that stopped between steps: the next applies only the steps after it', async () => {
