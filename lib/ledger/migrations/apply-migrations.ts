@@ -3,7 +3,7 @@ import { guardedUpdate } from '../../store/guarded-update';
 import type { Migration, MigrationOutcome } from './migration';
 import { MIGRATIONS } from './migrations';
 import { planCheckpoint, planClaim, planFinish, planRelease, type ClaimDecision } from './plan-step';
-import { readSchema, schemaFromStored, schemaRef, type Applying } from './schema-version';
+import { schemaFromStored, schemaRef, type Applying } from './schema-version';
 
 export type AppliedMigration = MigrationOutcome & { version: number; name: string };
 
@@ -48,10 +48,14 @@ export async function applyMigrations(
   },
 ): Promise<MigrateReport> {
   const migrations = input.migrations ?? MIGRATIONS;
-  const from = (await readSchema(db))?.version ?? 0;
-  const report: MigrateReport = { from, to: from, code: migrations.length, applied: [], busy: null };
+  const report: MigrateReport = { from: -1, to: -1, code: migrations.length, applied: [], busy: null };
   for (;;) {
     const claim = await claimStep(db, { ...input, migrations });
+    // The first read of schema/current says where the store started.
+    if (report.from < 0) {
+      report.from = claim.kind === 'claim' ? claim.migration.version - 1 : claim.version;
+      report.to = report.from;
+    }
     if (claim.kind !== 'claim') {
       report.to = claim.version;
       if (claim.kind === 'busy') report.busy = claim.applying;
