@@ -6,6 +6,7 @@ import type { FailedEmail } from '../ops/read-status';
 import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
 import { DigestHoursPanel } from './digest-hours-panel';
 import { RunCharts } from './charts';
+import { schemaText } from '../ledger/migrations/schema-view';
 import {
   ActionButton,
   Dash,
@@ -39,6 +40,13 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       <TopBar now={d.now} title="Scout ops" />
       <Notice flash={input.flash} />
       <QuotaBanner quota={d.quota} />
+      {d.schema.stored !== null && d.schema.stored < d.schema.code ? (
+        <div className="alert" role="status" id="schema-version">
+          <p>
+            <strong>Runs refuse: {d.schema.notice}.</strong>
+          </p>
+        </div>
+      ) : null}
       <LoginLockBanner lock={d.door.loginLock} />
       <section aria-labelledby="subscribers-title" className="first">
         <h2 id="subscribers-title">
@@ -66,6 +74,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
           <Tile n={d.postingsWaiting} label="postings unmatched after an hour" bad />
           <Tile n={d.claimsGivenUpRecent} label="claims given up in recent runs" bad />
         </div>
+        <p>{schemaText(d.schema)}</p>
       </section>
       <DigestHoursPanel coverage={d.digestHours} />
       <AiVerdictsPanel ai={d.ai} />

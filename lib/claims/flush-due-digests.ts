@@ -59,7 +59,7 @@ export type FlushInput = {
   /** A shard's run flushes only its own subscribers' digests. */
   shard?: Shard;
   /**
-   * Every queued item carries its `shardBucket` (the backfill, backfill-shard-bucket.ts, is done):
+   * Every queued item carries its `shardBucket` (the store is past lib/ledger/migrations/shard-bucket.ts):
    * a shard's run then asks for its own buckets' items only. Off by default: every due item is read.
    */
   bucketed?: boolean;

@@ -1,6 +1,3 @@
-import { backfillDigestDue } from '../ledger/backfill-digest-due';
-import { backfillShardBucket } from '../ledger/backfill-shard-bucket';
-import { shardBuckets } from '../runtime/shard';
 import { claimDeliveries, type ClaimStats } from '../claims/claim-deliveries';
 import { advanceClaimCursor, donePairs, passKey, readClaimCursor, saveClaimCursor, unreachedPairs } from '../claims/claim-cursor';
 import { flushDueDigests, type FlushStats } from '../claims/flush-due-digests';
@@ -172,11 +169,6 @@ const modelReserveMs = (ctx: RunContext) => (ctx.judge ? (ctx.deps.config.tuning
 export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promise<FlushResult> {
   const { deps, startedAt, runId } = ctx;
   const { db, config } = deps;
-  // Items queued before schedules existed get their due instant first (one read once it is done).
-  // A run whose budget is spent walks nothing: the flush below then stops before its first query.
-  const walkable = ctx.commit && !ctx.outOfTime(modelReserveMs(ctx));
-  const dueBackfilled = walkable && (await backfillDigestDue(db, { digestHourUtc: config.DIGEST_HOUR_UTC, now: startedAt })).done;
-  const bucketed = await shardBucketsReady(ctx, dueBackfilled);
   const flushed = await flushDueDigests(
     {
       db,
@@ -199,7 +191,8 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
       maxItems: config.DIGEST_MAX_ITEMS,
       retentionDays: config.RETENTION_DAYS,
       shard: ctx.shard,
-      bucketed,
+      // The run checked that the store is at the code's schema version: every queued item carries its bucket (migration 3).
+      bucketed: true,
       commit: ctx.commit,
       // With the commit off, what the claim step queued exists only in its plan.
       planned: claims.planned,
@@ -207,20 +200,6 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
   );
   if (flushed.gaveUp > 0) deps.log('claim.gave_up', { runId, step: 'digests', subscribers: flushed.gaveUp });
   return flushed;
-}
-
-/**
- * Whether every queued item carries its shard bucket, so that this shard's flush may ask for its
- * own buckets only (one read once the backfill is done). The walk that stamps the items queued
- * before buckets existed is done by runs that commit, unsharded or the first shard, and only once
- * the due-instant backfill is done (the two never write the same items at once); the other shards
- * only read whether it is done, and only when their count divides SHARD_BUCKETS.
- */
-async function shardBucketsReady(ctx: RunContext, dueBackfilled: boolean): Promise<boolean> {
-  const walk = ctx.commit && dueBackfilled && (!ctx.shard || ctx.shard.index === 0);
-  const asked = shardBuckets(ctx.shard) !== null;
-  if (!walk && !asked) return false;
-  return (await backfillShardBucket(ctx.deps.db, { now: ctx.startedAt, walk })).done && asked;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { addDays } from '../store/timestamps';
+import { checkSchema, SchemaBehind } from '../ledger/migrations/check-schema';
 import { recordRunEnd, recordRunStart, type RunStats } from '../ledger/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
 import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
@@ -17,7 +18,7 @@ export type CycleResult =
 
 /**
  * One cycle, top to bottom as docs/design.md §3 tells it:
- *   lock → fetch feeds, store new postings → match them against active subscribers →
+ *   lock → check the store's schema version (refuse when behind) → fetch feeds, store new postings → match them against active subscribers →
  *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
  *   flush today's digests when due → dispatch the outbox → repair the match index (a bounded
  *   share of its sweep) → record the run, release the lock.
@@ -29,11 +30,14 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
   const { db, config } = deps;
   const { runId, startedAt } = ctx;
   // ?dryRun=1: the same steps with the commit off — no lock, no run record, no writes, no sends.
-  if (!ctx.commit)
+  if (!ctx.commit) {
+    const schema = await checkSchema(db, { now: startedAt, stamp: false });
+    if (schema.standing === 'behind') throw new SchemaBehind(schema);
     return {
       kind: 'dry-run',
       ...(await dryRunCycle(ctx)),
     };
+  }
 
   const lockName = options.lockName ?? (ctx.shardTag ? `scan-${ctx.shardTag}` : 'scan');
   const lock = await acquireLock(db, { name: lockName, owner: runId, now: startedAt, ttlMs: config.tuning?.LOCK_TTL_MS ?? LOCK_TTL_MS });
@@ -68,6 +72,8 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
 async function runSteps(ctx: RunContext, steps: StepResults): Promise<void> {
   const { db, config, failpoint } = ctx.deps;
   const { runId, startedAt } = ctx;
+  // Before the run's first write: on a fresh store, the stamp is the first thing a run writes (check-schema.ts).
+  const schema = await checkSchema(db, { now: startedAt, stamp: true });
   await recordRunStart(db, {
     runId,
     trigger: ctx.trigger,
@@ -75,6 +81,9 @@ async function runSteps(ctx: RunContext, steps: StepResults): Promise<void> {
     startedAt,
     expireAt: addDays(startedAt, config.RETENTION_DAYS),
   });
+  // Behind: refused, never migrated in a run; the run is recorded failed with what to do. Ahead (a rollback): run, and say so.
+  if (schema.standing === 'behind') throw new SchemaBehind(schema);
+  if (schema.standing === 'ahead') ctx.deps.log('schema.ahead', { runId, stored: schema.stored, code: schema.code });
   const fetched = (steps.fetch = await ctx.phase('fetch', () => fetchFeeds(ctx)));
   await failpoint('after-postings-stored');
   const match = (steps.match = await ctx.phase('match', () => matchNewPostings(ctx, fetched)));

@@ -51,7 +51,7 @@ export type Delivery = {
    * daily / weekly, queued: the subscriber's bucket among SHARD_BUCKETS (shardBucketOf(uid),
    * lib/runtime/shard.ts), so a shard's flush asks for its own buckets' due items only. Set when the
    * item is queued and never changed (the uid does not change); items queued before it existed get
-   * it from the backfill (backfill-shard-bucket.ts). Absent on every other delivery.
+   * it from a migration (migrations/shard-bucket.ts). Absent on every other delivery.
    */
   shardBucket?: number;
   reason: string | null;
@@ -102,7 +102,7 @@ export const deliveryConverter: FirestoreDataConverter<Delivery> = {
 export const deliveriesCollection = (db: Firestore) => db.collection(COLLECTIONS.deliveries).withConverter(deliveryConverter);
 export const deliveryRef = (db: Firestore, uid: string, jobId: string) => deliveriesCollection(db).doc(deliveryId(uid, jobId));
 
-/** One page of the queued deliveries in id order, after the id `after`: the walk the backfills resume from a cursor. */
+/** One page of the queued deliveries in id order, after the id `after`: the walk the queue's migrations resume from a checkpoint. */
 export function queuedDeliveriesPage(db: Firestore, after: string | null, limit: number) {
   const query = deliveriesCollection(db).where('status', '==', 'queued').orderBy(FieldPath.documentId()).limit(limit);
   return (after ? query.startAfter(after) : query).get();

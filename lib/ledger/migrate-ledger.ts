@@ -14,7 +14,7 @@ import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-gr
 import { guardedUpdate } from '../store/guarded-update';
 import { COLLECTIONS } from '../store/collections';
 import { shardBucketOf } from '../runtime/shard';
-import { legacyDigestDueAt } from './backfill-digest-due';
+import { legacyDigestDueAt } from './migrations/digest-due';
 
 export type MigrationProgress = {
   /** Day documents migrated (dry run: that would be) and deleted, by this run. */
@@ -89,12 +89,13 @@ export async function migrateLedger(
     now: Date;
     /**
      * DIGEST_HOUR_UTC: a queued pair is created with the due instant and shard bucket the flush's
-     * query asks for. Without them, a migration run after the backfills finished would leave the
-     * pair where no query finds it. Default 8, the deployment's default hour.
+     * query asks for. Without them, a migration run after the digest-due and shard-bucket migrations
+     * would leave the pair where no query finds it. Default 8, the deployment's default hour.
      */
     digestHourUtc?: number;
     batchSize?: number;
-    onProgress?: (progress: MigrationProgress) => void;
+    /** Told after each batch; awaited, so a caller may record it or stop the walk by throwing. */
+    onProgress?: (progress: MigrationProgress) => unknown;
     failpoint?: MigrationFailpoint;
   },
 ): Promise<MigrationReport> {
@@ -135,7 +136,7 @@ export async function migrateLedger(
           input.now,
         );
       }
-      input.onProgress?.({ ...progress });
+      await input.onProgress?.({ ...progress });
       if (snap.size < batchSize) break;
     }
   }

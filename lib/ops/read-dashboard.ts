@@ -21,6 +21,7 @@ import { COLLECTIONS } from '../store/collections';
 import type { ModelStats } from '../verdicts/judge-postings';
 import { aiVerdictsState, readAiUsageToday, readRunModel, type AiSettings, type AiVerdictsState } from './ai-verdicts-state';
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
+import { readSchemaView, type SchemaView } from '../ledger/migrations/schema-view';
 
 /**
  * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
@@ -55,6 +56,8 @@ export type Dashboard = {
   runs: RunSummary[];
   locks: LockView[];
   feeds: FeedView[];
+  /** The store's schema version against the code's: runs refuse while it is behind (lib/ledger/migrations/). */
+  schema: SchemaView;
   /** Who was refused at the doors with a secret, whether the login is locked, how much of the signup emails' hourly cap is used. */
   door: DoorView;
 };
@@ -167,6 +170,8 @@ export async function readDashboard(
     claimsGivenUpRecent: runViews.reduce((sum, run) => sum + run.claimsGivenUp, 0),
     ai: aiVerdictsState({ settings: ai, today: aiToday, runModels: runViews.map((run) => run.model) }),
     digestHours,
+    // After the round above, not in it: one small read, and no promise left unawaited if that round throws.
+    schema: await readSchemaView(db),
     runs: runViews,
     locks: locks.docs.map((d) => lockViewOf(d, input.now)),
     // Disabled, failing and silent sources first: they are what the operator came for.

@@ -10,6 +10,7 @@ import { readSourceHealth, type SourceHealthView } from './source-health-view';
 import { readAiUsageToday, readRunModel, sumRunModels, type AiUsageToday, type RecentModelStats } from './ai-verdicts-state';
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 import { readMatchIndexStatus, type MatchIndexStatus } from './match-index-status';
+import { readSchemaView, type SchemaView } from '../ledger/migrations/schema-view';
 import { subscribersCollection, subscriberStatuses, type SubscriberStatus } from '../subscribers/subscriber';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
@@ -24,6 +25,8 @@ export type OpsStatus = {
   digestHours: DigestHourCoverage;
   /** The match index: built or not, drift against active subscribers, the fullest shard, the last repair sweep. */
   matchIndex: MatchIndexStatus;
+  /** The store's schema version against the code's: runs refuse while it is behind. */
+  schema: SchemaView;
   /** Set while the newest runs say the provider's quota is used up (see providerQuotaNotice). */
   quota: QuotaNotice | null;
   /** Failed and dead emails, newest first (at most `limit`). */
@@ -93,6 +96,8 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     postingsWaiting,
     digestHours,
     matchIndex,
+    // After the round above, not in it: one small read, and no promise left unawaited if that round throws.
+    schema: await readSchemaView(db),
     quota: providerQuotaNotice(
       runs.docs.map((d) => ({
         runId: d.id,

@@ -42,6 +42,8 @@ export const COLLECTIONS = {
   feedback: 'feedback',
   /** A source's OAuth2 token, sealed, and the lease of its refresh (lib/feeds/upwork-token.ts). */
   sourceTokens: 'sourceTokens',
+  /** One document, `current`: the store's schema version and the migration being applied (lib/ledger/migrations/). */
+  schema: 'schema',
 } as const;
 
 export type CollectionKey = keyof typeof COLLECTIONS;

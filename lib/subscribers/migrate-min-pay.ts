@@ -34,7 +34,7 @@ export const MIN_PAY_MIGRATION_BATCH_SIZE = 200;
  */
 export async function migrateMinPay(
   db: Firestore,
-  input: { dryRun: boolean; batchSize?: number; onProgress?: (report: MinPayMigrationReport) => void },
+  input: { dryRun: boolean; batchSize?: number; onProgress?: (report: MinPayMigrationReport) => unknown },
 ): Promise<MinPayMigrationReport> {
   const batchSize = input.batchSize ?? MIN_PAY_MIGRATION_BATCH_SIZE;
   const report: MinPayMigrationReport = { dryRun: input.dryRun, found: 0, changed: 0 };
@@ -50,7 +50,7 @@ export async function migrateMinPay(
       else if (await migrateOne(db, doc.id)) report.changed += 1;
     }
     after = snap.docs[snap.docs.length - 1];
-    input.onProgress?.({ ...report });
+    await input.onProgress?.({ ...report });
     if (snap.size < batchSize) break;
   }
   return report;

@@ -39,6 +39,11 @@ import { isRefusedByLimits, markShardRefused } from './match-index-refusal';
  *
  * cursors/match-index-repair holds the layout, where the sweep is and what the last complete one
  * found (`scout status` shows it).
+ *
+ * It stays in the cycle, not among the migrations `scout migrate` applies once (lib/ledger/migrations/):
+ * what it repairs is not left by older code but made at any time by this one — an entry a full
+ * shard refused, a write that lost its index write — and the layout it builds follows
+ * MATCH_INDEX_SHARDS, a setting an operator changes without a new schema version.
  */
 export { MATCH_INDEX_REPAIR } from './match-index-layout';
 export const REPAIR_EVERY_MS = DAY_MS;

@@ -7,9 +7,8 @@ import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { entryFor, matchIndexShardOf, matchIndexShardRef, type IndexEntry } from '../../lib/subscribers/match-index';
 import { DEFAULT_MATCH_INDEX_SHARDS as K } from '../../lib/subscribers/match-index-layout';
 import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
-import { DIGEST_DUE_BACKFILL } from '../../lib/ledger/backfill-digest-due';
-import { SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
-import { COLLECTIONS } from '../../lib/store/collections';
+import { SCHEMA_VERSION } from '../../lib/ledger/migrations/migrations';
+import { schemaRef } from '../../lib/ledger/migrations/schema-version';
 import type { TestItem } from '../sample-feed/rss-feed';
 
 /**
@@ -68,13 +67,9 @@ const isDaily = (i: number) => i % 2 === 1;
 export const keywordCount = (shape: BenchShape) => Math.max(1, Math.round(1 / shape.matchRate));
 const keyword = (i: number) => `kw${i}`;
 
-/**
- * The backfills of queued items from before schedules (lib/ledger/backfill-digest-due.ts) and
- * before shard buckets (lib/ledger/backfill-shard-bucket.ts) as a running deployment has them: done.
- */
-export async function markQueueBackfillsDone(db: Firestore, now: Date): Promise<void> {
-  await db.collection(COLLECTIONS.cursors).doc(DIGEST_DUE_BACKFILL).set({ after: null, doneAt: now, updated: 0 });
-  await db.collection(COLLECTIONS.cursors).doc(SHARD_BUCKET_BACKFILL).set({ since: now, after: null, doneAt: now, updated: 0 });
+/** The store at the code's schema version, as a running deployment's is after `scout migrate` (lib/ledger/migrations/). */
+export async function markSchemaCurrent(db: Firestore, now: Date): Promise<void> {
+  await schemaRef(db).set({ version: SCHEMA_VERSION, origin: 'migrated', applying: null, applied: [], stampedAt: now });
 }
 
 /** Subscribers a seeding batch writes: with one index write per shard, under the 500 writes a batch may hold. */

@@ -6,6 +6,7 @@ import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
 import { usersMigrateMinPayCommand } from './users-migrate-min-pay';
+import { migrateCommand } from './migrate';
 import { migrateLedgerCommand } from './migrate-ledger';
 import { pruneCommand } from './prune';
 import { resendDigestCommand } from './resend-digest';
@@ -22,7 +23,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
 };
 
 /** Commands with no group: `scout <command> [args]`. */
-const standalone: CliCommand[] = [scanCommand, statusCommand, resendDigestCommand, pruneCommand, migrateLedgerCommand];
+const standalone: CliCommand[] = [scanCommand, statusCommand, migrateCommand, resendDigestCommand, pruneCommand, migrateLedgerCommand];
 
 export type CliDeps = {
   out: Out;

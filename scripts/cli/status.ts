@@ -3,6 +3,7 @@ import { digestHourCoverageText } from '../../lib/ops/digest-hour-coverage';
 import { matchIndexText } from '../../lib/ops/match-index-status';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
+import { schemaText } from '../../lib/ledger/migrations/schema-view';
 import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { parseLimitArgs } from './cli-args';
@@ -12,7 +13,8 @@ export type StatusArgs = { limit: number };
 
 const usage = `Usage: scout status [--limit N]
 
-What is due, what failed, what ran: the outbox by state, queued deliveries due in
+What is due, what failed, what ran: the store's schema version against this code's (runs
+refuse while it is behind: \`scout migrate\`), the outbox by state, queued deliveries due in
 a digest now, whether the last day's runs served every subscriber's local digest hour
 (DIGEST_HOUR_UTC from the environment, default 8, for those who chose none; per-hour schedules
 need a scheduler that calls at least hourly), the match index (built or not, its drift against
@@ -21,7 +23,8 @@ provider's quota stops sending (and when it resumes), what the AI verdict stage 
 in the latest runs (and whether its budget made keywords decide), the newest failed or dead
 emails with their last error, the newest runs, who holds the scan locks (one per shard), and
 each source's health in one line (ok, failing, disabled, silent) with what to do about it.
-Exit 1 when any email is failed or dead or any source is disabled, so a script can alert on it.
+Exit 1 when any email is failed or dead, any source is disabled or the store is behind the
+code's schema version, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
@@ -34,6 +37,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
   const { held, pending, sending, failed, dead } = s.outbox;
   // Held rows exist only while signup emails wait for a later hour's allowance: named when there are some.
   const heldNote = held > 0 ? `, ${held} held for a later hour` : '';
+  ctx.out(schemaText(s.schema));
   ctx.out(`outbox: ${pending} pending, ${sending} sending, ${failed} failed, ${dead} dead${heldNote}`);
   ctx.out(`digests: ${s.digestItemsDue} queued item${s.digestItemsDue === 1 ? '' : 's'} due now`);
   ctx.out(digestHourCoverageText(s.digestHours));
@@ -80,7 +84,8 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
       ]),
     ).forEach((line) => ctx.out(line));
   const disabled = s.sources.some((source) => source.state === 'disabled');
-  return failed + dead > 0 || disabled ? EXIT.problems : EXIT.ok;
+  const behind = s.schema.stored !== null && s.schema.stored < s.schema.code;
+  return failed + dead > 0 || disabled || behind ? EXIT.problems : EXIT.ok;
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { subscriberId, type SubscriberInput } from '../../lib/subscribers/subscriber';
 import { updatePreferences } from '../../lib/subscriptions/preferences';
 import { createHarness, type Harness } from '../support/harness';
+import { migrateStore, storeAtSchemaVersion } from '../support/schema';
 import type { TestItem } from '../../scripts/sample-feed/rss-feed';
 
 /**
@@ -192,20 +193,23 @@ describe('feed only', () => {
 });
 
 describe('items queued before schedules existed', () => {
-  it('a queued item with a UTC digest day and no due instant is still sent, at that day’s DIGEST_HOUR_UTC, and the backfill then costs one read', async () => {
+  it('a queued item with a UTC digest day and no due instant waits for `scout migrate` (runs refuse till then), then is sent at that day’s DIGEST_HOUR_UTC', async () => {
     await subscribe({});
     publish(postings('old', 1, '2026-11-30T06:00:00Z'));
     await h.cron({ now: '2026-11-30T06:00:00Z' });
-    // Make it look as a queued item looked before: no digestDueAt.
+    // Make it look as a queued item looked before, in a store at the version before the digest-due migration: no digestDueAt.
     const [doc] = (await h.db.collection('deliveries').where('uid', '==', uid).get()).docs;
     const { digestDueAt: _dropped, ...legacy } = doc.data();
     await doc.ref.set(legacy);
-    await h.db.collection('cursors').doc('backfill-digest-due').delete();
+    await storeAtSchemaVersion(h.db, 1);
 
-    expect((await h.cron({ now: '2026-11-30T07:30:00Z' })).body.digests).toBe(0);
+    expect((await h.cron({ now: '2026-11-30T08:05:00Z' })).status).toBe(500);
+    expect(await digestKeys()).toEqual([]);
+    expect((await migrateStore(h.db, { now: new Date('2026-11-30T08:06:00Z') })).applied).toContainEqual(
+      expect.objectContaining({ name: 'digest-due', changed: 1 }),
+    );
     expect((await h.db.collection('deliveries').doc(doc.id).get()).get('digestDueAt').toDate()).toEqual(new Date('2026-11-30T08:00:00Z'));
-    expect((await h.cron({ now: '2026-11-30T08:05:00Z' })).body.digests).toBe(1);
+    expect((await h.cron({ now: '2026-11-30T08:10:00Z' })).body.digests).toBe(1);
     expect(await digestKeys()).toEqual([`digest_${uid}_2026-11-30`]);
-    expect((await h.db.collection('cursors').doc('backfill-digest-due').get()).get('doneAt')).toBeTruthy();
   });
 });

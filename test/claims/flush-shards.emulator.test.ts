@@ -3,16 +3,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Due } from '../../lib/ledger/due-items';
 import { dueSubscribers } from '../../lib/ledger/read-due-items';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
-import { SETTLE_MS, SHARD_BUCKET_BACKFILL } from '../../lib/ledger/backfill-shard-bucket';
 import { shardBucketOf, shardOf, type Shard } from '../../lib/runtime/shard';
 import { instrumentFirestore } from '../../scripts/bench/firestore-counter';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 import { createHarness, type Harness } from '../support/harness';
+import { migrateStore, storeAtSchemaVersion } from '../support/schema';
 
 /**
- * A shard's flush asks the store for its own subscribers' due items (`shardBucket in [...]`) once
- * every queued item carries its bucket, and reads every due item (keeping its own) until then, or
- * when its count does not divide SHARD_BUCKETS. Either way every digest goes out exactly once.
+ * A shard's flush asks the store for its own subscribers' due items (`shardBucket in [...]`): every
+ * queued item carries its bucket in a store at the code's schema version (items from before
+ * buckets get theirs from `scout migrate`, and runs refuse until then). A shard whose count does not
+ * divide SHARD_BUCKETS reads every due item and keeps its own. Either way every digest goes out exactly once.
  */
 
 let h: Harness;
@@ -46,15 +47,13 @@ async function queuedItems() {
   return (await deliveriesCollection(h.db).where('status', '==', 'queued').get()).docs;
 }
 
-/** What a deployment from before buckets left: queued items without one, and no backfill cursor. */
+/** What a deployment from before buckets left: queued items without one, in a store at the version before the shard-bucket migration. */
 async function stripBuckets() {
   const batch = h.db.batch();
   for (const doc of await queuedItems()) batch.update(doc.ref, { shardBucket: FieldValue.delete() });
   await batch.commit();
-  await h.db.collection('cursors').doc(SHARD_BUCKET_BACKFILL).delete();
+  await storeAtSchemaVersion(h.db, 2);
 }
-
-const bucketCursor = async () => (await h.db.collection('cursors').doc(SHARD_BUCKET_BACKFILL).get()).data();
 
 /** Digests received, by recipient. */
 async function digestsByRecipient(): Promise<Map<string, number>> {
@@ -80,10 +79,7 @@ describe('a sharded flush reads its own share of the due items', () => {
   it('once the queue is bucketed, each of 4 shards reads about a quarter of the queued items, and together they send every digest once', async () => {
     const uids = await dailySubscribers(40);
     expect(await queuePostings('a', 3)).toBe(120);
-    // The first run recorded when the walk may start; an hour on, a run walks the queue and finds it bucketed.
-    expect(await bucketCursor()).toMatchObject({ doneAt: null });
-    expect((await cronOf(null, at('07:30'))).body.digests).toBe(0);
-    expect((await bucketCursor())?.doneAt).toBeTruthy();
+    // Queued by the current code: each item carries its bucket from the start.
     for (const doc of await queuedItems()) expect(doc.get('shardBucket')).toBe(shardBucketOf(doc.get('uid')));
 
     const own = shardsOf(4).map((shard) => uids.filter((uid) => shardOf(uid, 4) === shard.index).length);
@@ -98,40 +94,26 @@ describe('a sharded flush reads its own share of the due items', () => {
     expect(await queuedItems()).toHaveLength(0);
   });
 
-  it('before it is bucketed (legacy items without a bucket), every shard reads every due item and keeps its own: still once each', async () => {
-    await dailySubscribers(40);
-    await queuePostings('a', 3);
-    await stripBuckets();
-
-    // The upgrade's first runs: the walk waits an hour after the first of them, so these use the old query.
-    const runs = [];
-    for (const shard of shardsOf(4)) runs.push({ queued: (await queuedItems()).length, ...(await countedRun(shard, at('08:05'))) });
-    expect((await bucketCursor())?.since.toDate()).toEqual(new Date(at('08:05')));
-    // Every item still queued, whoever's it is (the shards before it sent theirs).
-    expect(runs[0].queued).toBe(120);
-    for (const run of runs) expect(run.deliveryReads).toBe(run.queued);
-    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
-    expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
-  });
-
-  it('legacy items are stamped by the walk an hour after the upgrade, and then found by the bucketed query: once each', async () => {
+  it('legacy items without a bucket: every shard refuses to run until `scout migrate` stamps them, then each finds its own: once each', async () => {
     await dailySubscribers(40);
     await queuePostings('a', 2);
     await stripBuckets();
-    // The first run after the upgrade (shard 0 walks; the others only read) records the start of the wait.
-    await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('06:15'))));
-    expect(await bucketCursor()).toMatchObject({ doneAt: null, after: null });
-    // Within the hour nothing is walked; after it, shard 0's run stamps every queued item and records the walk done.
-    await cronOf({ index: 1, count: 4 }, at('07:00'));
-    await cronOf({ index: 0, count: 4 }, at('07:10'));
+
+    // The upgrade's first runs, before the migration: refused (recorded failed), nothing sent, nothing lost.
+    const refused = await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('08:05'))));
+    expect(refused.map((r) => r.status)).toEqual([500, 500, 500, 500]);
+    const runs = (await h.db.collection('runs').where('status', '==', 'failed').get()).docs;
+    expect(runs).toHaveLength(4);
+    for (const run of runs) expect(run.get('errors')[0]).toMatch(/schema version 2 and this code needs \d+: run `scout migrate`/);
+    expect(await h.inbox()).toHaveLength(0);
     expect((await queuedItems()).filter((doc) => doc.get('shardBucket') === undefined)).toHaveLength(80);
-    await cronOf({ index: 0, count: 4 }, new Date(Date.parse(at('06:15')) + SETTLE_MS).toISOString());
-    expect(await bucketCursor()).toMatchObject({ updated: 80 });
-    expect((await bucketCursor())?.doneAt).toBeTruthy();
+
+    const migrated = await migrateStore(h.db, { now: new Date(at('08:10')) });
+    expect(migrated.applied).toContainEqual(expect.objectContaining({ name: 'shard-bucket', changed: 80 }));
     for (const doc of await queuedItems()) expect(doc.get('shardBucket')).toBe(shardBucketOf(doc.get('uid')));
 
-    const runs = await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('08:05'))));
-    expect(runs.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
+    const sent = await Promise.all(shardsOf(4).map((shard) => cronOf(shard, at('08:15'))));
+    expect(sent.reduce((n, r) => n + r.body.digests, 0)).toBe(40);
     expect(await digestsByRecipient()).toEqual(everyoneOnce(40));
     expect(await queuedItems()).toHaveLength(0);
   });
@@ -139,8 +121,6 @@ describe('a sharded flush reads its own share of the due items', () => {
   it('a shard count that does not divide 16 (7) reads every due item, and still reaches everyone once', async () => {
     await dailySubscribers(40);
     await queuePostings('a', 2);
-    await cronOf(null, at('07:30'));
-    expect((await bucketCursor())?.doneAt).toBeTruthy();
 
     const runs = [];
     for (const shard of shardsOf(7)) runs.push({ queued: (await queuedItems()).length, ...(await countedRun(shard, at('08:05'))) });
@@ -153,8 +133,6 @@ describe('a sharded flush reads its own share of the due items', () => {
   it('the 4 shards and an unsharded run flushing at the same moment: each digest once (the digest row create() decides)', async () => {
     await dailySubscribers(40);
     await queuePostings('a', 3);
-    await cronOf(null, at('07:30'));
-    expect((await bucketCursor())?.doneAt).toBeTruthy();
 
     const runs = await Promise.all([...shardsOf(4).map((shard) => cronOf(shard, at('08:05'))), cronOf(null, at('08:05'))]);
     expect(runs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);

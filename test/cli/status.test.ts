@@ -3,6 +3,7 @@ import { createCliFixture, type CliFixture } from './cli-fixture';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
 import { subscriberId } from '../../lib/subscribers/subscriber';
+import { SCHEMA_VERSION } from '../../lib/ledger/migrations/migrations';
 
 let fx: CliFixture;
 beforeEach(() => {
@@ -25,6 +26,7 @@ describe('scout status', () => {
     const run = await fx.cli(['status']);
     expect(run.code).toBe(0);
     expect(run.out).toEqual([
+      `schema: no schema version stored yet: the next run stamps a fresh store with ${SCHEMA_VERSION}; on a store older code used it refuses until \`scout migrate\``,
       'outbox: 0 pending, 0 sending, 0 failed, 0 dead',
       'digests: 0 queued items due now',
       'digest hours: no active digest subscribers',
@@ -93,7 +95,7 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.filter((line) => !line.startsWith('match index:')).slice(0, 8)).toEqual([
+    expect(run.out.filter((line) => !line.startsWith('match index:') && !line.startsWith('schema:')).slice(0, 8)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 queued item due now',
       'digest hours: no active digest subscribers',

@@ -5,6 +5,8 @@ import { claimCursorId } from '../../lib/claims/claim-cursor';
 import { createHarness, type Harness } from '../support/harness';
 import { leapingClock } from '../support/leaping-clock';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
+import { SCHEMA_VERSION } from '../../lib/ledger/migrations/migrations';
+import { storeAtSchemaVersion } from '../support/schema';
 
 const NOW = new Date('2026-11-30T06:00:00Z');
 let h: Harness;
@@ -35,6 +37,8 @@ describe('the time budget', () => {
 
   it('the resume point a stopped run left is kept while runs stop early and cleared by the run that reaches everybody', async () => {
     const cursor = h.db.collection('cursors').doc(claimCursorId(null));
+    // The run that left the cursor stamped the store first, as every run on a fresh store does.
+    await storeAtSchemaVersion(h.db, SCHEMA_VERSION);
     await cursor.set({ resumeAfter: 'some-uid', runId: 'earlier', at: NOW });
     await runCycle(
       { ...h.deps, wallClock: leapingClock(h.config.RUN_BUDGET_MS), failpoint: noFailpoints },

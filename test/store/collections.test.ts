@@ -23,6 +23,7 @@ describe('COLLECTIONS', () => {
       nearMisses: 'nearMisses',
       feedback: 'feedback',
       sourceTokens: 'sourceTokens',
+      schema: 'schema',
     });
   });
 

@@ -1,0 +1,127 @@
+import type { DocumentData, Firestore } from 'firebase-admin/firestore';
+import { guardedUpdate } from '../../store/guarded-update';
+import type { Migration, MigrationOutcome } from './migration';
+import { MIGRATIONS } from './migrations';
+import { planCheckpoint, planClaim, planFinish, planRelease, type ClaimDecision } from './plan-step';
+import { schemaFromStored, schemaRef, type Applying } from './schema-version';
+
+export type AppliedMigration = MigrationOutcome & { version: number; name: string };
+
+export type MigrateReport = {
+  /** The store's version when this run started (0 for a store with no schema document). */
+  from: number;
+  /** Its version when this run stopped. */
+  to: number;
+  /** The code's version: the store is current when `to` is this. */
+  code: number;
+  applied: AppliedMigration[];
+  /** Another run holds a step: this one stopped before it. */
+  busy: Applying | null;
+};
+
+/** Another run took the step over (this run's lease ran out): this run stops writing. */
+export class StepTakenOver extends Error {
+  constructor(version: number) {
+    super(`another \`scout migrate\` took over migration ${version} after this run's lease ran out; this run stopped`);
+    this.name = 'StepTakenOver';
+  }
+}
+
+/**
+ * `scout migrate`: applies, in order, every migration after the store's version, each once. A
+ * step is leased to this run (`owner`) on `schema/current` before it starts, renewed at each of
+ * its checkpoints and released when it ends, all by updates guarded by the version read; so a
+ * second run started meanwhile stops at the step the first holds (`busy`), and a run that died
+ * leaves its step to the next run once the lease lapses, resumed from its last checkpoint. A
+ * step that throws frees its lease at once and the error goes to the caller; the steps before it
+ * stay applied.
+ */
+export async function applyMigrations(
+  db: Firestore,
+  input: {
+    owner: string;
+    clock: () => Date;
+    digestHourUtc: number;
+    migrations?: readonly Migration[];
+    leaseMs?: number;
+    onStep?: (migration: Migration) => void;
+  },
+): Promise<MigrateReport> {
+  const migrations = input.migrations ?? MIGRATIONS;
+  const report: MigrateReport = { from: -1, to: -1, code: migrations.length, applied: [], busy: null };
+  for (;;) {
+    const claim = await claimStep(db, { ...input, migrations });
+    // The first read of schema/current says where the store started.
+    if (report.from < 0) {
+      report.from = claim.kind === 'claim' ? claim.migration.version - 1 : claim.version;
+      report.to = report.from;
+    }
+    if (claim.kind !== 'claim') {
+      report.to = claim.version;
+      if (claim.kind === 'busy') report.busy = claim.applying;
+      return report;
+    }
+    const { migration } = claim;
+    input.onStep?.(migration);
+    const outcome = await runStep(db, input, migration, claim.resumeAfter);
+    const step = { owner: input.owner, version: migration.version };
+    await writeStep(db, (state) => planFinish(state, { ...step, now: input.clock(), changed: outcome.changed }), step.version);
+    report.applied.push({ version: migration.version, name: migration.name, ...outcome });
+    report.to = migration.version;
+  }
+}
+
+function claimStep(
+  db: Firestore,
+  input: { owner: string; clock: () => Date; migrations: readonly Migration[]; leaseMs?: number },
+): Promise<ClaimDecision> {
+  return guardedUpdate<ClaimDecision>(
+    schemaRef(db),
+    (snap) => {
+      const decision = planClaim(snap.exists ? schemaFromStored(snap.data()!) : null, { ...input, now: input.clock() });
+      return decision.kind === 'claim' ? { ...decision.write, result: decision } : { done: decision };
+    },
+    { action: 'taking a migration step' },
+  );
+}
+
+async function runStep(
+  db: Firestore,
+  input: { owner: string; clock: () => Date; digestHourUtc: number; leaseMs?: number },
+  migration: Migration,
+  resumeAfter: string | null,
+): Promise<MigrationOutcome> {
+  const step = { owner: input.owner, version: migration.version };
+  try {
+    return await migration.apply({
+      db,
+      now: input.clock(),
+      digestHourUtc: input.digestHourUtc,
+      resumeAfter,
+      checkpoint: (after) =>
+        writeStep(db, (state) => planCheckpoint(state, { ...step, after, now: input.clock(), leaseMs: input.leaseMs }), step.version),
+    });
+  } catch (error) {
+    // Best effort: a release that fails leaves the lease to lapse, and the step's own error is the one to tell.
+    if (!(error instanceof StepTakenOver))
+      await writeStep(db, (state) => planRelease(state, { ...step, now: input.clock() }), step.version).catch(() => {});
+    throw error;
+  }
+}
+
+/** One guarded write of the step's own; throws StepTakenOver when the step is no longer this run's. */
+async function writeStep(
+  db: Firestore,
+  plan: (state: ReturnType<typeof schemaFromStored> | null) => DocumentData | null,
+  version: number,
+): Promise<void> {
+  const ours = await guardedUpdate<boolean>(
+    schemaRef(db),
+    (snap) => {
+      const update = plan(snap.exists ? schemaFromStored(snap.data()!) : null);
+      return update ? { update, result: true } : { done: false };
+    },
+    { action: `recording migration ${version}` },
+  );
+  if (!ours) throw new StepTakenOver(version);
+}
