@@ -45,7 +45,7 @@ describe('a fresh store', () => {
 
   it('a dry run stamps nothing (it writes nothing) and plans as on a current store', async () => {
     const preview = await runCycle({ ...h.deps, failpoint: noFailpoints }, { now: new Date(NOW), dryRun: true, trigger: 'test' });
-    expect(preview.kind).toBe('preview');
+    expect(preview.kind).toBe('dry-run');
     expect(await readSchema(h.db)).toBeNull();
   });
 
