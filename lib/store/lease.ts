@@ -105,28 +105,34 @@ export async function writeHeld(
 }
 
 /**
- * Releases a lease its holder knows by owner rather than by version (it kept none): read, and delete
- * it fenced by that read only if `ours` says the holder is still us. False when it was not ours,
- * or moved between the read and the delete (someone took it over: theirs now).
+ * Writes as the holder of a lease it knows by owner rather than by version (it kept none): read,
+ * and write what `plan` makes of that read, fenced by it, only while `plan` finds the holder still
+ * us (null: not ours any more). A write that loses to another writer reads again and plans again
+ * (up to `maxTries`); true when it landed, false when the lease was not, or no longer, ours.
  */
-export async function releaseIfOurs<A, D extends DocumentData>(
+export async function writeIfOurs<A, D extends DocumentData>(
   ref: DocumentReference<A, D>,
-  ours: (snap: DocumentSnapshot<A, D>) => boolean,
+  plan: (snap: DocumentSnapshot<A, D>) => { update: UpdateData<DocumentData> } | { delete: true } | null,
+  options: { maxTries?: number; action?: string } = {},
 ): Promise<boolean> {
   try {
     return await guardedUpdate<boolean, A, D>(
       ref,
-      (snap) => (snap.exists && ours(snap) ? { delete: true, result: true } : { done: false }),
-      {
-        maxTries: 1,
-        action: 'releasing its lease',
+      (snap) => {
+        const write = snap.exists ? plan(snap) : null;
+        return write ? { ...write, result: true } : { done: false };
       },
+      { maxTries: options.maxTries, action: options.action ?? 'writing as its holder' },
     );
   } catch (error) {
     if (error instanceof GuardedUpdateExhausted) return false;
     throw error;
   }
 }
+
+/** Releases a lease its holder knows by owner: deletes it, fenced by the read, only if `ours` says it is still ours. */
+export const releaseIfOurs = <A, D extends DocumentData>(ref: DocumentReference<A, D>, ours: (snap: DocumentSnapshot<A, D>) => boolean) =>
+  writeIfOurs(ref, (snap) => (ours(snap) ? { delete: true } : null), { maxTries: 1, action: 'releasing its lease' });
 
 /**
  * Takes the lease, or waits for its holder: while `look` finds it held, sleeps `pollMs` and reads

@@ -1,5 +1,6 @@
 import type { DocumentData, Firestore } from 'firebase-admin/firestore';
-import { guardedUpdate } from '../../store/guarded-update';
+import { GUARDED_UPDATE_MAX_TRIES } from '../../store/guarded-update';
+import { takeLease, writeIfOurs } from '../../store/lease';
 import type { Migration, MigrationOutcome } from './migration';
 import { MIGRATIONS } from './migrations';
 import { planCheckpoint, planClaim, planFinish, planRelease, type ClaimDecision } from './plan-step';
@@ -71,18 +72,22 @@ export async function applyMigrations(
   }
 }
 
-function claimStep(
+/** Takes the next step's lease on schema/current (lib/store/lease.ts), or says why there is none to take. */
+async function claimStep(
   db: Firestore,
   input: { owner: string; clock: () => Date; migrations: readonly Migration[]; leaseMs?: number },
 ): Promise<ClaimDecision> {
-  return guardedUpdate<ClaimDecision>(
+  const outcome = await takeLease<ClaimDecision>(
     schemaRef(db),
     (snap) => {
       const decision = planClaim(snap.exists ? schemaFromStored(snap.data()!) : null, { ...input, now: input.clock() });
-      return decision.kind === 'claim' ? { ...decision.write, result: decision } : { done: decision };
+      if (decision.kind !== 'claim') return { done: decision };
+      return { take: 'create' in decision.write ? decision.write.create : decision.write.update, as: decision };
     },
-    { action: 'taking a migration step' },
+    { maxTries: GUARDED_UPDATE_MAX_TRIES },
   );
+  if ('lost' in outcome) throw new Error('schema/current kept changing while taking a migration step; try again', { cause: outcome.cause });
+  return 'done' in outcome ? outcome.done : 'held' in outcome ? outcome.held : outcome.as;
 }
 
 async function runStep(
@@ -109,17 +114,17 @@ async function runStep(
   }
 }
 
-/** One guarded write of the step's own; throws StepTakenOver when the step is no longer this run's. */
+/** One write of the step's holder, fenced by the read (lib/store/lease.ts); throws StepTakenOver when the step is no longer this run's. */
 async function writeStep(
   db: Firestore,
   plan: (state: ReturnType<typeof schemaFromStored> | null) => DocumentData | null,
   version: number,
 ): Promise<void> {
-  const ours = await guardedUpdate<boolean>(
+  const ours = await writeIfOurs(
     schemaRef(db),
     (snap) => {
-      const update = plan(snap.exists ? schemaFromStored(snap.data()!) : null);
-      return update ? { update, result: true } : { done: false };
+      const update = plan(schemaFromStored(snap.data()!));
+      return update ? { update } : null;
     },
     { action: `recording migration ${version}` },
   );
