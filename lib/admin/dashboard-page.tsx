@@ -40,42 +40,10 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       <TopBar now={d.now} title="Scout ops" />
       <Notice flash={input.flash} />
       <QuotaBanner quota={d.quota} />
-      {d.schema.stored !== null && d.schema.stored < d.schema.code ? (
-        <div className="alert" role="status" id="schema-version">
-          <p>
-            <strong>Runs refuse: {d.schema.notice}.</strong>
-          </p>
-        </div>
-      ) : null}
+      <SchemaBanner schema={d.schema} />
       <LoginLockBanner lock={d.door.loginLock} />
-      <section aria-labelledby="subscribers-title" className="first">
-        <h2 id="subscribers-title">
-          Subscribers <span className="count">· {subscriberTotal(d)} in all</span>
-        </h2>
-        <div className="tiles">
-          <Tile n={d.subscribers.active} label="subscribers confirmed and active" />
-          <Tile n={d.subscribers.pending} label="subscribers awaiting confirmation" />
-          <Tile n={d.subscribers.paused} label="subscribers paused" />
-          <Tile n={d.subscribers.unsubscribed} label="subscribers unsubscribed" />
-        </div>
-      </section>
-      <section aria-labelledby="glance-title">
-        <h2 id="glance-title">
-          At a glance <span className="count">· outbox by state, digests for {d.day}</span>
-        </h2>
-        <div className="tiles">
-          <Tile n={d.outbox.held} label="signup emails held for a later hour" />
-          <Tile n={d.outbox.pending} label="emails pending" />
-          <Tile n={d.outbox.sending} label="emails sending" />
-          <Tile n={d.outbox.failed} label="emails failed" bad />
-          <Tile n={d.outbox.dead} label="emails dead" bad />
-          <Tile n={d.digestItemsDue} label="queued items due in a digest" />
-          <Tile n={d.digestsSentToday} label="digests sent today" />
-          <Tile n={d.postingsWaiting} label="postings unmatched after an hour" bad />
-          <Tile n={d.claimsGivenUpRecent} label="claims given up in recent runs" bad />
-        </div>
-        <p>{schemaText(d.schema)}</p>
-      </section>
+      <SubscriberTiles d={d} />
+      <GlanceTiles d={d} />
       <DigestHoursPanel coverage={d.digestHours} />
       <AiVerdictsPanel ai={d.ai} />
       <section aria-labelledby="door-title">
@@ -116,6 +84,57 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       </section>
     </OpsPage>,
     { status: 200, cookies: input.cookies },
+  );
+}
+
+/** While the store is behind the code's schema version, every run refuses: said first, in words. */
+function SchemaBanner({ schema }: { schema: Dashboard['schema'] }) {
+  if (schema.stored === null || schema.stored >= schema.code) return null;
+  return (
+    <div className="alert" role="status" id="schema-version">
+      <p>
+        <strong>Runs refuse: {schema.notice}.</strong>
+      </p>
+    </div>
+  );
+}
+
+function SubscriberTiles({ d }: { d: Dashboard }) {
+  return (
+    <section aria-labelledby="subscribers-title" className="first">
+      <h2 id="subscribers-title">
+        Subscribers <span className="count">· {subscriberTotal(d)} in all</span>
+      </h2>
+      <div className="tiles">
+        <Tile n={d.subscribers.active} label="subscribers confirmed and active" />
+        <Tile n={d.subscribers.pending} label="subscribers awaiting confirmation" />
+        <Tile n={d.subscribers.paused} label="subscribers paused" />
+        <Tile n={d.subscribers.unsubscribed} label="subscribers unsubscribed" />
+      </div>
+    </section>
+  );
+}
+
+/** The outbox by state, today's digests, what waits too long, and the schema version. */
+function GlanceTiles({ d }: { d: Dashboard }) {
+  return (
+    <section aria-labelledby="glance-title">
+      <h2 id="glance-title">
+        At a glance <span className="count">· outbox by state, digests for {d.day}</span>
+      </h2>
+      <div className="tiles">
+        <Tile n={d.outbox.held} label="signup emails held for a later hour" />
+        <Tile n={d.outbox.pending} label="emails pending" />
+        <Tile n={d.outbox.sending} label="emails sending" />
+        <Tile n={d.outbox.failed} label="emails failed" bad />
+        <Tile n={d.outbox.dead} label="emails dead" bad />
+        <Tile n={d.digestItemsDue} label="queued items due in a digest" />
+        <Tile n={d.digestsSentToday} label="digests sent today" />
+        <Tile n={d.postingsWaiting} label="postings unmatched after an hour" bad />
+        <Tile n={d.claimsGivenUpRecent} label="claims given up in recent runs" bad />
+      </div>
+      <p>{schemaText(d.schema)}</p>
+    </section>
   );
 }
 

@@ -148,34 +148,8 @@ export async function repairMatchIndex(
   const pageSize = input.pageSize ?? PAGE;
   const state = await readRepairState(db);
   const stored = indexLayoutOf(state);
-  if (asked !== stored.shards && asked !== stored.building) {
-    // Build the layout asked for: runs go on reading the one in force, which writers keep writing too.
-    const sweep: SweepFigures = { startedAt: input.now, ...nothing };
-    const building = layoutOf(asked);
-    await repairStateRef(db).set({
-      layout: layoutOf(stored.shards),
-      building,
-      after: null,
-      sweep,
-      refusedShards: [],
-      lastSweep: state?.lastSweep ?? null,
-    });
-    input.log?.('match_index_layout_building', { from: stored.shards, to: asked });
-    return { ran: true, ...nothing, finished: false, layoutChangedTo: asked };
-  }
-  if (asked === stored.shards && stored.building !== null) {
-    // Asked for the layout in force again before the build ended: the build is abandoned (its shards go at the next sweep's end).
-    await repairStateRef(db).set({
-      layout: layoutOf(stored.shards),
-      building: null,
-      after: null,
-      sweep: null,
-      refusedShards: [],
-      lastSweep: state?.lastSweep ?? null,
-    });
-    input.log?.('match_index_layout_building', { from: stored.building, to: asked });
-    return { ran: true, ...nothing, finished: false, layoutChangedTo: asked };
-  }
+  const layoutChange = await changeLayoutIfAsked(db, { asked, stored, state, now: input.now, log: input.log });
+  if (layoutChange) return layoutChange;
   const count = asked;
   const layout = layoutOf(count);
   const current = state && (stored.building !== null || state.layout === layout) ? state : null;
@@ -197,25 +171,14 @@ export async function repairMatchIndex(
   let finished = false;
   const pages = input.pagesPerRun ?? sweepPages(Math.max(indexEntries(shards), current?.lastSweep?.checked ?? 0), pageSize);
   for (let page = 0; page < pages && !input.outOfTime?.(); page++) {
-    let query = db.collection(COLLECTIONS.subscribers).orderBy(FieldPath.documentId()).limit(pageSize);
-    if (after) query = query.startAfter(after);
-    const snap = await query.get();
-    finished = snap.size < pageSize;
-    const last = finished ? null : snap.docs[snap.docs.length - 1].id;
-    // Entries with an id in this page's range but no document in it belong to nobody: drift too.
-    const inRange = (uid: string) => (after === null || uid > after) && (last === null || uid <= last);
-    const wanted = new Map<string, IndexEntry | undefined>();
-    for (const doc of snap.docs) wanted.set(doc.id, entryForStored(doc.id, doc.data()));
-    const drifted: string[] = [];
-    for (const [uid, want] of wanted) if (shards[matchIndexShardOf(uid, count)].profiles.get(uid) !== want) drifted.push(uid);
-    for (const shard of shards) for (const uid of shard.profiles.keys()) if (inRange(uid) && !wanted.has(uid)) drifted.push(uid);
-    const fixes = await fixEntries(db, drifted, count, input.log);
-    run.checked += snap.size;
-    run.drift += drifted.length;
-    run.fixed += fixes.fixed;
-    run.refused += fixes.refused;
-    for (const k of fixes.refusedShards) refusedShards.add(k);
-    after = last;
+    const checked = await checkPage(db, { after, pageSize, shards, count, log: input.log });
+    run.checked += checked.size;
+    run.drift += checked.drift;
+    run.fixed += checked.fixes.fixed;
+    run.refused += checked.fixes.refused;
+    for (const k of checked.fixes.refusedShards) refusedShards.add(k);
+    finished = checked.last === null;
+    after = checked.last;
     if (finished) break;
   }
   const figures: SweepFigures = {
@@ -225,27 +188,97 @@ export async function repairMatchIndex(
     fixed: sweep.fixed + run.fixed,
     refused: sweep.refused + run.refused,
   };
-  if (finished) {
-    const unvouched = await finishSweep(db, { count, now: input.now, refusedShards, log: input.log });
+  await saveSweep(db, { finished, figures, count, layout, stored, current, after, refusedShards, now: input.now, log: input.log });
+  return { ran: true, ...run, finished };
+}
+
+/**
+ * When the layout asked for is neither in force nor being built, stores it as the one being built
+ * (runs go on reading the one in force, which writers keep writing too); when the layout in force
+ * is asked for again before a build ended, abandons the build (its shards go at the next sweep's
+ * end). Either is the run's whole share; null when the layout asked for is already in hand.
+ */
+async function changeLayoutIfAsked(
+  db: Firestore,
+  input: { asked: number; stored: ReturnType<typeof indexLayoutOf>; state: RepairState | null; now: Date; log?: Logger },
+): Promise<RepairResult | null> {
+  const { asked, stored, state } = input;
+  const building = asked !== stored.shards && asked !== stored.building;
+  const abandoning = asked === stored.shards && stored.building !== null;
+  if (!building && !abandoning) return null;
+  await repairStateRef(db).set({
+    layout: layoutOf(stored.shards),
+    building: building ? layoutOf(asked) : null,
+    after: null,
+    sweep: building ? ({ startedAt: input.now, ...nothing } satisfies SweepFigures) : null,
+    refusedShards: [],
+    lastSweep: state?.lastSweep ?? null,
+  });
+  input.log?.('match_index_layout_building', { from: building ? stored.shards : stored.building, to: asked });
+  return { ran: true, ...nothing, finished: false, layoutChangedTo: asked };
+}
+
+/**
+ * One page of subscribers after `after`, held against the index: what drifted, and the fixes
+ * made. `last` is the page's last id, or null when it was the last page.
+ */
+async function checkPage(
+  db: Firestore,
+  input: { after: string | null; pageSize: number; shards: Awaited<ReturnType<typeof readIndexShards>>; count: number; log?: Logger },
+) {
+  const { after, pageSize, shards, count } = input;
+  let query = db.collection(COLLECTIONS.subscribers).orderBy(FieldPath.documentId()).limit(pageSize);
+  if (after) query = query.startAfter(after);
+  const snap = await query.get();
+  const last = snap.size < pageSize ? null : snap.docs[snap.docs.length - 1].id;
+  // Entries with an id in this page's range but no document in it belong to nobody: drift too.
+  const inRange = (uid: string) => (after === null || uid > after) && (last === null || uid <= last);
+  const wanted = new Map<string, IndexEntry | undefined>();
+  for (const doc of snap.docs) wanted.set(doc.id, entryForStored(doc.id, doc.data()));
+  const drifted: string[] = [];
+  for (const [uid, want] of wanted) if (shards[matchIndexShardOf(uid, count)].profiles.get(uid) !== want) drifted.push(uid);
+  for (const shard of shards) for (const uid of shard.profiles.keys()) if (inRange(uid) && !wanted.has(uid)) drifted.push(uid);
+  const fixes = await fixEntries(db, drifted, count, input.log);
+  return { size: snap.size, drift: drifted.length, fixes, last };
+}
+
+/** The sweep's state after this run's share: finished (the layout in force, its figures kept as the last sweep) or where to go on. */
+async function saveSweep(
+  db: Firestore,
+  input: {
+    finished: boolean;
+    figures: SweepFigures;
+    count: number;
+    layout: string;
+    stored: ReturnType<typeof indexLayoutOf>;
+    current: RepairState | null;
+    after: string | null;
+    refusedShards: Set<number>;
+    now: Date;
+    log?: Logger;
+  },
+): Promise<void> {
+  const { figures, count, layout, stored, current, now } = input;
+  if (input.finished) {
+    const unvouched = await finishSweep(db, { count, now, refusedShards: input.refusedShards, log: input.log });
     await repairStateRef(db).set({
       layout,
       building: null,
       after: null,
       sweep: null,
       refusedShards: [],
-      lastSweep: { ...figures, finishedAt: input.now, refusedShards: unvouched },
+      lastSweep: { ...figures, finishedAt: now, refusedShards: unvouched },
     });
-  } else {
-    await repairStateRef(db).set({
-      layout: layoutOf(stored.shards),
-      building: stored.building === null ? null : layout,
-      after,
-      sweep: figures,
-      refusedShards: [...refusedShards],
-      lastSweep: current?.lastSweep ?? null,
-    });
+    return;
   }
-  return { ran: true, ...run, finished };
+  await repairStateRef(db).set({
+    layout: layoutOf(stored.shards),
+    building: stored.building === null ? null : layout,
+    after: input.after,
+    sweep: figures,
+    refusedShards: [...input.refusedShards],
+    lastSweep: current?.lastSweep ?? null,
+  });
 }
 
 type Fixes = { fixed: number; refused: number; refusedShards: number[] };
