@@ -2,7 +2,7 @@ import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import { updateQueuedItem } from '../ledger/update-queued-item';
 import { digestEmailKey, outboxCollection, payloadOf, type OutboxRow } from '../outbox/outbox-row';
 import { isLostRace } from '../store/firestore-errors';
-import { commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import { commitAtomicWritesAt, DELIVERY_BYTES, payloadBytes, type AtomicWrite } from '../store/atomic-writes';
 import { digestWrites, firstWriteSize, type DigestWrite, type FlushPlan } from './digest-plan';
 import type { FlushContext } from './flush-context';
 
@@ -14,18 +14,18 @@ type Landed = { claimed: number; items: number; skippedSubscribers: number; notA
 /**
  * One wave of composed digests, written: sealed digests as whole sets (their rows with their first
  * closes, all or nothing), every other close in its own group; the sets that landed go to the
- * run's sender at once. With `holdOpenSet` (more waves to come), the digests of the last set, if it
+ * run's sender at once. With `holdOpenBatch` (more waves to come), the digests of the last set, if it
  * is not full, are held back and written with the next wave, so the cut between waves does not
  * cut a provider request short. Counts what landed; `lost` are the subscribers any of whose
  * writes lost a race, to be read again; `held` what waits for the next wave.
  */
-export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], options: { holdOpenSet: boolean }): Promise<Landed> {
+export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], options: { holdOpenBatch: boolean }): Promise<Landed> {
   const fresh = wave.flatMap(({ plan, row }, i) =>
     row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstWriteSize(plan) }] : [],
   );
-  const sets = ctx.handoff ? ctx.handoff.seal(fresh) : [];
-  const heldSet = options.holdOpenSet && sets.at(-1)?.open ? sets.pop()! : null;
-  const heldBack = new Set(heldSet?.members.map((m) => m.index) ?? []);
+  const sets = ctx.runSender ? ctx.runSender.seal(fresh) : [];
+  const heldBatch = options.holdOpenBatch && sets.at(-1)?.open ? sets.pop()! : null;
+  const heldBack = new Set(heldBatch?.members.map((m) => m.index) ?? []);
   const landed: Landed = {
     claimed: 0,
     items: 0,
@@ -40,7 +40,7 @@ export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], o
     ...sets.map((set) => ({
       write: combined(
         set.members.map((m) => writeGroup(ctx.db, digestWrites(m.plan, set.stored(m))[0])),
-        set.sealBytes,
+        set.packBytes,
       ),
       plans: set.members.map((m) => m.index),
     })),
@@ -59,8 +59,8 @@ export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], o
       )
     : groups.map(() => PLANNED);
   const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
-  if (ctx.handoff)
-    await ctx.handoff.offer(
+  if (ctx.runSender)
+    await ctx.runSender.offer(
       sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
       'flush',
     );
@@ -77,7 +77,7 @@ export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], o
 }
 
 /** A part of a digest's writes as one all-or-nothing write group: the row's create(), then its items' guarded updates. */
-function writeGroup(db: Firestore, part: DigestWrite): WriteGroup {
+function writeGroup(db: Firestore, part: DigestWrite): AtomicWrite {
   const { row, updates } = part;
   return {
     size: updates.length + (row ? 1 : 0),
@@ -89,16 +89,16 @@ function writeGroup(db: Firestore, part: DigestWrite): WriteGroup {
   };
 }
 
-async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<(Timestamp | null)[]> {
+async function commitFlush(ctx: FlushContext, groups: AtomicWrite[]): Promise<(Timestamp | null)[]> {
   await ctx.failpoint('before-digest-commit');
-  return commitGroupsAt(ctx.db, groups, isLostRace);
+  return commitAtomicWritesAt(ctx.db, groups, isLostRace);
 }
 
 /** A dry run's stand-in for a commit time: every plan counts as landed, and nothing is fenced by it. */
 const PLANNED = Timestamp.fromMillis(0);
 
 /** Several groups as one, all or nothing: a sealed set of digests is created whole or not at all. */
-function combined(groups: WriteGroup[], extraBytes: number): WriteGroup {
+function combined(groups: AtomicWrite[], extraBytes: number): AtomicWrite {
   return {
     size: groups.reduce((n, g) => n + g.size, 0),
     bytes: groups.reduce((n, g) => n + (g.bytes ?? 0), extraBytes),

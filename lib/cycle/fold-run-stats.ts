@@ -56,7 +56,7 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     },
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
-    sender: ctx.handoff?.timing() ?? null,
+    sender: ctx.runSender?.timing() ?? null,
     feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, duplicates, error }) => ({
       source,
       status,

@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isLostRace } from '../store/firestore-errors';
-import { commitGroups, DELIVERY_BYTES } from '../store/write-groups';
+import { commitAtomicWrites, DELIVERY_BYTES } from '../store/atomic-writes';
 import { updateQueuedItem, type QueuedItemUpdate } from './update-queued-item';
 
 /**
@@ -9,7 +9,7 @@ import { updateQueuedItem, type QueuedItemUpdate } from './update-queued-item';
  */
 export async function moveQueuedItems(db: Firestore, moves: QueuedItemUpdate[]): Promise<void> {
   if (moves.length === 0) return;
-  await commitGroups(
+  await commitAtomicWrites(
     db,
     moves.map((move) => ({ size: 1, bytes: DELIVERY_BYTES, apply: (batch) => updateQueuedItem(batch, db, move) })),
     isLostRace,

@@ -1,6 +1,6 @@
 import { Timestamp, type Firestore, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { ownsSubscriber, shardBuckets, type Shard } from '../runtime/shard';
-import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
+import { SUBSCRIBERS_PER_BATCH } from '../store/in-batches';
 import { deliveriesCollection, type Delivery } from './delivery';
 import { bestFirst, type Due } from './due-items';
 import { forInQueries } from './in-query';
@@ -13,7 +13,7 @@ import { forInQueries } from './in-query';
 const DUE_PAGE = 25_000;
 
 /**
- * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time, each whole and
+ * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_BATCH at a time, each whole and
  * best first, and each item read once. One query over (status, digestDueAt, uid, score desc) with
  * the due instant as its range: the range comes first in the index, so the query scans only what is
  * due (a run in which nobody is due scans no queued item), and within a slot a subscriber's items
@@ -41,7 +41,7 @@ export async function* dueSubscribers(
   input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard; bucketed?: boolean },
 ): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
-  const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
+  const groupSize = input.groupSize ?? SUBSCRIBERS_PER_BATCH;
   const dueBy = Timestamp.fromDate(input.now);
   const queued = deliveriesCollection(db).where('status', '==', 'queued');
   const buckets = input.bucketed ? shardBuckets(input.shard) : null;

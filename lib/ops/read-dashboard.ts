@@ -43,7 +43,7 @@ export type Dashboard = {
   failures: FailedEmail[];
   /**
    * Claims given up over the recent runs (the `runs` listed): subscribers whose delivery or digest
-   * claim kept losing races for MAX_CLAIM_ROUNDS, summed. Each was left for the next run; a number
+   * claim kept losing races for MAX_CLAIM_ATTEMPTS, summed. Each was left for the next run; a number
    * that keeps growing means a writer is fighting the cycle.
    */
   claimsGivenUpRecent: number;

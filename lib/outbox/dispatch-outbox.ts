@@ -1,7 +1,7 @@
 import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import type { Shard } from '../runtime/shard';
 import { shortHash } from '../store/short-hash';
-import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
+import { deliverSendBatch, LEASE_MS, type DeliverDeps } from './deliver-send-batch';
 import {
   loneLeaseBatches,
   pendingLeaseBatches,
@@ -16,7 +16,7 @@ import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } 
 import { leaseRows, type Lease } from './lease-row';
 import { releaseHeldRows } from './release-held-rows';
 import { outboxCollection, type EmailKind } from './outbox-row';
-import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
+import { formBatch, recoverBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
 
 /** The dispatcher needs exactly what delivering one unit needs. */
 export type DispatchDeps = DeliverDeps;
@@ -36,7 +36,7 @@ const PENDING_PAGE = 2_000;
  * limiter keeps the provider busy; leasing much further ahead would only hold leases (and
  * payloads in memory) for rows that cannot be sent yet.
  */
-const UNITS_AHEAD = 4;
+const SEND_BATCHES_AHEAD = 4;
 
 /**
  * dispatch outbox: lease → activity check → send → record.
@@ -94,9 +94,9 @@ function gaveUp(run: DispatchRun, emailKey: string, reason: string) {
   });
 }
 
-function launch(run: DispatchRun, unit: SendUnit) {
+function launch(run: DispatchRun, unit: SendBatch) {
   const { stats, kinds, inFlight } = run;
-  const tracked: Promise<void> = deliverUnit(run.deps, unit, run.input)
+  const tracked: Promise<void> = deliverSendBatch(run.deps, unit, run.input)
     .then(({ results, retries }) => {
       stats.retried += retries;
       if (unit.batch) stats.batches += 1;
@@ -174,26 +174,26 @@ async function dispatchPending(run: DispatchRun): Promise<void> {
 }
 
 /**
- * Leases each batch of rows in turn and launches its sends, with at most UNITS_AHEAD unfinished.
+ * Leases each batch of rows in turn and launches its sends, with at most SEND_BATCHES_AHEAD unfinished.
  * Stops at the first error of a send, and once the budget is spent or the provider's quota is
  * met (counting the rows not leased as deferred).
  */
 async function leaseAndLaunch(run: DispatchRun, batches: LeaseBatch[]): Promise<'done' | 'stopped'> {
   const { deps, inFlight } = run;
   for (const [i, batch] of batches.entries()) {
-    while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
+    while (inFlight.size >= SEND_BATCHES_AHEAD) await Promise.race(inFlight);
     if (run.errors.length > 0) return 'stopped';
     if (deps.outOfTime() || deps.quota.hit()) {
       run.stats.deferred += rowsIn(batches.slice(i));
       return 'stopped';
     }
-    for (const unit of await leaseUnits(run, batch)) launch(run, unit);
+    for (const unit of await leaseSendBatches(run, batch)) launch(run, unit);
   }
   return 'done';
 }
 
 /** Leases one batch of rows and turns the leases into what goes to the provider, as planSends says. */
-async function leaseUnits(run: DispatchRun, batch: LeaseBatch): Promise<SendUnit[]> {
+async function leaseSendBatches(run: DispatchRun, batch: LeaseBatch): Promise<SendBatch[]> {
   const { deps, stats } = run;
   const leases: Lease[] = [];
   const leased = await leaseRows(deps.db, {
@@ -209,10 +209,10 @@ async function leaseUnits(run: DispatchRun, batch: LeaseBatch): Promise<SendUnit
     if (result.kind === 'failed') gaveUp(run, batch.rows[i].emailKey, result.reason);
     if (result.kind === 'leased') leases.push(result.lease);
   });
-  const units: SendUnit[] = [];
+  const units: SendBatch[] = [];
   for (const planned of planSends(leases, { seal: batch.seal, batchSize: run.batchSize })) {
-    if (planned.send === 'sealed') units.push(sealedUnit(planned.leases));
-    else if (planned.send === 'alone') units.push(singleUnit(planned.lease));
+    if (planned.send === 'sealed') units.push(packedSendBatch(planned.leases));
+    else if (planned.send === 'alone') units.push(singleSendBatch(planned.lease));
     else {
       const unit = await formBatch(deps.db, planned.leases);
       if (unit) units.push(unit);

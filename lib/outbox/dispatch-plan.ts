@@ -59,7 +59,7 @@ export const rowsIn = (batches: LeaseBatch[]) => batches.reduce((n, b) => n + b.
 
 /**
  * One provider request to make of the leases: `sealed`, the rows a lease found already sealed
- * together (sent as that batch, sealedUnit); `alone`, one row (singleUnit); `seal`, never-tried
+ * together (sent as that batch, packedSendBatch); `alone`, one row (singleSendBatch); `seal`, never-tried
  * rows to seal into a new batch first (formBatch).
  */
 export type PlannedSend = { send: 'sealed'; leases: Lease[] } | { send: 'alone'; lease: Lease } | { send: 'seal'; leases: Lease[] };

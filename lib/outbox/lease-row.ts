@@ -4,7 +4,7 @@ import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { addTake, commitFenced, fenceAt, takeLease, type Fence } from '../store/lease';
 import { settleDigestItems } from './settle-digest-items';
-import { commitGroups, type WriteGroup } from '../store/write-groups';
+import { commitAtomicWrites, type AtomicWrite } from '../store/atomic-writes';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { batchBytesOf, batchKeyFor, outboxCollection, packPayload, type OutboxRow } from './outbox-row';
 import { leaseStep } from './send-rules';
@@ -60,10 +60,10 @@ async function applyDecision(
 }
 
 /** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
-const LEASE_CHUNK = 200;
+const LEASE_BATCH = 200;
 
 /** Sealing: the fresh rows leased together also become one provider batch, in the same write. */
-export type SealOptions = { maxBytes: number };
+export type PackOptions = { maxBytes: number };
 
 /**
  * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
@@ -72,15 +72,15 @@ export type SealOptions = { maxBytes: number };
  * only the rows really taken elsewhere are lost. Rows to skip or fail are closed one by one (rare).
  *
  * With `seal`, the chunk's never-attempted rows are also sealed into one provider batch by the
- * same write (batch key and ordered member list on each, see send-unit.ts), saving a second
+ * same write (batch key and ordered member list on each, see send-batch-lease.ts), saving a second
  * fenced write per row. A chunk that falls back is leased unsealed; the caller forms its batch.
  */
 export async function leaseRows(
   db: Firestore,
-  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; chunkSize?: number; seal?: SealOptions },
+  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; chunkSize?: number; seal?: PackOptions },
 ): Promise<LeaseResult[]> {
   const results: LeaseResult[] = [];
-  const chunkSize = input.chunkSize ?? LEASE_CHUNK;
+  const chunkSize = input.chunkSize ?? LEASE_BATCH;
   for (let start = 0; start < input.rows.length; start += chunkSize) {
     const chunk = input.rows.slice(start, start + chunkSize);
     const rowSnaps = await readMany(
@@ -100,7 +100,7 @@ export async function leaseRows(
     );
     const toLease = steps.map((s, i) => (s.step === 'lease' ? i : -1)).filter((i) => i >= 0);
     const sealed = input.seal
-      ? sealable(
+      ? packable(
           toLease.map((i) => rowSnaps[i]),
           input.seal,
         )
@@ -134,7 +134,7 @@ export async function leaseRows(
 }
 
 /** The rows that can go out as one batch: never attempted (a retried row keeps its own key), at least two, within the byte cap. */
-function sealable(snaps: DocumentSnapshot<OutboxRow>[], seal: SealOptions): { key: string; members: string[] } | null {
+function packable(snaps: DocumentSnapshot<OutboxRow>[], seal: PackOptions): { key: string; members: string[] } | null {
   const fresh = snaps.filter((s) => s.data()!.firstAttemptAt === null);
   if (fresh.length < 2) return null;
   if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > seal.maxBytes) return null;
@@ -161,12 +161,12 @@ export type CloseInput = {
  *
  * The same write drops what a final row no longer needs, most of its bytes: the member list of the
  * batch it went out in, and its payload, since nothing can send it again (a final row is never
- * leased, and a batch it went out in is settled from its `sent` members, unit-lease.ts
+ * leased, and a batch it went out in is settled from its `sent` members, send-batch-lease.ts
  * recoverBatch, not rebuilt). Payloads kept: a digest's, gzipped (an operator may resend the
  * latest digest; outbox-row.ts packPayload), and a dead row's as it is (an operator may retry it);
  * the TTL takes those with the row.
  */
-export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
+export function closeWrites(db: Firestore, input: CloseInput): AtomicWrite {
   const sent = input.rowStatus === 'sent';
   const dropPayload = input.rowStatus !== 'dead' && input.row.kind !== 'digest';
   // A digest keeps its payload, gzipped (a dead row keeps it as it is, for a retry to send).
@@ -198,7 +198,7 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
  * us). Then the items each closed digest listed take its outcome ("send, then mark them sent").
  */
 export async function closeRows(db: Firestore, inputs: CloseInput[], failpoint: Failpoint = noFailpoints): Promise<boolean[]> {
-  const closed = await commitGroups(
+  const closed = await commitAtomicWrites(
     db,
     inputs.map((input) => closeWrites(db, input)),
     isLostPrecondition,

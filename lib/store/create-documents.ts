@@ -7,7 +7,7 @@ export const MAX_BATCH_WRITES = 500;
 /** Batches in flight at once: the commits are independent, and one stream of them leaves the store idle between round trips. */
 export const COMMIT_CONCURRENCY = 4;
 /** getAll takes many refs per call; chunks keep each request and its answer modest. */
-const READ_CHUNK = 300;
+const READ_BATCH = 300;
 
 export type NewDocument<T> = { ref: DocumentReference<T>; data: T };
 
@@ -17,8 +17,8 @@ export type NewDocument<T> = { ref: DocumentReference<T>; data: T };
  */
 export async function readMany<T>(db: Firestore, refs: DocumentReference<T>[]): Promise<DocumentSnapshot<T>[]> {
   const snaps: DocumentSnapshot<T>[] = [];
-  for (let i = 0; i < refs.length; i += READ_CHUNK) {
-    const chunk = refs.slice(i, i + READ_CHUNK);
+  for (let i = 0; i < refs.length; i += READ_BATCH) {
+    const chunk = refs.slice(i, i + READ_BATCH);
     // getAll is typed for plain refs, but each snapshot still reads through its ref's converter.
     if (chunk.length > 0) snaps.push(...((await db.getAll(...(chunk as DocumentReference[]))) as DocumentSnapshot<T>[]));
   }

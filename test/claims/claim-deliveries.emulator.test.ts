@@ -46,7 +46,7 @@ const posting = (n: number): StoredPosting => ({
 const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
   subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
 
-const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
+const claim = (runId: string, list: ClaimCandidate[], composeBatchBytes?: number) =>
   claimDeliveries(
     {
       db: h.db,
@@ -60,7 +60,7 @@ const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
       }),
       outOfTime: () => false,
     },
-    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, waveBytes },
+    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, composeBatchBytes },
   );
 
 describe('claiming deliveries onto pages', () => {
@@ -184,7 +184,7 @@ describe('claiming deliveries onto pages', () => {
           composeAlert: async (s) => ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }),
           outOfTime: () => checks++ > 0,
         },
-        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },
+        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerBatch: 2 },
       );
     };
     const reached = async () => [...new Set((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid))].sort();
@@ -220,7 +220,7 @@ describe('claiming deliveries onto pages', () => {
         resumeAfter: cursor?.resumeAfter ?? null,
         done: donePairs(cursor),
         unreached: unreachedPairs(cursor),
-        subscribersPerSlice: 2,
+        subscribersPerBatch: 2,
       },
     );
     const postings = [...new Set(list.map((c) => passKey(c.posting)))];

@@ -308,7 +308,7 @@ describe('daily digest flush over many due pages', () => {
           outOfTime: () => false,
         },
         // A one-byte wave budget: 36 digests are three waves (rounds of 16) in each flush.
-        { now: new Date('2026-11-30T08:05:00Z'), runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+        { now: new Date('2026-11-30T08:05:00Z'), runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, composeBatchBytes: 1 },
       );
 
     const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => flush(`run-${r}`)));

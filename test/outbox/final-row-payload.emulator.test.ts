@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { batchKeyFor, outboxCollection } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
 import { hashPayload } from '../../lib/mail/email-payload';
-import { payloadBytes } from '../../lib/store/write-groups';
+import { payloadBytes } from '../../lib/store/atomic-writes';
 import { dispatchAt } from '../support/dispatch';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 

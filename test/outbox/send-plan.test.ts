@@ -19,7 +19,7 @@ import type { Answer } from '../../lib/outbox/send-rules';
  * What the sender writes after each provider answer, as a table: nextStep's meaning of the
  * answer (test/outbox/send-rules.test.ts) plus what one run can afford — its time budget, its
  * paced retries, its lease. No emulator: the plan is pure, and the emulator suites in this folder
- * check that deliverUnit carries it out.
+ * check that deliverSendBatch carries it out.
  */
 
 const MAX = 5;

@@ -3,16 +3,16 @@ import type { Firestore, Timestamp } from 'firebase-admin/firestore';
 import type { SenderTiming } from '../ledger/runs';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { MAX_COMMIT_BYTES, payloadBytes } from '../store/write-groups';
+import { MAX_COMMIT_BYTES, payloadBytes } from '../store/atomic-writes';
 import { MAX_BATCH_WRITES } from '../store/create-documents';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { subscribersCollection } from '../subscribers/subscriber';
-import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
+import { deliverSendBatch, LEASE_MS, type DeliverDeps } from './deliver-send-batch';
 import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } from './dispatch-stats';
 import { closeWrites, type Lease } from './lease-row';
 import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, payloadOf, type OutboxRow } from './outbox-row';
 import { settleDigestItems } from './settle-digest-items';
-import { holdUnit, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
+import { holdSendBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
 
 /**
  * The run's sender for the rows it creates itself: the claim's alerts and the flush's digests.
@@ -36,14 +36,14 @@ import { holdUnit, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
  * Sets are sent as they are offered, a few in flight, and `offer` waits while too many are queued:
  * payloads are held in memory only for the sets on their way, however many the run creates.
  */
-export type Handoff = {
+export type RunSender = {
   /** Packs rows about to be created into the provider batches they will go out in, each to be written as `stored` gives it. */
-  seal<T extends HandedRow>(rows: T[]): SealedSet<T>[];
+  seal<T extends HandedRow>(rows: T[]): PackedSendBatch<T>[];
   /**
    * Sends sets whose create() landed at `writtenAt` (the commit time: the version of each row).
    * Resolves when there is room for more; throws the error that stopped the sender, if one did.
    */
-  offer(sets: { set: SealedSet<HandedRow>; writtenAt: Timestamp }[], from: 'claim' | 'flush'): Promise<void>;
+  offer(sets: { set: PackedSendBatch<HandedRow>; writtenAt: Timestamp }[], from: 'claim' | 'flush'): Promise<void>;
   /** Waits for every set offered; the sender's stats. Throws the first error a send met. */
   drain(): Promise<DispatchStats>;
   /** Waits for the sends in flight, whatever happened (a run that throws still finishes them before it records itself). */
@@ -61,12 +61,12 @@ export const senderLane = new AsyncLocalStorage<string>();
 /** A row about to be created, as newOutboxRow made it (pending), with the writes its create group takes. */
 export type HandedRow = { emailKey: string; row: OutboxRow; writes: number };
 
-export type SealedSet<T extends HandedRow> = {
+export type PackedSendBatch<T extends HandedRow> = {
   /** The batch key, or null for a set of one (sent alone under its own key). */
   key: string | null;
   members: T[];
   /** What the seal adds to the set's commit: every member carries the list of all members. */
-  sealBytes: number;
+  packBytes: number;
   /**
    * The set ended because the rows ran out, not because it reached a limit (emails, bytes, writes):
    * a caller with more rows coming can hold its members back and seal them with those, so each
@@ -83,9 +83,9 @@ const QUEUED = 8;
 /** A set whose lease has less than this left is renewed before its send (rare: only after a long wait). */
 const RENEW_BELOW_MS = LEASE_MS / 2;
 
-type Job = { set: SealedSet<HandedRow>; writtenAt: Timestamp };
+type Job = { set: PackedSendBatch<HandedRow>; writtenAt: Timestamp };
 
-export function createHandoff(
+export function createRunSender(
   deps: DeliverDeps,
   input: {
     runId: string;
@@ -93,7 +93,7 @@ export function createHandoff(
     batchSize: number;
     /** senderLane's name for this run's sends: its shard, or `run`. */ lane: string;
   },
-): Handoff {
+): RunSender {
   const stats = emptyDispatchStats();
   const batchSize = Math.min(input.batchSize, MAX_BATCH_EMAILS);
   const queue: Job[] = [];
@@ -112,7 +112,7 @@ export function createHandoff(
       const job = queue.shift()!;
       busySince ??= wall();
       const tracked: Promise<void> = senderLane
-        .run(input.lane, () => sendSet(deps, stats, job, input))
+        .run(input.lane, () => sendPackedBatch(deps, stats, job, input))
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           inFlight.delete(tracked);
@@ -131,7 +131,7 @@ export function createHandoff(
 
   return {
     seal(rows) {
-      return sealSets(rows, { batchSize, runId: input.runId, now: deps.clock() });
+      return packSendBatches(rows, { batchSize, runId: input.runId, now: deps.clock() });
     },
     async offer(sets, from) {
       if (failed()) throw failed()!.error;
@@ -176,10 +176,10 @@ export function createHandoff(
  * to one commit (MAX_BATCH_WRITES writes, MAX_COMMIT_BYTES): a set is created all or nothing, so
  * its seal is whole — every member it lists exists, leased to this run — or none of it exists.
  */
-export function sealSets<T extends HandedRow>(
+export function packSendBatches<T extends HandedRow>(
   rows: T[],
   input: { batchSize: number; runId: string; now: Date; leaseMs?: number },
-): SealedSet<T>[] {
+): PackedSendBatch<T>[] {
   const ordered = [...rows].sort((a, b) => a.emailKey.localeCompare(b.emailKey));
   const sets: T[][] = [];
   let current: T[] = [];
@@ -194,7 +194,7 @@ export function sealSets<T extends HandedRow>(
     const full =
       current.length === input.batchSize ||
       emailBytes + email > MAX_BATCH_BYTES ||
-      commitBytes + commit + sealBytesOf(current.length + 1, keyBytes + key) > MAX_COMMIT_BYTES ||
+      commitBytes + commit + packBytesOf(current.length + 1, keyBytes + key) > MAX_COMMIT_BYTES ||
       writes + row.writes > MAX_BATCH_WRITES;
     if (current.length > 0 && full) {
       sets.push(current);
@@ -218,8 +218,8 @@ export function sealSets<T extends HandedRow>(
     return {
       key,
       members,
-      sealBytes: key
-        ? sealBytesOf(
+      packBytes: key
+        ? packBytesOf(
             members.length,
             memberKeys.reduce((n, k) => n + k.length + 4, 0),
           )
@@ -240,14 +240,14 @@ export function sealSets<T extends HandedRow>(
 }
 
 /** n members each carrying the list of all n keys (keyBytes in all, with room for their encoding). */
-const sealBytesOf = (members: number, keyBytes: number) => (members > 1 ? members * keyBytes : 0);
+const packBytesOf = (members: number, keyBytes: number) => (members > 1 ? members * keyBytes : 0);
 
 /**
  * One set: the subscribers re-read (opt-outs win), the ones who may no longer receive set aside,
- * then the send and the record (deliverUnit, the dispatcher's own). A run out of time, or past a
+ * then the send and the record (deliverSendBatch, the dispatcher's own). A run out of time, or past a
  * quota, hands the set back as the dispatcher hands back what it leased and did not send.
  */
-async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input: { maxAttempts: number }): Promise<void> {
+async function sendPackedBatch(deps: DeliverDeps, stats: DispatchStats, job: Job, input: { maxAttempts: number }): Promise<void> {
   const { set, writtenAt } = job;
   const memberKeys = set.members.map((m) => m.emailKey);
   // The row as the lease step would have handed it over: as it was before the lease, the seal merged in.
@@ -258,7 +258,7 @@ async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input:
     attempts: 1,
   }));
   if (deps.outOfTime() || deps.quota.hit()) {
-    const held = await holdUnit(deps.db, unitOf(leases), { handedOver: false, lastError: null, now: deps.clock() });
+    const held = await holdSendBatch(deps.db, sendBatchOf(leases), { handedOver: false, lastError: null, now: deps.clock() });
     if (held) stats.deferred += leases.length;
     else stats.fenced += leases.length;
     return;
@@ -286,13 +286,13 @@ async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input:
   }
   if (leases.length === 0) return;
 
-  const { results, retries } = await deliverUnit(deps, unitOf(leases), input);
+  const { results, retries } = await deliverSendBatch(deps, sendBatchOf(leases), input);
   stats.retried += retries;
   if (leases.length > 1) stats.batches += 1;
   for (const lease of leases) countResult(stats, results.get(lease.emailKey) ?? 'fenced', lease.row.kind);
 }
 
-const unitOf = (leases: Lease[]): SendUnit => (leases.length > 1 ? sealedUnit(leases) : singleUnit(leases[0]));
+const sendBatchOf = (leases: Lease[]): SendBatch => (leases.length > 1 ? packedSendBatch(leases) : singleSendBatch(leases[0]));
 
 /**
  * In one fenced commit: the members whose subscriber may no longer receive are closed `skipped`,

@@ -14,9 +14,9 @@ export type Guard = Fence;
 export type Member = { emailKey: string; row: OutboxRow; guard: Guard; attempts: number; active: boolean };
 
 /** What goes to the provider in one request: one row under its email key, or a batch under the batch key. */
-export type SendUnit = { key: string; batch: boolean; members: Member[] };
+export type SendBatch = { key: string; batch: boolean; members: Member[] };
 
-export function singleUnit(lease: Lease): SendUnit {
+export function singleSendBatch(lease: Lease): SendBatch {
   return {
     key: lease.emailKey,
     batch: false,
@@ -25,10 +25,10 @@ export function singleUnit(lease: Lease): SendUnit {
 }
 
 /** Rows whose lease already sealed them into one batch (leaseRows with `seal`), in the batch's member order. */
-export function sealedUnit(leases: Lease[]): SendUnit {
+export function packedSendBatch(leases: Lease[]): SendBatch {
   const { batchKey, batchMembers } = leases[0].row;
   if (!batchKey || !batchMembers || leases.some((l) => l.row.batchKey !== batchKey) || leases.length !== batchMembers.length)
-    throw new Error('sealedUnit needs every member of one sealed batch');
+    throw new Error('packedSendBatch needs every member of one sealed batch');
   const byKey = new Map(leases.map((l) => [l.emailKey, l]));
   return {
     key: batchKey,
@@ -45,7 +45,7 @@ export function sealedUnit(leases: Lease[]): SendUnit {
  * member list, fenced by its lease, before the batch is sent. A run that later finds a member
  * abandoned can rebuild the very same request from that list and resend it under the same key.
  */
-export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUnit | null> {
+export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendBatch | null> {
   const ordered = [...leases].sort((a, b) => a.emailKey.localeCompare(b.emailKey));
   const memberKeys = ordered.map((l) => l.emailKey);
   const key = batchKeyFor(memberKeys);
@@ -73,7 +73,7 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
  * `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each;
  * `sent`: those recorded sent because another member of their batch was.
  */
-export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number; sent: string[] };
+export type RecoveredBatch = { unit: SendBatch | null; failed: string[]; released: number; sent: string[] };
 
 /**
  * A batch whose sender died: inside the provider's key window it is resent whole, byte for byte,
@@ -167,7 +167,7 @@ export async function recoverBatch(
 /** Refreshes the lease of every active member before another attempt; false when any was taken over. */
 export async function extendLease(
   db: Firestore,
-  unit: SendUnit,
+  unit: SendBatch,
   input: { leaseUntil: Date; lastError: string; countsAttempt?: boolean },
 ): Promise<boolean> {
   const counts = input.countsAttempt ?? true;
@@ -194,9 +194,9 @@ export async function extendLease(
  * an unknown outcome stays `sending` with an expired lease, so the next run re-checks it under the
  * key-window rule. A batch the provider refused as a whole is dissolved: its rows go out alone.
  */
-export async function releaseUnit(
+export async function releaseSendBatch(
   db: Firestore,
-  unit: SendUnit,
+  unit: SendBatch,
   input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date; asNew?: boolean },
 ): Promise<boolean> {
   const batch = db.batch();
@@ -228,9 +228,9 @@ export async function releaseUnit(
  *   `sending` with an expired lease, so the next run applies the key-window rule, as it would have.
  * `lastError` null leaves the row's last error as it was (a send that never left this run).
  */
-export async function holdUnit(
+export async function holdSendBatch(
   db: Firestore,
-  unit: SendUnit,
+  unit: SendBatch,
   input: { handedOver: boolean; lastError: string | null; now: Date },
 ): Promise<boolean> {
   const batch = db.batch();

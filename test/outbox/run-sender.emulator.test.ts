@@ -14,7 +14,7 @@ import { expectBatchesWhole } from '../support/batches';
 
 /**
  * The rows a run creates itself are created leased and sealed into their provider batches, and
- * sent as they land (lib/outbox/handoff.ts): one read and one write per email, every guarantee of
+ * sent as they land (lib/outbox/run-sender.ts): one read and one write per email, every guarantee of
  * the dispatcher kept — opt-outs re-read right before the send, the lease fenced by version, a
  * crashed batch resent whole under its key.
  */
@@ -132,7 +132,7 @@ describe('rows the run creates are sent as they land', () => {
     const alert = async (s: { email: string }) => plainEmail(s.email, 'React');
     // A one-byte wave budget: each round of 16 renders is a wave of its own, ten waves for 150 alerts.
     const claimed = await claimDeliveries(
-      { db: h.db, composeAlert: alert, outOfTime: () => false, handoff: run.handoff },
+      { db: h.db, composeAlert: alert, outOfTime: () => false, runSender: run.runSender },
       {
         candidates: subscribersNow.map((subscriber) => ({
           subscriber: subscriber as never,
@@ -144,10 +144,10 @@ describe('rows the run creates are sent as they land', () => {
         now: new Date(NOW),
         retentionDays: 30,
         digestHourUtc: 8,
-        waveBytes: 1,
+        composeBatchBytes: 1,
       },
     );
-    const sent = await run.handoff!.drain();
+    const sent = await run.runSender!.drain();
 
     expect(claimed).toMatchObject({ alertEmails: 150, gaveUp: 0 });
     expect(sent.sent.alert).toBe(150);
@@ -170,10 +170,10 @@ describe('rows the run creates are sent as they land', () => {
     const digest = async ({ subscriber }: { subscriber: { email: string } }) => plainEmail(subscriber.email, 'digest');
 
     const flushed = await flushDueDigests(
-      { db: h.db, composeDigest: digest, outOfTime: () => false, handoff: run.handoff },
-      { now: at, runId: run.runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+      { db: h.db, composeDigest: digest, outOfTime: () => false, runSender: run.runSender },
+      { now: at, runId: run.runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, composeBatchBytes: 1 },
     );
-    const sent = await run.handoff!.drain();
+    const sent = await run.runSender!.drain();
 
     expect(flushed).toMatchObject({ due: 130, claimed: 130, gaveUp: 0 });
     expect(sent.sent.digest).toBe(130);

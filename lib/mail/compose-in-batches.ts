@@ -10,7 +10,7 @@ import type { EmailPayload } from './email-payload';
  * 320 MB heap out (docs/performance.md, J = 2,000). 8 MB still holds more than two provider batches
  * (MAX_BATCH_BYTES) of the heaviest emails, so a wave never makes a batch smaller than it would be.
  */
-export const WAVE_BYTES = 8_000_000;
+export const COMPOSE_BATCH_BYTES = 8_000_000;
 
 /** Emails composed at once within a wave: rendering is CPU, so a few at a time is as fast as all. */
 export const COMPOSE_CONCURRENCY = 16;
@@ -18,7 +18,7 @@ export const COMPOSE_CONCURRENCY = 16;
 /** What one item composed to, with its place among the items. */
 export type Composed<R> = { index: number; result: R };
 /** A wave of composed items; `last` when no item is left to compose after it. */
-export type Wave<R> = { items: Composed<R>[]; last: boolean };
+export type ComposedBatch<R> = { items: Composed<R>[]; last: boolean };
 
 /**
  * Composes `items` in order, COMPOSE_CONCURRENCY at a time, and yields them in waves: each wave
@@ -27,12 +27,12 @@ export type Wave<R> = { items: Composed<R>[]; last: boolean };
  * bodies are then garbage once the sender has them. (A caller may carry the last, unfilled provider
  * batch of a wave into the next one, so its requests stay full: one batch more, MAX_BATCH_BYTES.)
  */
-export async function* composeInWaves<T, R>(
+export async function* composeInBatches<T, R>(
   items: T[],
   compose: (item: T, index: number) => Promise<R>,
   payloadOf: (result: R) => EmailPayload | null,
-  maxBytes = WAVE_BYTES,
-): AsyncGenerator<Wave<R>> {
+  maxBytes = COMPOSE_BATCH_BYTES,
+): AsyncGenerator<ComposedBatch<R>> {
   let wave: Composed<R>[] = [];
   let bytes = 0;
   for (let start = 0; start < items.length; start += COMPOSE_CONCURRENCY) {
@@ -53,4 +53,4 @@ export async function* composeInWaves<T, R>(
 }
 
 /** The most a wave can hold: its budget, and one more round of the heaviest emails. */
-export const MAX_WAVE_BYTES = WAVE_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES;
+export const MAX_COMPOSE_BATCH_BYTES = COMPOSE_BATCH_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES;

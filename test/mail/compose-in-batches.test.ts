@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPOSE_CONCURRENCY, composeInWaves, MAX_WAVE_BYTES, WAVE_BYTES, type Wave } from '../../lib/mail/compose-in-waves';
+import { COMPOSE_CONCURRENCY, composeInBatches, MAX_COMPOSE_BATCH_BYTES, COMPOSE_BATCH_BYTES, type ComposedBatch } from '../../lib/mail/compose-in-batches';
 import { emailBytes, MAX_EMAIL_BYTES } from '../../lib/mail/email-budget';
 import { MAX_BATCH_BYTES } from '../../lib/outbox/dispatch-stats';
 import type { EmailPayload } from '../../lib/mail/email-payload';
@@ -13,8 +13,8 @@ const email = (bytes: number): EmailPayload => ({
   headers: {},
 });
 
-async function collect<R>(gen: AsyncGenerator<Wave<R>>) {
-  const waves: Wave<R>[] = [];
+async function collect<R>(gen: AsyncGenerator<ComposedBatch<R>>) {
+  const waves: ComposedBatch<R>[] = [];
   for await (const wave of gen) waves.push(wave);
   return waves;
 }
@@ -23,7 +23,7 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
   it('waves end once their bodies reach the budget, so no wave holds more than the budget and one round of renders', async () => {
     const sizes = Array.from({ length: 1_000 }, (_, i) => 20_000 + (i % 7) * 10_000);
     const waves = await collect(
-      composeInWaves(
+      composeInBatches(
         sizes,
         async (bytes) => email(bytes),
         (payload) => payload,
@@ -43,7 +43,7 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
     const items = Array.from({ length: 101 }, (_, i) => `item-${i}`);
     const composed: string[] = [];
     const waves = await collect(
-      composeInWaves(
+      composeInBatches(
         items,
         async (item, index) => (composed.push(item), { item, index, payload: email(5_000) }),
         (r) => r.payload,
@@ -59,7 +59,7 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
 
   it('results without an email (nothing to send) weigh nothing and still come back', async () => {
     const waves = await collect(
-      composeInWaves(
+      composeInBatches(
         [1, 2, 3],
         async (n) => n,
         () => null,
@@ -78,9 +78,9 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
   });
 
   it('a wave still holds more than two full provider batches, so waves never make batches smaller', () => {
-    expect(WAVE_BYTES).toBeGreaterThanOrEqual(2 * MAX_BATCH_BYTES);
+    expect(COMPOSE_BATCH_BYTES).toBeGreaterThanOrEqual(2 * MAX_BATCH_BYTES);
     // And its bound stays small beside a serverless function's memory, two slices in flight.
-    expect(2 * MAX_WAVE_BYTES).toBeLessThan(32 * 1024 * 1024);
-    expect(MAX_WAVE_BYTES).toBe(WAVE_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES);
+    expect(2 * MAX_COMPOSE_BATCH_BYTES).toBeLessThan(32 * 1024 * 1024);
+    expect(MAX_COMPOSE_BATCH_BYTES).toBe(COMPOSE_BATCH_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES);
   });
 });

@@ -2,18 +2,18 @@ import pLimit from 'p-limit';
 
 /**
  * Subscribers planned together from one round of reads. Their emails are composed and written a
- * wave at a time within the slice (compose-in-waves.ts), which is what bounds the bodies in memory.
+ * wave at a time within the slice (compose-in-batches.ts), which is what bounds the bodies in memory.
  */
-export const SUBSCRIBERS_PER_SLICE = 1_000;
+export const SUBSCRIBERS_PER_BATCH = 1_000;
 /** Slices in progress at once: one renders (CPU) while the other waits on the store. */
-const SLICES_IN_FLIGHT = 2;
+const BATCHES_IN_FLIGHT = 2;
 
 /**
- * Runs `work` over slices of SUBSCRIBERS_PER_SLICE, two at a time, started in order. Every slice is awaited before
+ * Runs `work` over slices of SUBSCRIBERS_PER_BATCH, two at a time, started in order. Every slice is awaited before
  * this returns, even when one fails, so no write of this run lands after the run has ended.
  */
-export async function inSlices<T>(items: T[], work: (slice: T[]) => Promise<unknown>, size = SUBSCRIBERS_PER_SLICE): Promise<void> {
-  const limit = pLimit(SLICES_IN_FLIGHT);
+export async function inBatches<T>(items: T[], work: (slice: T[]) => Promise<unknown>, size = SUBSCRIBERS_PER_BATCH): Promise<void> {
+  const limit = pLimit(BATCHES_IN_FLIGHT);
   const slices: T[][] = [];
   for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
   const settled = await Promise.allSettled(slices.map((slice) => limit(() => work(slice))));

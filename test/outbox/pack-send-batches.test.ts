@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_EMAILS } from '../../lib/mail/mailer';
-import { sealSets, type HandedRow } from '../../lib/outbox/handoff';
+import { packSendBatches, type HandedRow } from '../../lib/outbox/run-sender';
 import { MAX_BATCH_BYTES } from '../../lib/outbox/dispatch-stats';
 import { batchBytesOf, newOutboxRow, payloadOf } from '../../lib/outbox/outbox-row';
 import { MAX_BATCH_WRITES } from '../../lib/store/create-documents';
-import { MAX_COMMIT_BYTES, payloadBytes } from '../../lib/store/write-groups';
+import { MAX_COMMIT_BYTES, payloadBytes } from '../../lib/store/atomic-writes';
 
 /**
  * A sealed set is created in one commit and sent in one provider request, so it must fit both:
@@ -45,7 +45,7 @@ describe('sealed sets fit one commit and one provider batch', () => {
     ['long addresses (keys near 256 characters)', { htmlBytes: 15_000, keyChars: 230, writes: 1 }],
     ['25-item alerts', { htmlBytes: 50_000, keyChars: 40, writes: 26 }],
   ])('%s', (_name, shape) => {
-    const sets = sealSets(rows(1_000, shape), { batchSize: MAX_BATCH_EMAILS, runId: 'run-1', now: NOW });
+    const sets = packSendBatches(rows(1_000, shape), { batchSize: MAX_BATCH_EMAILS, runId: 'run-1', now: NOW });
     expect(sets.reduce((n, s) => n + s.members.length, 0)).toBe(1_000);
     for (const set of sets) {
       expect(set.members.length).toBeLessThanOrEqual(MAX_BATCH_EMAILS);
@@ -54,12 +54,12 @@ describe('sealed sets fit one commit and one provider batch', () => {
       // What the commit carries: every stored row as written, seal included (JSON as a stand-in for the wire encoding).
       const stored = set.members.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(set.stored(m))), 0);
       expect(stored).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
-      expect(set.members.reduce((n, m) => n + payloadBytes(payloadOf(m.row)), set.sealBytes)).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
+      expect(set.members.reduce((n, m) => n + payloadBytes(payloadOf(m.row)), set.packBytes)).toBeLessThanOrEqual(MAX_COMMIT_BYTES);
     }
   });
 
   it('only a last set that ran out of rows short of the batch size is open (a caller with more rows coming may hold it back)', () => {
-    const at = (n: number) => sealSets(rows(n, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
+    const at = (n: number) => packSendBatches(rows(n, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
     expect(at(250).map((s) => [s.members.length, s.open])).toEqual([
       [100, false],
       [100, false],
@@ -70,13 +70,13 @@ describe('sealed sets fit one commit and one provider batch', () => {
   });
 
   it('a set of one is not sealed: it goes alone under its own key', () => {
-    const [only] = sealSets(rows(1, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
+    const [only] = packSendBatches(rows(1, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'r', now: NOW });
     expect(only.key).toBeNull();
     expect(only.stored(only.members[0])).toMatchObject({ status: 'sending', batchKey: null, batchMembers: null, attempts: 1 });
   });
 
   it('the stored row is what a lease and a seal would have written: leased to the run, first attempt at creation', () => {
-    const [set] = sealSets(rows(3, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'run-7', now: NOW });
+    const [set] = packSendBatches(rows(3, { htmlBytes: 100, keyChars: 10, writes: 1 }), { batchSize: 100, runId: 'run-7', now: NOW });
     const stored = set.stored(set.members[1]);
     expect(stored).toMatchObject({ status: 'sending', leaseOwner: 'run-7', firstAttemptAt: NOW, attempts: 1, batchKey: set.key });
     expect(stored.batchMembers).toEqual(set.members.map((m) => m.emailKey));

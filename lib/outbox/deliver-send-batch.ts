@@ -20,7 +20,7 @@ import {
   type ProviderAnswer,
   type SendPlan,
 } from './send-plan';
-import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
+import { extendLease, holdSendBatch, releaseSendBatch, type Member, type SendBatch } from './send-batch-lease';
 
 export const LEASE_MS = 120_000;
 
@@ -73,9 +73,9 @@ type Progress = {
  * record is fenced by the lease version we hold, so a run whose lease was taken over cannot
  * overwrite the new holder.
  */
-export async function deliverUnit(
+export async function deliverSendBatch(
   deps: DeliverDeps,
-  unit: SendUnit,
+  unit: SendBatch,
   input: { maxAttempts: number },
 ): Promise<{ results: Map<string, MemberResult>; retries: number }> {
   const progress: Progress = {
@@ -106,17 +106,17 @@ export async function deliverUnit(
   }
 }
 
-const activeMembers = (unit: SendUnit) => unit.members.filter((m) => m.active);
+const activeMembers = (unit: SendBatch) => unit.members.filter((m) => m.active);
 
 /** Every active member ended the same way. */
-function settled(unit: SendUnit, result: MemberResult): Map<string, MemberResult> {
+function settled(unit: SendBatch, result: MemberResult): Map<string, MemberResult> {
   return new Map(activeMembers(unit).map((m) => [m.emailKey, result]));
 }
 
 /** One request through the limiter, unless the run's quota pause or a late slot stops it first. */
 async function sendOnce(
   deps: DeliverDeps,
-  unit: SendUnit,
+  unit: SendBatch,
 ): Promise<{ answer: Answer; providerIds: string[]; retryAfterMs: number | null }> {
   await deps.failpoint('before-send', { emailKey: unit.key });
   let refused: 'first' | 'again' | null = null;
@@ -138,20 +138,20 @@ async function sendOnce(
 /** Carries out a plan that ends the request's turn in this run. */
 async function recordPlan(
   deps: DeliverDeps,
-  unit: SendUnit,
+  unit: SendBatch,
   plan: Exclude<SendPlan, { plan: 'retry' }>,
   providerIds: string[],
 ): Promise<Map<string, MemberResult>> {
   switch (plan.plan) {
     case 'hand-back': {
-      const held = await holdUnit(deps.db, unit, { handedOver: plan.handedOver, lastError: plan.lastError, now: deps.clock() });
+      const held = await holdSendBatch(deps.db, unit, { handedOver: plan.handedOver, lastError: plan.lastError, now: deps.clock() });
       return settled(unit, held ? plan.result : 'fenced');
     }
     case 'record-sent':
       return recordSent(deps, unit, providerIds);
     case 'release': {
       if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
-      const released = await releaseUnit(deps.db, unit, {
+      const released = await releaseSendBatch(deps.db, unit, {
         neverSent: plan.neverSent,
         dissolve: plan.dissolve,
         asNew: plan.asNew,
@@ -173,7 +173,7 @@ async function recordPlan(
  */
 async function prepareRetry(
   deps: DeliverDeps,
-  unit: SendUnit,
+  unit: SendBatch,
   plan: Extract<SendPlan, { plan: 'retry' }>,
   progress: Progress,
 ): Promise<boolean> {
@@ -195,7 +195,7 @@ async function prepareRetry(
 }
 
 /** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
-function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
+function send(mailer: Mailer, unit: SendBatch): Promise<SendOutcome | BatchOutcome> {
   const idempotencyKey = providerIdempotencyKey(unit.key);
   if (!unit.batch) return mailer.send(payloadOf(unit.members[0].row), { idempotencyKey });
   return mailer.sendBatch(
@@ -224,7 +224,7 @@ function closeInput(
 }
 
 /** Every active member recorded `sent`, each with the provider id the answer gave it. */
-async function recordSent(deps: DeliverDeps, unit: SendUnit, providerIds: string[]): Promise<Map<string, MemberResult>> {
+async function recordSent(deps: DeliverDeps, unit: SendBatch, providerIds: string[]): Promise<Map<string, MemberResult>> {
   await deps.failpoint('before-record', { emailKey: unit.key });
   const members = unit.members.map((m, i) => ({ m, providerId: providerIds[i] })).filter(({ m }) => m.active);
   const closed = await closeRows(
@@ -238,7 +238,7 @@ async function recordSent(deps: DeliverDeps, unit: SendUnit, providerIds: string
 /** Every active member closed for good, `statuses` in member order. */
 async function closeAll(
   deps: DeliverDeps,
-  unit: SendUnit,
+  unit: SendBatch,
   statuses: ('failed' | 'dead')[],
   reason: string,
 ): Promise<Map<string, MemberResult>> {
