@@ -31,7 +31,7 @@ export type ComposeAlert = (subscriber: IndexedSubscriber, items: ClaimCandidate
 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
- * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
+ * stay pending, and `resumeAfter` is the last subscriber whose subscriber batch was started (where the next
  * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
  * after MAX_CLAIM_ATTEMPTS; their postings stay pending and the next run claims them.
  */
@@ -88,7 +88,7 @@ export async function claimDeliveries(
     judge?: Judge | null;
     /**
      * The run's sender for the rows it creates (run-sender.ts): alerts are then created leased and
-     * sealed into their provider batches, and sent as they land. Without it they are created
+     * packed into their send batches, and sent as they land. Without it they are created
      * `pending`, for the dispatcher.
      */
     runSender?: RunSender | null;
@@ -107,7 +107,7 @@ export async function claimDeliveries(
     /** Pairs of those postings that no run reached yet (claim-cursor.ts): created without a read first. */
     unreached?: (uid: string, posting: StoredPosting) => boolean;
     subscribersPerBatch?: number;
-    /** The email bodies a slice composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
+    /** The email bodies a subscriber batch composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
     composeBatchBytes?: number;
     /** Off: plan only, write nothing (the dry run). On by default. */
     commit?: boolean;
@@ -142,15 +142,15 @@ export async function claimDeliveries(
   const done = input.done ?? (() => false);
   const left = input.candidates.filter((c) => !done(c.subscriber.id, c.posting));
   const bySubscriber = inResumeOrder(candidatesBySubscriber(left), input.resumeAfter ?? null);
-  // Out of time, a slice is not started: the next run matches the same postings again, starts
-  // after the last slice started here, and leaves out the pairs the cursor says were claimed here.
+  // Out of time, a subscriber batch is not started: the next run matches the same postings again,
+  // starts after the last batch started here, and leaves out the pairs the cursor says were claimed here.
   let lastStarted: string | null = null;
   await inBatches(
     bySubscriber,
-    async (slice) => {
+    async (batch) => {
       if (deps.outOfTime()) return void (stats.truncated = true);
-      lastStarted = slice[slice.length - 1][0].subscriber.id;
-      await claimSubscriberBatch(ctx, slice, stats);
+      lastStarted = batch[batch.length - 1][0].subscriber.id;
+      await claimSubscriberBatch(ctx, batch, stats);
     },
     input.subscribersPerBatch,
   );
@@ -159,11 +159,11 @@ export async function claimDeliveries(
 }
 
 /** Subscribers by uid, starting after `resumeAfter` and wrapping around to those before it. */
-function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
-  const uids = [...groups.keys()].sort();
+function inResumeOrder(bySubscriber: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
+  const uids = [...bySubscriber.keys()].sort();
   const start = resumeAfter === null ? 0 : uids.findIndex((uid) => uid > resumeAfter);
   const ordered = start <= 0 ? uids : [...uids.slice(start), ...uids.slice(0, start)];
-  return ordered.map((uid) => groups.get(uid)!);
+  return ordered.map((uid) => bySubscriber.get(uid)!);
 }
 
 /**
@@ -172,13 +172,13 @@ function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: strin
  * (claim-writes.ts). Subscribers whose writes lost a race are read and planned again, up to
  * MAX_CLAIM_ATTEMPTS times (claim-in-attempts.ts).
  */
-async function claimSubscriberBatch(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
+async function claimSubscriberBatch(ctx: ClaimContext, subscribers: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
   // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
-  // and then our create() loses and the next round reads. So does a pair the claim cursor says no
-  // run reached yet. The first round reads only the other pairs (a run that stopped or crashed
+  // and then our create() loses and the next attempt reads. So does a pair the claim cursor says no
+  // run reached yet. The first attempt reads only the other pairs (a run that stopped or crashed
   // halfway may have claimed some); a subscriber that lost a race is read whole.
   let firstAttempt = true;
-  const { gaveUp } = await claimInAttempts(groups, async (pending) => {
+  const { gaveUp } = await claimInAttempts(subscribers, async (pending) => {
     const first = firstAttempt;
     firstAttempt = false;
     const unclaimed = (c: ClaimCandidate) => c.posting.runId === ctx.runId || ctx.unreached(c.subscriber.id, c.posting);
@@ -203,18 +203,19 @@ async function claimSubscriberBatch(ctx: ClaimContext, groups: ClaimCandidate[][
         ),
       ),
     );
-    // The slice's alerts are composed, written and handed over a wave at a time (compose-in-batches.ts):
-    // its memory is a wave of email bodies, however many subscribers it plans.
+    // The batch's alerts are composed, written and handed over a compose batch at a time
+    // (compose-in-batches.ts): its memory is one compose batch of email bodies, however many
+    // subscribers it plans.
     const lost: ClaimCandidate[][] = [];
-    const waves = composeInBatches(
+    const composedBatches = composeInBatches(
       fresh,
       (items, i) => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null),
       (plan) => plan.alert?.row.payload ?? null,
       ctx.composeBatchBytes,
     );
     let held: Composed<ClaimPlan>[] = [];
-    for await (const wave of waves) {
-      const written = await commitComposedBatch(ctx, [...held, ...wave.items], stats, { holdOpenBatch: !wave.last });
+    for await (const composed of composedBatches) {
+      const written = await commitComposedBatch(ctx, [...held, ...composed.items], stats, { holdOpenBatch: !composed.last });
       held = written.held;
       for (const i of written.lost) lost.push(pending[i]);
     }
@@ -224,27 +225,28 @@ async function claimSubscriberBatch(ctx: ClaimContext, groups: ClaimCandidate[][
 }
 
 /**
- * One wave of a slice's subscriber plans, written: the alerts (sealed into their provider batches
- * when the run has a sender) and every other write. The alerts that landed go to the sender at
- * once, while the next wave is composed. With `holdOpenBatch` (more waves to come), the subscribers
- * of the last set, if it is not full, are held back whole and written with the next wave, so the
- * cut between waves does not cut a provider request short. Counts what landed; returns the
- * subscribers (by their index in the round) any of whose writes lost a race, to be re-read and
+ * One compose batch of a subscriber batch's plans, written: the alerts (packed into their send
+ * batches when the run has a sender) and every other write. The alerts that landed go to the sender
+ * at once, while the next compose batch is composed. With `holdOpenBatch` (more to come), the
+ * subscribers of the last send batch, if it is not full, are held back whole and written with the
+ * next compose batch, so the cut between compose batches does not cut a provider request short.
+ * Counts what landed; returns the subscribers (by their index in the attempt) any of whose writes
+ * lost a race, to be re-read and
  * re-planned whole, and those held back.
  */
 async function commitComposedBatch(
   ctx: ClaimContext,
-  wave: Composed<ClaimPlan>[],
+  composed: Composed<ClaimPlan>[],
   stats: ClaimStats,
   options: { holdOpenBatch: boolean },
 ): Promise<{ lost: number[]; held: Composed<ClaimPlan>[] }> {
-  const { groups: alerts, heldBack } = alertWrites(
+  const { atomicWrites: alerts, heldBack } = alertWrites(
     ctx.db,
     ctx.runSender,
-    wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
+    composed.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
     options,
   );
-  const writing = wave.filter(({ index }) => !heldBack.has(index));
+  const writing = composed.filter(({ index }) => !heldBack.has(index));
   const writes = [
     ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
     ...writing.flatMap(({ index, result: plan }) =>
@@ -260,7 +262,7 @@ async function commitComposedBatch(
   const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
   if (ctx.runSender)
     await ctx.runSender.offer(
-      alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
+      alerts.flatMap(({ sendBatch }, j) => (sendBatch && committed[j] ? [{ sendBatch, writtenAt: committed[j] }] : [])),
       'claim',
     );
   for (const { index, result: plan } of writing) {
@@ -272,13 +274,13 @@ async function commitComposedBatch(
     stats.notAFit += plan.notAFit;
     if (!ctx.commit) stats.planned.push(...plan.planned);
   }
-  return { lost: [...lostSubscribers], held: wave.filter(({ index }) => heldBack.has(index)) };
+  return { lost: [...lostSubscribers], held: composed.filter(({ index }) => heldBack.has(index)) };
 }
 
 /**
  * An instant subscriber's new matches, each with the model's judgement when the stage is on:
  * scored in the run that matches, before the claim (docs/verdicts.md). A pair is scored once
- * (matches/{uid}_{jobId}), so a round re-planned after a lost race asks nothing again. Daily
+ * (matches/{uid}_{jobId}), so an attempt re-planned after a lost race asks nothing again. Daily
  * subscribers are judged at the flush, one call per queued item.
  */
 async function judgeInstant(ctx: ClaimContext, fresh: ClaimCandidate[]): Promise<ClaimCandidate[]> {
@@ -314,11 +316,11 @@ const PLANNED = Timestamp.fromMillis(0);
 const idOf = (c: ClaimCandidate) => deliveryId(c.subscriber.id, c.posting.id);
 
 function candidatesBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
-  const groups = new Map<string, ClaimCandidate[]>();
+  const bySubscriber = new Map<string, ClaimCandidate[]>();
   for (const c of candidates) {
-    const list = groups.get(c.subscriber.id) ?? [];
+    const list = bySubscriber.get(c.subscriber.id) ?? [];
     list.push(c);
-    groups.set(c.subscriber.id, list);
+    bySubscriber.set(c.subscriber.id, list);
   }
-  return groups;
+  return bySubscriber;
 }

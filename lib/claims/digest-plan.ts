@@ -10,7 +10,7 @@ import { digestPeriod, nextDigestSlot, type DigestSchedule } from '../subscriber
 import { isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import type { Judgement } from '../verdicts/judge-postings';
 
-/** Items closed per write group beside the digest row: several subscribers' groups still pack into one commit. */
+/** Items closed per atomic write beside the digest row: several subscribers' atomic writes still pack into one commit. */
 const CLOSES_PER_ATOMIC_WRITE = 100;
 
 /** A subscriber whose due items no digest row lists yet, with the period a digest would be claimed for. */
@@ -200,7 +200,7 @@ export type DigestWrite = { emailKey: string; row: OutboxRow | null; updates: Qu
  * The digest row with the first closes (all or nothing: a flush that loses the row's create()
  * closes nothing), then the rest of the closes in parts of their own. Each close is guarded by the
  * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
- * `row` is the row as it is created: pending for the dispatcher, or leased and sealed by the run's sender.
+ * `row` is the row as it is created: pending for the dispatcher, or leased and packed into a send batch by the run's sender.
  */
 export function digestWrites(plan: FlushPlan, row: OutboxRow | null): DigestWrite[] {
   const parts: DigestWrite[] = [];

@@ -33,7 +33,7 @@ export type FlushContext = {
   expireAt: Date;
   commit: boolean;
   judge: Judge | null;
-  /** The run's sender for the rows it creates: digest rows are then created leased and sealed, and sent as they land. */
+  /** The run's sender for the rows it creates: digest rows are then created leased and packed into send batches, and sent as they land. */
   runSender: RunSender | null;
   /** Postings by id, each read once by this flush; a dry run's planned (unwritten) ones from its plan. */
   postings: PostingsById;

@@ -43,7 +43,7 @@ export type FlushDeps = {
   failpoint?: Failpoint;
   /** The run's verdict stage, when it is on: each digest's queued items are judged before it is decided. */
   judge?: Judge | null;
-  /** The run's sender (run-sender.ts): digests are created leased, sealed into their batches, and sent as they land. */
+  /** The run's sender (run-sender.ts): digests are created leased, packed into their send batches, and sent as they land. */
   runSender?: RunSender | null;
   handoff?: RunSender | null; // Old name, kept until cycle-steps.ts is renamed
 };
@@ -55,7 +55,7 @@ export type FlushInput = {
   maxItems: number;
   retentionDays: number;
   duePageSize?: number;
-  /** The digest bodies a slice composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
+  /** The digest bodies a subscriber batch composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
   composeBatchBytes?: number;
   /** A shard's run flushes only its own subscribers' digests. */
   shard?: Shard;
@@ -100,7 +100,7 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
     (error: unknown) => ({ error }),
   );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard, bucketed: input.bucketed });
-  const slices = batchPipeline();
+  const batches = batchPipeline();
   let stopped: { error: unknown } | null = null;
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
@@ -109,12 +109,12 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
         break;
       }
       stats.due += due.length;
-      // A group is a slice, but the dry run's planned items can come as one last, larger group.
+      // A page of due subscribers is a subscriber batch, but the dry run's planned items can come as one last, larger page.
       for (let i = 0; i < due.length; i += SUBSCRIBERS_PER_BATCH) {
-        const slice = due.slice(i, i + SUBSCRIBERS_PER_BATCH);
-        slices.start(async () => {
+        const batch = due.slice(i, i + SUBSCRIBERS_PER_BATCH);
+        batches.start(async () => {
           if (deps.outOfTime()) return void (stats.truncated = true);
-          const flushed = await flushSubscribers(ctx, slice);
+          const flushed = await flushSubscribers(ctx, batch);
           stats.claimed += flushed.claimed;
           stats.items += flushed.items;
           stats.skippedSubscribers += flushed.skippedSubscribers;
@@ -122,17 +122,17 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
           stats.gaveUp += flushed.gaveUp;
         });
       }
-      // The next group is read while these slices run, once none waits to start.
-      await slices.started();
-      if (stats.truncated || slices.failed()) break;
+      // The next page is read while these batches run, once none waits to start.
+      await batches.started();
+      if (stats.truncated || batches.failed()) break;
     }
   } catch (error) {
     stopped = { error };
   }
   // Both awaited whatever happened above, so no write of this flush lands after it has returned.
-  // Then one failure is thrown: a slice's first, else the hour's record's, else the due pages'.
+  // Then one failure is thrown: a subscriber batch's first, else the hour's record's, else the due pages'.
   const recordFailed = await recorded;
-  const batchFailed = await slices.settled().then(
+  const batchFailed = await batches.settled().then(
     () => null,
     (error: unknown) => ({ error }),
   );
@@ -160,12 +160,12 @@ function flushContext(deps: FlushDeps, input: FlushInput): FlushContext {
   };
 }
 
-/** Slices in progress at once: one renders (CPU) while the other waits on the store. */
+/** Subscriber batches in progress at once: one renders (CPU) while the other waits on the store. */
 const BATCHES_IN_FLIGHT = 2;
 
 /**
- * The flush's slices, BATCHES_IN_FLIGHT at a time across due pages, started in order. `started`
- * resolves once every slice handed in so far has started (or the pipeline has failed), so the
+ * The flush's subscriber batches, BATCHES_IN_FLIGHT at a time across due pages, started in order.
+ * `started` resolves once every batch handed in so far has started (or the pipeline has failed), so the
  * caller reads the next page while the last ones run; `settled` awaits them all, even when one
  * failed, and then throws the first failure, so no write of this flush lands after it has returned.
  */

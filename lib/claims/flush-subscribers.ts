@@ -43,17 +43,17 @@ export async function flushSubscribers(ctx: FlushContext, due: Due[]): Promise<F
     // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
     if (ctx.commit) await settleDigestItems(ctx.db, sorted.settles);
     const [postings, nearMisses] = await Promise.all([postingsOf(ctx, plans, judged.postings), countNearMisses(ctx, plans)]);
-    // Composed, written and handed over a wave at a time (compose-in-batches.ts): the flush holds a wave of digests, not all of them.
+    // Composed, written and handed over a compose batch at a time (compose-in-batches.ts): the flush holds one batch of digests, not all of them.
     const lost = new Set<string>();
-    const waves = composeInBatches(
+    const composedBatches = composeInBatches(
       plans,
       (plan, i) => composeDigestRow(ctx, plan, postings, nearMisses[i]),
       ({ row }) => row?.payload ?? null,
       ctx.composeBatchBytes,
     );
     let held: ComposedDigest[] = [];
-    for await (const wave of waves) {
-      const landed = await commitDigests(ctx, [...held, ...wave.items.map((w) => w.result)], { holdOpenBatch: !wave.last });
+    for await (const composed of composedBatches) {
+      const landed = await commitDigests(ctx, [...held, ...composed.items.map((c) => c.result)], { holdOpenBatch: !composed.last });
       held = landed.held;
       flushed.claimed += landed.claimed;
       flushed.items += landed.items;
@@ -88,7 +88,7 @@ async function readWhatDecides(ctx: FlushContext, due: Due[]) {
  * Daily subscribers are scored once, at the flush, over their queued items (docs/verdicts.md):
  * every active daily subscriber about to get a digest has its free items judged, one posting a
  * request. Their postings are read once here and reused to compose. A pair
- * already scored (an earlier round, run or retry) is read from matches/, never asked again.
+ * already scored (an earlier attempt, run or retry) is read from matches/, never asked again.
  */
 async function judgeDigests(
   ctx: FlushContext,

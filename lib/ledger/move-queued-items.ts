@@ -4,7 +4,7 @@ import { commitAtomicWrites, DELIVERY_BYTES } from '../store/atomic-writes';
 import { updateQueuedItem, type QueuedItemUpdate } from './update-queued-item';
 
 /**
- * Queued items moved on to a later slot (`digestDueAt`, `digestDate`), each in a write group of its
+ * Queued items moved on to a later slot (`digestDueAt`, `digestDate`), each in an atomic write of its
  * own: an item that changed since it was read is left to whoever changed it, and the others still move.
  */
 export async function moveQueuedItems(db: Firestore, moves: QueuedItemUpdate[]): Promise<void> {

@@ -23,9 +23,9 @@ import { aiVerdictsState, readAiUsageToday, readRunModel, type AiSettings, type 
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 
 /**
- * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
+ * Everything the ops page shows at a glance, in one pass of bounded reads: every query has a
  * limit, every count is an aggregation (one read per 1,000 documents counted) or a counter
- * document read by id; the digest hours take a few rounds of their own, bounded by the number of
+ * document read by id; the digest hours take a few passes of their own, bounded by the number of
  * (zone, hour) pairs, never by subscribers (digest-hour-coverage.ts).
  */
 export type Dashboard = {

@@ -18,7 +18,7 @@ import { releaseHeldRows } from './release-held-rows';
 import { outboxCollection, type EmailKind } from './outbox-row';
 import { formBatch, recoverBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
 
-/** The dispatcher needs exactly what delivering one unit needs. */
+/** The dispatcher needs exactly what delivering one send batch needs. */
 export type DispatchDeps = DeliverDeps;
 
 export type { DispatchStats } from './dispatch-stats';
@@ -32,7 +32,7 @@ const ABANDONED_PER_RUN = 20_000;
  */
 const PENDING_PAGE = 2_000;
 /**
- * Units leased but not yet finished. Leasing the next batch while earlier ones wait for the
+ * Send batches leased but not yet finished. Leasing the next batch while earlier ones wait for the
  * limiter keeps the provider busy; leasing much further ahead would only hold leases (and
  * payloads in memory) for rows that cannot be sent yet.
  */
@@ -55,7 +55,7 @@ export async function dispatchOutbox(deps: DispatchDeps, input: DispatchInput): 
     const lone = await recoverAbandoned(run);
     if ((await leaseAndLaunch(run, loneLeaseBatches(lone))) === 'done') await dispatchPending(run);
   } finally {
-    // Units already started finish (or are fenced) before the run records itself, even on a throw.
+    // Send batches already started finish (or are fenced) before the run records itself, even on a throw.
     await Promise.all(run.inFlight);
   }
   if (run.errors.length > 0) throw run.errors[0];
@@ -94,12 +94,12 @@ function gaveUp(run: DispatchRun, emailKey: string, reason: string) {
   });
 }
 
-function launch(run: DispatchRun, unit: SendBatch) {
+function launch(run: DispatchRun, sendBatch: SendBatch) {
   const { stats, kinds, inFlight } = run;
-  const tracked: Promise<void> = deliverSendBatch(run.deps, unit, run.input)
+  const tracked: Promise<void> = deliverSendBatch(run.deps, sendBatch, run.input)
     .then(({ results, retries }) => {
       stats.retried += retries;
-      if (unit.batch) stats.batches += 1;
+      if (sendBatch.batch) stats.batches += 1;
       for (const [emailKey, result] of results) countResult(stats, result, kinds.get(emailKey) ?? 'alert');
     })
     .catch((error: unknown) => void run.errors.push(error))
@@ -117,7 +117,7 @@ function outOfTimeToList(run: DispatchRun): boolean {
   return true;
 }
 
-/** The rows whose sender died: each sealed batch recovered whole (and launched when it is resent); the lone rows returned, to be leased again. */
+/** The rows whose sender died: each packed send batch recovered whole (and launched when it is resent); the lone rows returned, to be leased again. */
 async function recoverAbandoned(run: DispatchRun): Promise<ListedRow[]> {
   const { deps, stats, kinds } = run;
   // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read
@@ -144,7 +144,7 @@ async function recoverAbandoned(run: DispatchRun): Promise<ListedRow[]> {
     for (const emailKey of recovered.failed) gaveUp(run, emailKey, 'unknown_outcome');
     for (const emailKey of recovered.sent) countResult(stats, 'sent', kinds.get(emailKey) ?? 'alert');
     stats.deferred += recovered.released;
-    if (recovered.unit) launch(run, recovered.unit);
+    if (recovered.sendBatch) launch(run, recovered.sendBatch);
   }
   return lone;
 }
@@ -187,7 +187,7 @@ async function leaseAndLaunch(run: DispatchRun, batches: LeaseBatch[]): Promise<
       run.stats.deferred += rowsIn(batches.slice(i));
       return 'stopped';
     }
-    for (const unit of await leaseSendBatches(run, batch)) launch(run, unit);
+    for (const sendBatch of await leaseSendBatches(run, batch)) launch(run, sendBatch);
   }
   return 'done';
 }
@@ -198,8 +198,8 @@ async function leaseSendBatches(run: DispatchRun, batch: LeaseBatch): Promise<Se
   const leases: Lease[] = [];
   const leased = await leaseRows(deps.db, {
     rows: batch.rows,
-    chunkSize: batch.rows.length,
-    seal: batch.seal ? { maxBytes: MAX_BATCH_BYTES } : undefined,
+    batchSize: batch.rows.length,
+    pack: batch.pack ? { maxBytes: MAX_BATCH_BYTES } : undefined,
     runId: run.input.runId,
     now: deps.clock(),
     leaseMs: LEASE_MS,
@@ -209,15 +209,15 @@ async function leaseSendBatches(run: DispatchRun, batch: LeaseBatch): Promise<Se
     if (result.kind === 'failed') gaveUp(run, batch.rows[i].emailKey, result.reason);
     if (result.kind === 'leased') leases.push(result.lease);
   });
-  const units: SendBatch[] = [];
-  for (const planned of planSends(leases, { seal: batch.seal, batchSize: run.batchSize })) {
-    if (planned.send === 'sealed') units.push(packedSendBatch(planned.leases));
-    else if (planned.send === 'alone') units.push(singleSendBatch(planned.lease));
+  const sendBatches: SendBatch[] = [];
+  for (const planned of planSends(leases, { pack: batch.pack, batchSize: run.batchSize })) {
+    if (planned.send === 'packed') sendBatches.push(packedSendBatch(planned.leases));
+    else if (planned.send === 'alone') sendBatches.push(singleSendBatch(planned.lease));
     else {
-      const unit = await formBatch(deps.db, planned.leases);
-      if (unit) units.push(unit);
+      const sendBatch = await formBatch(deps.db, planned.leases);
+      if (sendBatch) sendBatches.push(sendBatch);
       else stats.fenced += planned.leases.length;
     }
   }
-  return units;
+  return sendBatches;
 }

@@ -62,36 +62,36 @@ async function applyDecision(
 /** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
 const LEASE_BATCH = 200;
 
-/** Sealing: the fresh rows leased together also become one provider batch, in the same write. */
+/** Packing: the fresh rows leased together also become one send batch, in the same write. */
 export type PackOptions = { maxBytes: number };
 
 /**
- * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
- * lease of the chunk in one batch of precondition-guarded updates. A batch is all or nothing, so
- * if another run took any row of the chunk first, the chunk falls back to one lease per row and
+ * Leases many rows in few round trips: rows and their subscribers in one getAll per lease batch, every
+ * lease of the lease batch in one write batch of precondition-guarded updates. A batch is all or nothing, so
+ * if another run took any row of the lease batch first, it falls back to one lease per row and
  * only the rows really taken elsewhere are lost. Rows to skip or fail are closed one by one (rare).
  *
- * With `seal`, the chunk's never-attempted rows are also sealed into one provider batch by the
+ * With `pack`, the lease batch's never-attempted rows are also packed into one send batch by the
  * same write (batch key and ordered member list on each, see send-batch-lease.ts), saving a second
- * fenced write per row. A chunk that falls back is leased unsealed; the caller forms its batch.
+ * fenced write per row. A lease batch that falls back is leased unpacked; the caller forms its batch.
  */
 export async function leaseRows(
   db: Firestore,
-  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; chunkSize?: number; seal?: PackOptions },
+  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; batchSize?: number; pack?: PackOptions },
 ): Promise<LeaseResult[]> {
   const results: LeaseResult[] = [];
-  const chunkSize = input.chunkSize ?? LEASE_BATCH;
-  for (let start = 0; start < input.rows.length; start += chunkSize) {
-    const chunk = input.rows.slice(start, start + chunkSize);
+  const batchSize = input.batchSize ?? LEASE_BATCH;
+  for (let start = 0; start < input.rows.length; start += batchSize) {
+    const leasing = input.rows.slice(start, start + batchSize);
     const rowSnaps = await readMany(
       db,
-      chunk.map((r) => outboxCollection(db).doc(r.emailKey)),
+      leasing.map((r) => outboxCollection(db).doc(r.emailKey)),
     );
     const subscriberSnaps = await readMany(
       db,
-      chunk.map((r) => subscribersCollection(db).doc(r.uid)),
+      leasing.map((r) => subscribersCollection(db).doc(r.uid)),
     );
-    const steps = chunk.map((_, i) =>
+    const steps = leasing.map((_, i) =>
       leaseStep({
         row: rowSnaps[i].exists ? rowSnaps[i].data() : undefined,
         subscriber: subscriberSnaps[i].exists ? subscriberSnaps[i].data() : undefined,
@@ -99,45 +99,45 @@ export async function leaseRows(
       }),
     );
     const toLease = steps.map((s, i) => (s.step === 'lease' ? i : -1)).filter((i) => i >= 0);
-    const sealed = input.seal
+    const packed = input.pack
       ? packable(
           toLease.map((i) => rowSnaps[i]),
-          input.seal,
+          input.pack,
         )
       : null;
     const batch = db.batch();
     for (const i of toLease) {
       const row = rowSnaps[i].data()!;
-      const seal = sealed?.members.includes(rowSnaps[i].id) ? { batchKey: sealed.key, batchMembers: sealed.members } : {};
-      addTake(batch, rowSnaps[i], { ...leaseFields(row, input), ...seal });
+      const packing = packed?.members.includes(rowSnaps[i].id) ? { batchKey: packed.key, batchMembers: packed.members } : {};
+      addTake(batch, rowSnaps[i], { ...leaseFields(row, input), ...packing });
     }
     const writeTimes = toLease.length > 0 ? await commitFenced(batch) : [];
-    const chunkResults = await Promise.all(
-      chunk.map(async (_, i): Promise<LeaseResult> => {
+    const leaseResults = await Promise.all(
+      leasing.map(async (_, i): Promise<LeaseResult> => {
         const step = steps[i];
         if (step.step === 'not-ours') return { kind: 'not-ours' };
         if (step.step === 'lease' && writeTimes) {
           const read = rowSnaps[i].data()!;
-          const row = sealed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: sealed.key, batchMembers: sealed.members } : read;
+          const row = packed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: packed.key, batchMembers: packed.members } : read;
           return {
             kind: 'leased',
-            lease: { emailKey: chunk[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: read.attempts + 1 },
+            lease: { emailKey: leasing[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: read.attempts + 1 },
           };
         }
-        // A close, or a lease whose chunk lost a race: settle this row on its own.
+        // A close, or a lease whose lease batch lost a race: settle this row on its own.
         return applyDecision(db, input, rowSnaps[i], subscriberSnaps[i]);
       }),
     );
-    results.push(...chunkResults);
+    results.push(...leaseResults);
   }
   return results;
 }
 
 /** The rows that can go out as one batch: never attempted (a retried row keeps its own key), at least two, within the byte cap. */
-function packable(snaps: DocumentSnapshot<OutboxRow>[], seal: PackOptions): { key: string; members: string[] } | null {
+function packable(snaps: DocumentSnapshot<OutboxRow>[], pack: PackOptions): { key: string; members: string[] } | null {
   const fresh = snaps.filter((s) => s.data()!.firstAttemptAt === null);
   if (fresh.length < 2) return null;
-  if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > seal.maxBytes) return null;
+  if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > pack.maxBytes) return null;
   const members = fresh.map((s) => s.id).sort((a, b) => a.localeCompare(b));
   return { key: batchKeyFor(members), members };
 }

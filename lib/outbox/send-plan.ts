@@ -111,7 +111,7 @@ export function planAfterAnswer(input: {
   const paced = step.countsAttempt ? input.paced : input.paced + 1;
   if (input.outOfTime(step.afterMs + RETRY_RESERVE_MS) || paced > MAX_PACED_RETRIES) {
     // Only a request no attempt of which may have reached the provider goes back to `pending`, and
-    // unsealed: a pending row that kept a seal would have to be leased with all its batch at
+    // unpacked: a pending row that kept its batch key would have to be leased with all its batch at
     // once, and nothing went out under that key. Otherwise it stays `sending` for the next
     // run's recovery, which resends it whole under the same key inside the key window.
     // A batch's members were never tried before it (only never-tried rows are batched) and were

@@ -43,9 +43,9 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
  * One posting per request (wire.ts): no posting's text is in the request that judges another.
  *
  * Hard limits: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every scoreOnce of the run, a call
- * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (the run's
- * reservation of the day's tokens, ai-usage.ts: checked in memory before each group and each
- * retry, reserving more when it is spent). A run can overshoot its reservation by the groups it
+ * reserved per posting before its batch is claimed) and AI_DAILY_TOKEN_BUDGET (the run's
+ * reservation of the day's tokens, ai-usage.ts: checked in memory before each batch and each
+ * retry, reserving more when it is spent). A run can overshoot its reservation by the batches it
  * has in flight when the reservation runs out, never more.
  *
  * Every fallback means "no verdict": the caller decides that posting by its keyword score.
@@ -124,7 +124,7 @@ export type ScoreOnceDeps = {
 
 /**
  * Pairs claimed in one commit, then asked one posting per request side by side (within inFlight):
- * one round trip for the claims and one for the answers per group, as a batch request had, while
+ * one round trip for the claims and one for the answers per claim batch, as a provider batch request had, while
  * each posting is still judged alone.
  */
 export const PAIRS_PER_CLAIM_BATCH = 20;
@@ -139,8 +139,8 @@ export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; posti
 export const CLAIM_LEASE_MARGIN_MS = 60_000;
 
 /**
- * How long a claim covers: its group's requests wait in the run's FIFO of AI_CONCURRENCY slots
- * behind at most the other judged subscribers' groups, which together hold at most
+ * How long a claim covers: its batch's requests wait in the run's FIFO of AI_CONCURRENCY slots
+ * behind at most the other judged subscribers' batches, which together hold at most
  * AI_CONCURRENCY × PAIRS_PER_CLAIM_BATCH requests: PAIRS_PER_CLAIM_BATCH request times, whatever AI_CONCURRENCY is.
  * A live run's claim must not lapse while its request is queued (another run would ask too).
  */

@@ -71,10 +71,10 @@ describe('dueSubscribers across slots', () => {
     const now = at('08:05');
     for (const sizes of [
       {},
-      { groupSize: 1 },
-      { groupSize: 1, pageSize: 1 },
-      { groupSize: 2, pageSize: 2 },
-      { groupSize: 3, pageSize: 4 },
+      { batchSize: 1 },
+      { batchSize: 1, pageSize: 1 },
+      { batchSize: 2, pageSize: 2 },
+      { batchSize: 3, pageSize: 4 },
     ]) {
       const due = await collect({ now, ...sizes });
       expect(shape(due), JSON.stringify(sizes)).toEqual(expected);

@@ -172,12 +172,12 @@ describe('a sharded flush reads its own share of the due items', () => {
 });
 
 describe('dueSubscribers by bucket', () => {
-  /** Every group the query yields, flattened: the subscriber and their item ids, in the order they came. */
+  /** Every subscriber batch the query yields, flattened: the subscriber and their item ids, in the order they came. */
   async function collect(input: Parameters<typeof dueSubscribers>[1]): Promise<Due[]> {
     const out: Due[] = [];
-    for await (const group of dueSubscribers(h.db, input)) {
-      expect(group.length).toBeLessThanOrEqual(input.groupSize ?? Infinity);
-      out.push(...group);
+    for await (const batch of dueSubscribers(h.db, input)) {
+      expect(batch.length).toBeLessThanOrEqual(input.batchSize ?? Infinity);
+      out.push(...batch);
     }
     return out;
   }
@@ -190,8 +190,8 @@ describe('dueSubscribers by bucket', () => {
     const now = new Date(at('08:05'));
     for (const count of [2, 3, 4, 5]) {
       for (const shard of shardsOf(count)) {
-        const bucketed = await collect({ now, shard, bucketed: true, pageSize: 2, groupSize: 4 });
-        const unbucketed = await collect({ now, shard, pageSize: 2, groupSize: 4 });
+        const bucketed = await collect({ now, shard, bucketed: true, pageSize: 2, batchSize: 4 });
+        const unbucketed = await collect({ now, shard, pageSize: 2, batchSize: 4 });
         expect(bucketed.length).toBeGreaterThan(0);
         expect(bucketed.every((d) => shardOf(d.uid, count) === shard.index)).toBe(true);
         expect(new Set(bucketed.map((d) => d.uid)).size).toBe(bucketed.length);
