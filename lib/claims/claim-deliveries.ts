@@ -135,7 +135,7 @@ export async function claimDeliveries(
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
     commit: input.commit ?? true,
-    runSender: (input.commit ?? true) ? (deps.runSender ?? deps.handoff ?? null) : null,
+    runSender: (input.commit ?? true) ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
     composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     unreached: input.unreached ?? (() => false),
   };

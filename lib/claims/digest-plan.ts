@@ -230,7 +230,8 @@ export function digestWrites(plan: FlushPlan, row: OutboxRow | null): DigestWrit
 }
 
 /** Writes of a digest's first part: its row, its first closes, and the fit of the items it lists when judged. */
-export const firstWriteSize = (plan: FlushPlan) => 1 + Math.min(plan.closed.length, CLOSES_PER_ATOMIC_WRITE) + (plan.judged ? plan.top.length : 0);
+export const firstWriteSize = (plan: FlushPlan) =>
+  1 + Math.min(plan.closed.length, CLOSES_PER_ATOMIC_WRITE) + (plan.judged ? plan.top.length : 0);
 
 const judgementFields = (d: Delivery, judged: boolean): Partial<Delivery> =>
   judged ? { fit: d.fit ?? null, fitReason: d.fitReason ?? null, aiFallback: d.aiFallback ?? null } : {};

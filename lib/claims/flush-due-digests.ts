@@ -151,7 +151,7 @@ function flushContext(deps: FlushDeps, input: FlushInput): FlushContext {
     expireAt: addDays(input.now, input.retentionDays),
     commit,
     judge: deps.judge ?? null,
-    runSender: commit ? (deps.runSender ?? deps.handoff ?? null) : null,
+    runSender: commit ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
     postings: flushPostings(deps.db, new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting]))),
     composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),

@@ -64,4 +64,3 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
     unlisted: a.unlisted || b.unlisted,
   };
 }
-
