@@ -121,7 +121,7 @@ export type Unit = Exclude<keyof UnitCosts, 'subscribers'>;
 const POSTING_COLLECTIONS = new Set<string>([COLLECTIONS.postings, COLLECTIONS.postingKeys]);
 
 /** Which unit of work an operation of the cycle grows with, by the phase it was made in and its collection. */
-export function sendBatchOf(phase: CyclePhase | 'outside', collection: string): Exclude<Unit, 'run' | 'digest' | 'sweep'> {
+export function unitOf(phase: CyclePhase | 'outside', collection: string): Exclude<Unit, 'run' | 'digest' | 'sweep'> {
   if (POSTING_COLLECTIONS.has(collection) || phase === 'fetch') return 'posting';
   if (phase === 'match') return 'matchPass';
   if (phase === 'dispatch' || collection === COLLECTIONS.emails) return 'alert';
@@ -154,12 +154,12 @@ export function unitCosts(counted: BenchCounted): UnitCosts {
   const run = add(sumOps(counted.idle.total), { ...NONE, deletes: ttlDeletes(counted.idle.expiring) });
   const cycle: Record<Exclude<Unit, 'run' | 'digest' | 'sweep'>, Ops> = { posting: NONE, matchPass: NONE, delivery: NONE, alert: NONE };
   for (const { phase, collection, ops } of cells(counted.cycle))
-    cycle[sendBatchOf(phase, collection)] = add(cycle[sendBatchOf(phase, collection)], ops);
+    cycle[unitOf(phase, collection)] = add(cycle[unitOf(phase, collection)], ops);
   // The idle run's share of each cell, taken off the same unit once per call the cycle took, so
   // its overhead as runs is not counted twice.
   const cycleRuns = counted.cycle.runs ?? 1;
   for (const { phase, collection, ops } of cells(counted.idle))
-    cycle[sendBatchOf(phase, collection)] = minus(cycle[sendBatchOf(phase, collection)], times(ops, cycleRuns));
+    cycle[unitOf(phase, collection)] = minus(cycle[unitOf(phase, collection)], times(ops, cycleRuns));
   const afterCycle = add(sumOps(counted.afterCycle.total), { ...NONE, deletes: ttlDeletes(counted.afterCycle.expiring) });
   return {
     subscribers: counted.subscribers,

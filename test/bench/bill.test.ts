@@ -8,7 +8,7 @@ import {
   REALISTIC_DAY,
   rebuiltOps,
   unitCosts,
-  sendBatchOf,
+  unitOf,
   type BenchCounted,
   type UnitCosts,
 } from '../../scripts/bench/bill';
@@ -89,7 +89,7 @@ describe('the bill: costs per unit of work, from what the bench counted', () => 
     ['flush', 'users', 'delivery'],
     ['outside', 'locks', 'delivery'],
   ] as const)('%s phase, %s/ → per %s', (phase, collection, unit) => {
-    expect(sendBatchOf(phase, collection)).toBe(unit);
+    expect(unitOf(phase, collection)).toBe(unit);
   });
 
   it('everything counted: the costs per unit, times the bench’s own units, give back every read, write and delete it counted', () => {

@@ -184,7 +184,7 @@ describe('dueSubscribers by bucket', () => {
   const shape = (due: Due[]) => due.map((d) => ({ uid: d.uid, items: d.items.map((i) => i.id) }));
   const byUid = (due: Due[]) => [...due].sort((a, b) => a.uid.localeCompare(b.uid));
 
-  it('with tiny pages and groups, over several queries of 30 buckets: each subscriber whole, once, best first, as the unbucketed query has them', async () => {
+  it('with tiny pages and subscriber batches, over several queries of 30 buckets: each subscriber whole, once, best first, as the unbucketed query has them', async () => {
     await dailySubscribers(30);
     await queuePostings('a', 3);
     const now = new Date(at('08:05'));

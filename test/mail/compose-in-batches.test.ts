@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { COMPOSE_CONCURRENCY, composeInBatches, MAX_COMPOSE_BATCH_BYTES, COMPOSE_BATCH_BYTES, type ComposedBatch } from '../../lib/mail/compose-in-batches';
+import {
+  COMPOSE_CONCURRENCY,
+  composeInBatches,
+  MAX_COMPOSE_BATCH_BYTES,
+  COMPOSE_BATCH_BYTES,
+  type ComposedBatch,
+} from '../../lib/mail/compose-in-batches';
 import { emailBytes, MAX_EMAIL_BYTES } from '../../lib/mail/email-budget';
 import { MAX_BATCH_BYTES } from '../../lib/outbox/dispatch-stats';
 import type { EmailPayload } from '../../lib/mail/email-payload';
@@ -14,15 +20,15 @@ const email = (bytes: number): EmailPayload => ({
 });
 
 async function collect<R>(gen: AsyncGenerator<ComposedBatch<R>>) {
-  const waves: ComposedBatch<R>[] = [];
-  for await (const wave of gen) waves.push(wave);
-  return waves;
+  const batches: ComposedBatch<R>[] = [];
+  for await (const batch of gen) batches.push(batch);
+  return batches;
 }
 
-describe('a slice holds one wave of composed emails, not all of them', () => {
-  it('waves end once their bodies reach the budget, so no wave holds more than the budget and one round of renders', async () => {
+describe('a subscriber batch holds one batch of composed emails, not all of them', () => {
+  it('compose batches end once their bodies reach the budget, so none holds more than the budget and one step of renders', async () => {
     const sizes = Array.from({ length: 1_000 }, (_, i) => 20_000 + (i % 7) * 10_000);
-    const waves = await collect(
+    const batches = await collect(
       composeInBatches(
         sizes,
         async (bytes) => email(bytes),
@@ -30,19 +36,19 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
         400_000,
       ),
     );
-    expect(waves.length).toBeGreaterThan(10);
-    for (const wave of waves) {
-      const bytes = wave.items.reduce((n, { result }) => n + emailBytes(result), 0);
+    expect(batches.length).toBeGreaterThan(10);
+    for (const batch of batches) {
+      const bytes = batch.items.reduce((n, { result }) => n + emailBytes(result), 0);
       expect(bytes).toBeLessThan(400_000 + COMPOSE_CONCURRENCY * 80_000);
     }
-    // Only the wave after which nothing is left says so: a caller holds nothing back from it.
-    expect(waves.map((w) => w.last)).toEqual([...Array(waves.length - 1).fill(false), true]);
+    // Only the batch after which nothing is left says so: a caller holds nothing back from it.
+    expect(batches.map((w) => w.last)).toEqual([...Array(batches.length - 1).fill(false), true]);
   });
 
-  it('every item is composed once, in order, with its index, whatever the waves', async () => {
+  it('every item is composed once, in order, with its index, whatever the batches', async () => {
     const items = Array.from({ length: 101 }, (_, i) => `item-${i}`);
     const composed: string[] = [];
-    const waves = await collect(
+    const batches = await collect(
       composeInBatches(
         items,
         async (item, index) => (composed.push(item), { item, index, payload: email(5_000) }),
@@ -50,7 +56,7 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
         20_000,
       ),
     );
-    const flat = waves.flatMap((w) => w.items);
+    const flat = batches.flatMap((w) => w.items);
     expect(flat.map((w) => w.index)).toEqual(items.map((_, i) => i));
     expect(flat.map((w) => w.result.item)).toEqual(items);
     expect(flat.every((w) => w.result.index === w.index)).toBe(true);
@@ -58,14 +64,14 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
   });
 
   it('results without an email (nothing to send) weigh nothing and still come back', async () => {
-    const waves = await collect(
+    const batches = await collect(
       composeInBatches(
         [1, 2, 3],
         async (n) => n,
         () => null,
       ),
     );
-    expect(waves).toEqual([
+    expect(batches).toEqual([
       {
         items: [
           { index: 0, result: 1 },
@@ -77,9 +83,9 @@ describe('a slice holds one wave of composed emails, not all of them', () => {
     ]);
   });
 
-  it('a wave still holds more than two full provider batches, so waves never make batches smaller', () => {
+  it('a compose batch still holds more than two full provider batches, so compose batches never make provider batches smaller', () => {
     expect(COMPOSE_BATCH_BYTES).toBeGreaterThanOrEqual(2 * MAX_BATCH_BYTES);
-    // And its bound stays small beside a serverless function's memory, two slices in flight.
+    // And its bound stays small beside a serverless function's memory, two subscriber batches in flight.
     expect(2 * MAX_COMPOSE_BATCH_BYTES).toBeLessThan(32 * 1024 * 1024);
     expect(MAX_COMPOSE_BATCH_BYTES).toBe(COMPOSE_BATCH_BYTES + COMPOSE_CONCURRENCY * MAX_EMAIL_BYTES);
   });

@@ -121,7 +121,7 @@ const rows: Row[] = [
     expected: { plan: 'retry', paced: MAX_PACED_RETRIES },
   },
   {
-    name: 'past the paced retries a run allows, a request never handed over goes back pending, unsealed, to be batched again',
+    name: 'past the paced retries a run allows, a request never handed over goes back pending, unpacked, to be batched again',
     answer: 'rateLimited',
     batch: true,
     kinds: ['alert', 'alert'],
@@ -142,7 +142,7 @@ const rows: Row[] = [
     expected: { plan: 'release', neverSent: true, dissolve: true, asNew: false },
   },
   {
-    name: 'a run that cannot wait out the delay leaves a request that may have gone out `sending`, sealed, for the key-window rule',
+    name: 'a run that cannot wait out the delay leaves a request that may have gone out `sending`, packed, for the key-window rule',
     answer: 'serverError',
     batch: true,
     kinds: ['alert', 'digest'],

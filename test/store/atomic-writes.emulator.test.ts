@@ -10,15 +10,15 @@ beforeEach(async () => {
 afterEach(async () => h.close());
 
 describe('commitAtomicWrites', () => {
-  it('packs large groups into several commits, so a run of big emails never exceeds the 10 MiB request limit', async () => {
+  it('packs large atomic writes into several commits, so a run of big emails never exceeds the 10 MiB request limit', async () => {
     // Each document stays under Firestore's 1 MiB; together they are over the 10 MiB a commit may carry.
     const big = 'x'.repeat(900_000);
-    const groups = Array.from({ length: 12 }, (_, i) => ({
+    const writes = Array.from({ length: 12 }, (_, i) => ({
       size: 1,
       bytes: big.length,
       apply: (batch: FirebaseFirestore.WriteBatch) => batch.create(h.db.collection('emails').doc(`big-${i}`), { html: big }),
     }));
-    expect(await commitAtomicWrites(h.db, groups)).toEqual(groups.map(() => true));
+    expect(await commitAtomicWrites(h.db, writes)).toEqual(writes.map(() => true));
     expect((await h.db.collection('emails').get()).size).toBe(12);
   }, 60_000);
 });

@@ -9,7 +9,13 @@ import { aiUsageRef, createTokenReservation, newRunModelUsage, type RunModelUsag
 import { askVerdicts } from '../../lib/verdicts/ask-verdicts';
 import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { matchesCollection, matchRef, readMatchVerdicts } from '../../lib/verdicts/match-verdict';
-import { PAIRS_PER_CLAIM_BATCH, scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
+import {
+  PAIRS_PER_CLAIM_BATCH,
+  scoreOnce,
+  type ScoreOnceDeps,
+  type ScoreOutcome,
+  type ScoreSubscriber,
+} from '../../lib/verdicts/score-once';
 import { PROMPT_VERSION, type VerdictPosting } from '../../lib/verdicts/wire';
 import { createHarness, type Harness } from '../support/harness';
 
@@ -265,7 +271,7 @@ describe('budget', () => {
     const subscriber = newSubscriber();
     // Long descriptions: one request is well over 500 tokens (the fake counts 4 characters a token). The model
     // reads a long text bounded (its opening, requirements and keyword passages), so the length is in the requirements.
-    // The run's reservation is checked before each group of PAIRS_PER_CLAIM_BATCH requests, so the group in progress is the overshoot.
+    // The run's reservation is checked before each batch of PAIRS_PER_CLAIM_BATCH requests, so the batch in progress is the overshoot.
     const long = Array.from({ length: PAIRS_PER_CLAIM_BATCH + 4 }, (_, i) => ({
       ...postings[i % postings.length],
       id: `sample_long_${i}`,
