@@ -5,7 +5,7 @@ import { COLLECTIONS } from '../store/collections';
  * cursors/claim-{all | k-of-n}: what a run stopped by its time budget leaves the next one, so that
  * the catch-up resumes instead of repeating.
  *
- * `resumeAfter`: the last subscriber (uid) whose slice the run started. The next run starts after
+ * `resumeAfter`: the last subscriber (uid) whose subscriber batch the run started. The next run starts after
  * it, so subscribers not reached go first.
  *
  * `passes`: which pairs are done. A pass is a set of postings and the ring of subscribers, in uid
@@ -18,7 +18,7 @@ import { COLLECTIONS } from '../store/collections';
  * The cursor never decides whether a pair is sent, only whether it is read: a pair outside every
  * pass is read and claimed by the ledger as before (its create() is the check), and a pair inside
  * one has its delivery already, written by the run that grew the pass. A cursor written by a run
- * is true when written (a pass grows only over slices that run finished), so overlapping runs
+ * is true when written (a pass grows only over subscriber batches that run finished), so overlapping runs
  * (last write wins) lose information, never add a false pair. A run that gave up on a subscriber
  * leaves no passes, since that subscriber's pairs are not all done.
  *
@@ -83,7 +83,7 @@ export function donePairs(cursor: ClaimCursor | null): (uid: string, posting: { 
  * the next run starts, with a subscriber outside its ring. The claim creates them without reading
  * them first, as it does the pairs of postings the run itself stored. Only a saving, never a check:
  * should one exist after all (a run that crashed past the ring, or overlapped), its create() loses,
- * and that subscriber is read whole in the next round.
+ * and that subscriber is read whole in the next attempt.
  */
 export function unreachedPairs(cursor: ClaimCursor | null): (uid: string, posting: { id: string; revision?: number }) => boolean {
   const start = cursor?.resumeAfter ?? '';

@@ -2,17 +2,17 @@ import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import type { Failpoint } from '../runtime/failpoints';
 import type { StoredPosting } from '../feeds/postings-collection';
 import { composeWithinBudget } from '../mail/email-budget';
-import { composeInWaves, WAVE_BYTES, type Composed } from '../mail/compose-in-waves';
+import { composeInBatches, COMPOSE_BATCH_BYTES, type Composed } from '../mail/compose-in-batches';
 import type { EmailPayload } from '../mail/email-payload';
-import type { Handoff } from '../outbox/handoff';
+import type { RunSender } from '../outbox/run-sender';
 import type { IndexedSubscriber } from '../subscribers/match-index';
 import { deliveryId, readDeliveries } from '../ledger/delivery';
 import type { Judge } from '../verdicts/judge-postings';
 import { isLostRace } from '../store/firestore-errors';
-import { inSlices } from '../store/in-slices';
+import { inBatches } from '../store/in-batches';
 import { addDays } from '../store/timestamps';
-import { commitGroupsAt, type WriteGroup } from '../store/write-groups';
-import { claimInRounds } from './claim-in-rounds';
+import { commitAtomicWritesAt, type AtomicWrite } from '../store/atomic-writes';
+import { claimInAttempts } from './claim-in-attempts';
 import {
   decideClaim,
   NOTHING_TO_CLAIM,
@@ -31,9 +31,9 @@ export type ComposeAlert = (subscriber: IndexedSubscriber, items: ClaimCandidate
 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
- * stay pending, and `resumeAfter` is the last subscriber whose slice was started (where the next
+ * stay pending, and `resumeAfter` is the last subscriber whose subscriber batch was started (where the next
  * run begins). Null when nothing was cut short. `gaveUp`: subscribers whose claims still lost a race
- * after MAX_CLAIM_ROUNDS; their postings stay pending and the next run claims them.
+ * after MAX_CLAIM_ATTEMPTS; their postings stay pending and the next run claims them.
  */
 export type ClaimStats = {
   matches: number;
@@ -60,8 +60,8 @@ type ClaimContext = {
   expireAt: Date;
   digestHourUtc: number;
   commit: boolean;
-  handoff: Handoff | null;
-  waveBytes: number;
+  runSender: RunSender | null;
+  composeBatchBytes: number;
   unreached: (uid: string, posting: StoredPosting) => boolean;
 };
 
@@ -87,11 +87,12 @@ export async function claimDeliveries(
     /** The run's verdict stage, when it is on: instant subscribers' new matches are judged before the claim. */
     judge?: Judge | null;
     /**
-     * The run's sender for the rows it creates (handoff.ts): alerts are then created leased and
-     * sealed into their provider batches, and sent as they land. Without it they are created
+     * The run's sender for the rows it creates (run-sender.ts): alerts are then created leased and
+     * packed into their send batches, and sent as they land. Without it they are created
      * `pending`, for the dispatcher.
      */
-    handoff?: Handoff | null;
+    runSender?: RunSender | null;
+    handoff?: RunSender | null; // Old name, kept until cycle-steps.ts is renamed
   },
   input: {
     candidates: ClaimCandidate[];
@@ -105,9 +106,9 @@ export async function claimDeliveries(
     done?: (uid: string, posting: StoredPosting) => boolean;
     /** Pairs of those postings that no run reached yet (claim-cursor.ts): created without a read first. */
     unreached?: (uid: string, posting: StoredPosting) => boolean;
-    subscribersPerSlice?: number;
-    /** The email bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
-    waveBytes?: number;
+    subscribersPerBatch?: number;
+    /** The email bodies a subscriber batch composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
+    composeBatchBytes?: number;
     /** Off: plan only, write nothing (the dry run). On by default. */
     commit?: boolean;
   },
@@ -134,52 +135,52 @@ export async function claimDeliveries(
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
     commit: input.commit ?? true,
-    handoff: (input.commit ?? true) ? (deps.handoff ?? null) : null,
-    waveBytes: input.waveBytes ?? WAVE_BYTES,
+    runSender: (input.commit ?? true) ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
+    composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     unreached: input.unreached ?? (() => false),
   };
   const done = input.done ?? (() => false);
   const left = input.candidates.filter((c) => !done(c.subscriber.id, c.posting));
-  const bySubscriber = inResumeOrder(groupBySubscriber(left), input.resumeAfter ?? null);
-  // Out of time, a slice is not started: the next run matches the same postings again, starts
-  // after the last slice started here, and leaves out the pairs the cursor says were claimed here.
+  const bySubscriber = inResumeOrder(candidatesBySubscriber(left), input.resumeAfter ?? null);
+  // Out of time, a subscriber batch is not started: the next run matches the same postings again,
+  // starts after the last batch started here, and leaves out the pairs the cursor says were claimed here.
   let lastStarted: string | null = null;
-  await inSlices(
+  await inBatches(
     bySubscriber,
-    async (slice) => {
+    async (batch) => {
       if (deps.outOfTime()) return void (stats.truncated = true);
-      lastStarted = slice[slice.length - 1][0].subscriber.id;
-      await claimSlice(ctx, slice, stats);
+      lastStarted = batch[batch.length - 1][0].subscriber.id;
+      await claimSubscriberBatch(ctx, batch, stats);
     },
-    input.subscribersPerSlice,
+    input.subscribersPerBatch,
   );
   if (stats.truncated) stats.resumeAfter = lastStarted ?? input.resumeAfter ?? null;
   return stats;
 }
 
 /** Subscribers by uid, starting after `resumeAfter` and wrapping around to those before it. */
-function inResumeOrder(groups: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
-  const uids = [...groups.keys()].sort();
+function inResumeOrder(bySubscriber: Map<string, ClaimCandidate[]>, resumeAfter: string | null): ClaimCandidate[][] {
+  const uids = [...bySubscriber.keys()].sort();
   const start = resumeAfter === null ? 0 : uids.findIndex((uid) => uid > resumeAfter);
   const ordered = start <= 0 ? uids : [...uids.slice(start), ...uids.slice(0, start)];
-  return ordered.map((uid) => groups.get(uid)!);
+  return ordered.map((uid) => bySubscriber.get(uid)!);
 }
 
 /**
  * A batch of subscribers' claims: read which of their pairs exist and where their digests are due,
  * judge the instant ones, decide and plan each subscriber (claim-plan.ts, pure), then write
  * (claim-writes.ts). Subscribers whose writes lost a race are read and planned again, up to
- * MAX_CLAIM_ROUNDS times (claim-in-rounds.ts).
+ * MAX_CLAIM_ATTEMPTS times (claim-in-attempts.ts).
  */
-async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
+async function claimSubscriberBatch(ctx: ClaimContext, subscribers: ClaimCandidate[][], stats: ClaimStats): Promise<void> {
   // A posting this run stored has no delivery yet, unless a run racing us claims it right now,
-  // and then our create() loses and the next round reads. So does a pair the claim cursor says no
-  // run reached yet. The first round reads only the other pairs (a run that stopped or crashed
+  // and then our create() loses and the next attempt reads. So does a pair the claim cursor says no
+  // run reached yet. The first attempt reads only the other pairs (a run that stopped or crashed
   // halfway may have claimed some); a subscriber that lost a race is read whole.
-  let firstRound = true;
-  const { gaveUp } = await claimInRounds(groups, async (pending) => {
-    const first = firstRound;
-    firstRound = false;
+  let firstAttempt = true;
+  const { gaveUp } = await claimInAttempts(subscribers, async (pending) => {
+    const first = firstAttempt;
+    firstAttempt = false;
     const unclaimed = (c: ClaimCandidate) => c.posting.runId === ctx.runId || ctx.unreached(c.subscriber.id, c.posting);
     // A near miss is never a delivery: there is nothing to read for it.
     const mayExist = (c: ClaimCandidate) => !c.nearMiss && (!first || !unclaimed(c));
@@ -202,18 +203,19 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
         ),
       ),
     );
-    // The slice's alerts are composed, written and handed over a wave at a time (compose-in-waves.ts):
-    // its memory is a wave of email bodies, however many subscribers it plans.
+    // The batch's alerts are composed, written and handed over a compose batch at a time
+    // (compose-in-batches.ts): its memory is one compose batch of email bodies, however many
+    // subscribers it plans.
     const lost: ClaimCandidate[][] = [];
-    const waves = composeInWaves(
+    const composedBatches = composeInBatches(
       fresh,
       (items, i) => planSubscriber(ctx, items, digestDue.get(pending[i][0].subscriber.id) ?? null),
       (plan) => plan.alert?.row.payload ?? null,
-      ctx.waveBytes,
+      ctx.composeBatchBytes,
     );
     let held: Composed<ClaimPlan>[] = [];
-    for await (const wave of waves) {
-      const written = await commitWave(ctx, [...held, ...wave.items], stats, { holdOpenSet: !wave.last });
+    for await (const composed of composedBatches) {
+      const written = await commitComposedBatch(ctx, [...held, ...composed.items], stats, { holdOpenBatch: !composed.last });
       held = written.held;
       for (const i of written.lost) lost.push(pending[i]);
     }
@@ -223,27 +225,28 @@ async function claimSlice(ctx: ClaimContext, groups: ClaimCandidate[][], stats: 
 }
 
 /**
- * One wave of a slice's subscriber plans, written: the alerts (sealed into their provider batches
- * when the run has a sender) and every other write. The alerts that landed go to the sender at
- * once, while the next wave is composed. With `holdOpenSet` (more waves to come), the subscribers
- * of the last set, if it is not full, are held back whole and written with the next wave, so the
- * cut between waves does not cut a provider request short. Counts what landed; returns the
- * subscribers (by their index in the round) any of whose writes lost a race, to be re-read and
+ * One compose batch of a subscriber batch's plans, written: the alerts (packed into their send
+ * batches when the run has a sender) and every other write. The alerts that landed go to the sender
+ * at once, while the next compose batch is composed. With `holdOpenBatch` (more to come), the
+ * subscribers of the last send batch, if it is not full, are held back whole and written with the
+ * next compose batch, so the cut between compose batches does not cut a provider request short.
+ * Counts what landed; returns the subscribers (by their index in the attempt) any of whose writes
+ * lost a race, to be re-read and
  * re-planned whole, and those held back.
  */
-async function commitWave(
+async function commitComposedBatch(
   ctx: ClaimContext,
-  wave: Composed<ClaimPlan>[],
+  composed: Composed<ClaimPlan>[],
   stats: ClaimStats,
-  options: { holdOpenSet: boolean },
+  options: { holdOpenBatch: boolean },
 ): Promise<{ lost: number[]; held: Composed<ClaimPlan>[] }> {
-  const { groups: alerts, heldBack } = alertWrites(
+  const { atomicWrites: alerts, heldBack } = alertWrites(
     ctx.db,
-    ctx.handoff,
-    wave.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
+    ctx.runSender,
+    composed.flatMap(({ index, result: plan }) => (plan.alert ? [{ ...plan.alert, subscriber: index }] : [])),
     options,
   );
-  const writing = wave.filter(({ index }) => !heldBack.has(index));
+  const writing = composed.filter(({ index }) => !heldBack.has(index));
   const writes = [
     ...alerts.map(({ write, subscribers }) => ({ write, subscribers })),
     ...writing.flatMap(({ index, result: plan }) =>
@@ -257,9 +260,9 @@ async function commitWave(
       )
     : writes.map(() => PLANNED);
   const lostSubscribers = new Set(writes.flatMap((w, j) => (committed[j] ? [] : w.subscribers)));
-  if (ctx.handoff)
-    await ctx.handoff.offer(
-      alerts.flatMap(({ set }, j) => (set && committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
+  if (ctx.runSender)
+    await ctx.runSender.offer(
+      alerts.flatMap(({ sendBatch }, j) => (sendBatch && committed[j] ? [{ sendBatch, writtenAt: committed[j] }] : [])),
       'claim',
     );
   for (const { index, result: plan } of writing) {
@@ -271,13 +274,13 @@ async function commitWave(
     stats.notAFit += plan.notAFit;
     if (!ctx.commit) stats.planned.push(...plan.planned);
   }
-  return { lost: [...lostSubscribers], held: wave.filter(({ index }) => heldBack.has(index)) };
+  return { lost: [...lostSubscribers], held: composed.filter(({ index }) => heldBack.has(index)) };
 }
 
 /**
  * An instant subscriber's new matches, each with the model's judgement when the stage is on:
  * scored in the run that matches, before the claim (docs/verdicts.md). A pair is scored once
- * (matches/{uid}_{jobId}), so a round re-planned after a lost race asks nothing again. Daily
+ * (matches/{uid}_{jobId}), so an attempt re-planned after a lost race asks nothing again. Daily
  * subscribers are judged at the flush, one call per queued item.
  */
 async function judgeInstant(ctx: ClaimContext, fresh: ClaimCandidate[]): Promise<ClaimCandidate[]> {
@@ -302,9 +305,9 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
   return planClaim({ decision, subscriber, composed, runId: ctx.runId, now: ctx.now, expireAt: ctx.expireAt });
 }
 
-async function commitPlans(ctx: ClaimContext, writes: WriteGroup[]): Promise<(Timestamp | null)[]> {
+async function commitPlans(ctx: ClaimContext, writes: AtomicWrite[]): Promise<(Timestamp | null)[]> {
   await ctx.failpoint('before-delivery-commit');
-  return commitGroupsAt(ctx.db, writes, isLostRace);
+  return commitAtomicWritesAt(ctx.db, writes, isLostRace);
 }
 
 /** A dry run's stand-in for a commit time: every plan counts as landed, and nothing is fenced by it. */
@@ -312,12 +315,12 @@ const PLANNED = Timestamp.fromMillis(0);
 
 const idOf = (c: ClaimCandidate) => deliveryId(c.subscriber.id, c.posting.id);
 
-function groupBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
-  const groups = new Map<string, ClaimCandidate[]>();
+function candidatesBySubscriber(candidates: ClaimCandidate[]): Map<string, ClaimCandidate[]> {
+  const bySubscriber = new Map<string, ClaimCandidate[]>();
   for (const c of candidates) {
-    const list = groups.get(c.subscriber.id) ?? [];
+    const list = bySubscriber.get(c.subscriber.id) ?? [];
     list.push(c);
-    groups.set(c.subscriber.id, list);
+    bySubscriber.set(c.subscriber.id, list);
   }
-  return groups;
+  return bySubscriber;
 }

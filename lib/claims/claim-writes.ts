@@ -1,60 +1,60 @@
 import type { Firestore, WriteBatch } from 'firebase-admin/firestore';
 import { createDeliveries, createDelivery } from '../ledger/create-deliveries';
 import { recordNearMisses } from '../ledger/record-near-misses';
-import type { Handoff, HandedRow, SealedSet } from '../outbox/handoff';
+import type { RunSender, HandedRow, PackedSendBatch } from '../outbox/run-sender';
 import { outboxCollection, payloadOf, type OutboxRow } from '../outbox/outbox-row';
-import { DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import { DELIVERY_BYTES, payloadBytes, type AtomicWrite } from '../store/atomic-writes';
 import type { ClaimPlan, PlannedAlert } from './claim-plan';
 
 /** A subscriber's writes other than the alert: the deliveries created alone, then the digest's near misses. */
-export function claimWrites(db: Firestore, plan: ClaimPlan, expireAt: Date): WriteGroup[] {
+export function claimWrites(db: Firestore, plan: ClaimPlan, expireAt: Date): AtomicWrite[] {
   return [...createDeliveries(db, plan.creates), ...(plan.nearMisses ? [recordNearMisses(db, plan.nearMisses, expireAt)] : [])];
 }
 
 /** An alert planned for the subscriber at `subscriber` (its index among those claimed together). */
 export type AlertOf = PlannedAlert & { subscriber: number };
 
-export type AlertWrite = { write: WriteGroup; subscribers: number[]; set: SealedSet<HandedRow & AlertOf> | null };
+export type AlertWrite = { write: AtomicWrite; subscribers: number[]; sendBatch: PackedSendBatch<HandedRow & AlertOf> | null };
 
 /**
- * The alerts' write groups: each alert's deliveries with its row, all or nothing (at-most-once
+ * The alerts' atomic writes: each alert's deliveries with its row, all or nothing (at-most-once
  * starts with the row existing before any send). Handed to the run's sender, alerts are created
- * leased, several to a group — one sealed provider batch, created whole or not at all, so a set
- * that loses a race (a concurrent run claimed one of its pairs) re-plans all its subscribers.
- * With `holdOpenSet`, a last set that is not full is not written: its subscribers come back in
- * `heldBack`, to be planned into the next wave's sets.
+ * leased, several to an atomic write — one packed send batch, created whole or not at all, so a
+ * send batch that loses a race (a concurrent run claimed one of its pairs) re-plans all its
+ * subscribers. With `holdOpenBatch`, a last send batch that is not full is not written: its
+ * subscribers come back in `heldBack`, to be planned into the next compose batch's send batches.
  */
 export function alertWrites(
   db: Firestore,
-  handoff: Handoff | null,
+  runSender: RunSender | null,
   alerts: AlertOf[],
-  options: { holdOpenSet: boolean },
-): { groups: AlertWrite[]; heldBack: Set<number> } {
+  options: { holdOpenBatch: boolean },
+): { atomicWrites: AlertWrite[]; heldBack: Set<number> } {
   const create = (batch: WriteBatch, alert: PlannedAlert, row: OutboxRow) => {
     for (const d of alert.sending) createDelivery(batch, db, d);
     batch.create(outboxCollection(db).doc(alert.emailKey), row);
   };
   const bytesOf = (alert: PlannedAlert) => alert.sending.length * DELIVERY_BYTES + payloadBytes(payloadOf(alert.row));
-  if (!handoff)
+  if (!runSender)
     return {
-      groups: alerts.map((alert) => ({
+      atomicWrites: alerts.map((alert) => ({
         write: { size: alert.sending.length + 1, bytes: bytesOf(alert), apply: (batch) => create(batch, alert, alert.row) },
         subscribers: [alert.subscriber],
-        set: null,
+        sendBatch: null,
       })),
       heldBack: new Set(),
     };
-  const sets = handoff.seal(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 })));
-  const held = options.holdOpenSet && sets.at(-1)?.open ? sets.pop()! : null;
+  const sendBatches = runSender.pack(alerts.map((alert) => ({ ...alert, writes: alert.sending.length + 1 })));
+  const held = options.holdOpenBatch && sendBatches.at(-1)?.open ? sendBatches.pop()! : null;
   return {
-    groups: sets.map((set) => ({
+    atomicWrites: sendBatches.map((sendBatch) => ({
       write: {
-        size: set.members.reduce((n, a) => n + a.writes, 0),
-        bytes: set.members.reduce((n, a) => n + bytesOf(a), set.sealBytes),
-        apply: (batch) => set.members.forEach((alert) => create(batch, alert, set.stored(alert))),
+        size: sendBatch.members.reduce((n, a) => n + a.writes, 0),
+        bytes: sendBatch.members.reduce((n, a) => n + bytesOf(a), sendBatch.packBytes),
+        apply: (batch) => sendBatch.members.forEach((alert) => create(batch, alert, sendBatch.stored(alert))),
       },
-      subscribers: set.members.map((a) => a.subscriber),
-      set,
+      subscribers: sendBatch.members.map((a) => a.subscriber),
+      sendBatch,
     })),
     heldBack: new Set(held?.members.map((a) => a.subscriber) ?? []),
   };

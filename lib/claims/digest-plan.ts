@@ -10,8 +10,8 @@ import { digestPeriod, nextDigestSlot, type DigestSchedule } from '../subscriber
 import { isDigestMode, type Subscriber } from '../subscribers/subscriber';
 import type { Judgement } from '../verdicts/judge-postings';
 
-/** Items closed per write group beside the digest row: several subscribers' groups still pack into one commit. */
-const CLOSES_PER_GROUP = 100;
+/** Items closed per atomic write beside the digest row: several subscribers' atomic writes still pack into one commit. */
+const CLOSES_PER_ATOMIC_WRITE = 100;
 
 /** A subscriber whose due items no digest row lists yet, with the period a digest would be claimed for. */
 export type ToDecide = { due: Due; free: Delivery[]; subscriber: Subscriber | undefined; period: string };
@@ -200,7 +200,7 @@ export type DigestWrite = { emailKey: string; row: OutboxRow | null; updates: Qu
  * The digest row with the first closes (all or nothing: a flush that loses the row's create()
  * closes nothing), then the rest of the closes in parts of their own. Each close is guarded by the
  * version the flush read, so an item that moved since (an opt-out, a mark) is never overwritten.
- * `row` is the row as it is created: pending for the dispatcher, or leased and sealed by the run's sender.
+ * `row` is the row as it is created: pending for the dispatcher, or leased and packed into a send batch by the run's sender.
  */
 export function digestWrites(plan: FlushPlan, row: OutboxRow | null): DigestWrite[] {
   const parts: DigestWrite[] = [];
@@ -212,8 +212,8 @@ export function digestWrites(plan: FlushPlan, row: OutboxRow | null): DigestWrit
   });
   // Judged items the digest lists carry their fit too (the delivery says why it was sent), written with the row.
   const listed = row && plan.judged ? plan.top : [];
-  for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_GROUP) {
-    const closes = plan.closed.slice(i, i + CLOSES_PER_GROUP);
+  for (let i = 0; i === 0 || i < plan.closed.length; i += CLOSES_PER_ATOMIC_WRITE) {
+    const closes = plan.closed.slice(i, i + CLOSES_PER_ATOMIC_WRITE);
     const withRow = i === 0 ? row : null;
     const fitted = i === 0 ? listed : [];
     if (!withRow && closes.length === 0) break;
@@ -230,7 +230,8 @@ export function digestWrites(plan: FlushPlan, row: OutboxRow | null): DigestWrit
 }
 
 /** Writes of a digest's first part: its row, its first closes, and the fit of the items it lists when judged. */
-export const firstWriteSize = (plan: FlushPlan) => 1 + Math.min(plan.closed.length, CLOSES_PER_GROUP) + (plan.judged ? plan.top.length : 0);
+export const firstWriteSize = (plan: FlushPlan) =>
+  1 + Math.min(plan.closed.length, CLOSES_PER_ATOMIC_WRITE) + (plan.judged ? plan.top.length : 0);
 
 const judgementFields = (d: Delivery, judged: boolean): Partial<Delivery> =>
   judged ? { fit: d.fit ?? null, fitReason: d.fitReason ?? null, aiFallback: d.aiFallback ?? null } : {};

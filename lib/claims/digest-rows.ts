@@ -97,13 +97,13 @@ export async function readDigestRows(
       db,
       byKey.map((key) => outboxCollection(db).doc(key)),
     ),
-    ...forInQueries(asked).map((chunk) => {
-      const earliest = Math.min(...chunk.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
+    ...forInQueries(asked).map((batch) => {
+      const earliest = Math.min(...batch.flatMap((d) => d.items.map((i) => i.delivery.createdAt.getTime())));
       return outboxCollection(db)
         .where(
           'uid',
           'in',
-          chunk.map((d) => d.uid),
+          batch.map((d) => d.uid),
         )
         .where('kind', '==', 'digest')
         .where('createdAt', '>=', Timestamp.fromMillis(earliest - ROW_CLOCK_SLACK_MS))
@@ -147,7 +147,7 @@ function keyedPeriods(
 
 /**
  * For a schedule and a due instant: the periods of the latest slot at that instant and of every
- * slot after it up to `until`. Memoised per schedule and instant, since a slice's subscribers
+ * slot after it up to `until`. Memoised per schedule and instant, since a subscriber batch's subscribers
  * mostly share both (each computation walks the calendar in the subscriber's zone).
  */
 function slotPeriods(until: Date): (schedule: DigestSchedule, dueAt: Date) => string[] {

@@ -2,7 +2,7 @@ import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import { updateQueuedItem } from '../ledger/update-queued-item';
 import { digestEmailKey, outboxCollection, payloadOf, type OutboxRow } from '../outbox/outbox-row';
 import { isLostRace } from '../store/firestore-errors';
-import { commitGroupsAt, DELIVERY_BYTES, payloadBytes, type WriteGroup } from '../store/write-groups';
+import { commitAtomicWritesAt, DELIVERY_BYTES, payloadBytes, type AtomicWrite } from '../store/atomic-writes';
 import { digestWrites, firstWriteSize, type DigestWrite, type FlushPlan } from './digest-plan';
 import type { FlushContext } from './flush-context';
 
@@ -12,59 +12,60 @@ export type ComposedDigest = { plan: FlushPlan; row: OutboxRow | null };
 type Landed = { claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[]; held: ComposedDigest[] };
 
 /**
- * One wave of composed digests, written: sealed digests as whole sets (their rows with their first
- * closes, all or nothing), every other close in its own group; the sets that landed go to the
- * run's sender at once. With `holdOpenSet` (more waves to come), the digests of the last set, if it
- * is not full, are held back and written with the next wave, so the cut between waves does not
- * cut a provider request short. Counts what landed; `lost` are the subscribers any of whose
- * writes lost a race, to be read again; `held` what waits for the next wave.
+ * One batch of composed digests, written: packed digests as whole send batches (their rows with
+ * their first closes, all or nothing), every other close in its own atomic write; the send batches
+ * that landed go to the run's sender at once. With `holdOpenBatch` (more compose batches to come),
+ * the digests of the last send batch, if it is not full, are held back and written with the next
+ * compose batch, so the cut between compose batches does not cut a provider request short. Counts
+ * what landed; `lost` are the subscribers any of whose writes lost a race, to be read again; `held`
+ * what waits for the next compose batch.
  */
-export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], options: { holdOpenSet: boolean }): Promise<Landed> {
-  const fresh = wave.flatMap(({ plan, row }, i) =>
+export async function commitDigests(ctx: FlushContext, composed: ComposedDigest[], options: { holdOpenBatch: boolean }): Promise<Landed> {
+  const fresh = composed.flatMap(({ plan, row }, i) =>
     row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstWriteSize(plan) }] : [],
   );
-  const sets = ctx.handoff ? ctx.handoff.seal(fresh) : [];
-  const heldSet = options.holdOpenSet && sets.at(-1)?.open ? sets.pop()! : null;
-  const heldBack = new Set(heldSet?.members.map((m) => m.index) ?? []);
+  const sendBatches = ctx.runSender ? ctx.runSender.pack(fresh) : [];
+  const heldBatch = options.holdOpenBatch && sendBatches.at(-1)?.open ? sendBatches.pop()! : null;
+  const heldBack = new Set(heldBatch?.members.map((m) => m.index) ?? []);
   const landed: Landed = {
     claimed: 0,
     items: 0,
     skippedSubscribers: 0,
     notAFit: 0,
     lost: [],
-    held: wave.filter((_, i) => heldBack.has(i)),
+    held: composed.filter((_, i) => heldBack.has(i)),
   };
-  const sealed = new Set(sets.flatMap((set) => set.members.map((m) => m.index)));
-  const groups = [
-    // Sealed digests: each set's rows, with their first closes, created all or nothing.
-    ...sets.map((set) => ({
+  const packed = new Set(sendBatches.flatMap((sendBatch) => sendBatch.members.map((m) => m.index)));
+  const atomicWrites = [
+    // Packed digests: each send batch's rows, with their first closes, created all or nothing.
+    ...sendBatches.map((sendBatch) => ({
       write: combined(
-        set.members.map((m) => writeGroup(ctx.db, digestWrites(m.plan, set.stored(m))[0])),
-        set.sealBytes,
+        sendBatch.members.map((m) => atomicWrite(ctx.db, digestWrites(m.plan, sendBatch.stored(m))[0])),
+        sendBatch.packBytes,
       ),
-      plans: set.members.map((m) => m.index),
+      plans: sendBatch.members.map((m) => m.index),
     })),
-    ...wave.flatMap(({ plan, row }, i) =>
+    ...composed.flatMap(({ plan, row }, i) =>
       heldBack.has(i)
         ? []
         : digestWrites(plan, row)
-            .filter((_, g) => !(g === 0 && sealed.has(i)))
-            .map((part) => ({ write: writeGroup(ctx.db, part), plans: [i] })),
+            .filter((_, g) => !(g === 0 && packed.has(i)))
+            .map((part) => ({ write: atomicWrite(ctx.db, part), plans: [i] })),
     ),
   ];
   const committed = ctx.commit
     ? await commitFlush(
         ctx,
-        groups.map((g) => g.write),
+        atomicWrites.map((w) => w.write),
       )
-    : groups.map(() => PLANNED);
-  const lostPlans = new Set(groups.flatMap((g, j) => (committed[j] ? [] : g.plans)));
-  if (ctx.handoff)
-    await ctx.handoff.offer(
-      sets.flatMap((set, j) => (committed[j] ? [{ set, writtenAt: committed[j] }] : [])),
+    : atomicWrites.map(() => PLANNED);
+  const lostPlans = new Set(atomicWrites.flatMap((w, j) => (committed[j] ? [] : w.plans)));
+  if (ctx.runSender)
+    await ctx.runSender.offer(
+      sendBatches.flatMap((sendBatch, j) => (committed[j] ? [{ sendBatch, writtenAt: committed[j] }] : [])),
       'flush',
     );
-  wave.forEach(({ plan }, i) => {
+  composed.forEach(({ plan }, i) => {
     if (heldBack.has(i)) return;
     if (lostPlans.has(i)) return void landed.lost.push(plan.uid);
     landed.notAFit += plan.notAFit;
@@ -76,8 +77,8 @@ export async function commitDigests(ctx: FlushContext, wave: ComposedDigest[], o
   return landed;
 }
 
-/** A part of a digest's writes as one all-or-nothing write group: the row's create(), then its items' guarded updates. */
-function writeGroup(db: Firestore, part: DigestWrite): WriteGroup {
+/** A part of a digest's writes as one atomic write: the row's create(), then its items' guarded updates. */
+function atomicWrite(db: Firestore, part: DigestWrite): AtomicWrite {
   const { row, updates } = part;
   return {
     size: updates.length + (row ? 1 : 0),
@@ -89,19 +90,19 @@ function writeGroup(db: Firestore, part: DigestWrite): WriteGroup {
   };
 }
 
-async function commitFlush(ctx: FlushContext, groups: WriteGroup[]): Promise<(Timestamp | null)[]> {
+async function commitFlush(ctx: FlushContext, writes: AtomicWrite[]): Promise<(Timestamp | null)[]> {
   await ctx.failpoint('before-digest-commit');
-  return commitGroupsAt(ctx.db, groups, isLostRace);
+  return commitAtomicWritesAt(ctx.db, writes, isLostRace);
 }
 
 /** A dry run's stand-in for a commit time: every plan counts as landed, and nothing is fenced by it. */
 const PLANNED = Timestamp.fromMillis(0);
 
-/** Several groups as one, all or nothing: a sealed set of digests is created whole or not at all. */
-function combined(groups: WriteGroup[], extraBytes: number): WriteGroup {
+/** Several atomic writes as one, all or nothing: a packed send batch of digests is created whole or not at all. */
+function combined(writes: AtomicWrite[], extraBytes: number): AtomicWrite {
   return {
-    size: groups.reduce((n, g) => n + g.size, 0),
-    bytes: groups.reduce((n, g) => n + (g.bytes ?? 0), extraBytes),
-    apply: (batch) => groups.forEach((g) => g.apply(batch)),
+    size: writes.reduce((n, w) => n + w.size, 0),
+    bytes: writes.reduce((n, w) => n + (w.bytes ?? 0), extraBytes),
+    apply: (batch) => writes.forEach((w) => w.apply(batch)),
   };
 }

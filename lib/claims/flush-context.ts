@@ -2,7 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { SourceCoverage } from '../feeds/source-coverage';
 import type { FilteredOut, ScoredPosting } from '../mail/compose-email';
 import type { EmailPayload } from '../mail/email-payload';
-import type { Handoff } from '../outbox/handoff';
+import type { RunSender } from '../outbox/run-sender';
 import type { Failpoint } from '../runtime/failpoints';
 import type { DigestSchedule } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
@@ -33,8 +33,8 @@ export type FlushContext = {
   expireAt: Date;
   commit: boolean;
   judge: Judge | null;
-  /** The run's sender for the rows it creates: digest rows are then created leased and sealed, and sent as they land. */
-  handoff: Handoff | null;
+  /** The run's sender for the rows it creates: digest rows are then created leased and packed into send batches, and sent as they land. */
+  runSender: RunSender | null;
   /** Postings by id, each read once by this flush; a dry run's planned (unwritten) ones from its plan. */
   postings: PostingsById;
   /**
@@ -49,5 +49,5 @@ export type FlushContext = {
   hourSince: Promise<Date>;
   /** The period of a schedule's latest slot at `now`: worked out once per schedule (subscribers share a few). */
   periodNow: (schedule: DigestSchedule) => string;
-  waveBytes: number;
+  composeBatchBytes: number;
 };

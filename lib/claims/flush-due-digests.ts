@@ -3,12 +3,12 @@ import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
 import type { Shard } from '../runtime/shard';
 import { readSourceCoverage } from '../feeds/source-coverage';
-import { WAVE_BYTES } from '../mail/compose-in-waves';
+import { COMPOSE_BATCH_BYTES } from '../mail/compose-in-batches';
 import { deliveryId } from '../ledger/delivery';
 import { isDueAt, type Due, type DueItem } from '../ledger/due-items';
 import { dueSubscribers } from '../ledger/read-due-items';
-import type { Handoff } from '../outbox/handoff';
-import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
+import type { RunSender } from '../outbox/run-sender';
+import { SUBSCRIBERS_PER_BATCH } from '../store/in-batches';
 import { addDays } from '../store/timestamps';
 import { digestPeriod, latestDigestSlot, type DigestSchedule } from '../subscribers/digest-schedule';
 import type { Judge } from '../verdicts/judge-postings';
@@ -22,7 +22,7 @@ export type { ComposeDigest } from './flush-context';
 
 /**
  * `truncated`: the run's time budget ended the flush with subscribers still due; the next run goes on.
- * `gaveUp`: subscribers whose digest claim still lost a race after MAX_CLAIM_ROUNDS; still due next run.
+ * `gaveUp`: subscribers whose digest claim still lost a race after MAX_CLAIM_ATTEMPTS; still due next run.
  */
 export type FlushStats = {
   due: number;
@@ -43,8 +43,9 @@ export type FlushDeps = {
   failpoint?: Failpoint;
   /** The run's verdict stage, when it is on: each digest's queued items are judged before it is decided. */
   judge?: Judge | null;
-  /** The run's sender (handoff.ts): digests are created leased, sealed into their batches, and sent as they land. */
-  handoff?: Handoff | null;
+  /** The run's sender (run-sender.ts): digests are created leased, packed into their send batches, and sent as they land. */
+  runSender?: RunSender | null;
+  handoff?: RunSender | null; // Old name, kept until cycle-steps.ts is renamed
 };
 
 export type FlushInput = {
@@ -54,8 +55,8 @@ export type FlushInput = {
   maxItems: number;
   retentionDays: number;
   duePageSize?: number;
-  /** The digest bodies a slice composes before it writes them (WAVE_BYTES by default; tests make it small). */
-  waveBytes?: number;
+  /** The digest bodies a subscriber batch composes before it writes them (COMPOSE_BATCH_BYTES by default; tests make it small). */
+  composeBatchBytes?: number;
   /** A shard's run flushes only its own subscribers' digests. */
   shard?: Shard;
   /**
@@ -99,7 +100,7 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
     (error: unknown) => ({ error }),
   );
   const pages = dueSubscribers(deps.db, { now: input.now, pageSize: input.duePageSize, shard: input.shard, bucketed: input.bucketed });
-  const slices = slicePipeline();
+  const batches = batchPipeline();
   let stopped: { error: unknown } | null = null;
   try {
     for await (const due of withPlanned(pages, input.planned ?? [], input.now)) {
@@ -108,12 +109,12 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
         break;
       }
       stats.due += due.length;
-      // A group is a slice, but the dry run's planned items can come as one last, larger group.
-      for (let i = 0; i < due.length; i += SUBSCRIBERS_PER_SLICE) {
-        const slice = due.slice(i, i + SUBSCRIBERS_PER_SLICE);
-        slices.start(async () => {
+      // A page of due subscribers is a subscriber batch, but the dry run's planned items can come as one last, larger page.
+      for (let i = 0; i < due.length; i += SUBSCRIBERS_PER_BATCH) {
+        const batch = due.slice(i, i + SUBSCRIBERS_PER_BATCH);
+        batches.start(async () => {
           if (deps.outOfTime()) return void (stats.truncated = true);
-          const flushed = await flushSubscribers(ctx, slice);
+          const flushed = await flushSubscribers(ctx, batch);
           stats.claimed += flushed.claimed;
           stats.items += flushed.items;
           stats.skippedSubscribers += flushed.skippedSubscribers;
@@ -121,21 +122,21 @@ export async function flushDueDigests(deps: FlushDeps, input: FlushInput): Promi
           stats.gaveUp += flushed.gaveUp;
         });
       }
-      // The next group is read while these slices run, once none waits to start.
-      await slices.started();
-      if (stats.truncated || slices.failed()) break;
+      // The next page is read while these batches run, once none waits to start.
+      await batches.started();
+      if (stats.truncated || batches.failed()) break;
     }
   } catch (error) {
     stopped = { error };
   }
   // Both awaited whatever happened above, so no write of this flush lands after it has returned.
-  // Then one failure is thrown: a slice's first, else the hour's record's, else the due pages'.
+  // Then one failure is thrown: a subscriber batch's first, else the hour's record's, else the due pages'.
   const recordFailed = await recorded;
-  const sliceFailed = await slices.settled().then(
+  const batchFailed = await batches.settled().then(
     () => null,
     (error: unknown) => ({ error }),
   );
-  const failed = sliceFailed ?? recordFailed ?? stopped;
+  const failed = batchFailed ?? recordFailed ?? stopped;
   if (failed) throw failed.error;
   return stats;
 }
@@ -150,26 +151,26 @@ function flushContext(deps: FlushDeps, input: FlushInput): FlushContext {
     expireAt: addDays(input.now, input.retentionDays),
     commit,
     judge: deps.judge ?? null,
-    handoff: commit ? (deps.handoff ?? null) : null,
+    runSender: commit ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
     postings: flushPostings(deps.db, new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting]))),
-    waveBytes: input.waveBytes ?? WAVE_BYTES,
+    composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
     hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit }),
   };
 }
 
-/** Slices in progress at once: one renders (CPU) while the other waits on the store. */
-const SLICES_IN_FLIGHT = 2;
+/** Subscriber batches in progress at once: one renders (CPU) while the other waits on the store. */
+const BATCHES_IN_FLIGHT = 2;
 
 /**
- * The flush's slices, SLICES_IN_FLIGHT at a time across due pages, started in order. `started`
- * resolves once every slice handed in so far has started (or the pipeline has failed), so the
+ * The flush's subscriber batches, BATCHES_IN_FLIGHT at a time across due pages, started in order.
+ * `started` resolves once every batch handed in so far has started (or the pipeline has failed), so the
  * caller reads the next page while the last ones run; `settled` awaits them all, even when one
  * failed, and then throws the first failure, so no write of this flush lands after it has returned.
  */
-function slicePipeline() {
-  const limit = pLimit(SLICES_IN_FLIGHT);
+function batchPipeline() {
+  const limit = pLimit(BATCHES_IN_FLIGHT);
   const running: Promise<void>[] = [];
   let failure: { error: unknown } | null = null;
   let wake: (() => void) | null = null;

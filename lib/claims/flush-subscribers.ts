@@ -1,6 +1,6 @@
 import type { StoredPosting } from '../feeds/postings-collection';
 import type { FilteredOut } from '../mail/compose-email';
-import { composeInWaves } from '../mail/compose-in-waves';
+import { composeInBatches } from '../mail/compose-in-batches';
 import { composeWithinBudget } from '../mail/email-budget';
 import { hasMinPay } from '../pay/minimum-pay';
 import type { Due } from '../ledger/due-items';
@@ -12,28 +12,28 @@ import { settleDigestItems } from '../outbox/settle-digest-items';
 import { readMany } from '../store/create-documents';
 import { digestScheduleOf, isDigestMode, subscribersCollection } from '../subscribers/subscriber';
 import type { Judgement } from '../verdicts/judge-postings';
-import { claimInRounds } from './claim-in-rounds';
+import { claimInAttempts } from './claim-in-attempts';
 import { fitDigest, planDigest, sortDue, type FlushPlan, type ToDecide } from './digest-plan';
 import { readDigestRows } from './digest-rows';
 import { commitDigests, type ComposedDigest } from './digest-writes';
 import type { FlushContext } from './flush-context';
 
-/** What flushing some subscribers' digests came to: what landed, and the subscribers still losing races after MAX_CLAIM_ROUNDS. */
+/** What flushing some subscribers' digests came to: what landed, and the subscribers still losing races after MAX_CLAIM_ATTEMPTS. */
 export type Flushed = { claimed: number; items: number; skippedSubscribers: number; notAFit: number; gaveUp: number };
 
 /**
  * The digests of a batch of subscribers: read what decides them, sort the due items (sortDue),
  * move on and mark what needs it, judge, decide each digest (planDigest), then compose, write and
- * hand them over (compose-in-waves.ts bounds the bodies in memory). A subscriber any of whose
- * writes lost a race is read again and decided again, up to MAX_CLAIM_ROUNDS times (claim-in-rounds.ts).
+ * hand them over (compose-in-batches.ts bounds the bodies in memory). A subscriber any of whose
+ * writes lost a race is read again and decided again, up to MAX_CLAIM_ATTEMPTS times (claim-in-attempts.ts).
  */
 export async function flushSubscribers(ctx: FlushContext, due: Due[]): Promise<Flushed> {
   const flushed: Flushed = { claimed: 0, items: 0, skippedSubscribers: 0, notAFit: 0, gaveUp: 0 };
-  let firstRound = true;
-  const { gaveUp } = await claimInRounds(due, async (pending) => {
+  let firstAttempt = true;
+  const { gaveUp } = await claimInAttempts(due, async (pending) => {
     // After a lost race the items are read again: a claim may have added some, an opt-out closed some.
-    const current = firstRound ? pending : await rereadDueItems(ctx.db, pending, ctx.now);
-    firstRound = false;
+    const current = firstAttempt ? pending : await rereadDueItems(ctx.db, pending, ctx.now);
+    firstAttempt = false;
     const sorted = sortDue({ due: current, ...(await readWhatDecides(ctx, current)), now: ctx.now });
     if (ctx.commit) await moveQueuedItems(ctx.db, sorted.moves);
     const judged = await judgeDigests(ctx, sorted.toDecide);
@@ -43,17 +43,17 @@ export async function flushSubscribers(ctx: FlushContext, due: Due[]): Promise<F
     // Items an earlier digest listed, whose marks did not land after it was final (a crash between the two): mark them now.
     if (ctx.commit) await settleDigestItems(ctx.db, sorted.settles);
     const [postings, nearMisses] = await Promise.all([postingsOf(ctx, plans, judged.postings), countNearMisses(ctx, plans)]);
-    // Composed, written and handed over a wave at a time (compose-in-waves.ts): the flush holds a wave of digests, not all of them.
+    // Composed, written and handed over a compose batch at a time (compose-in-batches.ts): the flush holds one batch of digests, not all of them.
     const lost = new Set<string>();
-    const waves = composeInWaves(
+    const composedBatches = composeInBatches(
       plans,
       (plan, i) => composeDigestRow(ctx, plan, postings, nearMisses[i]),
       ({ row }) => row?.payload ?? null,
-      ctx.waveBytes,
+      ctx.composeBatchBytes,
     );
     let held: ComposedDigest[] = [];
-    for await (const wave of waves) {
-      const landed = await commitDigests(ctx, [...held, ...wave.items.map((w) => w.result)], { holdOpenSet: !wave.last });
+    for await (const composed of composedBatches) {
+      const landed = await commitDigests(ctx, [...held, ...composed.items.map((c) => c.result)], { holdOpenBatch: !composed.last });
       held = landed.held;
       flushed.claimed += landed.claimed;
       flushed.items += landed.items;
@@ -88,7 +88,7 @@ async function readWhatDecides(ctx: FlushContext, due: Due[]) {
  * Daily subscribers are scored once, at the flush, over their queued items (docs/verdicts.md):
  * every active daily subscriber about to get a digest has its free items judged, one posting a
  * request. Their postings are read once here and reused to compose. A pair
- * already scored (an earlier round, run or retry) is read from matches/, never asked again.
+ * already scored (an earlier attempt, run or retry) is read from matches/, never asked again.
  */
 async function judgeDigests(
   ctx: FlushContext,

@@ -4,7 +4,7 @@ import { digestEmailKey, outboxCollection } from '../outbox/outbox-row';
 import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
 import { digestScheduleOf, type Subscriber } from '../subscribers/subscriber';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { commitGroups } from '../store/write-groups';
+import { commitAtomicWrites } from '../store/atomic-writes';
 
 /** Passes over the queue before what keeps moving is left to the flush (which moves items itself). */
 const MAX_PASSES = 5;
@@ -32,7 +32,7 @@ export async function rescheduleQueuedDigests(
     const queued = await deliveriesCollection(db).where('uid', '==', input.subscriber.id).where('status', '==', 'queued').get();
     const moving = queued.docs.filter((doc) => moves(doc.data()));
     if (moving.length === 0) break;
-    const committed = await commitGroups(
+    const committed = await commitAtomicWrites(
       db,
       moving.map((doc) => ({
         size: 1,

@@ -15,7 +15,7 @@ export type StepResults = {
 /**
  * The one place a run's stats are built: from the steps' results, once, when the run ends.
  * `partial` says the next run has work this one left: postings a feed held back or past the
- * matching slice, claims cut by the budget or given up after losing races, rows not dispatched.
+ * matching batch, claims cut by the budget or given up after losing races, rows not dispatched.
  */
 export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string[]): RunStats {
   const { fetch, match, claim, flush, dispatch, repair } = steps;
@@ -56,7 +56,7 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     },
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
-    sender: ctx.handoff?.timing() ?? null,
+    sender: ctx.runSender?.timing() ?? null,
     feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, duplicates, error }) => ({
       source,
       status,

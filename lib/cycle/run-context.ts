@@ -4,7 +4,7 @@ import type { MailSettings } from '../mail/compose-email';
 import { SEND_BATCH_SIZE } from '../mail/mailer';
 import { createSendLimiter, SEND_CONCURRENCY, type SendLimiter } from '../mail/send-limiter';
 import { newRunId, type CyclePhase } from '../ledger/runs';
-import { createHandoff, type Handoff } from '../outbox/handoff';
+import { createRunSender, type RunSender } from '../outbox/run-sender';
 import { createQuotaPause, type QuotaPause } from '../outbox/quota-pause';
 import { SEND_MAX_ATTEMPTS } from '../outbox/send-rules';
 import { shardTag, type Shard } from '../runtime/shard';
@@ -44,9 +44,10 @@ export type RunContext = {
   quota: QuotaPause;
   /**
    * The sender of the rows this run creates (the claim's alerts, the flush's digests): they are
-   * created leased and sent as they land (handoff.ts). Null for a dry run, which creates nothing.
+   * created leased and sent as they land (run-sender.ts). Null for a dry run, which creates nothing.
    */
-  handoff: Handoff | null;
+  runSender: RunSender | null;
+  handoff: RunSender | null; // Old name, kept until cycle-steps.ts and run-cycle.ts are renamed
   /**
    * The optional AI verdict stage for this run (its call cap, its counters), or null: the stage is
    * off, or the commit is (a dry run asks no model, and decides by keywords alone).
@@ -78,6 +79,28 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     slots: options.shard ? { index: options.shard.index, count: options.shard.count } : undefined,
   });
   const quota = createQuotaPause();
+  const runSender = options.dryRun
+    ? null
+    : createRunSender(
+        {
+          db: deps.db,
+          mailer: deps.mailer,
+          limiter,
+          failpoint: deps.failpoint,
+          clock,
+          sleep: deps.sleep,
+          outOfTime,
+          log: deps.log,
+          runId,
+          quota,
+        },
+        {
+          runId,
+          maxAttempts: config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS,
+          batchSize: config.tuning?.SEND_BATCH_SIZE ?? SEND_BATCH_SIZE,
+          lane: options.shard ? shardTag(options.shard) : 'run',
+        },
+      );
   return {
     deps,
     runId,
@@ -93,28 +116,8 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     commit: !options.dryRun,
     limiter,
     quota,
-    handoff: options.dryRun
-      ? null
-      : createHandoff(
-          {
-            db: deps.db,
-            mailer: deps.mailer,
-            limiter,
-            failpoint: deps.failpoint,
-            clock,
-            sleep: deps.sleep,
-            outOfTime,
-            log: deps.log,
-            runId,
-            quota,
-          },
-          {
-            runId,
-            maxAttempts: config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS,
-            batchSize: config.tuning?.SEND_BATCH_SIZE ?? SEND_BATCH_SIZE,
-            lane: options.shard ? shardTag(options.shard) : 'run',
-          },
-        ),
+    runSender,
+    handoff: runSender, // Old name, kept until cycle-steps.ts and run-cycle.ts are renamed
     judge:
       deps.verdictClient && !options.dryRun
         ? createJudge({

@@ -115,7 +115,7 @@ export function cleanPostingText(text: string): string {
 
 function withoutClosings(text: string): string {
   let clean = text;
-  for (let round = 0; round < CLOSINGS.length; round++) {
+  for (let pass = 0; pass < CLOSINGS.length; pass++) {
     const before = clean;
     for (const closing of CLOSINGS) clean = clean.replace(closing, '');
     if (clean === before) break;

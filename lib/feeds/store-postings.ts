@@ -126,18 +126,18 @@ async function createNewJobs(db: Firestore, postings: Posting[], ctx: StoreConte
   const won = await Promise.all(
     Array.from({ length: Math.ceil(fresh.length / NEW_JOBS_PER_BATCH) }, (_, n) =>
       commit(async () => {
-        const chunk = fresh.slice(n * NEW_JOBS_PER_BATCH, (n + 1) * NEW_JOBS_PER_BATCH);
+        const part = fresh.slice(n * NEW_JOBS_PER_BATCH, (n + 1) * NEW_JOBS_PER_BATCH);
         const batch = db.batch();
-        for (const { posting, keys } of chunk) {
+        for (const { posting, keys } of part) {
           batch.create(postingsCollection(db).doc(posting.id), newCanonical(posting, ctx));
           for (const id of keys) batch.create(postingKeysCollection(db).doc(id), newPostingKey(posting.id, ctx.now, ctx.retentionDays));
         }
         try {
           await batch.commit();
-          return chunk.length;
+          return part.length;
         } catch (error) {
           if (!isAlreadyExists(error)) throw error;
-          others.push(...chunk.map((c) => c.posting));
+          others.push(...part.map((c) => c.posting));
           return 0;
         }
       }),
@@ -284,7 +284,7 @@ export async function loadPendingPostings(
  * this run loaded and matched: a posting reopened since (a repost, a changed budget) is left
  * `pending` for the run that will match what it says now. A shard only marks the postings as
  * matched by itself; the posting closes when the shards of its count have all marked it. Every
- * write is guarded by the version read (one batch per slice; on a lost guard, that slice posting
+ * write is guarded by the version read (one write batch per part; on a lost guard, that part posting
  * by posting with guardedUpdate), so neither a reopening nor another shard's mark is overwritten.
  */
 export async function markPostingsMatched(db: Firestore, postings: Pick<StoredPosting, 'id' | 'revision'>[], shard?: Shard): Promise<void> {

@@ -108,7 +108,7 @@ export function queuedDeliveriesPage(db: Firestore, after: string | null, limit:
   return (after ? query.startAfter(after) : query).get();
 }
 
-/** Which of these pairs already have a delivery: one getAll per chunk, never one get() per pair. */
+/** Which of these pairs already have a delivery: one getAll per batch of ids, never one get() per pair. */
 export async function readDeliveries(db: Firestore, ids: string[]): Promise<Map<string, DocumentSnapshot<Delivery>>> {
   const unique = [...new Set(ids)];
   const snaps = await readMany(

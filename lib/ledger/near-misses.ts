@@ -11,7 +11,7 @@ import { toDate, toTimestamp, type Stored } from '../store/timestamps';
  *
  * One small document per subscriber and digest, not one per posting: the claim adds each posting's
  * short hash with arrayUnion, which is a set, so a run that claims the same postings again (a
- * retry, an overlapping run, a re-planned round) counts nothing twice, and the flush reads one
+ * retry, an overlapping run, a re-planned attempt) counts nothing twice, and the flush reads one
  * document per digest in the getAll it already makes. The arrays are exempt from indexing
  * (firestore.indexes.json); 12-character hashes keep even 50,000 a day far under 1 MiB.
  */

@@ -1,34 +1,34 @@
 import { Timestamp, type Firestore, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { ownsSubscriber, shardBuckets, type Shard } from '../runtime/shard';
-import { SUBSCRIBERS_PER_SLICE } from '../store/in-slices';
+import { SUBSCRIBERS_PER_BATCH } from '../store/in-batches';
 import { deliveriesCollection, type Delivery } from './delivery';
 import { bestFirst, type Due } from './due-items';
 import { forInQueries } from './in-query';
 
 /**
  * Due items asked per query; the flush walks them with a cursor until done or out of time. Each
- * query's results are taken as they arrive (a stream), a slice of subscribers at a time, so this
- * bounds how long one query stays open, not the memory: that stays the slices in flight.
+ * query's results are taken as they arrive (a stream), a subscriber batch at a time, so this
+ * bounds how long one query stays open, not the memory: that stays the batches in flight.
  */
 const DUE_PAGE = 25_000;
 
 /**
- * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_SLICE at a time, each whole and
+ * Subscribers with queued deliveries due by `now`, SUBSCRIBERS_PER_BATCH at a time, each whole and
  * best first, and each item read once. One query over (status, digestDueAt, uid, score desc) with
  * the due instant as its range: the range comes first in the index, so the query scans only what is
  * due (a run in which nobody is due scans no queued item), and within a slot a subscriber's items
  * arrive together. A subscriber is complete when the next one's first item arrives; one whose items
  * run past the end of a page is held back and completed from the next page. The query's results are
- * streamed and taken only as fast as the flush asks for the next group, so memory stays a group or
+ * streamed and taken only as fast as the flush asks for the next batch, so memory stays a batch or
  * two, whatever the page size.
  *
  * Items arrive slot by slot, so a subscriber with items due at two slots (a missed run, a flush cut
  * short, a schedule moved) would come twice, and the second time find its digest claimed by the
- * first and wait a period: against "the next digest not yet claimed". So a group handed on carries
- * all of its subscribers' due items. What the stream read before the group was handed on is merged
+ * first and wait a period: against "the next digest not yet claimed". So a batch handed on carries
+ * all of its subscribers' due items. What the stream read before the batch was handed on is merged
  * into the subscriber's one entry; what it has not read yet (due at a later slot) is asked for
  * directly, IN_LIMIT subscribers a query over (status, uid, digestDueAt), and skipped when the
- * stream reaches it — once one read has found anything due at a later slot at all. The last group
+ * stream reaches it — once one read has found anything due at a later slot at all. The last batch
  * needs none of this: the stream has read everything by then.
  *
  * A shard's run, once every queued item carries its bucket (`bucketed`) and its count divides
@@ -38,26 +38,26 @@ const DUE_PAGE = 25_000;
  */
 export async function* dueSubscribers(
   db: Firestore,
-  input: { now: Date; pageSize?: number; groupSize?: number; shard?: Shard; bucketed?: boolean },
+  input: { now: Date; pageSize?: number; batchSize?: number; shard?: Shard; bucketed?: boolean },
 ): AsyncGenerator<Due[]> {
   const pageSize = input.pageSize ?? DUE_PAGE;
-  const groupSize = input.groupSize ?? SUBSCRIBERS_PER_SLICE;
+  const batchSize = input.batchSize ?? SUBSCRIBERS_PER_BATCH;
   const dueBy = Timestamp.fromDate(input.now);
   const queued = deliveriesCollection(db).where('status', '==', 'queued');
   const buckets = input.bucketed ? shardBuckets(input.shard) : null;
   const filtered = buckets ? queued.where('shardBucket', 'in', buckets) : queued;
-  // Items a group already took by asking for its subscribers' later slots: the stream skips them.
+  // Items a subscriber batch already took by asking for its subscribers' later slots: the stream skips them.
   const taken = new Set<string>();
-  let group = new Map<string, Due>();
+  let batch = new Map<string, Due>();
   const complete = (due: Due) => {
     if (!ownsSubscriber(input.shard, due.uid)) return;
-    const entry = group.get(due.uid);
+    const entry = batch.get(due.uid);
     if (entry) entry.items.push(...due.items);
-    else group.set(due.uid, due);
+    else batch.set(due.uid, due);
   };
   const handOn = async (stillReading: boolean): Promise<Due[]> => {
-    const handed = [...group.values()];
-    group = new Map();
+    const handed = [...batch.values()];
+    batch = new Map();
     if (stillReading) await takeLaterSlots(db, { due: handed, now: dueBy, taken });
     for (const due of handed) due.items.sort(bestFirst);
     return handed;
@@ -75,9 +75,9 @@ export async function* dueSubscribers(
       if (carried && carried.uid !== delivery.uid) {
         complete(carried);
         carried = null;
-        if (group.size >= groupSize) yield await handOn(true);
+        if (batch.size >= batchSize) yield await handOn(true);
       }
-      // Checked after handing on: the group just handed on may have taken this very item.
+      // Checked after handing on: the batch just handed on may have taken this very item.
       if (taken.has(doc.id)) continue;
       const item = { id: doc.id, delivery, updateTime: doc.updateTime };
       if (carried) carried.items.push(item);
@@ -86,7 +86,7 @@ export async function* dueSubscribers(
     if (size < pageSize) break;
   }
   if (carried) complete(carried);
-  if (group.size > 0) yield await handOn(false);
+  if (batch.size > 0) yield await handOn(false);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import type { WriteGroup } from '../store/write-groups';
+import type { AtomicWrite } from '../store/atomic-writes';
 import { nearMissesRef, nearMissesUpdate, type NearMissKind } from './near-misses';
 
 /** One subscriber's near misses for one digest: the postings a keyword matched and an exclude or a pay minimum left out. */
@@ -9,7 +9,7 @@ export type NearMissesOfDigest = { uid: string; day: string; jobs: { jobId: stri
  * Merged into nearMisses/{uid}_{day} (a set: counting them again on a retry or a re-planned claim
  * changes nothing). Not a delivery: nothing is sent.
  */
-export function recordNearMisses(db: Firestore, nearMisses: NearMissesOfDigest, expireAt: Date): WriteGroup {
+export function recordNearMisses(db: Firestore, nearMisses: NearMissesOfDigest, expireAt: Date): AtomicWrite {
   const update = nearMissesUpdate({ ...nearMisses, expireAt });
   return {
     size: 1,

@@ -11,9 +11,9 @@ export type ClaimsGivenUp = { deliveries: number; digests: number };
 /** What a run records when the provider said its quota is used up: `runs/{runId}.quota`. */
 export type QuotaHit = { period: QuotaPeriod; reachedAt: Date; resumesAt: Date; error: string };
 
-/** The run's sender of the rows it created (lib/outbox/handoff.ts): sets handed, ms busy sending, ms its producers waited for it. */
+/** The run's sender of the rows it created (lib/outbox/run-sender.ts): send batches handed, ms busy sending, ms its producers waited for it. */
 export type SenderTiming = {
-  sets: number;
+  sendBatches: number;
   busyMs: number;
   /** Waited for room in the sender's queue (claim, flush), and for its last sends at the dispatch step (drain). */
   waitedMs: { claim: number; flush: number; drain: number };
@@ -51,7 +51,7 @@ export type RunStats = {
   skippedEmails: number;
   failures: number;
   /**
-   * Subscribers whose claim kept losing races to concurrent writers for MAX_CLAIM_ROUNDS this run,
+   * Subscribers whose claim kept losing races to concurrent writers for MAX_CLAIM_ATTEMPTS this run,
    * by what they claim (`deliveries`: the claim phase, `digests`: the flush phase); left for the
    * next run, which claims them.
    */
@@ -77,8 +77,8 @@ export type RunStats = {
   /** Wall time of each phase, in ms. */
   phases: Partial<Record<CyclePhase, number>>;
   /**
-   * The run's sender of the rows it created (lib/outbox/handoff.ts), which works alongside the claim
-   * and the flush: sets (provider requests' worth of rows) it was handed, the ms from its first
+   * The run's sender of the rows it created (lib/outbox/run-sender.ts), which works alongside the claim
+   * and the flush: send batches (provider requests' worth of rows) it was handed, the ms from its first
    * send to its last record, and the ms the claim and the flush waited for room in its queue (part
    * of their phase times, above). Null before the claim ran.
    */

@@ -1,6 +1,6 @@
 import { FieldPath, Timestamp, type Firestore, type Query, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { commitGroups } from '../store/write-groups';
+import { commitAtomicWrites } from '../store/atomic-writes';
 import { COLLECTIONS, type CollectionName } from '../store/collections';
 
 /**
@@ -61,7 +61,7 @@ export async function pruneLedger(db: Firestore, input: { now: Date; limit: numb
     report.kept[target.collection] = expired.length - doomed.length;
     // Each delete is guarded by the version read: a document written since (a delivery a digest
     // just marked) is left for a later prune instead of being deleted under its writer.
-    const deleted = await commitGroups(
+    const deleted = await commitAtomicWrites(
       db,
       doomed.map((doc) => ({ size: 1, apply: (batch) => void batch.delete(doc.ref, { lastUpdateTime: doc.updateTime }) })),
       isLostPrecondition,

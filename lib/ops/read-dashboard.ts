@@ -24,9 +24,9 @@ import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-c
 import { readSchemaView, type SchemaView } from '../ledger/migrations/schema-view';
 
 /**
- * Everything the ops page shows at a glance, in one round of bounded reads: every query has a
+ * Everything the ops page shows at a glance, in one pass of bounded reads: every query has a
  * limit, every count is an aggregation (one read per 1,000 documents counted) or a counter
- * document read by id; the digest hours take a few rounds of their own, bounded by the number of
+ * document read by id; the digest hours take a few passes of their own, bounded by the number of
  * (zone, hour) pairs, never by subscribers (digest-hour-coverage.ts).
  */
 export type Dashboard = {
@@ -44,7 +44,7 @@ export type Dashboard = {
   failures: FailedEmail[];
   /**
    * Claims given up over the recent runs (the `runs` listed): subscribers whose delivery or digest
-   * claim kept losing races for MAX_CLAIM_ROUNDS, summed. Each was left for the next run; a number
+   * claim kept losing races for MAX_CLAIM_ATTEMPTS, summed. Each was left for the next run; a number
    * that keeps growing means a writer is fighting the cycle.
    */
   claimsGivenUpRecent: number;

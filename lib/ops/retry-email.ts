@@ -21,8 +21,8 @@ export type RetryEmailResult =
  *
  * The reset clears what the dispatcher reads as a previous attempt: attempts back to 0 (it would
  * otherwise die on its next error at once), no lease, and no provider batch (the row goes out on
- * its own under its own key: firstAttemptAt is kept, so it is never sealed into a new batch, and a
- * stale batchKey would be taken for a sealed one). The last error
+ * its own under its own key: firstAttemptAt is kept, so it is never packed into a new send batch, and a
+ * stale batchKey would be taken for a packed one). The last error
  * moves to `retryHistory`, and `retries` counts the resets.
  *
  * The check is the write: the update is guarded by the lastUpdateTime of the version read as

@@ -1,7 +1,7 @@
 import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import type { Shard } from '../runtime/shard';
 import { shortHash } from '../store/short-hash';
-import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
+import { deliverSendBatch, LEASE_MS, type DeliverDeps } from './deliver-send-batch';
 import {
   loneLeaseBatches,
   pendingLeaseBatches,
@@ -16,9 +16,9 @@ import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } 
 import { leaseRows, type Lease } from './lease-row';
 import { releaseHeldRows } from './release-held-rows';
 import { outboxCollection, type EmailKind } from './outbox-row';
-import { formBatch, recoverBatch, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
+import { formBatch, recoverBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
 
-/** The dispatcher needs exactly what delivering one unit needs. */
+/** The dispatcher needs exactly what delivering one send batch needs. */
 export type DispatchDeps = DeliverDeps;
 
 export type { DispatchStats } from './dispatch-stats';
@@ -32,11 +32,11 @@ const ABANDONED_PER_RUN = 20_000;
  */
 const PENDING_PAGE = 2_000;
 /**
- * Units leased but not yet finished. Leasing the next batch while earlier ones wait for the
+ * Send batches leased but not yet finished. Leasing the next batch while earlier ones wait for the
  * limiter keeps the provider busy; leasing much further ahead would only hold leases (and
  * payloads in memory) for rows that cannot be sent yet.
  */
-const UNITS_AHEAD = 4;
+const SEND_BATCHES_AHEAD = 4;
 
 /**
  * dispatch outbox: lease → activity check → send → record.
@@ -55,7 +55,7 @@ export async function dispatchOutbox(deps: DispatchDeps, input: DispatchInput): 
     const lone = await recoverAbandoned(run);
     if ((await leaseAndLaunch(run, loneLeaseBatches(lone))) === 'done') await dispatchPending(run);
   } finally {
-    // Units already started finish (or are fenced) before the run records itself, even on a throw.
+    // Send batches already started finish (or are fenced) before the run records itself, even on a throw.
     await Promise.all(run.inFlight);
   }
   if (run.errors.length > 0) throw run.errors[0];
@@ -94,12 +94,12 @@ function gaveUp(run: DispatchRun, emailKey: string, reason: string) {
   });
 }
 
-function launch(run: DispatchRun, unit: SendUnit) {
+function launch(run: DispatchRun, sendBatch: SendBatch) {
   const { stats, kinds, inFlight } = run;
-  const tracked: Promise<void> = deliverUnit(run.deps, unit, run.input)
+  const tracked: Promise<void> = deliverSendBatch(run.deps, sendBatch, run.input)
     .then(({ results, retries }) => {
       stats.retried += retries;
-      if (unit.batch) stats.batches += 1;
+      if (sendBatch.batch) stats.batches += 1;
       for (const [emailKey, result] of results) countResult(stats, result, kinds.get(emailKey) ?? 'alert');
     })
     .catch((error: unknown) => void run.errors.push(error))
@@ -117,7 +117,7 @@ function outOfTimeToList(run: DispatchRun): boolean {
   return true;
 }
 
-/** The rows whose sender died: each sealed batch recovered whole (and launched when it is resent); the lone rows returned, to be leased again. */
+/** The rows whose sender died: each packed send batch recovered whole (and launched when it is resent); the lone rows returned, to be leased again. */
 async function recoverAbandoned(run: DispatchRun): Promise<ListedRow[]> {
   const { deps, stats, kinds } = run;
   // Only the fields needed to plan are fetched here; whole rows (with their payloads) are read
@@ -144,7 +144,7 @@ async function recoverAbandoned(run: DispatchRun): Promise<ListedRow[]> {
     for (const emailKey of recovered.failed) gaveUp(run, emailKey, 'unknown_outcome');
     for (const emailKey of recovered.sent) countResult(stats, 'sent', kinds.get(emailKey) ?? 'alert');
     stats.deferred += recovered.released;
-    if (recovered.unit) launch(run, recovered.unit);
+    if (recovered.sendBatch) launch(run, recovered.sendBatch);
   }
   return lone;
 }
@@ -174,32 +174,32 @@ async function dispatchPending(run: DispatchRun): Promise<void> {
 }
 
 /**
- * Leases each batch of rows in turn and launches its sends, with at most UNITS_AHEAD unfinished.
+ * Leases each batch of rows in turn and launches its sends, with at most SEND_BATCHES_AHEAD unfinished.
  * Stops at the first error of a send, and once the budget is spent or the provider's quota is
  * met (counting the rows not leased as deferred).
  */
 async function leaseAndLaunch(run: DispatchRun, batches: LeaseBatch[]): Promise<'done' | 'stopped'> {
   const { deps, inFlight } = run;
   for (const [i, batch] of batches.entries()) {
-    while (inFlight.size >= UNITS_AHEAD) await Promise.race(inFlight);
+    while (inFlight.size >= SEND_BATCHES_AHEAD) await Promise.race(inFlight);
     if (run.errors.length > 0) return 'stopped';
     if (deps.outOfTime() || deps.quota.hit()) {
       run.stats.deferred += rowsIn(batches.slice(i));
       return 'stopped';
     }
-    for (const unit of await leaseUnits(run, batch)) launch(run, unit);
+    for (const sendBatch of await leaseSendBatches(run, batch)) launch(run, sendBatch);
   }
   return 'done';
 }
 
 /** Leases one batch of rows and turns the leases into what goes to the provider, as planSends says. */
-async function leaseUnits(run: DispatchRun, batch: LeaseBatch): Promise<SendUnit[]> {
+async function leaseSendBatches(run: DispatchRun, batch: LeaseBatch): Promise<SendBatch[]> {
   const { deps, stats } = run;
   const leases: Lease[] = [];
   const leased = await leaseRows(deps.db, {
     rows: batch.rows,
-    chunkSize: batch.rows.length,
-    seal: batch.seal ? { maxBytes: MAX_BATCH_BYTES } : undefined,
+    batchSize: batch.rows.length,
+    pack: batch.pack ? { maxBytes: MAX_BATCH_BYTES } : undefined,
     runId: run.input.runId,
     now: deps.clock(),
     leaseMs: LEASE_MS,
@@ -209,15 +209,15 @@ async function leaseUnits(run: DispatchRun, batch: LeaseBatch): Promise<SendUnit
     if (result.kind === 'failed') gaveUp(run, batch.rows[i].emailKey, result.reason);
     if (result.kind === 'leased') leases.push(result.lease);
   });
-  const units: SendUnit[] = [];
-  for (const planned of planSends(leases, { seal: batch.seal, batchSize: run.batchSize })) {
-    if (planned.send === 'sealed') units.push(sealedUnit(planned.leases));
-    else if (planned.send === 'alone') units.push(singleUnit(planned.lease));
+  const sendBatches: SendBatch[] = [];
+  for (const planned of planSends(leases, { pack: batch.pack, batchSize: run.batchSize })) {
+    if (planned.send === 'packed') sendBatches.push(packedSendBatch(planned.leases));
+    else if (planned.send === 'alone') sendBatches.push(singleSendBatch(planned.lease));
     else {
-      const unit = await formBatch(deps.db, planned.leases);
-      if (unit) units.push(unit);
+      const sendBatch = await formBatch(deps.db, planned.leases);
+      if (sendBatch) sendBatches.push(sendBatch);
       else stats.fenced += planned.leases.length;
     }
   }
-  return units;
+  return sendBatches;
 }

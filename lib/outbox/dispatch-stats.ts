@@ -1,4 +1,4 @@
-import type { MemberResult } from './deliver-unit';
+import type { MemberResult } from './deliver-send-batch';
 import type { EmailKind } from './outbox-row';
 import type { QuotaHit } from '../ledger/runs';
 
@@ -64,4 +64,3 @@ export function addDispatchStats(a: DispatchStats, b: DispatchStats): DispatchSt
     unlisted: a.unlisted || b.unlisted,
   };
 }
-

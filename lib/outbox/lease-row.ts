@@ -4,7 +4,7 @@ import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { addTake, commitFenced, fenceAt, takeLease, type Fence } from '../store/lease';
 import { settleDigestItems } from './settle-digest-items';
-import { commitGroups, type WriteGroup } from '../store/write-groups';
+import { commitAtomicWrites, type AtomicWrite } from '../store/atomic-writes';
 import { subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import { batchBytesOf, batchKeyFor, outboxCollection, packPayload, type OutboxRow } from './outbox-row';
 import { leaseStep } from './send-rules';
@@ -60,38 +60,38 @@ async function applyDecision(
 }
 
 /** Rows leased per round trip pair (one getAll of rows and subscribers, one fenced batch). */
-const LEASE_CHUNK = 200;
+const LEASE_BATCH = 200;
 
-/** Sealing: the fresh rows leased together also become one provider batch, in the same write. */
-export type SealOptions = { maxBytes: number };
+/** Packing: the fresh rows leased together also become one send batch, in the same write. */
+export type PackOptions = { maxBytes: number };
 
 /**
- * Leases many rows in few round trips: rows and their subscribers in one getAll per chunk, every
- * lease of the chunk in one batch of precondition-guarded updates. A batch is all or nothing, so
- * if another run took any row of the chunk first, the chunk falls back to one lease per row and
+ * Leases many rows in few round trips: rows and their subscribers in one getAll per lease batch, every
+ * lease of the lease batch in one write batch of precondition-guarded updates. A batch is all or nothing, so
+ * if another run took any row of the lease batch first, it falls back to one lease per row and
  * only the rows really taken elsewhere are lost. Rows to skip or fail are closed one by one (rare).
  *
- * With `seal`, the chunk's never-attempted rows are also sealed into one provider batch by the
- * same write (batch key and ordered member list on each, see send-unit.ts), saving a second
- * fenced write per row. A chunk that falls back is leased unsealed; the caller forms its batch.
+ * With `pack`, the lease batch's never-attempted rows are also packed into one send batch by the
+ * same write (batch key and ordered member list on each, see send-batch-lease.ts), saving a second
+ * fenced write per row. A lease batch that falls back is leased unpacked; the caller forms its batch.
  */
 export async function leaseRows(
   db: Firestore,
-  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; chunkSize?: number; seal?: SealOptions },
+  input: LeaseInput & { rows: { emailKey: string; uid: string }[]; batchSize?: number; pack?: PackOptions },
 ): Promise<LeaseResult[]> {
   const results: LeaseResult[] = [];
-  const chunkSize = input.chunkSize ?? LEASE_CHUNK;
-  for (let start = 0; start < input.rows.length; start += chunkSize) {
-    const chunk = input.rows.slice(start, start + chunkSize);
+  const batchSize = input.batchSize ?? LEASE_BATCH;
+  for (let start = 0; start < input.rows.length; start += batchSize) {
+    const leasing = input.rows.slice(start, start + batchSize);
     const rowSnaps = await readMany(
       db,
-      chunk.map((r) => outboxCollection(db).doc(r.emailKey)),
+      leasing.map((r) => outboxCollection(db).doc(r.emailKey)),
     );
     const subscriberSnaps = await readMany(
       db,
-      chunk.map((r) => subscribersCollection(db).doc(r.uid)),
+      leasing.map((r) => subscribersCollection(db).doc(r.uid)),
     );
-    const steps = chunk.map((_, i) =>
+    const steps = leasing.map((_, i) =>
       leaseStep({
         row: rowSnaps[i].exists ? rowSnaps[i].data() : undefined,
         subscriber: subscriberSnaps[i].exists ? subscriberSnaps[i].data() : undefined,
@@ -99,45 +99,45 @@ export async function leaseRows(
       }),
     );
     const toLease = steps.map((s, i) => (s.step === 'lease' ? i : -1)).filter((i) => i >= 0);
-    const sealed = input.seal
-      ? sealable(
+    const packed = input.pack
+      ? packable(
           toLease.map((i) => rowSnaps[i]),
-          input.seal,
+          input.pack,
         )
       : null;
     const batch = db.batch();
     for (const i of toLease) {
       const row = rowSnaps[i].data()!;
-      const seal = sealed?.members.includes(rowSnaps[i].id) ? { batchKey: sealed.key, batchMembers: sealed.members } : {};
-      addTake(batch, rowSnaps[i], { ...leaseFields(row, input), ...seal });
+      const packing = packed?.members.includes(rowSnaps[i].id) ? { batchKey: packed.key, batchMembers: packed.members } : {};
+      addTake(batch, rowSnaps[i], { ...leaseFields(row, input), ...packing });
     }
     const writeTimes = toLease.length > 0 ? await commitFenced(batch) : [];
-    const chunkResults = await Promise.all(
-      chunk.map(async (_, i): Promise<LeaseResult> => {
+    const leaseResults = await Promise.all(
+      leasing.map(async (_, i): Promise<LeaseResult> => {
         const step = steps[i];
         if (step.step === 'not-ours') return { kind: 'not-ours' };
         if (step.step === 'lease' && writeTimes) {
           const read = rowSnaps[i].data()!;
-          const row = sealed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: sealed.key, batchMembers: sealed.members } : read;
+          const row = packed?.members.includes(rowSnaps[i].id) ? { ...read, batchKey: packed.key, batchMembers: packed.members } : read;
           return {
             kind: 'leased',
-            lease: { emailKey: chunk[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: read.attempts + 1 },
+            lease: { emailKey: leasing[i].emailKey, row, updateTime: writeTimes[toLease.indexOf(i)], attempts: read.attempts + 1 },
           };
         }
-        // A close, or a lease whose chunk lost a race: settle this row on its own.
+        // A close, or a lease whose lease batch lost a race: settle this row on its own.
         return applyDecision(db, input, rowSnaps[i], subscriberSnaps[i]);
       }),
     );
-    results.push(...chunkResults);
+    results.push(...leaseResults);
   }
   return results;
 }
 
 /** The rows that can go out as one batch: never attempted (a retried row keeps its own key), at least two, within the byte cap. */
-function sealable(snaps: DocumentSnapshot<OutboxRow>[], seal: SealOptions): { key: string; members: string[] } | null {
+function packable(snaps: DocumentSnapshot<OutboxRow>[], pack: PackOptions): { key: string; members: string[] } | null {
   const fresh = snaps.filter((s) => s.data()!.firstAttemptAt === null);
   if (fresh.length < 2) return null;
-  if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > seal.maxBytes) return null;
+  if (fresh.reduce((n, s) => n + batchBytesOf(s.data()!), 0) > pack.maxBytes) return null;
   const members = fresh.map((s) => s.id).sort((a, b) => a.localeCompare(b));
   return { key: batchKeyFor(members), members };
 }
@@ -161,12 +161,12 @@ export type CloseInput = {
  *
  * The same write drops what a final row no longer needs, most of its bytes: the member list of the
  * batch it went out in, and its payload, since nothing can send it again (a final row is never
- * leased, and a batch it went out in is settled from its `sent` members, unit-lease.ts
+ * leased, and a batch it went out in is settled from its `sent` members, send-batch-lease.ts
  * recoverBatch, not rebuilt). Payloads kept: a digest's, gzipped (an operator may resend the
  * latest digest; outbox-row.ts packPayload), and a dead row's as it is (an operator may retry it);
  * the TTL takes those with the row.
  */
-export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
+export function closeWrites(db: Firestore, input: CloseInput): AtomicWrite {
   const sent = input.rowStatus === 'sent';
   const dropPayload = input.rowStatus !== 'dead' && input.row.kind !== 'digest';
   // A digest keeps its payload, gzipped (a dead row keeps it as it is, for a retry to send).
@@ -198,7 +198,7 @@ export function closeWrites(db: Firestore, input: CloseInput): WriteGroup {
  * us). Then the items each closed digest listed take its outcome ("send, then mark them sent").
  */
 export async function closeRows(db: Firestore, inputs: CloseInput[], failpoint: Failpoint = noFailpoints): Promise<boolean[]> {
-  const closed = await commitGroups(
+  const closed = await commitAtomicWrites(
     db,
     inputs.map((input) => closeWrites(db, input)),
     isLostPrecondition,

@@ -4,10 +4,10 @@ import type { SendLimiter } from '../mail/send-limiter';
 import type { Config } from '../runtime/config';
 import type { Failpoint } from '../runtime/failpoints';
 import type { Logger } from '../runtime/logger';
-import { deliverUnit, LEASE_MS } from './deliver-unit';
+import { deliverSendBatch, LEASE_MS } from './deliver-send-batch';
 import { leaseRow } from './lease-row';
 import { createQuotaPause } from './quota-pause';
-import { singleUnit } from './unit-lease';
+import { singleSendBatch } from './send-batch-lease';
 import { SEND_MAX_ATTEMPTS } from './send-rules';
 
 /** `quota`: the provider's quota is used up; the row is pending again, untried, for the first run after it resets. */
@@ -50,7 +50,7 @@ export async function sendRowNow(deps: SendNowDeps, input: { emailKey: string; u
   const leased = await leaseRow(deps.db, { ...input, now: clock(), leaseMs: LEASE_MS });
   if (leased.kind !== 'leased') return leased.kind;
   const outOfTime = (reserveMs = 0) => deps.wallClock() - started + reserveMs > REQUEST_BUDGET_MS;
-  const { results } = await deliverUnit(
+  const { results } = await deliverSendBatch(
     {
       db: deps.db,
       mailer: deps.mailer,
@@ -65,7 +65,7 @@ export async function sendRowNow(deps: SendNowDeps, input: { emailKey: string; u
       runId: input.runId,
       quota: createQuotaPause(),
     },
-    singleUnit(leased.lease),
+    singleSendBatch(leased.lease),
     { maxAttempts: deps.config.tuning?.SEND_MAX_ATTEMPTS ?? SEND_MAX_ATTEMPTS },
   );
   return results.get(input.emailKey) ?? 'not-ours';

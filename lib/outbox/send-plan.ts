@@ -4,11 +4,11 @@ import type { EmailKind } from './outbox-row';
 import { nextStep, type Answer } from './send-rules';
 
 /**
- * What the sender of one request (deliver-unit.ts) writes after each provider answer, decided
+ * What the sender of one request (deliver-send-batch.ts) writes after each provider answer, decided
  * from what it has read: the answer, the members' kinds and attempts, and the run's own limits
  * (its time budget, the paced retries it has spent, its lease). nextStep (send-rules.ts) says
  * what the answer means for an email; this adds what one run can afford. Pure, so it reads as a
- * table (test/outbox/send-plan.test.ts); deliverUnit only carries the plan out.
+ * table (test/outbox/send-plan.test.ts); deliverSendBatch only carries the plan out.
  */
 
 /**
@@ -49,10 +49,10 @@ export const retryAfterOf = (outcome: ProviderAnswer): number | null => (outcome
 export type SendPlan =
   /** Every member recorded `sent`, with the provider id the answer gave it. */
   | { plan: 'record-sent' }
-  /** Back to where it was before the lease, the attempt not counted (a quota, a slot too late): holdUnit. */
+  /** Back to where it was before the lease, the attempt not counted (a quota, a slot too late): holdSendBatch. */
   | { plan: 'hand-back'; result: 'quota' | 'released'; handedOver: boolean; lastError: string | null }
   /**
-   * Handed to a later run with its attempts as they are (releaseUnit): `pending` when no attempt
+   * Handed to a later run with its attempts as they are (releaseSendBatch): `pending` when no attempt
    * may have reached the provider, else `sending` for the key-window rule. A batch refused as a
    * whole, or never handed over, is dissolved; `asNew` lets its rows be batched again.
    */
@@ -111,7 +111,7 @@ export function planAfterAnswer(input: {
   const paced = step.countsAttempt ? input.paced : input.paced + 1;
   if (input.outOfTime(step.afterMs + RETRY_RESERVE_MS) || paced > MAX_PACED_RETRIES) {
     // Only a request no attempt of which may have reached the provider goes back to `pending`, and
-    // unsealed: a pending row that kept a seal would have to be leased with all its batch at
+    // unpacked: a pending row that kept its batch key would have to be leased with all its batch at
     // once, and nothing went out under that key. Otherwise it stays `sending` for the next
     // run's recovery, which resends it whole under the same key inside the key window.
     // A batch's members were never tried before it (only never-tried rows are batched) and were

@@ -109,7 +109,7 @@ export type SendStep =
 export const SEND_MAX_ATTEMPTS = 5;
 
 /**
- * What follows a provider answer for one row of a send unit (§2.3–2.4, §2.11, docs/design.md §3 Outbox).
+ * What follows a provider answer for one row of a send batch (§2.3–2.4, §2.11, docs/design.md §3 Outbox).
  * The members of a batch share every input but their kind, and kind only changes the status of a
  * give-up: an alert whose fate is unknown is `failed` (unknown_outcome, never resent), anything
  * else `dead` (visible, with its last error, for the operator).

@@ -2,7 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { OutboxRow, OutboxStatus } from './outbox-row';
 import { deliveriesCollection, type DeliveryStatus } from '../ledger/delivery';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { commitGroups } from '../store/write-groups';
+import { commitAtomicWrites } from '../store/atomic-writes';
 
 /** A final row's status, as the items it listed take it; null while the row may still be sent. */
 export function settledAs(status: OutboxStatus): Extract<DeliveryStatus, 'sent' | 'failed' | 'skipped'> | null {
@@ -36,7 +36,7 @@ export async function settleDigestItems(
     return deliveryIds.map((id) => ({ id, fields }));
   });
   if (marks.length === 0) return 0;
-  const committed = await commitGroups(
+  const committed = await commitAtomicWrites(
     db,
     marks.map(({ id, fields }) => ({ size: 1, apply: (batch) => batch.update(deliveriesCollection(db).doc(id), fields) })),
     isLostPrecondition,

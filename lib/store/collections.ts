@@ -40,7 +40,7 @@ export const COLLECTIONS = {
   aiUsage: 'aiUsage',
   /** "Not a fit" from the email, per subscriber and posting, with a snapshot of the posting (lib/ledger/feedback.ts). */
   feedback: 'feedback',
-  /** A source's OAuth2 token, sealed, and the lease of its refresh (lib/feeds/upwork-token.ts). */
+  /** A source's OAuth2 token, encrypted, and the lease of its refresh (lib/feeds/upwork-token.ts). */
   sourceTokens: 'sourceTokens',
   /** One document, `current`: the store's schema version and the migration being applied (lib/ledger/migrations/). */
   schema: 'schema',

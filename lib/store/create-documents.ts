@@ -6,21 +6,21 @@ import { isAlreadyExists } from './firestore-errors';
 export const MAX_BATCH_WRITES = 500;
 /** Batches in flight at once: the commits are independent, and one stream of them leaves the store idle between round trips. */
 export const COMMIT_CONCURRENCY = 4;
-/** getAll takes many refs per call; chunks keep each request and its answer modest. */
-const READ_CHUNK = 300;
+/** getAll takes many refs per call; batches of them keep each request and its answer modest. */
+const READ_BATCH = 300;
 
 export type NewDocument<T> = { ref: DocumentReference<T>; data: T };
 
 /**
  * Reads many documents in few round trips: the existence check before a claim is one getAll per
- * chunk, never one get() per candidate.
+ * batch of refs, never one get() per candidate.
  */
 export async function readMany<T>(db: Firestore, refs: DocumentReference<T>[]): Promise<DocumentSnapshot<T>[]> {
   const snaps: DocumentSnapshot<T>[] = [];
-  for (let i = 0; i < refs.length; i += READ_CHUNK) {
-    const chunk = refs.slice(i, i + READ_CHUNK);
+  for (let i = 0; i < refs.length; i += READ_BATCH) {
+    const batch = refs.slice(i, i + READ_BATCH);
     // getAll is typed for plain refs, but each snapshot still reads through its ref's converter.
-    if (chunk.length > 0) snaps.push(...((await db.getAll(...(chunk as DocumentReference[]))) as DocumentSnapshot<T>[]));
+    if (batch.length > 0) snaps.push(...((await db.getAll(...(batch as DocumentReference[]))) as DocumentSnapshot<T>[]));
   }
   return snaps;
 }
@@ -34,27 +34,27 @@ export async function readMany<T>(db: Firestore, refs: DocumentReference<T>[]): 
 export async function createDocuments<T extends { runId: string }>(db: Firestore, docs: NewDocument<T>[], runId: string) {
   const won = new Array<boolean>(docs.length).fill(false);
   const commit = pLimit(COMMIT_CONCURRENCY);
-  const chunks: Promise<void>[] = [];
+  const commits: Promise<void>[] = [];
   for (let i = 0; i < docs.length; i += MAX_BATCH_WRITES) {
     const start = i;
-    const chunk = docs.slice(start, start + MAX_BATCH_WRITES);
-    chunks.push(
+    const part = docs.slice(start, start + MAX_BATCH_WRITES);
+    commits.push(
       commit(async () => {
         const batch = db.batch();
-        for (const doc of chunk) batch.create(doc.ref, doc.data);
+        for (const doc of part) batch.create(doc.ref, doc.data);
         try {
           await batch.commit();
-          won.fill(true, start, start + chunk.length);
+          won.fill(true, start, start + part.length);
           return;
         } catch (error) {
           if (!isAlreadyExists(error)) throw error;
         }
-        const outcomes = await Promise.all(chunk.map((doc) => createOne(doc, runId)));
+        const outcomes = await Promise.all(part.map((doc) => createOne(doc, runId)));
         outcomes.forEach((ours, j) => (won[start + j] = ours));
       }),
     );
   }
-  await Promise.all(chunks);
+  await Promise.all(commits);
   return { created: docs.filter((_, i) => won[i]), existed: docs.filter((_, i) => !won[i]) };
 }
 

@@ -11,7 +11,7 @@ import type { VerdictUsage } from './ask-verdicts';
  *
  * One document a day is written by every run and every shard, so it must not take a write per
  * model call (Firestore sustains about one write a second on a document; at 100,000 subscribers a
- * write per group of calls was 10–20 a second). Instead a run *reserves* tokens of the day's
+ * write per batch of calls was 10–20 a second). Instead a run *reserves* tokens of the day's
  * budget before its first call, spends them in memory, and writes the document again only to
  * reserve more (each reservation twice the last) and once at its end to record what it used and
  * give back the rest. Every write is an update guarded by the version read (or the day's

@@ -87,7 +87,7 @@ export function createJudge(deps: JudgeDeps): Judge {
   const concurrency = deps.config.tuning?.AI_CONCURRENCY ?? AI_CONCURRENCY;
   const inFlight = pLimit(concurrency);
   const limit = pLimit(concurrency);
-  // The last judgement of each pair: a claim round re-planned after a lost race judges its pairs again (from matches/, at no cost).
+  // The last judgement of each pair: a claim attempt re-planned after a lost race judges its pairs again (from matches/, at no cost).
   const decided = new Map<string, Judgement>();
   /** Judgements under way, so the run's usage is recorded only after the last of them. */
   const judging = new Set<Promise<unknown>>();

@@ -75,7 +75,7 @@ export const matchVerdictConverter: FirestoreDataConverter<MatchVerdict> = {
 export const matchesCollection = (db: Firestore) => db.collection(COLLECTIONS.matches).withConverter(matchVerdictConverter);
 export const matchRef = (db: Firestore, uid: string, jobId: string) => matchesCollection(db).doc(matchId(uid, jobId));
 
-/** The verdicts of one subscriber's postings, by jobId: one getAll per chunk, never one get() per posting. */
+/** The verdicts of one subscriber's postings, by jobId: one getAll per batch of ids, never one get() per posting. */
 export async function readMatchVerdicts(
   db: Firestore,
   uid: string,

@@ -43,9 +43,9 @@ import { PROMPT_VERSION, type Verdict, type VerdictCounterExample, type VerdictP
  * One posting per request (wire.ts): no posting's text is in the request that judges another.
  *
  * Hard limits: AI_MAX_CALLS_PER_RUN (the run's counter, shared by every scoreOnce of the run, a call
- * reserved per posting before its group is claimed) and AI_DAILY_TOKEN_BUDGET (the run's
- * reservation of the day's tokens, ai-usage.ts: checked in memory before each group and each
- * retry, reserving more when it is spent). A run can overshoot its reservation by the groups it
+ * reserved per posting before its batch is claimed) and AI_DAILY_TOKEN_BUDGET (the run's
+ * reservation of the day's tokens, ai-usage.ts: checked in memory before each batch and each
+ * retry, reserving more when it is spent). A run can overshoot its reservation by the batches it
  * has in flight when the reservation runs out, never more.
  *
  * Every fallback means "no verdict": the caller decides that posting by its keyword score.
@@ -124,10 +124,10 @@ export type ScoreOnceDeps = {
 
 /**
  * Pairs claimed in one commit, then asked one posting per request side by side (within inFlight):
- * one round trip for the claims and one for the answers per group, as a batch request had, while
+ * one round trip for the claims and one for the answers per claim batch, as a provider batch request had, while
  * each posting is still judged alone.
  */
-export const CLAIM_GROUP = 20;
+export const PAIRS_PER_CLAIM_BATCH = 20;
 
 /** A 429's Retry-After is honoured at most this often per request, and only when at most this long. */
 export const RATE_LIMIT_RETRIES = 2;
@@ -139,12 +139,12 @@ export type ScoreOnceInput = { runId: string; subscriber: ScoreSubscriber; posti
 export const CLAIM_LEASE_MARGIN_MS = 60_000;
 
 /**
- * How long a claim covers: its group's requests wait in the run's FIFO of AI_CONCURRENCY slots
- * behind at most the other judged subscribers' groups, which together hold at most
- * AI_CONCURRENCY × CLAIM_GROUP requests: CLAIM_GROUP request times, whatever AI_CONCURRENCY is.
+ * How long a claim covers: its batch's requests wait in the run's FIFO of AI_CONCURRENCY slots
+ * behind at most the other judged subscribers' batches, which together hold at most
+ * AI_CONCURRENCY × PAIRS_PER_CLAIM_BATCH requests: PAIRS_PER_CLAIM_BATCH request times, whatever AI_CONCURRENCY is.
  * A live run's claim must not lapse while its request is queued (another run would ask too).
  */
-export const claimLeaseMs = (timeoutMs: number) => CLAIM_GROUP * timeoutMs + CLAIM_LEASE_MARGIN_MS;
+export const claimLeaseMs = (timeoutMs: number) => PAIRS_PER_CLAIM_BATCH * timeoutMs + CLAIM_LEASE_MARGIN_MS;
 
 /** What one scoreOnce call has found so far: each posting's outcome, its counts for the log, the pairs to wait for. */
 type Tally = {
@@ -269,13 +269,13 @@ function claimFields(deps: ScoreOnceDeps, input: ScoreOnceInput, jobId: string, 
   };
 }
 
-/** The pairs to ask, a batch of CLAIM_GROUP at a time, each batch's calls reserved against the run's caps before it is claimed. */
+/** The pairs to ask, a batch of PAIRS_PER_CLAIM_BATCH at a time, each batch's calls reserved against the run's caps before it is claimed. */
 async function askInBatches(scoring: Scoring, toAsk: { posting: VerdictPosting; snap: DocumentSnapshot<MatchVerdict> }[]) {
   const { deps, tally } = scoring;
   const { usage, config } = deps;
   for (let start = 0; start < toAsk.length;) {
     // The calls are reserved before any await, so concurrent scoreOnce calls of one run share the cap exactly.
-    const room = Math.min(CLAIM_GROUP, maxCallsPerRun(config) - usage.calls);
+    const room = Math.min(PAIRS_PER_CLAIM_BATCH, maxCallsPerRun(config) - usage.calls);
     if (room <= 0) {
       for (const item of toAsk.slice(start)) tally.fallBack(item.posting.id, 'budget');
       break;

@@ -3,7 +3,7 @@ import type { AuthFailureLog } from '../ops/auth-failures';
 
 /**
  * The whole app's dependencies: built once per server instance (production-deps.ts) and handed
- * to the request handlers only. Everything below them takes the narrow slice it uses.
+ * to the request handlers only. Everything below them takes the narrow part it uses.
  */
 export type AppDeps = CycleDeps & {
   /** The process's rate limit on failed-authentication log lines (lib/ops/auth-failures.ts). */

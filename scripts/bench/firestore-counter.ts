@@ -50,7 +50,7 @@ export type FirestoreCounter = {
   /**
    * Counts since this counter was made or last reset of the work done inside a lane: the async
    * context the `lane` resolver given to instrumentFirestore names (the run's sender, which works
-   * alongside the claim and the flush, see lib/outbox/handoff.ts).
+   * alongside the claim and the flush, see lib/outbox/run-sender.ts).
    */
   byLane(): Record<string, LaneCounts>;
   reset(): void;

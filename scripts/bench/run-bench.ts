@@ -81,7 +81,7 @@ import {
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
-import { senderLane } from '../../lib/outbox/handoff';
+import { senderLane } from '../../lib/outbox/run-sender';
 import {
   addByCollection,
   benchDeps,

@@ -5,7 +5,7 @@
  * shard-processes.ts: `{ type: 'call', now }` runs the endpoint once at that clock and answers the
  * call's body, phases and counts (shard-caller.ts) and this process's peak RSS so far.
  */
-import { senderLane } from '../../lib/outbox/handoff';
+import { senderLane } from '../../lib/outbox/run-sender';
 import { instrumentFirestore } from './firestore-counter';
 import type { Tuning } from '../../lib/runtime/config';
 import { benchDeps, shardCaller, trackPeakMemory } from './shard-caller';

@@ -46,7 +46,7 @@ const posting = (n: number): StoredPosting => ({
 const candidates = (subscribers: Subscriber[], postings: StoredPosting[]): ClaimCandidate[] =>
   subscribers.flatMap((s) => postings.map((p) => ({ subscriber: s, posting: p, score: 70, reasons: ['keyword: react'] })));
 
-const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
+const claim = (runId: string, list: ClaimCandidate[], composeBatchBytes?: number) =>
   claimDeliveries(
     {
       db: h.db,
@@ -60,7 +60,7 @@ const claim = (runId: string, list: ClaimCandidate[], waveBytes?: number) =>
       }),
       outOfTime: () => false,
     },
-    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, waveBytes },
+    { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, composeBatchBytes },
   );
 
 describe('claiming deliveries onto pages', () => {
@@ -92,8 +92,8 @@ describe('claiming deliveries onto pages', () => {
     expect(new Set(alerts).size).toBe(10);
   });
 
-  it('N runs racing, each writing its slice in waves of one round of renders: each pair claimed once, one alert per subscriber', async () => {
-    // 40 instant subscribers are three rounds of renders; a one-byte wave budget writes each round as its own wave.
+  it('N runs racing, each writing its subscriber batch in compose batches of one step of renders: each pair claimed once, one alert per subscriber', async () => {
+    // 40 instant subscribers are three steps of renders; a one-byte compose budget writes each step as its own compose batch.
     const subscribers = [
       ...Array.from({ length: 40 }, (_, i) => subscriber(i, 'instant')),
       ...Array.from({ length: 8 }, (_, i) => subscriber(i, 'daily')),
@@ -175,7 +175,7 @@ describe('claiming deliveries onto pages', () => {
   it('a run stopped by its budget resumes after the last subscriber it reached, so those not reached go first next time', async () => {
     const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
     const list = candidates(everyone, [posting(1)]);
-    // One slice of two subscribers fits in each run's budget.
+    // One subscriber batch of two subscribers fits in each run's budget.
     const oneSliceRun = (runId: string, resumeAfter: string | null) => {
       let checks = 0;
       return claimDeliveries(
@@ -184,7 +184,7 @@ describe('claiming deliveries onto pages', () => {
           composeAlert: async (s) => ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }),
           outOfTime: () => checks++ > 0,
         },
-        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerSlice: 2 },
+        { candidates: list, runId, now: NOW, retentionDays: 30, digestHourUtc: 8, resumeAfter, subscribersPerBatch: 2 },
       );
     };
     const reached = async () => [...new Set((await deliveriesCollection(h.db).get()).docs.map((d) => d.data().uid))].sort();
@@ -202,14 +202,14 @@ describe('claiming deliveries onto pages', () => {
     expect(await reached()).toHaveLength(6);
   });
 
-  /** A run whose budget holds `slices` slices of two subscribers, resuming from `cursor`, and the cursor it leaves. */
-  const runCutShort = async (runId: string, list: ClaimCandidate[], cursor: ClaimCursor | null, slices: number) => {
+  /** A run whose budget holds `batches` subscriber batches of two subscribers, resuming from `cursor`, and the cursor it leaves. */
+  const runCutShort = async (runId: string, list: ClaimCandidate[], cursor: ClaimCursor | null, batches: number) => {
     let started = 0;
     const claims = await claimDeliveries(
       {
         db: h.db,
         composeAlert: async (s) => ({ from: 'a@scout.test', to: s.email, subject: '1', html: '<p>x</p>', text: 'x', headers: {} }),
-        outOfTime: () => started++ >= slices,
+        outOfTime: () => started++ >= batches,
       },
       {
         candidates: list,
@@ -220,7 +220,7 @@ describe('claiming deliveries onto pages', () => {
         resumeAfter: cursor?.resumeAfter ?? null,
         done: donePairs(cursor),
         unreached: unreachedPairs(cursor),
-        subscribersPerSlice: 2,
+        subscribersPerBatch: 2,
       },
     );
     const postings = [...new Set(list.map((c) => passKey(c.posting)))];
@@ -247,7 +247,7 @@ describe('claiming deliveries onto pages', () => {
       // The last two subscribers are all that is left: the run reaches them and is not cut short.
       expect(last.claims).toMatchObject({ instantDeliveries: 4, truncated: false });
       expect(last.cursor).toBeNull();
-      // The first run reads its slice's 4 pairs (their postings were stored before it); the catch-ups
+      // The first run reads its subscriber batch's 4 pairs (their postings were stored before it); the catch-ups
       // read none: without the cursor they read 4, 12 and 20, as they wrap around.
       expect(deliveryReads).toEqual([4, 0, 0, 0]);
     } finally {
@@ -261,9 +261,9 @@ describe('claiming deliveries onto pages', () => {
     const everyone = [1, 2, 3, 4, 5, 6].map((i) => subscriber(i, 'instant'));
     const list = candidates(everyone, [posting(1), posting(2)]);
     const first = await runCutShort('run-1', list, null, 1);
-    // Five runs start from the same cursor, each with time for a slice or two; they race for the same
+    // Five runs start from the same cursor, each with time for a subscriber batch or two; they race for the same
     // subscribers, and whichever cursor is written last is the one the catch-up reads.
-    const racing = await Promise.all([1, 2, 1, 2, 1].map((slices, i) => runCutShort(`run-race-${i}`, list, first.cursor, slices)));
+    const racing = await Promise.all([1, 2, 1, 2, 1].map((batches, i) => runCutShort(`run-race-${i}`, list, first.cursor, batches)));
     for (const raced of racing) {
       const catchUp = await runCutShort('run-catch-up', list, raced.cursor, 10);
       expect(catchUp.claims.truncated).toBe(false);

@@ -288,7 +288,7 @@ describe('daily digest flush over many due pages', () => {
     expect(listed).toEqual([2, 2, 2, 2, 2]);
   });
 
-  it('flushes racing, each writing its slices in waves of one round of renders: every subscriber gets one digest, none twice', async () => {
+  it('flushes racing, each writing its subscriber batches in compose batches of one step of renders: every subscriber gets one digest, none twice', async () => {
     const names = Array.from({ length: 35 }, (_, i) => `sub${i}@example.com`);
     for (const email of names) await h.subscribe({ email, keywords: ['python'], mode: 'daily' });
     h.serveFeed(postings('waves', 2, 0, '2026-11-30T06:00:00Z'));
@@ -307,8 +307,8 @@ describe('daily digest flush over many due pages', () => {
           }),
           outOfTime: () => false,
         },
-        // A one-byte wave budget: 36 digests are three waves (rounds of 16) in each flush.
-        { now: new Date('2026-11-30T08:05:00Z'), runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+        // A one-byte compose budget: 36 digests are three compose batches (steps of 16) in each flush.
+        { now: new Date('2026-11-30T08:05:00Z'), runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, composeBatchBytes: 1 },
       );
 
     const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => flush(`run-${r}`)));

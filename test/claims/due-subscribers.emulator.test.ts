@@ -44,14 +44,14 @@ async function queue(uid: string, jobId: string, dueAt: Date, score: number) {
 
 async function collect(input: Parameters<typeof dueSubscribers>[1]): Promise<Due[]> {
   const out: Due[] = [];
-  for await (const group of dueSubscribers(h.db, input)) out.push(...group);
+  for await (const batch of dueSubscribers(h.db, input)) out.push(...batch);
   return out;
 }
 const shape = (due: Due[]) =>
   due.map((d) => ({ uid: d.uid, items: d.items.map((i) => i.delivery.jobId) })).sort((a, b) => a.uid.localeCompare(b.uid));
 
 describe('dueSubscribers across slots', () => {
-  it('a subscriber due at two slots comes once, whole and best first, however small the groups and pages', async () => {
+  it('a subscriber due at two slots comes once, whole and best first, however small the subscriber batches and pages', async () => {
     // a: due at 07:00 and 08:00 (and 09:00, not yet); b: 08:00 only; c: 07:00 only; d: 07:00 and 08:00.
     await queue('a', 'a1', at('07:00'), 50);
     await queue('a', 'a2', at('08:00'), 90);
@@ -71,10 +71,10 @@ describe('dueSubscribers across slots', () => {
     const now = at('08:05');
     for (const sizes of [
       {},
-      { groupSize: 1 },
-      { groupSize: 1, pageSize: 1 },
-      { groupSize: 2, pageSize: 2 },
-      { groupSize: 3, pageSize: 4 },
+      { batchSize: 1 },
+      { batchSize: 1, pageSize: 1 },
+      { batchSize: 2, pageSize: 2 },
+      { batchSize: 3, pageSize: 4 },
     ]) {
       const due = await collect({ now, ...sizes });
       expect(shape(due), JSON.stringify(sizes)).toEqual(expected);

@@ -150,26 +150,26 @@ describe('a sharded flush reads its own share of the due items', () => {
 });
 
 describe('dueSubscribers by bucket', () => {
-  /** Every group the query yields, flattened: the subscriber and their item ids, in the order they came. */
+  /** Every subscriber batch the query yields, flattened: the subscriber and their item ids, in the order they came. */
   async function collect(input: Parameters<typeof dueSubscribers>[1]): Promise<Due[]> {
     const out: Due[] = [];
-    for await (const group of dueSubscribers(h.db, input)) {
-      expect(group.length).toBeLessThanOrEqual(input.groupSize ?? Infinity);
-      out.push(...group);
+    for await (const batch of dueSubscribers(h.db, input)) {
+      expect(batch.length).toBeLessThanOrEqual(input.batchSize ?? Infinity);
+      out.push(...batch);
     }
     return out;
   }
   const shape = (due: Due[]) => due.map((d) => ({ uid: d.uid, items: d.items.map((i) => i.id) }));
   const byUid = (due: Due[]) => [...due].sort((a, b) => a.uid.localeCompare(b.uid));
 
-  it('with tiny pages and groups, over several queries of 30 buckets: each subscriber whole, once, best first, as the unbucketed query has them', async () => {
+  it('with tiny pages and subscriber batches, over several queries of 30 buckets: each subscriber whole, once, best first, as the unbucketed query has them', async () => {
     await dailySubscribers(30);
     await queuePostings('a', 3);
     const now = new Date(at('08:05'));
     for (const count of [2, 3, 4, 5]) {
       for (const shard of shardsOf(count)) {
-        const bucketed = await collect({ now, shard, bucketed: true, pageSize: 2, groupSize: 4 });
-        const unbucketed = await collect({ now, shard, pageSize: 2, groupSize: 4 });
+        const bucketed = await collect({ now, shard, bucketed: true, pageSize: 2, batchSize: 4 });
+        const unbucketed = await collect({ now, shard, pageSize: 2, batchSize: 4 });
         expect(bucketed.length).toBeGreaterThan(0);
         expect(bucketed.every((d) => shardOf(d.uid, count) === shard.index)).toBe(true);
         expect(new Set(bucketed.map((d) => d.uid)).size).toBe(bucketed.length);

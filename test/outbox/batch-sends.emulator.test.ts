@@ -50,7 +50,7 @@ describe('batch sends', () => {
     expect(res.body).toMatchObject({ instantEmails: SUBSCRIBERS, providerRequests: SUBSCRIBERS });
   });
 
-  it('five dispatchers racing over the same 150 pending rows (lock defeated): each email goes out once, every batch sealed whole', async () => {
+  it('five dispatchers racing over the same 150 pending rows (lock defeated): each email goes out once, every send batch packed whole', async () => {
     await setup();
     // The provider's quota hands every alert the run created back untried: 150 pending rows.
     await h.setFaults({ quotaExceeded: 'daily' });
@@ -64,8 +64,8 @@ describe('batch sends', () => {
     expect(received.size).toBe(SUBSCRIBERS);
     expect([...received.values()].every((n) => n === 1)).toBe(true);
     expect(await statuses()).toEqual({ sent: SUBSCRIBERS });
-    // Every batch was sealed whole: the rows carrying a batch key are exactly the members it was
-    // sealed with (the key is the hash of that list; a final row no longer keeps the list itself).
+    // Every send batch was packed whole: the rows carrying a batch key are exactly the members it was
+    // packed with (the key is the hash of that list; a final row no longer keeps the list itself).
     expectBatchesWhole((await h.db.collection('emails').get()).docs);
   });
 

@@ -24,15 +24,15 @@ import type { OutboxRow } from '../../lib/outbox/outbox-row';
 
 const listed = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => ({ emailKey: `${prefix}${i}`, uid: `u${i}` }));
 
-type LeaseState = 'fresh' | 'tried' | 'sealed';
+type LeaseState = 'fresh' | 'tried' | 'packed';
 const lease = (emailKey: string, state: LeaseState, bytes = 0): Lease => ({
   emailKey,
   attempts: 1,
   updateTime: Timestamp.fromMillis(0),
   row: {
     kind: 'digest',
-    batchKey: state === 'sealed' ? 'batch_1' : null,
-    batchMembers: state === 'sealed' ? ['s0', 's1'] : null,
+    batchKey: state === 'packed' ? 'batch_1' : null,
+    batchMembers: state === 'packed' ? ['s0', 's1'] : null,
     firstAttemptAt: state === 'fresh' ? null : new Date(0),
     payload: { to: 'a@example.com', from: 'scout@example.com', subject: 's', html: 'x'.repeat(bytes), text: '', headers: {} },
   } as unknown as OutboxRow,
@@ -45,39 +45,39 @@ const shape = (sends: PlannedSend[]) =>
 describe('planSends: the provider requests one lease batch goes out in', () => {
   it.each([
     {
-      name: 'never-tried rows leased to be sealed go out as one provider batch',
+      name: 'never-tried rows leased to be packed go out as one provider batch',
       leases: [lease('f0', 'fresh'), lease('f1', 'fresh'), lease('f2', 'fresh')],
-      seal: true,
+      pack: true,
       batchSize: 100,
-      expected: [{ seal: ['f0', 'f1', 'f2'] }],
+      expected: [{ pack: ['f0', 'f1', 'f2'] }],
     },
     {
       name: 'a row tried before goes alone, under its own key: nothing may change the request it was first sent in',
       leases: [lease('f0', 'fresh'), lease('t0', 'tried'), lease('f1', 'fresh')],
-      seal: true,
+      pack: true,
       batchSize: 100,
-      expected: [{ alone: 't0' }, { seal: ['f0', 'f1'] }],
+      expected: [{ alone: 't0' }, { pack: ['f0', 'f1'] }],
     },
     {
-      name: 'rows a lease found sealed go out first, as the batch they were sealed into',
-      leases: [lease('f0', 'fresh'), lease('s0', 'sealed'), lease('s1', 'sealed'), lease('f1', 'fresh')],
-      seal: true,
+      name: 'rows a lease found packed go out first, as the batch they were packed into',
+      leases: [lease('f0', 'fresh'), lease('s0', 'packed'), lease('s1', 'packed'), lease('f1', 'fresh')],
+      pack: true,
       batchSize: 100,
-      expected: [{ sealed: ['s0', 's1'] }, { seal: ['f0', 'f1'] }],
+      expected: [{ packed: ['s0', 's1'] }, { pack: ['f0', 'f1'] }],
     },
     {
-      name: 'without sealing every row goes alone, in order',
+      name: 'without packing every row goes alone, in order',
       leases: [lease('f0', 'fresh'), lease('t0', 'tried'), lease('f1', 'fresh')],
-      seal: false,
+      pack: false,
       batchSize: 1,
       expected: [{ alone: 'f0' }, { alone: 't0' }, { alone: 'f1' }],
     },
     {
       name: 'a provider batch holds at most batchSize emails; one left over goes alone',
       leases: [lease('f0', 'fresh'), lease('f1', 'fresh'), lease('f2', 'fresh')],
-      seal: true,
+      pack: true,
       batchSize: 2,
-      expected: [{ seal: ['f0', 'f1'] }, { alone: 'f2' }],
+      expected: [{ pack: ['f0', 'f1'] }, { alone: 'f2' }],
     },
     {
       name: 'a provider batch stays under MAX_BATCH_BYTES however long its digests',
@@ -87,18 +87,18 @@ describe('planSends: the provider requests one lease batch goes out in', () => {
         lease('f2', 'fresh'),
         lease('f3', 'fresh'),
       ],
-      seal: true,
+      pack: true,
       batchSize: 100,
-      expected: [{ alone: 'f0' }, { seal: ['f1', 'f2', 'f3'] }],
+      expected: [{ alone: 'f0' }, { pack: ['f1', 'f2', 'f3'] }],
     },
-    { name: 'no lease, no request', leases: [], seal: true, batchSize: 100, expected: [] },
-  ])('$name', ({ leases, seal, batchSize, expected }) => {
-    expect(shape(planSends(leases, { seal, batchSize }))).toEqual(expected);
+    { name: 'no lease, no request', leases: [], pack: true, batchSize: 100, expected: [] },
+  ])('$name', ({ leases, pack, batchSize, expected }) => {
+    expect(shape(planSends(leases, { pack, batchSize }))).toEqual(expected);
   });
 });
 
 describe('sortAbandoned: rows whose sender died', () => {
-  it('a sealed batch is recovered once, whole, from its member list; every other row is leased again alone', () => {
+  it('a packed batch is recovered once, whole, from its member list; every other row is leased again alone', () => {
     const { batches, lone } = sortAbandoned([
       { emailKey: 'a', uid: 'ua', batchKey: 'batch_1', batchMembers: ['a', 'b'] },
       { emailKey: 'x', uid: 'ux', batchKey: null, batchMembers: null },
@@ -114,17 +114,17 @@ describe('sortAbandoned: rows whose sender died', () => {
 });
 
 describe('lease batches: which rows are leased together', () => {
-  it('abandoned rows picked up alone are leased ROWS_PER_LEASE at a time and never sealed', () => {
+  it('abandoned rows picked up alone are leased ROWS_PER_LEASE at a time and never packed', () => {
     const batches = loneLeaseBatches(listed(ROWS_PER_LEASE + 1));
-    expect(batches.map((b) => [b.rows.length, b.seal])).toEqual([
+    expect(batches.map((b) => [b.rows.length, b.pack])).toEqual([
       [ROWS_PER_LEASE, false],
       [1, false],
     ]);
   });
 
-  it('with batching on, pending rows are leased a provider batch at a time and sealed', () => {
+  it('with batching on, pending rows are leased a provider batch at a time and packed', () => {
     const batches = pendingLeaseBatches(listed(5), { batchSize: 2 });
-    expect(batches.map((b) => [b.rows.map((r) => r.emailKey), b.seal])).toEqual([
+    expect(batches.map((b) => [b.rows.map((r) => r.emailKey), b.pack])).toEqual([
       [['r0', 'r1'], true],
       [['r2', 'r3'], true],
       [['r4'], true],
@@ -132,9 +132,9 @@ describe('lease batches: which rows are leased together', () => {
     expect(rowsIn(batches)).toBe(5);
   });
 
-  it('with batching off, pending rows are still leased ROWS_PER_LEASE at a time, unsealed', () => {
+  it('with batching off, pending rows are still leased ROWS_PER_LEASE at a time, unpacked', () => {
     const batches = pendingLeaseBatches(listed(ROWS_PER_LEASE * 2), { batchSize: 1 });
-    expect(batches.map((b) => [b.rows.length, b.seal])).toEqual([
+    expect(batches.map((b) => [b.rows.length, b.pack])).toEqual([
       [ROWS_PER_LEASE, false],
       [ROWS_PER_LEASE, false],
     ]);

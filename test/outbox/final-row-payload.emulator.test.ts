@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { batchKeyFor, outboxCollection } from '../../lib/outbox/outbox-row';
 import { createHarness, type Harness } from '../support/harness';
 import { hashPayload } from '../../lib/mail/email-payload';
-import { payloadBytes } from '../../lib/store/write-groups';
+import { payloadBytes } from '../../lib/store/atomic-writes';
 import { dispatchAt } from '../support/dispatch';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
 
@@ -66,10 +66,10 @@ describe('a batch settled from its sent member', () => {
     await h.setFaults({});
     const [a, b, c] = (await outboxCollection(h.db).where('status', '==', 'pending').get()).docs.map((d) => d.id).sort();
 
-    // A sender sealed a and b into one batch, the provider accepted it, and the sender died after
+    // A sender packed a and b into one send batch, the provider accepted it, and the sender died after
     // recording a (its payload gone with it) and before recording b, whose lease has run out.
     const batchKey = batchKeyFor([a, b]);
-    const sealed = {
+    const packed = {
       status: 'sending',
       batchKey,
       batchMembers: [a, b],
@@ -81,8 +81,8 @@ describe('a batch settled from its sent member', () => {
     await h.db
       .collection('emails')
       .doc(a)
-      .update({ ...sealed, status: 'sent', sentAt: new Date('2026-11-30T06:00:31Z'), payload: FieldValue.delete() });
-    await h.db.collection('emails').doc(b).update(sealed);
+      .update({ ...packed, status: 'sent', sentAt: new Date('2026-11-30T06:00:31Z'), payload: FieldValue.delete() });
+    await h.db.collection('emails').doc(b).update(packed);
 
     const stats = await dispatchAt(h, '2026-11-30T06:15:00Z', { runId: 'recovering-run', batchSize: 100 });
     const rows = new Map((await rowsOf()).map((r) => [r.id, r]));

@@ -30,7 +30,7 @@ describe('instant alerts are at-most-once', () => {
   it('the delivery and its outbox row exist, leased, before any send (crash right before the first send)', async () => {
     expect((await h.cron({ now: at(0) }, { failpoint: crashAt('before-send') })).status).toBe(500);
     expect(await h.inbox()).toHaveLength(0);
-    // The claim created the row leased to its run (handoff.ts): `sending`, as if a send may have started.
+    // The claim created the row leased to its run (run-sender.ts): `sending`, as if a send may have started.
     expect(await state()).toEqual({ row: 'sending', reason: null, deliveries: ['sending', 'sending'] });
     // Inside the provider's key window the next run may send it, once, under the same key.
     await h.cron({ now: at(15) });

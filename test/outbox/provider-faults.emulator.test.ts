@@ -116,7 +116,7 @@ describe('a batch refused as the run runs out of time', () => {
     const released = (await h.db.collection('emails').get()).docs.map((d) => d.data());
     expect(released.map((r) => [r.status, r.batchKey, r.firstAttemptAt, r.attempts])).toEqual(Array(3).fill(['pending', null, null, 1]));
 
-    // New rows are sealed into a batch of their own; the released ones into another, under a new key.
+    // New rows are packed into a send batch of their own; the released ones into another, under a new key.
     for (let i = 0; i < 3; i++) await h.subscribe({ email: `b${i}@example.com`, keywords: ['react'] });
     h.serveFeed(postingsAbout('react', 1, { at: new Date('2026-11-30T06:10:00Z'), prefix: 'second' }));
     const second = await h.cron({ now: '2026-11-30T06:15:00Z' });

@@ -19,7 +19,7 @@ import type { Answer } from '../../lib/outbox/send-rules';
  * What the sender writes after each provider answer, as a table: nextStep's meaning of the
  * answer (test/outbox/send-rules.test.ts) plus what one run can afford — its time budget, its
  * paced retries, its lease. No emulator: the plan is pure, and the emulator suites in this folder
- * check that deliverUnit carries it out.
+ * check that deliverSendBatch carries it out.
  */
 
 const MAX = 5;
@@ -121,7 +121,7 @@ const rows: Row[] = [
     expected: { plan: 'retry', paced: MAX_PACED_RETRIES },
   },
   {
-    name: 'past the paced retries a run allows, a request never handed over goes back pending, unsealed, to be batched again',
+    name: 'past the paced retries a run allows, a request never handed over goes back pending, unpacked, to be batched again',
     answer: 'rateLimited',
     batch: true,
     kinds: ['alert', 'alert'],
@@ -142,7 +142,7 @@ const rows: Row[] = [
     expected: { plan: 'release', neverSent: true, dissolve: true, asNew: false },
   },
   {
-    name: 'a run that cannot wait out the delay leaves a request that may have gone out `sending`, sealed, for the key-window rule',
+    name: 'a run that cannot wait out the delay leaves a request that may have gone out `sending`, packed, for the key-window rule',
     answer: 'serverError',
     batch: true,
     kinds: ['alert', 'digest'],

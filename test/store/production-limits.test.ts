@@ -1019,7 +1019,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
    * digest sends DIGEST_MAX_ITEMS, 20, at most); digest hours spread evenly over the day's 24, on
    * the hour; a run every 15 minutes (docs/design.md §1), so one run in four finds 1/24 of the subscribers
    * due and the other three find nobody; nobody due at the hour is also due at an earlier slot (no
-   * run was missed), so each group of SUBSCRIBERS_PER_SLICE (1,000) handed on before the last costs
+   * run was missed), so each subscriber batch of SUBSCRIBERS_PER_BATCH (1,000) handed on before the last costs
    * one read asking whether anything is due later (takeLaterSlots), and finds nothing.
    */
   it('the flush query at 1,000,000 subscribers reads about what is due, and one read when nobody is', () => {
@@ -1113,7 +1113,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
  *   nothing);
  * - a run lasts at most RUN_BUDGET_MS (default 240 s) of model calls;
  * - judging: AI_MAX_CALLS_PER_RUN (1,000) calls per run, at 1% matching about 5 postings
- *   per judged subscriber, so a group (CLAIM_GROUP) of 5;
+ *   per judged subscriber, so a claim batch (PAIRS_PER_CLAIM_BATCH) of 5;
  * - signup: 1,000,000 subscribers renewed at 5% a month, with a confirmation and a manage email
  *   each, is ~140 signup emails an hour; SIGNUP_CONFIRMATIONS_PER_HOUR as it stands, or twice
  *   that if more;
@@ -1138,9 +1138,9 @@ describe('no document is written more than about once a second at 1,000,000 subs
     console.table(hot);
   });
 
-  it('aiUsage/{day}: a few writes per run (a reservation of the day’s tokens, its top-ups, one record), not one per group of calls', async () => {
+  it('aiUsage/{day}: a few writes per run (a reservation of the day’s tokens, its top-ups, one record), not one per batch of calls', async () => {
     const { MAX_USAGE_WRITES_PER_RUN, AI_MAX_CALLS_PER_RUN } = await import('../../lib/verdicts/ai-usage');
-    const { CLAIM_GROUP } = await import('../../lib/verdicts/score-once');
+    const { PAIRS_PER_CLAIM_BATCH } = await import('../../lib/verdicts/score-once');
     const { configSchema: config } = await import('../../lib/runtime/config');
     const defaults = config.parse({
       CRON_SECRET: 'c'.repeat(32),
@@ -1152,12 +1152,12 @@ describe('no document is written more than about once a second at 1,000,000 subs
       FIREBASE_PROJECT_ID: 'scout',
     });
     const runSec = defaults.RUN_BUDGET_MS / 1_000;
-    // Before: one increment per group; groups of ~5 postings (one subscriber's), within the run's budget.
-    const groupsPerRun = AI_MAX_CALLS_PER_RUN / Math.min(5, CLAIM_GROUP);
+    // Before: one increment per batch; batches of ~5 postings (one subscriber's), within the run's budget.
+    const batchesPerRun = AI_MAX_CALLS_PER_RUN / Math.min(5, PAIRS_PER_CLAIM_BATCH);
     const before = rate(
-      'aiUsage/{day} (one increment per group, before)',
-      (SHARDS * groupsPerRun) / runSec,
-      `${SHARDS} shards × ${groupsPerRun} groups in ${runSec} s`,
+      'aiUsage/{day} (one increment per batch, before)',
+      (SHARDS * batchesPerRun) / runSec,
+      `${SHARDS} shards × ${batchesPerRun} batches in ${runSec} s`,
     );
     expect(before).toBeGreaterThan(SUSTAINED_WRITES_PER_SEC);
     // Now: whatever the calls, a run writes the day at most MAX_USAGE_WRITES_PER_RUN times.

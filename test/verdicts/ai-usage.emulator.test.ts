@@ -72,7 +72,7 @@ describe('8 runs at once share the day’s token budget through reservations', (
     const BUDGET = 10_000;
     const CALL = 100;
     const runs = Array.from({ length: 8 }, () => runReservation(db, { budget: BUDGET }));
-    // Each run calls one at a time, a check before each call as scoreOnce makes before each group,
+    // Each run calls one at a time, a check before each call as scoreOnce makes before each batch,
     // with a pause per call so the 8 interleave their reservations.
     await Promise.all(
       runs.map(async (run, i) => {
@@ -151,7 +151,7 @@ describe('8 runs at once share the day’s token budget through reservations', (
       }));
       await Promise.all(
         runs.map(async (run) => {
-          // One posting per subscriber: one group (a check of the reservation) per call, the most checks a run can make.
+          // One posting per subscriber: one batch (a check of the reservation) per call, the most checks a run can make.
           for (let i = 0; i < SUBSCRIBERS; i++) {
             const outcomes = await scoreOnce(
               {
@@ -181,7 +181,7 @@ describe('8 runs at once share the day’s token budget through reservations', (
       // The budget did stop calls: some pairs were decided by keywords for it.
       expect(runs.reduce((sum, run) => sum + run.fallbacks, 0)).toBeGreaterThan(0);
       for (const run of runs) expect(run.reservation.tokens.writes()).toBeLessThanOrEqual(MAX_USAGE_WRITES_PER_RUN);
-      // One increment per group (the design this replaces) would have written once per call.
+      // One increment per batch (the design this replaces) would have written once per call.
       expect(Math.max(...runs.map((run) => run.usage.calls))).toBeGreaterThan(MAX_USAGE_WRITES_PER_RUN);
     } finally {
       await fake.close();

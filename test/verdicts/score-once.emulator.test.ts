@@ -9,7 +9,13 @@ import { aiUsageRef, createTokenReservation, newRunModelUsage, type RunModelUsag
 import { askVerdicts } from '../../lib/verdicts/ask-verdicts';
 import { fakeVerdictClient } from '../support/fake-verdict-client';
 import { matchesCollection, matchRef, readMatchVerdicts } from '../../lib/verdicts/match-verdict';
-import { CLAIM_GROUP, scoreOnce, type ScoreOnceDeps, type ScoreOutcome, type ScoreSubscriber } from '../../lib/verdicts/score-once';
+import {
+  PAIRS_PER_CLAIM_BATCH,
+  scoreOnce,
+  type ScoreOnceDeps,
+  type ScoreOutcome,
+  type ScoreSubscriber,
+} from '../../lib/verdicts/score-once';
 import { PROMPT_VERSION, type VerdictPosting } from '../../lib/verdicts/wire';
 import { createHarness, type Harness } from '../support/harness';
 
@@ -265,8 +271,8 @@ describe('budget', () => {
     const subscriber = newSubscriber();
     // Long descriptions: one request is well over 500 tokens (the fake counts 4 characters a token). The model
     // reads a long text bounded (its opening, requirements and keyword passages), so the length is in the requirements.
-    // The run's reservation is checked before each group of CLAIM_GROUP requests, so the group in progress is the overshoot.
-    const long = Array.from({ length: CLAIM_GROUP + 4 }, (_, i) => ({
+    // The run's reservation is checked before each batch of PAIRS_PER_CLAIM_BATCH requests, so the batch in progress is the overshoot.
+    const long = Array.from({ length: PAIRS_PER_CLAIM_BATCH + 4 }, (_, i) => ({
       ...postings[i % postings.length],
       id: `sample_long_${i}`,
       description: `${postings[i % postings.length].description} Requirements: ${'lorem ipsum '.repeat(200)}`,
@@ -276,13 +282,13 @@ describe('budget', () => {
     const outcomes = await scoreOnce(s.deps, { runId: runId(1), subscriber, postings: long });
     // The run ends: it records what it used (the cycle does so once, after its last call).
     await s.deps.tokens.record();
-    expect((await s.requests()).length).toBe(CLAIM_GROUP);
+    expect((await s.requests()).length).toBe(PAIRS_PER_CLAIM_BATCH);
     expect([...outcomes.values()].filter((o) => o.kind === 'fallback' && o.reason === 'budget').length).toBe(4);
     const used = (await aiUsageRef(db, day).get()).data()!;
     expect(used.tokens).toBe(s.deps.usage.tokens);
     expect(used.tokens).toBeGreaterThan(500);
-    expect(used.calls).toBe(CLAIM_GROUP);
-    expect((await storedIds(subscriber.id)).length).toBe(CLAIM_GROUP);
+    expect(used.calls).toBe(PAIRS_PER_CLAIM_BATCH);
+    expect((await storedIds(subscriber.id)).length).toBe(PAIRS_PER_CLAIM_BATCH);
 
     // Another run that day, another subscriber: no call at all.
     const other = setup({ tokenBudget: 500 });

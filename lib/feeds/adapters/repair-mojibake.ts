@@ -35,25 +35,25 @@ const SUSPECT = new RegExp(`[\\u00C2-\\u00DF]${CONTINUATION}|[\\u00E0-\\u00EF]${
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 // Real Remote OK answers carry text that went through the mistake twice ("weÃ¢â‚¬â„¢ve" → "weâ€™ve"
-// → "we’ve"); a third round was not seen, and the cap keeps a hostile text from looping long.
-const MAX_ROUNDS = 3;
+// → "we’ve"); a third pass was not seen, and the cap keeps a hostile text from looping long.
+const MAX_PASSES = 3;
 
 /**
- * Undoes UTF-8-read-as-Windows-1252 ("Weâ€™re" → "We’re"), sequence by sequence and round after
- * round while a round still finds one: only a run of characters that is exactly the bytes of one
+ * Undoes UTF-8-read-as-Windows-1252 ("Weâ€™re" → "We’re"), sequence by sequence and pass after
+ * pass while a pass still finds one: only a run of characters that is exactly the bytes of one
  * valid UTF-8 character is replaced, so genuine accented text ("Café", "Zürich") is left alone.
  */
 export function repairMojibake(text: string): string {
   let repaired = text;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const next = repairOneRound(repaired);
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = repairOnePass(repaired);
     if (next === repaired) break;
     repaired = next;
   }
   return repaired;
 }
 
-function repairOneRound(text: string): string {
+function repairOnePass(text: string): string {
   if (!/[\u00C2-\u00F4]/.test(text)) return text;
   return text.replace(SUSPECT, (run) => {
     const bytes = Uint8Array.from([...run].map((char) => CP1252[char] ?? char.charCodeAt(0)));

@@ -3,22 +3,22 @@ import type { Firestore, Timestamp } from 'firebase-admin/firestore';
 import type { SenderTiming } from '../ledger/runs';
 import { readMany } from '../store/create-documents';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { MAX_COMMIT_BYTES, payloadBytes } from '../store/write-groups';
+import { MAX_COMMIT_BYTES, payloadBytes } from '../store/atomic-writes';
 import { MAX_BATCH_WRITES } from '../store/create-documents';
 import { MAX_BATCH_EMAILS } from '../mail/mailer';
 import { subscribersCollection } from '../subscribers/subscriber';
-import { deliverUnit, LEASE_MS, type DeliverDeps } from './deliver-unit';
+import { deliverSendBatch, LEASE_MS, type DeliverDeps } from './deliver-send-batch';
 import { countResult, emptyDispatchStats, MAX_BATCH_BYTES, type DispatchStats } from './dispatch-stats';
 import { closeWrites, type Lease } from './lease-row';
 import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, payloadOf, type OutboxRow } from './outbox-row';
 import { settleDigestItems } from './settle-digest-items';
-import { holdUnit, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
+import { holdSendBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
 
 /**
  * The run's sender for the rows it creates itself: the claim's alerts and the flush's digests.
  *
  * A row that the dispatcher would lease a moment later is created already leased by this run and
- * already sealed into the provider batch it will go out in (the same fields a lease and a seal
+ * already packed into the send batch it will go out in (the same fields a lease and a packing
  * write: `sending`, owner, lease, first attempt, batch key and members), and handed over in
  * memory with the version its create() gave it. Sending it then costs one read (its subscriber,
  * re-read right before the send: opt-outs win) and one write (the record), where a row found by
@@ -33,18 +33,18 @@ import { holdUnit, sealedUnit, singleUnit, type SendUnit } from './unit-lease';
  * the provider's key window (send-rules.ts) — which is why `firstAttemptAt` is set at creation:
  * the window is counted from the earliest moment the key could have reached the provider.
  *
- * Sets are sent as they are offered, a few in flight, and `offer` waits while too many are queued:
- * payloads are held in memory only for the sets on their way, however many the run creates.
+ * Send batches are sent as they are offered, a few in flight, and `offer` waits while too many are
+ * queued: payloads are held in memory only for the send batches on their way, however many the run creates.
  */
-export type Handoff = {
+export type RunSender = {
   /** Packs rows about to be created into the provider batches they will go out in, each to be written as `stored` gives it. */
-  seal<T extends HandedRow>(rows: T[]): SealedSet<T>[];
+  pack<T extends HandedRow>(rows: T[]): PackedSendBatch<T>[];
   /**
-   * Sends sets whose create() landed at `writtenAt` (the commit time: the version of each row).
+   * Sends send batches whose create() landed at `writtenAt` (the commit time: the version of each row).
    * Resolves when there is room for more; throws the error that stopped the sender, if one did.
    */
-  offer(sets: { set: SealedSet<HandedRow>; writtenAt: Timestamp }[], from: 'claim' | 'flush'): Promise<void>;
-  /** Waits for every set offered; the sender's stats. Throws the first error a send met. */
+  offer(sendBatches: { sendBatch: PackedSendBatch<HandedRow>; writtenAt: Timestamp }[], from: 'claim' | 'flush'): Promise<void>;
+  /** Waits for every send batch offered; the sender's stats. Throws the first error a send met. */
   drain(): Promise<DispatchStats>;
   /** Waits for the sends in flight, whatever happened (a run that throws still finishes them before it records itself). */
   settle(): Promise<void>;
@@ -58,34 +58,34 @@ export type Handoff = {
  */
 export const senderLane = new AsyncLocalStorage<string>();
 
-/** A row about to be created, as newOutboxRow made it (pending), with the writes its create group takes. */
+/** A row about to be created, as newOutboxRow made it (pending), with the writes its atomic write takes. */
 export type HandedRow = { emailKey: string; row: OutboxRow; writes: number };
 
-export type SealedSet<T extends HandedRow> = {
-  /** The batch key, or null for a set of one (sent alone under its own key). */
+export type PackedSendBatch<T extends HandedRow> = {
+  /** The batch key, or null for a send batch of one (sent alone under its own key). */
   key: string | null;
   members: T[];
-  /** What the seal adds to the set's commit: every member carries the list of all members. */
-  sealBytes: number;
+  /** What packing adds to the send batch's commit: every member carries the list of all members. */
+  packBytes: number;
   /**
-   * The set ended because the rows ran out, not because it reached a limit (emails, bytes, writes):
-   * a caller with more rows coming can hold its members back and seal them with those, so each
+   * The send batch ended because the rows ran out, not because it reached a limit (emails, bytes,
+   * writes): a caller with more rows coming can hold its members back and pack them with those, so each
    * provider request carries as many emails as it may.
    */
   open: boolean;
-  /** The row as the create() writes it: leased to this run and sealed. */
+  /** The row as the create() writes it: leased to this run and packed. */
   stored(member: T): OutboxRow;
 };
 
-/** Sets in flight at once, and queued at most (in flight included) before `offer` waits. */
+/** Send batches in flight at once, and queued at most (in flight included) before `offer` waits. */
 const IN_FLIGHT = 4;
 const QUEUED = 8;
-/** A set whose lease has less than this left is renewed before its send (rare: only after a long wait). */
+/** A send batch whose lease has less than this left is renewed before its send (rare: only after a long wait). */
 const RENEW_BELOW_MS = LEASE_MS / 2;
 
-type Job = { set: SealedSet<HandedRow>; writtenAt: Timestamp };
+type Job = { sendBatch: PackedSendBatch<HandedRow>; writtenAt: Timestamp };
 
-export function createHandoff(
+export function createRunSender(
   deps: DeliverDeps,
   input: {
     runId: string;
@@ -93,13 +93,13 @@ export function createHandoff(
     batchSize: number;
     /** senderLane's name for this run's sends: its shard, or `run`. */ lane: string;
   },
-): Handoff {
+): RunSender {
   const stats = emptyDispatchStats();
   const batchSize = Math.min(input.batchSize, MAX_BATCH_EMAILS);
   const queue: Job[] = [];
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
-  const timing: SenderTiming = { sets: 0, busyMs: 0, waitedMs: { claim: 0, flush: 0, drain: 0 } };
+  const timing: SenderTiming = { sendBatches: 0, busyMs: 0, waitedMs: { claim: 0, flush: 0, drain: 0 } };
   const wall = () => performance.now();
   const waiting = { claim: 0, flush: 0 };
   const waitingSince = { claim: 0, flush: 0 };
@@ -112,7 +112,7 @@ export function createHandoff(
       const job = queue.shift()!;
       busySince ??= wall();
       const tracked: Promise<void> = senderLane
-        .run(input.lane, () => sendSet(deps, stats, job, input))
+        .run(input.lane, () => sendPackedBatch(deps, stats, job, input))
         .catch((error: unknown) => void (failure ??= { error }))
         .finally(() => {
           inFlight.delete(tracked);
@@ -130,16 +130,16 @@ export function createHandoff(
   };
 
   return {
-    seal(rows) {
-      return sealSets(rows, { batchSize, runId: input.runId, now: deps.clock() });
+    pack(rows) {
+      return packSendBatches(rows, { batchSize, runId: input.runId, now: deps.clock() });
     },
-    async offer(sets, from) {
+    async offer(sendBatches, from) {
       if (failed()) throw failed()!.error;
-      queue.push(...sets);
-      timing.sets += sets.length;
+      queue.push(...sendBatches);
+      timing.sendBatches += sendBatches.length;
       pump();
       if (!failed() && queue.length + inFlight.size > QUEUED) {
-        // Slices offer at once: the time counted is while any of them waited, not the sum of their waits.
+        // Subscriber batches offer at once: the time counted is while any of them waited, not the sum of their waits.
         if (waiting[from]++ === 0) waitingSince[from] = wall();
         try {
           while (!failed() && queue.length + inFlight.size > QUEUED) await Promise.race(inFlight);
@@ -160,7 +160,7 @@ export function createHandoff(
     },
     settle,
     timing: () => ({
-      sets: timing.sets,
+      sendBatches: timing.sendBatches,
       busyMs: Math.round(timing.busyMs),
       waitedMs: {
         claim: Math.round(timing.waitedMs.claim),
@@ -173,15 +173,15 @@ export function createHandoff(
 
 /**
  * Consecutive rows, in key order, up to a provider batch (batchSize emails, MAX_BATCH_BYTES) and
- * to one commit (MAX_BATCH_WRITES writes, MAX_COMMIT_BYTES): a set is created all or nothing, so
- * its seal is whole — every member it lists exists, leased to this run — or none of it exists.
+ * to one commit (MAX_BATCH_WRITES writes, MAX_COMMIT_BYTES): a send batch is created all or
+ * nothing, so its packing is whole — every member it lists exists, leased to this run — or none of it exists.
  */
-export function sealSets<T extends HandedRow>(
+export function packSendBatches<T extends HandedRow>(
   rows: T[],
   input: { batchSize: number; runId: string; now: Date; leaseMs?: number },
-): SealedSet<T>[] {
+): PackedSendBatch<T>[] {
   const ordered = [...rows].sort((a, b) => a.emailKey.localeCompare(b.emailKey));
-  const sets: T[][] = [];
+  const packed: T[][] = [];
   let current: T[] = [];
   let emailBytes = 0;
   let commitBytes = 0;
@@ -194,10 +194,10 @@ export function sealSets<T extends HandedRow>(
     const full =
       current.length === input.batchSize ||
       emailBytes + email > MAX_BATCH_BYTES ||
-      commitBytes + commit + sealBytesOf(current.length + 1, keyBytes + key) > MAX_COMMIT_BYTES ||
+      commitBytes + commit + packBytesOf(current.length + 1, keyBytes + key) > MAX_COMMIT_BYTES ||
       writes + row.writes > MAX_BATCH_WRITES;
     if (current.length > 0 && full) {
-      sets.push(current);
+      packed.push(current);
       current = [];
       emailBytes = commitBytes = keyBytes = writes = 0;
     }
@@ -207,24 +207,24 @@ export function sealSets<T extends HandedRow>(
     keyBytes += key;
     writes += row.writes;
   }
-  if (current.length > 0) sets.push(current);
-  // Every set but the last was closed by a limit; the last only if it reached the batch size.
-  const lastOpen = sets.length > 0 && sets[sets.length - 1].length < input.batchSize;
+  if (current.length > 0) packed.push(current);
+  // Every send batch but the last was closed by a limit; the last only if it reached the batch size.
+  const lastOpen = packed.length > 0 && packed[packed.length - 1].length < input.batchSize;
 
   const leaseUntil = new Date(input.now.getTime() + (input.leaseMs ?? LEASE_MS));
-  return sets.map((members, i) => {
+  return packed.map((members, i) => {
     const memberKeys = members.map((m) => m.emailKey);
     const key = members.length > 1 ? batchKeyFor(memberKeys) : null;
     return {
       key,
       members,
-      sealBytes: key
-        ? sealBytesOf(
+      packBytes: key
+        ? packBytesOf(
             members.length,
             memberKeys.reduce((n, k) => n + k.length + 4, 0),
           )
         : 0,
-      open: lastOpen && i === sets.length - 1,
+      open: lastOpen && i === packed.length - 1,
       stored: (member) => ({
         ...member.row,
         status: 'sending',
@@ -240,25 +240,25 @@ export function sealSets<T extends HandedRow>(
 }
 
 /** n members each carrying the list of all n keys (keyBytes in all, with room for their encoding). */
-const sealBytesOf = (members: number, keyBytes: number) => (members > 1 ? members * keyBytes : 0);
+const packBytesOf = (members: number, keyBytes: number) => (members > 1 ? members * keyBytes : 0);
 
 /**
- * One set: the subscribers re-read (opt-outs win), the ones who may no longer receive set aside,
- * then the send and the record (deliverUnit, the dispatcher's own). A run out of time, or past a
- * quota, hands the set back as the dispatcher hands back what it leased and did not send.
+ * One send batch: the subscribers re-read (opt-outs win), the ones who may no longer receive set aside,
+ * then the send and the record (deliverSendBatch, the dispatcher's own). A run out of time, or past a
+ * quota, hands the send batch back as the dispatcher hands back what it leased and did not send.
  */
-async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input: { maxAttempts: number }): Promise<void> {
-  const { set, writtenAt } = job;
-  const memberKeys = set.members.map((m) => m.emailKey);
-  // The row as the lease step would have handed it over: as it was before the lease, the seal merged in.
-  let leases: Lease[] = set.members.map((m) => ({
+async function sendPackedBatch(deps: DeliverDeps, stats: DispatchStats, job: Job, input: { maxAttempts: number }): Promise<void> {
+  const { sendBatch, writtenAt } = job;
+  const memberKeys = sendBatch.members.map((m) => m.emailKey);
+  // The row as the lease step would have handed it over: as it was before the lease, the packing merged in.
+  let leases: Lease[] = sendBatch.members.map((m) => ({
     emailKey: m.emailKey,
-    row: { ...m.row, batchKey: set.key, batchMembers: set.key ? memberKeys : null },
+    row: { ...m.row, batchKey: sendBatch.key, batchMembers: sendBatch.key ? memberKeys : null },
     updateTime: writtenAt,
     attempts: 1,
   }));
   if (deps.outOfTime() || deps.quota.hit()) {
-    const held = await holdUnit(deps.db, unitOf(leases), { handedOver: false, lastError: null, now: deps.clock() });
+    const held = await holdSendBatch(deps.db, sendBatchOf(leases), { handedOver: false, lastError: null, now: deps.clock() });
     if (held) stats.deferred += leases.length;
     else stats.fenced += leases.length;
     return;
@@ -273,7 +273,7 @@ async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input:
     const status = subscribers[i].exists ? subscribers[i].data()!.status : undefined;
     if (!status || !MAY_RECEIVE[l.row.kind].includes(status)) refused.set(l.emailKey, `subscriber_${status ?? 'deleted'}`);
   });
-  const stored = set.stored(set.members[0]);
+  const stored = sendBatch.stored(sendBatch.members[0]);
   const renew = stored.leaseUntil!.getTime() - deps.clock().getTime() < RENEW_BELOW_MS;
   if (refused.size > 0 || renew) {
     const kept = await setAside(deps.db, leases, refused, deps.clock());
@@ -286,17 +286,17 @@ async function sendSet(deps: DeliverDeps, stats: DispatchStats, job: Job, input:
   }
   if (leases.length === 0) return;
 
-  const { results, retries } = await deliverUnit(deps, unitOf(leases), input);
+  const { results, retries } = await deliverSendBatch(deps, sendBatchOf(leases), input);
   stats.retried += retries;
   if (leases.length > 1) stats.batches += 1;
   for (const lease of leases) countResult(stats, results.get(lease.emailKey) ?? 'fenced', lease.row.kind);
 }
 
-const unitOf = (leases: Lease[]): SendUnit => (leases.length > 1 ? sealedUnit(leases) : singleUnit(leases[0]));
+const sendBatchOf = (leases: Lease[]): SendBatch => (leases.length > 1 ? packedSendBatch(leases) : singleSendBatch(leases[0]));
 
 /**
  * In one fenced commit: the members whose subscriber may no longer receive are closed `skipped`,
- * and the rest are sealed again without them (a batch's key names its members, and a refused
+ * and the rest are packed again without them (a batch's key names its members, and a refused
  * member must never ride along in a resent batch), their lease renewed. One commit, so no moment
  * exists where a recovery could rebuild the old batch with the refused member still in it. Null
  * when a fence held: someone took the rows over, and they are theirs now.

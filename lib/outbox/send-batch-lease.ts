@@ -14,9 +14,9 @@ export type Guard = Fence;
 export type Member = { emailKey: string; row: OutboxRow; guard: Guard; attempts: number; active: boolean };
 
 /** What goes to the provider in one request: one row under its email key, or a batch under the batch key. */
-export type SendUnit = { key: string; batch: boolean; members: Member[] };
+export type SendBatch = { key: string; batch: boolean; members: Member[] };
 
-export function singleUnit(lease: Lease): SendUnit {
+export function singleSendBatch(lease: Lease): SendBatch {
   return {
     key: lease.emailKey,
     batch: false,
@@ -24,11 +24,11 @@ export function singleUnit(lease: Lease): SendUnit {
   };
 }
 
-/** Rows whose lease already sealed them into one batch (leaseRows with `seal`), in the batch's member order. */
-export function sealedUnit(leases: Lease[]): SendUnit {
+/** Rows whose lease already packed them into one send batch (leaseRows with `pack`), in the batch's member order. */
+export function packedSendBatch(leases: Lease[]): SendBatch {
   const { batchKey, batchMembers } = leases[0].row;
   if (!batchKey || !batchMembers || leases.some((l) => l.row.batchKey !== batchKey) || leases.length !== batchMembers.length)
-    throw new Error('sealedUnit needs every member of one sealed batch');
+    throw new Error('packedSendBatch needs every member of one packed send batch');
   const byKey = new Map(leases.map((l) => [l.emailKey, l]));
   return {
     key: batchKey,
@@ -41,11 +41,11 @@ export function sealedUnit(leases: Lease[]): SendUnit {
 }
 
 /**
- * Seals leased rows into one provider batch: every member records the batch key and the ordered
+ * Packs leased rows into one send batch: every member records the batch key and the ordered
  * member list, fenced by its lease, before the batch is sent. A run that later finds a member
  * abandoned can rebuild the very same request from that list and resend it under the same key.
  */
-export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUnit | null> {
+export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendBatch | null> {
   const ordered = [...leases].sort((a, b) => a.emailKey.localeCompare(b.emailKey));
   const memberKeys = ordered.map((l) => l.emailKey);
   const key = batchKeyFor(memberKeys);
@@ -73,7 +73,7 @@ export async function formBatch(db: Firestore, leases: Lease[]): Promise<SendUni
  * `failed`: the email keys given up (unknown_outcome), so the dispatcher can count and log each;
  * `sent`: those recorded sent because another member of their batch was.
  */
-export type RecoveredBatch = { unit: SendUnit | null; failed: string[]; released: number; sent: string[] };
+export type RecoveredBatch = { sendBatch: SendBatch | null; failed: string[]; released: number; sent: string[] };
 
 /**
  * A batch whose sender died: inside the provider's key window it is resent whole, byte for byte,
@@ -90,9 +90,9 @@ export async function recoverBatch(
   const rows = snaps.map((s) => (s.exists ? (s.data() as OutboxRow) : undefined));
   const ours = (row: OutboxRow | undefined) => row?.status === 'sending' && row.batchKey === input.batchKey;
   if (rows.some((row) => ours(row) && row!.leaseUntil !== null && row!.leaseUntil > input.now))
-    return { unit: null, failed: [], released: 0, sent: [] };
+    return { sendBatch: null, failed: [], released: 0, sent: [] };
   const stale = rows.map((row, i) => (ours(row) ? i : -1)).filter((i) => i >= 0);
-  if (stale.length === 0) return { unit: null, failed: [], released: 0, sent: [] };
+  if (stale.length === 0) return { sendBatch: null, failed: [], released: 0, sent: [] };
 
   // A member recorded sent proves the request was accepted, and the batch endpoint (strict
   // validation) accepts a request whole: its other members went out too. They are recorded so,
@@ -109,7 +109,7 @@ export async function recoverBatch(
         now: input.now,
       })),
     );
-    return { unit: null, failed: [], released: 0, sent: stale.filter((_, j) => closed[j]).map((i) => input.memberKeys[i]) };
+    return { sendBatch: null, failed: [], released: 0, sent: stale.filter((_, j) => closed[j]).map((i) => input.memberKeys[i]) };
   }
 
   // The batch went out (if at all) under one key, first handed over with its oldest member.
@@ -146,7 +146,7 @@ export async function recoverBatch(
       }
     }
     await commitFenced(batch);
-    return { unit: null, failed, released, sent: [] };
+    return { sendBatch: null, failed, released, sent: [] };
   }
 
   const lease = db.batch();
@@ -154,25 +154,25 @@ export async function recoverBatch(
   // Taken over: each stale member, fenced by the version read (the take of the store's lease).
   for (const i of stale) addTake(lease, snaps[i], { leaseOwner: input.runId, leaseUntil, attempts: rows[i]!.attempts + 1 });
   const versions = await commitFenced(lease);
-  if (!versions) return { unit: null, failed: [], released: 0, sent: [] };
+  if (!versions) return { sendBatch: null, failed: [], released: 0, sent: [] };
   let next = 0;
   const members = rows.map((row, i) => {
     const active = stale.includes(i);
     const guard = fenceAt(active ? versions[next++] : snaps[i].updateTime!);
     return { emailKey: input.memberKeys[i], row: row!, guard, attempts: active ? row!.attempts + 1 : row!.attempts, active };
   });
-  return { unit: { key: input.batchKey, batch: true, members }, failed: [], released: 0, sent: [] };
+  return { sendBatch: { key: input.batchKey, batch: true, members }, failed: [], released: 0, sent: [] };
 }
 
 /** Refreshes the lease of every active member before another attempt; false when any was taken over. */
 export async function extendLease(
   db: Firestore,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   input: { leaseUntil: Date; lastError: string; countsAttempt?: boolean },
 ): Promise<boolean> {
   const counts = input.countsAttempt ?? true;
   const batch = db.batch();
-  const active = unit.members.filter((m) => m.active);
+  const active = sendBatch.members.filter((m) => m.active);
   for (const m of active) {
     batch.update(
       outboxCollection(db).doc(m.emailKey),
@@ -190,17 +190,17 @@ export async function extendLease(
 }
 
 /**
- * Hands the unit's rows to a later run. A definite refusal goes back to `pending` (never sent);
+ * Hands the send batch's rows to a later run. A definite refusal goes back to `pending` (never sent);
  * an unknown outcome stays `sending` with an expired lease, so the next run re-checks it under the
  * key-window rule. A batch the provider refused as a whole is dissolved: its rows go out alone.
  */
-export async function releaseUnit(
+export async function releaseSendBatch(
   db: Firestore,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   input: { neverSent: boolean; dissolve: boolean; lastError: string; now: Date; asNew?: boolean },
 ): Promise<boolean> {
   const batch = db.batch();
-  for (const m of unit.members.filter((member) => member.active)) {
+  for (const m of sendBatch.members.filter((member) => member.active)) {
     batch.update(
       outboxCollection(db).doc(m.emailKey),
       {
@@ -218,7 +218,7 @@ export async function releaseUnit(
 }
 
 /**
- * Hands the unit back after the provider refused it for quota (or after the run stopped sending
+ * Hands the send batch back after the provider refused it for quota (or after the run stopped sending
  * because of one), without counting the attempt: the quota says nothing about the email.
  * - Never possibly handed over before (no earlier attempt, no unknown outcome): back to `pending`
  *   exactly as it was before the lease, `firstAttemptAt` cleared and any batch dissolved, so it
@@ -228,13 +228,13 @@ export async function releaseUnit(
  *   `sending` with an expired lease, so the next run applies the key-window rule, as it would have.
  * `lastError` null leaves the row's last error as it was (a send that never left this run).
  */
-export async function holdUnit(
+export async function holdSendBatch(
   db: Firestore,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   input: { handedOver: boolean; lastError: string | null; now: Date },
 ): Promise<boolean> {
   const batch = db.batch();
-  for (const m of unit.members.filter((member) => member.active)) {
+  for (const m of sendBatch.members.filter((member) => member.active)) {
     const common = { attempts: m.attempts - 1, ...(input.lastError === null ? {} : { lastError: input.lastError }) };
     const fields = input.handedOver
       ? { ...common, status: 'sending', leaseUntil: input.now }

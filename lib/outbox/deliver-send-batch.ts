@@ -20,7 +20,7 @@ import {
   type ProviderAnswer,
   type SendPlan,
 } from './send-plan';
-import { extendLease, holdUnit, releaseUnit, type Member, type SendUnit } from './unit-lease';
+import { extendLease, holdSendBatch, releaseSendBatch, type Member, type SendBatch } from './send-batch-lease';
 
 export const LEASE_MS = 120_000;
 
@@ -39,14 +39,14 @@ export type DeliverDeps = {
   /** Shared by every send of the run: after one quota refusal, nothing more is sent. */
   quota: QuotaPause;
   /**
-   * For a sender that cannot wait long (a request handler): asked when the unit's turn at the
-   * limiter comes, and again once its slot does. True hands the unit back as it was, without a
+   * For a sender that cannot wait long (a request handler): asked when the send batch's turn at the
+   * limiter comes, and again once its slot does. True hands the send batch back as it was, without a
    * request or an attempt used, for the cron's dispatcher to send.
    */
   slotTooLate?: () => boolean;
 };
 
-/** How each member of a unit ended in this run; `quota`: handed back untried because the provider's quota is used up. */
+/** How each member of a send batch ended in this run; `quota`: handed back untried because the provider's quota is used up. */
 export type MemberResult = 'sent' | 'failed' | 'dead' | 'fenced' | 'released' | 'quota';
 
 /** What this run has learnt of the request so far, carried from one attempt to the next. */
@@ -64,35 +64,35 @@ type Progress = {
 };
 
 /**
- * send (Idempotency-Key = a digest of the unit's key, see providerIdempotencyKey) → record, with
+ * send (Idempotency-Key = a digest of the send batch's key, see providerIdempotencyKey) → record, with
  * retries inside the run. What each provider answer leads to (sent, dead, failed as
  * unknown_outcome, retried under the same key, handed back for a quota, a batch dissolved, left
  * to the next run) is decided by planAfterAnswer (send-plan.ts, on nextStep of send-rules.ts);
  * this function reads the answer and carries the plan out. Once the provider refuses for quota,
- * every unit of the run that reaches its turn after that is handed back without a request. Every
+ * every send batch of the run that reaches its turn after that is handed back without a request. Every
  * record is fenced by the lease version we hold, so a run whose lease was taken over cannot
  * overwrite the new holder.
  */
-export async function deliverUnit(
+export async function deliverSendBatch(
   deps: DeliverDeps,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   input: { maxAttempts: number },
 ): Promise<{ results: Map<string, MemberResult>; retries: number }> {
   const progress: Progress = {
-    handedOver: activeMembers(unit).some((m) => m.row.status === 'sending'),
+    handedOver: activeMembers(sendBatch).some((m) => m.row.status === 'sending'),
     paced: 0,
     retries: 0,
-    // The caller hands the unit over with at least half a lease left (a fresh lease, or handoff's renewal).
+    // The caller hands the send batch over with at least half a lease left (a fresh lease, or the run sender's renewal).
     leaseSafeUntil: deps.clock().getTime() + LEASE_MS / 2,
   };
   for (;;) {
-    const sent = await sendOnce(deps, unit);
-    const members = activeMembers(unit);
+    const sent = await sendOnce(deps, sendBatch);
+    const members = activeMembers(sendBatch);
     const attempts = Math.max(...members.map((m) => m.attempts));
     const plan = planAfterAnswer({
       kinds: members.map((m) => m.row.kind),
       answer: sent.answer,
-      batch: unit.batch,
+      batch: sendBatch.batch,
       attempts,
       maxAttempts: input.maxAttempts,
       handedOver: progress.handedOver,
@@ -100,37 +100,37 @@ export async function deliverUnit(
       delayMs: retryDelayMs({ attempt: attempts + progress.paced, retryAfterMs: sent.retryAfterMs }),
       outOfTime: deps.outOfTime,
     });
-    if (plan.plan !== 'retry') return { results: await recordPlan(deps, unit, plan, sent.providerIds), retries: progress.retries };
-    if (!(await prepareRetry(deps, unit, plan, progress))) return { results: settled(unit, 'fenced'), retries: progress.retries };
+    if (plan.plan !== 'retry') return { results: await recordPlan(deps, sendBatch, plan, sent.providerIds), retries: progress.retries };
+    if (!(await prepareRetry(deps, sendBatch, plan, progress))) return { results: settled(sendBatch, 'fenced'), retries: progress.retries };
     progress.retries += 1;
   }
 }
 
-const activeMembers = (unit: SendUnit) => unit.members.filter((m) => m.active);
+const activeMembers = (sendBatch: SendBatch) => sendBatch.members.filter((m) => m.active);
 
 /** Every active member ended the same way. */
-function settled(unit: SendUnit, result: MemberResult): Map<string, MemberResult> {
-  return new Map(activeMembers(unit).map((m) => [m.emailKey, result]));
+function settled(sendBatch: SendBatch, result: MemberResult): Map<string, MemberResult> {
+  return new Map(activeMembers(sendBatch).map((m) => [m.emailKey, result]));
 }
 
 /** One request through the limiter, unless the run's quota pause or a late slot stops it first. */
 async function sendOnce(
   deps: DeliverDeps,
-  unit: SendUnit,
+  sendBatch: SendBatch,
 ): Promise<{ answer: Answer; providerIds: string[]; retryAfterMs: number | null }> {
-  await deps.failpoint('before-send', { emailKey: unit.key });
+  await deps.failpoint('before-send', { emailKey: sendBatch.key });
   let refused: 'first' | 'again' | null = null;
   const outcome = await deps.limiter.run<ProviderAnswer>(
     async () => {
-      const answer = await send(deps.mailer, unit);
+      const answer = await send(deps.mailer, sendBatch);
       // Recorded before the limiter frees this slot, so no send queued behind it starts.
       if (answer.kind === 'quota') refused = deps.quota.reach(answer, deps.clock()) ? 'first' : 'again';
       return answer;
     },
     { unless: () => deps.quota.refusal() ?? (deps.slotTooLate?.() ? NO_SLOT : null) },
   );
-  // A unit whose slot came too late never sent anything: there is no "after the send" to stop in.
-  if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: unit.key });
+  // A send batch whose slot came too late never sent anything: there is no "after the send" to stop in.
+  if (outcome.kind !== 'no-slot') await deps.failpoint('after-send', { emailKey: sendBatch.key });
   if (outcome.kind === 'quota' && refused === 'first') deps.log('provider.quota_reached', { runId: deps.runId, ...deps.quota.hit() });
   return { answer: answerOf(outcome, refused !== null), providerIds: providerIdsOf(outcome), retryAfterMs: retryAfterOf(outcome) };
 }
@@ -138,31 +138,31 @@ async function sendOnce(
 /** Carries out a plan that ends the request's turn in this run. */
 async function recordPlan(
   deps: DeliverDeps,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   plan: Exclude<SendPlan, { plan: 'retry' }>,
   providerIds: string[],
 ): Promise<Map<string, MemberResult>> {
   switch (plan.plan) {
     case 'hand-back': {
-      const held = await holdUnit(deps.db, unit, { handedOver: plan.handedOver, lastError: plan.lastError, now: deps.clock() });
-      return settled(unit, held ? plan.result : 'fenced');
+      const held = await holdSendBatch(deps.db, sendBatch, { handedOver: plan.handedOver, lastError: plan.lastError, now: deps.clock() });
+      return settled(sendBatch, held ? plan.result : 'fenced');
     }
     case 'record-sent':
-      return recordSent(deps, unit, providerIds);
+      return recordSent(deps, sendBatch, providerIds);
     case 'release': {
       if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
-      const released = await releaseUnit(deps.db, unit, {
+      const released = await releaseSendBatch(deps.db, sendBatch, {
         neverSent: plan.neverSent,
         dissolve: plan.dissolve,
         asNew: plan.asNew,
         lastError: plan.lastError,
         now: deps.clock(),
       });
-      return settled(unit, released ? 'released' : 'fenced');
+      return settled(sendBatch, released ? 'released' : 'fenced');
     }
     case 'give-up':
       if (plan.backOffMs !== null) deps.limiter.backOff(plan.backOffMs);
-      return closeAll(deps, unit, plan.statuses, plan.error);
+      return closeAll(deps, sendBatch, plan.statuses, plan.error);
   }
 }
 
@@ -173,7 +173,7 @@ async function recordPlan(
  */
 async function prepareRetry(
   deps: DeliverDeps,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   plan: Extract<SendPlan, { plan: 'retry' }>,
   progress: Progress,
 ): Promise<boolean> {
@@ -183,23 +183,23 @@ async function prepareRetry(
   await deps.sleep(plan.afterMs);
   if (plan.recheck) {
     // The same key is in flight elsewhere right now; if that sender finished, so are we.
-    const snaps = await deps.db.getAll(...activeMembers(unit).map((m) => outboxCollection(deps.db).doc(m.emailKey)));
+    const snaps = await deps.db.getAll(...activeMembers(sendBatch).map((m) => outboxCollection(deps.db).doc(m.emailKey)));
     if (snaps.every((s) => s.get('status') === 'sent')) return false;
   }
   const now = deps.clock().getTime();
   if (!mustRenewLease({ countsAttempt: plan.countsAttempt, now, leaseSafeUntil: progress.leaseSafeUntil })) return true;
   const leaseUntil = new Date(now + LEASE_MS);
-  if (!(await extendLease(deps.db, unit, { leaseUntil, lastError: plan.error, countsAttempt: plan.countsAttempt }))) return false;
+  if (!(await extendLease(deps.db, sendBatch, { leaseUntil, lastError: plan.error, countsAttempt: plan.countsAttempt }))) return false;
   progress.leaseSafeUntil = leaseUntil.getTime();
   return true;
 }
 
-/** The only place a key is handed to the provider, and it is always the fixed-length digest of the unit's key. */
-function send(mailer: Mailer, unit: SendUnit): Promise<SendOutcome | BatchOutcome> {
-  const idempotencyKey = providerIdempotencyKey(unit.key);
-  if (!unit.batch) return mailer.send(payloadOf(unit.members[0].row), { idempotencyKey });
+/** The only place a key is handed to the provider, and it is always the fixed-length digest of the send batch's key. */
+function send(mailer: Mailer, sendBatch: SendBatch): Promise<SendOutcome | BatchOutcome> {
+  const idempotencyKey = providerIdempotencyKey(sendBatch.key);
+  if (!sendBatch.batch) return mailer.send(payloadOf(sendBatch.members[0].row), { idempotencyKey });
   return mailer.sendBatch(
-    unit.members.map((m) => payloadOf(m.row)),
+    sendBatch.members.map((m) => payloadOf(m.row)),
     { idempotencyKey },
   );
 }
@@ -224,9 +224,9 @@ function closeInput(
 }
 
 /** Every active member recorded `sent`, each with the provider id the answer gave it. */
-async function recordSent(deps: DeliverDeps, unit: SendUnit, providerIds: string[]): Promise<Map<string, MemberResult>> {
-  await deps.failpoint('before-record', { emailKey: unit.key });
-  const members = unit.members.map((m, i) => ({ m, providerId: providerIds[i] })).filter(({ m }) => m.active);
+async function recordSent(deps: DeliverDeps, sendBatch: SendBatch, providerIds: string[]): Promise<Map<string, MemberResult>> {
+  await deps.failpoint('before-record', { emailKey: sendBatch.key });
+  const members = sendBatch.members.map((m, i) => ({ m, providerId: providerIds[i] })).filter(({ m }) => m.active);
   const closed = await closeRows(
     deps.db,
     members.map(({ m, providerId }) => closeInput(deps, m, 'sent', null, providerId)),
@@ -238,13 +238,13 @@ async function recordSent(deps: DeliverDeps, unit: SendUnit, providerIds: string
 /** Every active member closed for good, `statuses` in member order. */
 async function closeAll(
   deps: DeliverDeps,
-  unit: SendUnit,
+  sendBatch: SendBatch,
   statuses: ('failed' | 'dead')[],
   reason: string,
 ): Promise<Map<string, MemberResult>> {
-  await deps.failpoint('before-record', { emailKey: unit.key });
+  await deps.failpoint('before-record', { emailKey: sendBatch.key });
   const results = new Map<string, MemberResult>();
-  const members = activeMembers(unit);
+  const members = activeMembers(sendBatch);
   const closed = await closeRows(
     deps.db,
     members.map((m, i) => closeInput(deps, m, statuses[i], reason)),

@@ -13,8 +13,8 @@ import { createHarness, type Harness } from '../support/harness';
 import { expectBatchesWhole } from '../support/batches';
 
 /**
- * The rows a run creates itself are created leased and sealed into their provider batches, and
- * sent as they land (lib/outbox/handoff.ts): one read and one write per email, every guarantee of
+ * The rows a run creates itself are created leased and packed into their send batches, and
+ * sent as they land (lib/outbox/run-sender.ts): one read and one write per email, every guarantee of
  * the dispatcher kept — opt-outs re-read right before the send, the lease fenced by version, a
  * crashed batch resent whole under its key.
  */
@@ -66,7 +66,7 @@ async function countSending(run: (trace: NonNullable<Parameters<typeof runCycle>
   return (name: string) => totals[name] ?? { reads: 0, writes: 0, deletes: 0 };
 }
 
-/** An email with nothing in it but its recipient: the wave tests compose with it instead of the templates. */
+/** An email with nothing in it but its recipient: the compose-batch tests compose with it instead of the templates. */
 const plainEmail = (to: string, subject: string): EmailPayload => ({
   from: 'a@scout.test',
   to,
@@ -77,7 +77,7 @@ const plainEmail = (to: string, subject: string): EmailPayload => ({
 });
 
 describe('rows the run creates are sent as they land', () => {
-  it('120 alerts cost one read (the subscriber) and one write (the record) each to send, in 2 sealed batches', async () => {
+  it('120 alerts cost one read (the subscriber) and one write (the record) each to send, in 2 packed send batches', async () => {
     h = await createHarness();
     await subscribers(120, 'instant');
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
@@ -112,7 +112,7 @@ describe('rows the run creates are sent as they land', () => {
     expect(counts('deliveries').writes).toBe(200);
   });
 
-  it('200 five-item digests in sealed sets of 100: each set commits on its own, inside the request size (two together would not fit)', async () => {
+  it('200 five-item digests in packed send batches of 100: each send batch commits on its own, inside the request size (two together would not fit)', async () => {
     h = await createHarness();
     await subscribers(200, 'daily');
     h.serveFeed(postingsAbout('react', 5, { at: new Date(NOW) }));
@@ -122,7 +122,7 @@ describe('rows the run creates are sent as they land', () => {
     expect(await statuses()).toEqual({ sent: 200 });
   }, 120_000);
 
-  it('a slice written in many waves still fills its provider requests: an open last set waits for the next wave', async () => {
+  it('a subscriber batch written in many compose batches still fills its provider requests: an open last send batch waits for the next compose batch', async () => {
     h = await createHarness();
     await subscribers(150, 'instant');
     const ids = Array.from({ length: 150 }, (_, i) => subscriberId(`instant${i}@example.com`));
@@ -130,9 +130,9 @@ describe('rows the run creates are sent as they land', () => {
     const subscribersNow = (await h.db.collection('users').get()).docs.map((d) => ({ ...d.data(), id: d.id }));
     const posting = { id: 'rss_waves', title: 'React', url: 'https://jobs.example/1', runId: 'run-feed' };
     const alert = async (s: { email: string }) => plainEmail(s.email, 'React');
-    // A one-byte wave budget: each round of 16 renders is a wave of its own, ten waves for 150 alerts.
+    // A one-byte compose budget: each step of 16 renders is a compose batch of its own, ten of them for 150 alerts.
     const claimed = await claimDeliveries(
-      { db: h.db, composeAlert: alert, outOfTime: () => false, handoff: run.handoff },
+      { db: h.db, composeAlert: alert, outOfTime: () => false, runSender: run.runSender },
       {
         candidates: subscribersNow.map((subscriber) => ({
           subscriber: subscriber as never,
@@ -144,23 +144,23 @@ describe('rows the run creates are sent as they land', () => {
         now: new Date(NOW),
         retentionDays: 30,
         digestHourUtc: 8,
-        waveBytes: 1,
+        composeBatchBytes: 1,
       },
     );
-    const sent = await run.handoff!.drain();
+    const sent = await run.runSender!.drain();
 
     expect(claimed).toMatchObject({ alertEmails: 150, gaveUp: 0 });
     expect(sent.sent.alert).toBe(150);
     expect(sent.batches).toBe(2);
     expect([...(await perRecipient()).values()]).toEqual(Array(150).fill(1));
     expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(Array.from({ length: 150 }, (_, i) => `instant${i}@example.com`).sort());
-    // Two requests (100 + 50), as one wave would make: not one per wave.
+    // Two requests (100 + 50), as one compose batch would make: not one per compose batch.
     const rows = (await h.db.collection('emails').get()).docs;
     expect(rows.map((d) => d.get('uid')).sort()).toEqual([...ids].sort());
     expect(new Set(rows.map((d) => d.get('batchKey'))).size).toBe(2);
   });
 
-  it('a flush written in many waves still fills its provider requests, and each digest goes once', async () => {
+  it('a flush written in many compose batches still fills its provider requests, and each digest goes once', async () => {
     h = await createHarness();
     await subscribers(130, 'daily');
     h.serveFeed(postingsAbout('react', 2, { at: new Date(NOW) }));
@@ -170,10 +170,10 @@ describe('rows the run creates are sent as they land', () => {
     const digest = async ({ subscriber }: { subscriber: { email: string } }) => plainEmail(subscriber.email, 'digest');
 
     const flushed = await flushDueDigests(
-      { db: h.db, composeDigest: digest, outOfTime: () => false, handoff: run.handoff },
-      { now: at, runId: run.runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, waveBytes: 1 },
+      { db: h.db, composeDigest: digest, outOfTime: () => false, runSender: run.runSender },
+      { now: at, runId: run.runId, digestHourUtc: 8, maxItems: 20, retentionDays: 30, composeBatchBytes: 1 },
     );
-    const sent = await run.handoff!.drain();
+    const sent = await run.runSender!.drain();
 
     expect(flushed).toMatchObject({ due: 130, claimed: 130, gaveUp: 0 });
     expect(sent.sent.digest).toBe(130);
@@ -184,7 +184,7 @@ describe('rows the run creates are sent as they land', () => {
     expect(new Set(rows.map((d) => d.get('batchKey'))).size).toBe(2);
   });
 
-  it('an opt-out that lands between the claim and the send: skipped, and the batch resealed without it, so no recovery can carry it', async () => {
+  it('an opt-out that lands between the claim and the send: skipped, and the send batch packed again without it, so no recovery can carry it', async () => {
     h = await createHarness();
     const emails = await subscribers(30, 'instant');
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
@@ -201,7 +201,7 @@ describe('rows the run creates are sent as they land', () => {
     const gone = rows.find((d) => d.get('uid') === subscriberId(emails[7]))!;
     expect(gone.get('status')).toBe('skipped');
     expect(gone.get('lastError')).toBe('subscriber_unsubscribed');
-    // Every batch that went out was sealed with only members that went out with it: its key is
+    // Every send batch that went out was packed with only members that went out with it: its key is
     // the hash of exactly the sent rows that carry it, so it never listed the skipped one.
     const sent = rows.filter((d) => d.get('status') === 'sent');
     expectBatchesWhole(sent);
@@ -211,7 +211,7 @@ describe('rows the run creates are sent as they land', () => {
     expect((await h.inbox()).length).toBe(29);
   });
 
-  it('a crash after a sealed batch was created, before its send: nothing goes out while the lease lives; then the batch once, whole, under its key', async () => {
+  it('a crash after a packed send batch was created, before its send: nothing goes out while the lease lives; then the batch once, whole, under its key', async () => {
     h = await createHarness();
     const emails = await subscribers(150, 'instant');
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
@@ -234,7 +234,7 @@ describe('rows the run creates are sent as they land', () => {
     expect(await statuses()).toEqual({ sent: 150 });
   });
 
-  it('five runs at once over the same new postings (lock defeated): each alert once, every batch sealed whole', async () => {
+  it('five runs at once over the same new postings (lock defeated): each alert once, every send batch packed whole', async () => {
     h = await createHarness();
     const emails = await subscribers(150, 'instant');
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
