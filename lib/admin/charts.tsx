@@ -28,7 +28,7 @@ const BOTTOM = 34;
 const PLOT_W = W - LEFT - RIGHT;
 const PLOT_H = H - TOP - BOTTOM;
 
-/** A round number at or above `max`, so the top tick reads 10, 20, 25, 50… and never 37. */
+/** A tidy number at or above `max`, so the top tick reads 10, 20, 25, 50… and never 37. */
 export function niceCeiling(max: number): number {
   if (!(max > 0)) return 1;
   const step = 10 ** Math.floor(Math.log10(max));

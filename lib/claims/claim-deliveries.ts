@@ -92,7 +92,6 @@ export async function claimDeliveries(
      * `pending`, for the dispatcher.
      */
     runSender?: RunSender | null;
-    handoff?: RunSender | null; // Old name, kept until cycle-steps.ts is renamed
   },
   input: {
     candidates: ClaimCandidate[];
@@ -135,7 +134,7 @@ export async function claimDeliveries(
     expireAt: addDays(input.now, input.retentionDays),
     digestHourUtc: input.digestHourUtc,
     commit: input.commit ?? true,
-    runSender: (input.commit ?? true) ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
+    runSender: (input.commit ?? true) ? (deps.runSender ?? null) : null,
     composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     unreached: input.unreached ?? (() => false),
   };

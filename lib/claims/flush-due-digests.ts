@@ -45,7 +45,6 @@ export type FlushDeps = {
   judge?: Judge | null;
   /** The run's sender (run-sender.ts): digests are created leased, packed into their send batches, and sent as they land. */
   runSender?: RunSender | null;
-  handoff?: RunSender | null; // Old name, kept until cycle-steps.ts is renamed
 };
 
 export type FlushInput = {
@@ -151,7 +150,7 @@ function flushContext(deps: FlushDeps, input: FlushInput): FlushContext {
     expireAt: addDays(input.now, input.retentionDays),
     commit,
     judge: deps.judge ?? null,
-    runSender: commit ? (deps.runSender ?? deps.handoff ?? null) : null, // Old name, kept until cycle-steps.ts is renamed
+    runSender: commit ? (deps.runSender ?? null) : null,
     postings: flushPostings(deps.db, new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting]))),
     composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
     periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),

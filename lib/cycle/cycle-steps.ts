@@ -20,7 +20,7 @@ import { isDigestMode } from '../subscribers/subscriber';
 import { describeNextDigest } from '../subscribers/describe-next-email';
 import type { RunContext } from './run-context';
 
-/** Matching reads pending postings in slices this big; the rest waits for the next run. */
+/** Matching reads pending postings in batches this big; the rest waits for the next run. */
 export const POSTINGS_PER_RUN = 2_000;
 
 /**
@@ -29,7 +29,7 @@ export const POSTINGS_PER_RUN = 2_000;
  * stores them and matching reads them back from jobs/, so for it this is empty.
  */
 export type FetchResult = { fetched: number; new: number; held: number; feeds: FeedReport[]; unseen: StoredPosting[] };
-/** `more`: pending postings are left past this run's slice. */
+/** `more`: pending postings are left past this run's batch. */
 export type MatchResult = {
   postings: StoredPosting[];
   candidates: Candidate<StoredPosting, IndexedSubscriber>[];
@@ -86,7 +86,7 @@ async function notYetStored(ctx: RunContext, fetched: Posting[]): Promise<Stored
     }));
 }
 
-/** Match the pending postings (a slice of POSTINGS_PER_RUN) against this run's active subscribers. */
+/** Match the pending postings (a batch of POSTINGS_PER_RUN) against this run's active subscribers. */
 export async function matchNewPostings(ctx: RunContext, fetched: FetchResult): Promise<MatchResult> {
   const { db, config } = ctx.deps;
   // One more than a run takes tells whether postings are left for the next run.
@@ -132,7 +132,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
-      handoff: ctx.handoff,
+      runSender: ctx.runSender,
     },
     {
       candidates: match.candidates,
@@ -159,8 +159,8 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
 }
 
 /**
- * With the verdict stage on, a slice of claims (or digests) is started only if a model call still
- * fits in the run's budget: rather than decide by keywords for want of time, the slice waits for
+ * With the verdict stage on, a batch of subscribers to claim (or flush) is started only if a model call still
+ * fits in the run's budget: rather than decide by keywords for want of time, the batch waits for
  * the next run, which finds the pairs unclaimed.
  */
 const modelReserveMs = (ctx: RunContext) => (ctx.judge ? (ctx.deps.config.tuning?.AI_TIMEOUT_MS ?? AI_TIMEOUT_MS) : 0);
@@ -182,7 +182,7 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
-      handoff: ctx.handoff,
+      runSender: ctx.runSender,
     },
     {
       now: startedAt,
@@ -204,13 +204,13 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
 
 /**
  * Dispatch the outbox: lease → activity check → send (idempotency key) → record. The rows this run
- * created are already leased and on their way (handoff.ts): wait for them, then send what earlier
+ * created are already leased and on their way (run-sender.ts): wait for them, then send what earlier
  * runs left — rows whose sender died, and rows still pending.
  */
 export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
   const { deps, runId } = ctx;
   const { config } = deps;
-  const handed = ctx.handoff ? await ctx.handoff.drain() : emptyDispatchStats();
+  const handed = ctx.runSender ? await ctx.runSender.drain() : emptyDispatchStats();
   const found = await dispatchOutbox(
     {
       db: deps.db,

@@ -47,7 +47,6 @@ export type RunContext = {
    * created leased and sent as they land (run-sender.ts). Null for a dry run, which creates nothing.
    */
   runSender: RunSender | null;
-  handoff: RunSender | null; // Old name, kept until cycle-steps.ts and run-cycle.ts are renamed
   /**
    * The optional AI verdict stage for this run (its call cap, its counters), or null: the stage is
    * off, or the commit is (a dry run asks no model, and decides by keywords alone).
@@ -117,7 +116,6 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     limiter,
     quota,
     runSender,
-    handoff: runSender, // Old name, kept until cycle-steps.ts and run-cycle.ts are renamed
     judge:
       deps.verdictClient && !options.dryRun
         ? createJudge({

@@ -57,7 +57,7 @@ export async function runCycle(deps: CycleDeps, options: CycleOptions): Promise<
     (error: unknown) => ({ error }),
   );
   // Sends already started finish (or are fenced) before the run records itself, even after a throw.
-  await ctx.handoff?.settle();
+  await ctx.runSender?.settle();
   // The model's usage is recorded once per run, with what it reserved of the day's tokens given back.
   await ctx.judge?.record();
   const stats = foldRunStats(ctx, steps, failed ? [describeError(failed.error)] : []);

@@ -10,7 +10,7 @@ import { MAX_BATCH_WRITES, createDocuments, readMany } from '../store/create-doc
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
 import { isLostRace } from '../store/firestore-errors';
 import { toDate } from '../store/timestamps';
-import { commitGroups, DELIVERY_BYTES, type WriteGroup } from '../store/write-groups';
+import { commitAtomicWrites, DELIVERY_BYTES, type AtomicWrite } from '../store/atomic-writes';
 import { guardedUpdate } from '../store/guarded-update';
 import { COLLECTIONS } from '../store/collections';
 import { shardBucketOf } from '../runtime/shard';
@@ -35,7 +35,7 @@ export type MigrationReport = MigrationProgress & {
 
 /** Named points where a test stops the migration as a crash would. */
 export type MigrationFailpoint = (
-  point: 'before-chunk-commit' | 'before-day-document-delete' | 'before-cursor-save',
+  point: 'before-batch-commit' | 'before-day-document-delete' | 'before-cursor-save',
   dayDocumentId: string,
 ) => Promise<void>;
 
@@ -65,7 +65,7 @@ type Cursor = { lastDayDocumentId: string | null; lastDay: string | null; doneAt
  * Idempotent and resumable because the ledger itself says what is done: a day document's pairs are
  * created and the day document deleted in one batch, so a day document still there is a day document not yet migrated,
  * and its pairs are create()d, never set(): a pair that exists (the current code claimed it, or an
- * earlier run created it) is left as it is. A day document too big for one batch gets its pairs in chunks
+ * earlier run created it) is left as it is. A day document too big for one batch gets its pairs in batches
  * first and is deleted last, so a run killed in between finds it again and creates only what is
  * missing. Every day document delete is guarded by the version read, so a day document an old instance changed
  * meanwhile is read again instead of being deleted with its change. (Only a day document past one batch
@@ -122,7 +122,7 @@ export async function migrateLedger(
         if (dayDocument) dayDocuments.push(dayDocument);
         else unreadable.add(doc.id);
       }
-      const done = input.dryRun ? await countChunk(db, dayDocuments) : await migrateChunk(db, dayDocuments, failpoint, digestHourUtc);
+      const done = input.dryRun ? await countBatch(db, dayDocuments) : await migrateBatch(db, dayDocuments, failpoint, digestHourUtc);
       progress.dayDocuments += done.dayDocuments;
       progress.deliveries += done.deliveries;
       progress.skippedExisting += done.skippedExisting;
@@ -191,11 +191,11 @@ function readDayDocument(ref: DocumentReference, data: DocumentData, updateTime:
 const pairRef = (db: Firestore, d: Delivery) => deliveriesCollection(db).doc(deliveryId(d.uid, d.jobId));
 
 /**
- * Day documents that fit in one batch go out together, each as one all-or-nothing group (its creates and
- * its guarded delete); a group that lost (a pair exists, the day document changed) and every bigger day document
+ * Day documents that fit in one batch go out together, each as one atomic write (its creates and
+ * its guarded delete); an atomic write that lost (a pair exists, the day document changed) and every bigger day document
  * are then migrated one at a time from a fresh read.
  */
-async function migrateChunk(
+async function migrateBatch(
   db: Firestore,
   dayDocuments: DayDocument[],
   failpoint: MigrationFailpoint,
@@ -203,10 +203,10 @@ async function migrateChunk(
 ): Promise<MigrationProgress> {
   const done: MigrationProgress = { dayDocuments: 0, deliveries: 0, skippedExisting: 0 };
   const small = dayDocuments.filter((p) => p.pairs.length <= PAIRS_PER_BATCH);
-  if (dayDocuments.length > 0) await failpoint('before-chunk-commit', dayDocuments[dayDocuments.length - 1].id);
-  const committed = await commitGroups(
+  if (dayDocuments.length > 0) await failpoint('before-batch-commit', dayDocuments[dayDocuments.length - 1].id);
+  const committed = await commitAtomicWrites(
     db,
-    small.map((dayDocument) => dayDocumentGroup(db, dayDocument, dayDocument.pairs)),
+    small.map((dayDocument) => dayDocumentWrite(db, dayDocument, dayDocument.pairs)),
     isLostRace,
   );
   const left = [...small.filter((_, i) => !committed[i]), ...dayDocuments.filter((p) => p.pairs.length > PAIRS_PER_BATCH)];
@@ -224,7 +224,7 @@ async function migrateChunk(
 }
 
 /** A day document's missing pairs and its delete, all or nothing; the delete only if the day document is still the version read. */
-function dayDocumentGroup(db: Firestore, dayDocument: DayDocument, missing: Delivery[]): WriteGroup {
+function dayDocumentWrite(db: Firestore, dayDocument: DayDocument, missing: Delivery[]): AtomicWrite {
   return {
     size: missing.length + 1,
     bytes: missing.length * DELIVERY_BYTES,
@@ -241,9 +241,9 @@ const createPairs = (db: Firestore, batch: WriteBatch, pairs: Delivery[]) => {
 
 /**
  * One day document from a fresh read: pairs that exist are left alone, the missing ones created (with the
- * delete in the same batch when they fit, in chunks before it when not), the day document deleted if it
+ * delete in the same batch when they fit, in batches before it when not), the day document deleted if it
  * is still the version read. A day document gone meanwhile was migrated by someone else: nothing to do.
- * Counts are of this call's own creates, so a round that re-reads after its own chunks does not
+ * Counts are of this call's own creates, so an attempt that re-reads after its own batches does not
  * count them as found.
  */
 async function migrateDayDocument(
@@ -293,8 +293,8 @@ async function migrateDayDocument(
   };
 }
 
-/** The dry run's count: what a run would create and skip, from one read of the pairs per chunk. */
-async function countChunk(db: Firestore, dayDocuments: DayDocument[]): Promise<MigrationProgress> {
+/** The dry run's count: what a run would create and skip, from one read of the pairs per batch. */
+async function countBatch(db: Firestore, dayDocuments: DayDocument[]): Promise<MigrationProgress> {
   const pairs = dayDocuments.flatMap((p) => p.pairs);
   const existing = await readMany(
     db,

@@ -170,7 +170,7 @@ export async function readDashboard(
     claimsGivenUpRecent: runViews.reduce((sum, run) => sum + run.claimsGivenUp, 0),
     ai: aiVerdictsState({ settings: ai, today: aiToday, runModels: runViews.map((run) => run.model) }),
     digestHours,
-    // After the round above, not in it: one small read, and no promise left unawaited if that round throws.
+    // After the reads above, not among them: one small read, and no promise left unawaited if those throw.
     schema: await readSchemaView(db),
     runs: runViews,
     locks: locks.docs.map((d) => lockViewOf(d, input.now)),

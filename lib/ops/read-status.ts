@@ -96,7 +96,7 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
     postingsWaiting,
     digestHours,
     matchIndex,
-    // After the round above, not in it: one small read, and no promise left unawaited if that round throws.
+    // After the reads above, not among them: one small read, and no promise left unawaited if those throw.
     schema: await readSchemaView(db),
     quota: providerQuotaNotice(
       runs.docs.map((d) => ({

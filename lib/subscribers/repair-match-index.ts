@@ -57,7 +57,7 @@ const PAGES_PER_RUN = 5;
  */
 export const SWEEP_RUNS = 48;
 /** Subscribers fixed per transaction (each is one read, their shards one write each). */
-const FIX_SLICE = 200;
+const FIXES_PER_BATCH = 200;
 /** Writes per batch when the sweep stamps or deletes shards (Firestore takes 500). */
 const SHARD_WRITES = 400;
 
@@ -285,25 +285,25 @@ type Fixes = { fixed: number; refused: number; refusedShards: number[] };
 
 /**
  * Writes each subscriber's entry from their document as read in a transaction (absent when they
- * are no longer active or no longer exist). A slice spans many shards, and one full shard refuses
- * the whole transaction: the slice is then fixed again shard by shard, so only that shard's
+ * are no longer active or no longer exist). A batch spans many shards, and one full shard refuses
+ * the whole transaction: the batch is then fixed again shard by shard, so only that shard's
  * entries wait (recorded) and the rest are fixed.
  */
 async function fixEntries(db: Firestore, uids: string[], count: number, log: Logger | undefined): Promise<Fixes> {
   const fixes: Fixes = { fixed: 0, refused: 0, refusedShards: [] };
-  for (let i = 0; i < uids.length; i += FIX_SLICE) {
-    const slice = uids.slice(i, i + FIX_SLICE);
+  for (let i = 0; i < uids.length; i += FIXES_PER_BATCH) {
+    const batch = uids.slice(i, i + FIXES_PER_BATCH);
     try {
-      fixes.fixed += await fixSlice(db, slice, count);
+      fixes.fixed += await fixBatch(db, batch, count);
       continue;
     } catch (error) {
       if (!isRefusedByLimits(error)) throw error;
     }
     const byShard = new Map<number, string[]>();
-    for (const uid of slice) byShard.set(matchIndexShardOf(uid, count), [...(byShard.get(matchIndexShardOf(uid, count)) ?? []), uid]);
+    for (const uid of batch) byShard.set(matchIndexShardOf(uid, count), [...(byShard.get(matchIndexShardOf(uid, count)) ?? []), uid]);
     for (const [k, ofShard] of byShard) {
       try {
-        fixes.fixed += await fixSlice(db, ofShard, count);
+        fixes.fixed += await fixBatch(db, ofShard, count);
       } catch (error) {
         if (!isRefusedByLimits(error)) throw error;
         fixes.refused += ofShard.length;
@@ -315,18 +315,18 @@ async function fixEntries(db: Firestore, uids: string[], count: number, log: Log
   return fixes;
 }
 
-async function fixSlice(db: Firestore, slice: string[], count: number): Promise<number> {
+async function fixBatch(db: Firestore, uids: string[], count: number): Promise<number> {
   return db.runTransaction(async (tx) => {
-    const snaps = await tx.getAll(...slice.map((uid) => db.collection(COLLECTIONS.subscribers).doc(uid)));
+    const snaps = await tx.getAll(...uids.map((uid) => db.collection(COLLECTIONS.subscribers).doc(uid)));
     const byShard = new Map<number, Record<string, IndexEntry | FieldValue>>();
     snaps.forEach((snap, i) => {
-      const entry = entryForStored(slice[i], snap.data());
-      const k = matchIndexShardOf(slice[i], count);
+      const entry = entryForStored(uids[i], snap.data());
+      const k = matchIndexShardOf(uids[i], count);
       if (!byShard.has(k)) byShard.set(k, {});
-      byShard.get(k)![slice[i]] = entry === undefined ? FieldValue.delete() : entry;
+      byShard.get(k)![uids[i]] = entry === undefined ? FieldValue.delete() : entry;
     });
     for (const [k, profiles] of byShard) tx.set(matchIndexShardRef(db, k, count), { profiles }, { merge: true });
-    return slice.length;
+    return uids.length;
   });
 }
 
@@ -372,17 +372,17 @@ async function writeShards(refs: DocumentReference[], fields: Record<string, unk
   const write = (batch: WriteBatch, ref: DocumentReference) => (fields ? batch.set(ref, fields, { merge: true }) : batch.delete(ref));
   const refused: DocumentReference[] = [];
   for (let i = 0; i < refs.length; i += SHARD_WRITES) {
-    const chunk = refs.slice(i, i + SHARD_WRITES);
-    const batch = chunk[0]?.firestore.batch();
+    const part = refs.slice(i, i + SHARD_WRITES);
+    const batch = part[0]?.firestore.batch();
     if (!batch) continue;
-    chunk.forEach((ref) => write(batch, ref));
+    part.forEach((ref) => write(batch, ref));
     try {
       await batch.commit();
       continue;
     } catch (error) {
       if (!isRefusedByLimits(error)) throw error;
     }
-    for (const ref of chunk) {
+    for (const ref of part) {
       const one = ref.firestore.batch();
       write(one, ref);
       await one.commit().catch((error: unknown) => {

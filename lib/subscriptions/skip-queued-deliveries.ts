@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { deliveriesCollection } from '../ledger/delivery';
 import { isLostPrecondition } from '../store/firestore-errors';
-import { commitGroups } from '../store/write-groups';
+import { commitAtomicWrites } from '../store/atomic-writes';
 
 /** Passes over a subscriber's queued items before we leave what keeps moving to the send-time checks. */
 const MAX_PASSES = 5;
@@ -18,7 +18,7 @@ export async function skipQueuedDeliveries(db: Firestore, input: { uid: string; 
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const queued = await deliveriesCollection(db).where('uid', '==', input.uid).where('status', '==', 'queued').get();
     if (queued.empty) break;
-    const committed = await commitGroups(
+    const committed = await commitAtomicWrites(
       db,
       queued.docs.map((doc) => ({
         size: 1,

@@ -12,7 +12,7 @@ export type UnsubscribeResult =
       uid: string;
       alreadyUnsubscribed: boolean;
       skippedDeliveries: number;
-      /** The link was of an older link version (or from before sealed links): its page may say nothing about the subscriber. */
+      /** The link was of an older link version (or from before links carried the subscriber encrypted): its page may say nothing about the subscriber. */
       olderLink: boolean;
       /**
        * This call's own opt-out, when it ended a confirmed subscription: the link version it wrote,

@@ -65,12 +65,12 @@ export async function planWelcome(
   );
   const fresh: typeof best = [];
   for (let i = 0; i < best.length && fresh.length < WELCOME_MAX_ITEMS; i += CANDIDATES_PER_READ) {
-    const slice = best.slice(i, i + CANDIDATES_PER_READ);
+    const candidates = best.slice(i, i + CANDIDATES_PER_READ);
     const existing = await readDeliveries(
       db,
-      slice.map((m) => deliveryId(subscriber.id, m.posting.id)),
+      candidates.map((m) => deliveryId(subscriber.id, m.posting.id)),
     );
-    for (const m of slice) if (!existing.get(deliveryId(subscriber.id, m.posting.id))?.exists) fresh.push(m);
+    for (const m of candidates) if (!existing.get(deliveryId(subscriber.id, m.posting.id))?.exists) fresh.push(m);
   }
   const chosen = fresh.slice(0, WELCOME_MAX_ITEMS);
   if (chosen.length === 0) return null;

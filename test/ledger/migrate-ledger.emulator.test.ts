@@ -303,7 +303,7 @@ describe('migrateLedger: day documents to per-pair documents', () => {
     await seedDayDocument(db, 'uid-eve', '2026-11-30', [old('rss_e1')]);
     // Between the walk's read and the commit, an old instance still running adds a delivery to the day document.
     const racer: MigrationFailpoint = async (point) => {
-      if (point === 'before-chunk-commit')
+      if (point === 'before-batch-commit')
         await db
           .collection('deliveries')
           .doc('uid-eve_2026-11-30')

@@ -53,27 +53,6 @@ const OTHER_MEANINGS: { file?: string; text: RegExp; why: string }[] = [
   { text: /\bcharSet\b|\bdangerouslySetInnerHTML\b|\bwhereItIsSet\b|\b(?:Readonly|Weak)Set\b/g, why: 'built-ins, React and the verb' },
 ];
 
-/** A line that keeps an old name for a file still being renamed elsewhere; the lead removes both when merging. */
-const OLD_NAME_KEPT = /Old (?:name|path and names), kept until/;
-
-/**
- * Files other work is editing right now, so this rename left them alone. A temporary skip list:
- * the lead empties it once those files are renamed too.
- */
-const NOT_YET_RENAMED = [
-  'lib/subscriptions/',
-  'lib/admin/',
-  'lib/http/rate-limit.ts',
-  'lib/preview/preview-limit.ts',
-  'lib/ledger/backfill-',
-  'lib/ledger/migrate-ledger.ts',
-  'lib/subscribers/repair-match-index.ts',
-  'lib/subscribers/migrate-min-pay.ts',
-  'lib/cycle/cycle-steps.ts',
-  'lib/cycle/run-cycle.ts',
-  'lib/store/write-groups.ts',
-];
-
 type Hit = { file: string; line: number; word: string; found: string; sayInstead: string };
 
 /** Every retired word in one file's text (and in its path), line by line, after the other meanings are taken out. */
@@ -81,7 +60,6 @@ function retiredWordsIn(file: string, text: string): Hit[] {
   const hits: Hit[] = [];
   const lines = [file.replace(/^lib\//, ''), ...text.split('\n')];
   lines.forEach((raw, i) => {
-    if (OLD_NAME_KEPT.test(raw)) return;
     let line = raw;
     for (const meaning of OTHER_MEANINGS) if (!meaning.file || file.includes(meaning.file)) line = line.replace(meaning.text, ' ');
     for (const { word, pattern, sayInstead } of RETIRED)
@@ -93,7 +71,7 @@ function retiredWordsIn(file: string, text: string): Hit[] {
 function libFiles(): string[] {
   return readdirSync(join(root, 'lib'), { recursive: true })
     .map((path) => `lib/${String(path)}`)
-    .filter((path) => /\.tsx?$/.test(path) && !NOT_YET_RENAMED.some((skip) => path.startsWith(skip)));
+    .filter((path) => /\.tsx?$/.test(path));
 }
 
 describe('retired words (docs/glossary.md)', () => {
@@ -129,11 +107,6 @@ describe('retired words (docs/glossary.md)', () => {
     ['encryption', 'lib/subscribers/link-token.ts', 'type SealKeys = { seal: Buffer };'],
     ['the words in use', 'lib/outbox/x.ts', 'const sendBatch = packedSendBatch(leases); // attempt, atomic write, batch'],
     ['a word that merely contains a retired one', 'lib/x.ts', 'deps.composeAlert(subscriber); // around, grouped, wavelength, community'],
-    [
-      'an old name kept for a file being renamed',
-      'lib/x.ts',
-      'handoff: RunSender | null; // Old name, kept until cycle-steps.ts is renamed',
-    ],
   ])('another meaning is not caught: %s', (_, file, text) => {
     expect(retiredWordsIn(file, text)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../../store/firestore-errors';
-import { commitGroups } from '../../store/write-groups';
+import { commitAtomicWrites } from '../../store/atomic-writes';
 import { COLLECTIONS } from '../../store/collections';
 import { queuedDeliveriesPage, type Delivery } from '../delivery';
 import type { Migration, MigrationContext } from './migration';
@@ -34,7 +34,7 @@ async function backfillDigestDue(ctx: MigrationContext): Promise<{ changed: numb
     const snap = await queuedDeliveriesPage(db, after, PAGE);
     const missing = snap.docs.filter((doc) => !doc.data().digestDueAt && doc.data().digestDate);
     // Guarded by the version read: an item that moved meanwhile (claimed, skipped) is left as it is.
-    const committed = await commitGroups(
+    const committed = await commitAtomicWrites(
       db,
       missing.map((doc) => ({
         size: 1,

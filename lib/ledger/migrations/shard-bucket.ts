@@ -1,6 +1,6 @@
 import { shardBucketOf } from '../../runtime/shard';
 import { isLostPrecondition } from '../../store/firestore-errors';
-import { commitGroups } from '../../store/write-groups';
+import { commitAtomicWrites } from '../../store/atomic-writes';
 import { queuedDeliveriesPage } from '../delivery';
 import { earlierWalkDone } from './digest-due';
 import type { Migration, MigrationContext } from './migration';
@@ -39,7 +39,7 @@ async function backfillShardBucket(ctx: MigrationContext): Promise<{ changed: nu
   for (;;) {
     const snap = await queuedDeliveriesPage(db, after, PAGE);
     const missing = snap.docs.filter((doc) => typeof doc.get('shardBucket') !== 'number' && typeof doc.get('uid') === 'string');
-    const committed = await commitGroups(
+    const committed = await commitAtomicWrites(
       db,
       missing.map((doc) => ({
         size: 1,
