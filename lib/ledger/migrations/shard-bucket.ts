@@ -1,12 +1,6 @@
 import { shardBucketOf } from '../../runtime/shard';
-import { isLostPrecondition } from '../../store/firestore-errors';
-import { commitAtomicWrites } from '../../store/atomic-writes';
-import { queuedDeliveriesPage } from '../delivery';
-import { earlierWalkDone } from './digest-due';
-import type { Migration, MigrationContext } from './migration';
-
-const EARLIER_CURSOR = 'backfill-shard-bucket';
-const PAGE = 500;
+import type { Migration } from './migration';
+import { walkQueuedItems } from './walk-queued-items';
 
 /**
  * Queued items written before `shardBucket` existed carry none, and a shard's flush asks for its
@@ -28,28 +22,12 @@ export const shardBucket: Migration = {
   name: 'shard-bucket',
   changes: 'gives each queued item without `shardBucket` the bucket of its uid, sha256(uid) mod 16',
   why: "a shard's flush asks for its own buckets only, so a queued item without one would never be sent",
-  apply: (ctx) => backfillShardBucket(ctx),
+  apply: (ctx) =>
+    walkQueuedItems(ctx, {
+      earlierCursor: 'backfill-shard-bucket',
+      writesFor: (page) =>
+        page
+          .filter((doc) => typeof doc.get('shardBucket') !== 'number' && typeof doc.get('uid') === 'string')
+          .map((doc) => ({ size: 1, apply: (batch) => batch.update(doc.ref, { shardBucket: shardBucketOf(doc.get('uid') as string) }) })),
+    }),
 };
-
-async function backfillShardBucket(ctx: MigrationContext): Promise<{ changed: number; note?: string }> {
-  const { db } = ctx;
-  if (await earlierWalkDone(db, EARLIER_CURSOR)) return { changed: 0, note: `already done by the cycles (cursors/${EARLIER_CURSOR})` };
-  let after = ctx.resumeAfter;
-  let changed = 0;
-  for (;;) {
-    const snap = await queuedDeliveriesPage(db, after, PAGE);
-    const missing = snap.docs.filter((doc) => typeof doc.get('shardBucket') !== 'number' && typeof doc.get('uid') === 'string');
-    const committed = await commitAtomicWrites(
-      db,
-      missing.map((doc) => ({
-        size: 1,
-        apply: (batch) => batch.update(doc.ref, { shardBucket: shardBucketOf(doc.get('uid') as string) }),
-      })),
-      isLostPrecondition,
-    );
-    changed += committed.filter(Boolean).length;
-    if (snap.size < PAGE) return { changed };
-    after = snap.docs[snap.docs.length - 1].id;
-    await ctx.checkpoint(after);
-  }
-}
