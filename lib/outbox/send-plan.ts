@@ -1,7 +1,7 @@
 import type { BatchOutcome } from '../mail/mailer';
 import type { SendOutcome } from '../mail/send-outcome';
 import type { EmailKind } from './outbox-row';
-import { nextStep, type Answer } from './send-rules';
+import { nextStep, type Answer, type SendStep } from './send-rules';
 
 /**
  * What the sender of one request (deliver-send-batch.ts) writes after each provider answer, decided
@@ -63,16 +63,7 @@ export type SendPlan =
    * Wait `afterMs`, then send again under the same key. `paced`: the run's paced retries of this
    * request, this one included; `recheck`: re-read the rows first, another sender may have finished.
    */
-  | {
-      plan: 'retry';
-      afterMs: number;
-      backOffMs: number | null;
-      handedOver: boolean;
-      error: string;
-      recheck: boolean;
-      countsAttempt: boolean;
-      paced: number;
-    };
+  | ({ plan: 'retry'; paced: number } & Omit<Extract<SendStep, { step: 'retry' }>, 'step'>);
 
 /**
  * - `kinds`: the active members' kinds, in member order.
