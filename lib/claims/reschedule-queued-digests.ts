@@ -5,6 +5,7 @@ import { currentPeriod, dueSlotFor } from '../subscribers/digest-schedule';
 import { digestScheduleOf, type Subscriber } from '../subscribers/subscriber';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitAtomicWrites } from '../store/atomic-writes';
+import { fenceAt } from '../store/lease';
 
 /** Passes over the queue before what keeps moving is left to the flush (which moves items itself). */
 const MAX_PASSES = 5;
@@ -36,7 +37,7 @@ export async function rescheduleQueuedDigests(
       db,
       moving.map((doc) => ({
         size: 1,
-        apply: (batch) => batch.update(doc.ref, { digestDueAt: due.dueAt, digestDate: due.period }, { lastUpdateTime: doc.updateTime }),
+        apply: (batch) => batch.update(doc.ref, { digestDueAt: due.dueAt, digestDate: due.period }, fenceAt(doc.updateTime)),
       })),
       isLostPrecondition,
     );

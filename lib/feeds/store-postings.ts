@@ -25,6 +25,7 @@ import {
 } from './posting-keys';
 import { sightingOf, sightingUpdate } from './posting-sightings';
 import { postingsCollection, type StoredPosting } from './postings-collection';
+import { fenceAt } from '../store/lease';
 
 export { MAX_SIGHTINGS } from './posting-sightings';
 
@@ -214,7 +215,7 @@ export async function storePosting(db: Firestore, posting: Posting, ctx: StoreCo
       const data = key.data();
       if (isLiveKey(data, ctx.now) && existing.has(data.canonicalId)) continue;
       const fresh = newPostingKey(id, ctx.now, ctx.retentionDays);
-      if (key.exists) batch.update(key.ref.withConverter(null), postingKeyFields(fresh), { lastUpdateTime: key.updateTime! });
+      if (key.exists) batch.update(key.ref.withConverter(null), postingKeyFields(fresh), fenceAt(key.updateTime!));
       else batch.create(key.ref, fresh);
     }
     let outcome: StoreOutcome = 'new';
@@ -229,9 +230,11 @@ export async function storePosting(db: Firestore, posting: Posting, ctx: StoreCo
         canonicalId: id,
         matchState: 'duplicate',
       });
-      batch.update(canonicalSnap.ref.withConverter(null), sightingUpdate(canonicalSnap.data()!, posting, sightingOf(posting, ctx), ctx), {
-        lastUpdateTime: canonicalSnap.updateTime!,
-      });
+      batch.update(
+        canonicalSnap.ref.withConverter(null),
+        sightingUpdate(canonicalSnap.data()!, posting, sightingOf(posting, ctx), ctx),
+        fenceAt(canonicalSnap.updateTime!),
+      );
     }
     try {
       await batch.commit();
@@ -311,7 +314,7 @@ export async function markPostingsMatched(db: Firestore, postings: Pick<StoredPo
     const changed = snaps.flatMap((snap) => {
       const change = closing(snap);
       if (!change) return [];
-      batch.update(snap.ref.withConverter(null), change, { lastUpdateTime: snap.updateTime! });
+      batch.update(snap.ref.withConverter(null), change, fenceAt(snap.updateTime!));
       return [snap];
     });
     if (changed.length === 0) continue;

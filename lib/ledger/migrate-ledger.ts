@@ -15,6 +15,7 @@ import { guardedUpdate } from '../store/guarded-update';
 import { COLLECTIONS } from '../store/collections';
 import { shardBucketOf } from '../runtime/shard';
 import { legacyDigestDueAt } from './migrations/digest-due';
+import { fenceAt } from '../store/lease';
 
 export type MigrationProgress = {
   /** Day documents migrated (dry run: that would be) and deleted, by this run. */
@@ -230,7 +231,7 @@ function dayDocumentWrite(db: Firestore, dayDocument: DayDocument, missing: Deli
     bytes: missing.length * DELIVERY_BYTES,
     apply(batch) {
       createPairs(db, batch, missing);
-      batch.delete(dayDocument.ref, { lastUpdateTime: dayDocument.updateTime });
+      batch.delete(dayDocument.ref, fenceAt(dayDocument.updateTime));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Firestore, Timestamp, WriteBatch } from 'firebase-admin/firestore';
 import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
+import { fenceAt } from '../store/lease';
 
 /**
  * A change to a queued item (a close, its verdict, a later slot), guarded by the version the
@@ -9,6 +10,8 @@ import { deliveriesCollection, deliveryId, type Delivery } from './delivery';
 export type QueuedItemUpdate = { delivery: Pick<Delivery, 'uid' | 'jobId'>; version: Timestamp; fields: Partial<Delivery> };
 
 export const updateQueuedItem = (batch: WriteBatch, db: Firestore, update: QueuedItemUpdate) =>
-  batch.update(deliveriesCollection(db).doc(deliveryId(update.delivery.uid, update.delivery.jobId)), update.fields, {
-    lastUpdateTime: update.version,
-  });
+  batch.update(
+    deliveriesCollection(db).doc(deliveryId(update.delivery.uid, update.delivery.jobId)),
+    update.fields,
+    fenceAt(update.version),
+  );

@@ -2,6 +2,7 @@ import { FieldPath, Timestamp, type Firestore, type Query, type QueryDocumentSna
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitAtomicWrites } from '../store/atomic-writes';
 import { COLLECTIONS, type CollectionName } from '../store/collections';
+import { fenceAt } from '../store/lease';
 
 /**
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
@@ -63,7 +64,7 @@ export async function pruneLedger(db: Firestore, input: { now: Date; limit: numb
     // just marked) is left for a later prune instead of being deleted under its writer.
     const deleted = await commitAtomicWrites(
       db,
-      doomed.map((doc) => ({ size: 1, apply: (batch) => void batch.delete(doc.ref, { lastUpdateTime: doc.updateTime }) })),
+      doomed.map((doc) => ({ size: 1, apply: (batch) => void batch.delete(doc.ref, fenceAt(doc.updateTime)) })),
       isLostPrecondition,
     );
     report.deleted[target.collection] = deleted.filter(Boolean).length;

@@ -1,6 +1,7 @@
 import { FieldValue, type Firestore } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { outboxCollection, type OutboxStatus } from '../outbox/outbox-row';
+import { fenceAt } from '../store/lease';
 
 export type RetryEmailResult =
   | { kind: 'retried'; emailKey: string; uid: string; retries: number }
@@ -25,7 +26,7 @@ export type RetryEmailResult =
  * stale batchKey would be taken for a packed one). The last error
  * moves to `retryHistory`, and `retries` counts the resets.
  *
- * The check is the write: the update is guarded by the lastUpdateTime of the version read as
+ * The check is the write: the update is fenced by the version read (fenceAt, lib/store/lease.ts) as
  * dead, so of two clicks (or two operators) exactly one resets the row; the other is told so.
  */
 export async function retryDeadEmail(db: Firestore, input: { emailKey: string; now: Date }): Promise<RetryEmailResult> {
@@ -49,7 +50,7 @@ export async function retryDeadEmail(db: Firestore, input: { emailKey: string; n
         retriedAt: input.now,
         retryHistory: FieldValue.arrayUnion({ at: input.now, lastError: row.lastError, attempts: row.attempts }),
       },
-      { lastUpdateTime: snap.updateTime! },
+      fenceAt(snap.updateTime!),
     );
   } catch (error) {
     if (isLostPrecondition(error)) return { kind: 'lost-race' };

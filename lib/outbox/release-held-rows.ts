@@ -1,6 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { outboxCollection } from './outbox-row';
+import { fenceAt } from '../store/lease';
 
 /**
  * Held rows released per run. Only signup emails past the hourly cap are ever held, spread over
@@ -26,7 +27,7 @@ export async function releaseHeldRows(db: Firestore, input: { now: Date }): Prom
   const released = await Promise.all(
     due.docs.map(async (doc) => {
       try {
-        await doc.ref.update({ status: 'pending' }, { lastUpdateTime: doc.updateTime });
+        await doc.ref.update({ status: 'pending' }, fenceAt(doc.updateTime));
         return 1;
       } catch (error) {
         if (isLostPrecondition(error)) return 0;

@@ -13,6 +13,7 @@ import { closeWrites, type Lease } from './lease-row';
 import { batchBytesOf, batchKeyFor, MAY_RECEIVE, outboxCollection, payloadOf, type OutboxRow } from './outbox-row';
 import { settleDigestItems } from './settle-digest-items';
 import { holdSendBatch, packedSendBatch, singleSendBatch, type SendBatch } from './send-batch-lease';
+import { fenceAt } from '../store/lease';
 
 /**
  * The run's sender for the rows it creates itself: the claim's alerts and the flush's digests.
@@ -308,7 +309,7 @@ async function setAside(db: Firestore, leases: Lease[], refused: Map<string, str
   const key = kept.length > 1 ? batchKeyFor(keptKeys) : null;
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   for (const l of leases) {
-    const guard = { lastUpdateTime: l.updateTime };
+    const guard = fenceAt(l.updateTime);
     const reason = refused.get(l.emailKey);
     if (reason) closeWrites(db, { emailKey: l.emailKey, row: l.row, guard, rowStatus: 'skipped', reason, now }).apply(batch);
     else batch.update(outboxCollection(db).doc(l.emailKey), { batchKey: key, batchMembers: key ? keptKeys : null, leaseUntil }, guard);

@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { deliveriesCollection } from '../ledger/delivery';
 import { isLostPrecondition } from '../store/firestore-errors';
 import { commitAtomicWrites } from '../store/atomic-writes';
+import { fenceAt } from '../store/lease';
 
 /** Passes over a subscriber's queued items before we leave what keeps moving to the send-time checks. */
 const MAX_PASSES = 5;
@@ -22,7 +23,7 @@ export async function skipQueuedDeliveries(db: Firestore, input: { uid: string; 
       db,
       queued.docs.map((doc) => ({
         size: 1,
-        apply: (batch) => batch.update(doc.ref, { status: 'skipped', reason: input.reason }, { lastUpdateTime: doc.updateTime }),
+        apply: (batch) => batch.update(doc.ref, { status: 'skipped', reason: input.reason }, fenceAt(doc.updateTime)),
       })),
       isLostPrecondition,
     );

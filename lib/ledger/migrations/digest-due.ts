@@ -2,6 +2,7 @@ import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import type { Delivery } from '../delivery';
 import type { Migration } from './migration';
 import { walkQueuedItems } from './walk-queued-items';
+import { fenceAt } from '../../store/lease';
 
 /**
  * Queued items written before digest schedules carry a `digestDate` (a UTC day) and no
@@ -25,8 +26,7 @@ export const digestDue: Migration = {
           .filter((doc) => !doc.data().digestDueAt && doc.data().digestDate)
           .map((doc) => ({
             size: 1,
-            apply: (batch) =>
-              batch.update(doc.ref, { digestDueAt: legacyDueAt(doc, ctx.digestHourUtc) }, { lastUpdateTime: doc.updateTime }),
+            apply: (batch) => batch.update(doc.ref, { digestDueAt: legacyDueAt(doc, ctx.digestHourUtc) }, fenceAt(doc.updateTime)),
           })),
     }),
 };
