@@ -66,28 +66,34 @@ export const TEST_BUILD_ENV = { NEXT_DIST_DIR: TEST_DIST_DIR };
 
 /**
  * One `next build` per test run, shared by every test file that needs the real server: the first
- * worker to take the lock (an atomic mkdir) builds, the others wait for its stamp.
+ * worker to take the lock (an atomic mkdir) builds, the others wait for its stamp. A file that
+ * comes after the build finds the stamp and builds nothing: rebuilding would cost every such file
+ * a build, and would rewrite the build under a server another worker is running from it.
  */
 export async function ensureTestBuild(runStamp: string, timeoutMs = 240_000): Promise<{ durationMs: number; built: boolean }> {
   const stampFile = `${ROOT}/${TEST_DIST_DIR}/SCOUT_TEST_STAMP`;
   const lock = `${ROOT}/${TEST_DIST_DIR}.lock-${runStamp}`;
   const started = Date.now();
   const current = () => readFile(stampFile, 'utf8').catch(() => '');
-  try {
-    await mkdir(lock);
-  } catch {
-    while ((await current()) !== runStamp) {
+  const waited = () => ({ durationMs: Date.now() - started, built: false });
+  for (;;) {
+    if ((await current()) === runStamp) return waited();
+    try {
+      await mkdir(lock);
+    } catch {
       if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for another worker to build the app');
       await new Promise((r) => setTimeout(r, 500));
+      continue;
     }
-    return { durationMs: Date.now() - started, built: false };
-  }
-  try {
-    const result = await buildNextApp({ env: TEST_BUILD_ENV, timeoutMs });
-    await writeFile(stampFile, runStamp);
-    return { ...result, built: true };
-  } finally {
-    await rm(lock, { recursive: true, force: true });
+    try {
+      // The builder may have finished between the stamp read and the mkdir.
+      if ((await current()) === runStamp) return waited();
+      const result = await buildNextApp({ env: TEST_BUILD_ENV, timeoutMs });
+      await writeFile(stampFile, runStamp);
+      return { ...result, built: true };
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
   }
 }
 
