@@ -40,9 +40,16 @@ export function clientAddressOf(request: Request, config: Pick<Config, 'VERCEL' 
   return normalise(entries[entries.length - hops]) ?? UNKNOWN_CLIENT;
 }
 
-/** A keyed hash of a client address for logs: the same client reads the same, and a log cannot be turned back into addresses. */
-export const clientLogId = (clientAddress: string, secret: string) =>
-  createHmac('sha256', secret).update(`log-client:${clientAddress}`).digest('base64url').slice(0, 16);
+/**
+ * The one keyed hash of a client address, for every place that must tell clients apart without
+ * keeping their addresses (a rate limit's counter, a log line): the same client and purpose read the
+ * same, and neither a stored id nor a log can be turned back into addresses.
+ */
+export const clientAddressHash = (purpose: string, clientAddress: string, secret: string | Buffer, chars: number) =>
+  createHmac('sha256', secret).update(`${purpose}:${clientAddress.trim().toLowerCase()}`).digest('base64url').slice(0, chars);
+
+/** A client address as log lines show it. */
+export const clientLogId = (clientAddress: string, secret: string) => clientAddressHash('log-client', clientAddress, secret, 16);
 
 /** The last `count` comma-separated entries, without splitting the whole of a huge header. */
 function lastEntries(header: string, count: number): string[] {

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import type { Firestore } from 'firebase-admin/firestore';
 import { DAY_MS } from '../store/timestamps';
+import { clientAddressHash } from './client-address';
 import { countAndRead, rateLimitsCollection } from './rate-limit';
 
 /**
@@ -36,7 +36,7 @@ export type ClientCount = { allowed: true } | { allowed: false; retryAfterSec: n
  * leaked rateLimits collection cannot be turned back into IP addresses by hashing the 2^32 of them.
  */
 export const clientAddressKey = (limit: Pick<ClientLimit, 'hashedAs'>, clientAddress: string, secret: string | Buffer) =>
-  createHmac('sha256', secret).update(`${limit.hashedAs}:${clientAddress.trim().toLowerCase()}`).digest('base64url').slice(0, 22);
+  clientAddressHash(limit.hashedAs, clientAddress, secret, 22);
 
 const windowOf = (limit: ClientLimit, now: Date) => Math.floor(now.getTime() / limit.windowMs);
 
