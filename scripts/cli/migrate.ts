@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { applyMigrations } from '../../lib/ledger/migrations/apply-migrations';
+import { applyMigrations, dryRunMigrations } from '../../lib/ledger/migrations/apply-migrations';
 import { MIGRATIONS } from '../../lib/ledger/migrations/migrations';
 import { schemaNotice } from '../../lib/ledger/migrations/schema-version';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
 
-const usage = `Usage: scout migrate
+const usage = `Usage: scout migrate [--dry-run]
 
 Brings the store to this code's schema version: applies, in order, each numbered migration
 after the version stored in schema/current, and records each one as it ends. Until then the
@@ -21,21 +21,43 @@ Migrations:
 ${MIGRATIONS.map((m) => `  ${m.version}. ${m.name}: ${m.changes}`).join('\n')}
 
 Options:
-  -h, --help  show this help`;
+      --dry-run  say what each pending migration would change, and write nothing
+  -h, --help     show this help`;
 
-export function parseMigrateArgs(argv: string[]): Parsed<Record<string, never>> {
+export type MigrateArgs = { dryRun: boolean };
+
+export function parseMigrateArgs(argv: string[]): Parsed<MigrateArgs> {
   const read = readArgv(() =>
-    parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } }),
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' } },
+    }),
   );
   if (!read.ok) return invalid(read.message);
   if (read.value.values.help) return { kind: 'help' };
   const positionalError = expectPositionals(read.value.positionals, []);
-  return positionalError ? invalid(positionalError) : { kind: 'args', args: {} };
+  return positionalError ? invalid(positionalError) : { kind: 'args', args: { dryRun: read.value.values['dry-run'] ?? false } };
 }
 
 const documents = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
 
-export async function migrate(ctx: CommandContext): Promise<number> {
+/** What `scout migrate` would change: one line per pending migration, nothing written. */
+async function dryRun(ctx: CommandContext): Promise<number> {
+  const report = await dryRunMigrations(ctx.db, { now: ctx.now, digestHourUtc: ctx.digestHourUtc });
+  if (report.pending.length === 0) {
+    ctx.out(`nothing to do: the store is at schema version ${report.from}, as this code (dry run: nothing written)`);
+    return EXIT.ok;
+  }
+  for (const step of report.pending)
+    ctx.out(`would apply ${step.version} ${step.name}: ${documents(step.changed)} to change${step.note ? ` (${step.note})` : ''}`);
+  ctx.out(`dry run: nothing written; the store stays at schema version ${report.from} of ${report.code}`);
+  return EXIT.ok;
+}
+
+export async function migrate(ctx: CommandContext, args: MigrateArgs = { dryRun: false }): Promise<number> {
+  if (args.dryRun) return dryRun(ctx);
   const started = Date.now();
   // The command's clock moves with real time from its start, so a long step's lease is renewed on time.
   const clock = () => new Date(ctx.now.getTime() + (Date.now() - started));

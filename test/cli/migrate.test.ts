@@ -47,6 +47,26 @@ describe('scout migrate', () => {
     expect((await readSchema(fx.db))?.applied.map((a) => a.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
+  it('--dry-run says what each pending step would change and writes nothing: no schema version, no document touched', async () => {
+    await fx.db
+      .collection('users')
+      .doc('dXNlckBleGFtcGxlLmNvbQ')
+      .set({ email: 'user@example.com', minBudget: 500, keywords: ['react'] });
+    const dry = await fx.cli(['migrate', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('would apply 4 min-pay: 1 document to change');
+    expect(dry.out.at(-1)).toBe(`dry run: nothing written; the store stays at schema version 0 of ${SCHEMA_VERSION}`);
+    expect(await readSchema(fx.db)).toBeNull();
+    expect((await fx.db.collection('users').doc('dXNlckBleGFtcGxlLmNvbQ').get()).get('minBudget')).toBe(500);
+
+    const run = await fx.cli(['migrate']);
+    expect(run.out).toContain('applied 4 min-pay: 1 document changed');
+    expect(await fx.cli(['migrate', '--dry-run'])).toMatchObject({
+      code: 0,
+      out: [`nothing to do: the store is at schema version ${SCHEMA_VERSION}, as this code (dry run: nothing written)`],
+    });
+  });
+
   it('on a store newer than the code applies nothing and says so, exit 1', async () => {
     await storeAtSchemaVersion(fx.db, SCHEMA_VERSION + 1);
     expect(await fx.cli(['migrate'])).toMatchObject({
@@ -71,7 +91,7 @@ describe('scout migrate', () => {
 
   it('--help lists the migrations; an argument is a usage error that opens nothing', async () => {
     const help = await fx.cli(['migrate', '--help']);
-    expect(help.out[0]).toBe('Usage: scout migrate');
+    expect(help.out[0]).toBe('Usage: scout migrate [--dry-run]');
     expect(help.out.join('\n')).toContain(`  1. ${MIGRATIONS[0].name}: `);
     expect((await fx.cli(['--help'])).out.join('\n')).toMatch(/migrate\s+bring the store to this code's schema version/);
     expect(await fx.cli(['migrate', 'now'])).toMatchObject({ code: 2, opened: false });

@@ -4,7 +4,7 @@ import { takeLease, writeIfOurs } from '../../store/lease';
 import type { Migration, MigrationOutcome } from './migration';
 import { MIGRATIONS } from './migrations';
 import { planCheckpoint, planClaim, planFinish, planRelease, type ClaimDecision } from './plan-step';
-import { schemaFromStored, schemaRef, type Applying } from './schema-version';
+import { readSchema, schemaFromStored, schemaRef, type Applying } from './schema-version';
 
 export type AppliedMigration = MigrationOutcome & { version: number; name: string };
 
@@ -100,6 +100,7 @@ async function runStep(
   try {
     return await migration.apply({
       db,
+      dryRun: false,
       now: input.clock(),
       digestHourUtc: input.digestHourUtc,
       resumeAfter,
@@ -129,4 +130,38 @@ async function writeStep(
     { action: `recording migration ${version}` },
   );
   if (!ours) throw new StepTakenOver(version);
+}
+
+export type MigrationDryRun = {
+  /** The store's version, and the code's. */
+  from: number;
+  code: number;
+  /** Each migration after the store's version, with what it would change. */
+  pending: AppliedMigration[];
+};
+
+/**
+ * `scout migrate --dry-run`: what `scout migrate` would change, writing nothing — no lease, no
+ * checkpoint, no schema version. Each pending migration counts its writes from the start, as if
+ * the ones before it had run (a count for a later step may include what an earlier one fixes).
+ */
+export async function dryRunMigrations(
+  db: Firestore,
+  input: { now: Date; digestHourUtc: number; migrations?: readonly Migration[] },
+): Promise<MigrationDryRun> {
+  const migrations = input.migrations ?? MIGRATIONS;
+  const from = (await readSchema(db))?.version ?? 0;
+  const pending: AppliedMigration[] = [];
+  for (const migration of migrations.slice(from)) {
+    const outcome = await migration.apply({
+      db,
+      dryRun: true,
+      now: input.now,
+      digestHourUtc: input.digestHourUtc,
+      resumeAfter: null,
+      checkpoint: async () => {},
+    });
+    pending.push({ version: migration.version, name: migration.name, ...outcome });
+  }
+  return { from, code: migrations.length, pending };
 }

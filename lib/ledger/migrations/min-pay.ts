@@ -13,7 +13,7 @@ export const minPay: Migration = {
   changes: "rewrites each subscriber's old `minBudget` as `minPay.fixed` in USD and deletes `minBudget`",
   why: 'one shape of the minimum pay in users/, so that no reader keeps the fallback for the old field',
   async apply(ctx) {
-    const report = await migrateMinPay(ctx.db, { dryRun: false, onProgress: () => ctx.checkpoint(null) });
+    const report = await migrateMinPay(ctx.db, { dryRun: ctx.dryRun, onProgress: () => ctx.checkpoint(null) });
     return { changed: report.changed };
   },
 };

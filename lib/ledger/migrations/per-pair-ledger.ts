@@ -15,7 +15,7 @@ export const perPairLedger: Migration = {
   why: 'the current code reads and claims per-pair documents only: a delivery still in a day document is invisible to it',
   async apply(ctx) {
     const report = await migrateLedger(ctx.db, {
-      dryRun: false,
+      dryRun: ctx.dryRun,
       now: ctx.now,
       digestHourUtc: ctx.digestHourUtc,
       onProgress: () => ctx.checkpoint(null),

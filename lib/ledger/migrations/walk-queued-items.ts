@@ -12,6 +12,7 @@ const PAGE = 500;
  * writes committed as atomic writes (one whose precondition lost leaves its item as it is), and a
  * checkpoint after each page, so a run that dies is resumed there. A store whose cycles, before
  * migrations, finished the same walk (their cursor `earlierCursor` has `doneAt`) needs nothing.
+ * A dry run counts the writes each page would make and makes none.
  */
 export async function walkQueuedItems(
   ctx: MigrationContext,
@@ -24,11 +25,11 @@ export async function walkQueuedItems(
   let changed = 0;
   for (;;) {
     const snap = await queuedDeliveriesPage(db, after, PAGE);
-    const committed = await commitAtomicWrites(db, input.writesFor(snap.docs), isLostPrecondition);
-    changed += committed.filter(Boolean).length;
+    const writes = input.writesFor(snap.docs);
+    changed += ctx.dryRun ? writes.length : (await commitAtomicWrites(db, writes, isLostPrecondition)).filter(Boolean).length;
     if (snap.size < PAGE) return { changed };
     after = snap.docs[snap.docs.length - 1].id;
-    await ctx.checkpoint(after);
+    if (!ctx.dryRun) await ctx.checkpoint(after);
   }
 }
 
