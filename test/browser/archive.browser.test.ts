@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { parseAtomFeed } from 'feedsmith';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { SinkMessage } from '../../scripts/mail-sink/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { createFirestore } from '../../lib/store/firestore';
-import { BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import { BROWSER_CRON_SECRET, launchChromium, screenshot, sinkInbox, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed, type TestItem } from '../../scripts/sample-feed/rss-feed';
 
@@ -44,10 +43,7 @@ const apiKey = `re_archive_${randomBytes(4).toString('hex')}`;
 const projectId = `scout-archive-${randomBytes(4).toString('hex')}`;
 const cspViolations: string[] = [];
 
-const inbox = async (): Promise<SinkMessage[]> => {
-  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to: EMAIL })}`);
-  return ((await res.json()) as { messages: SinkMessage[] }).messages;
-};
+const inbox = () => sinkInbox(apiKey, EMAIL);
 
 beforeAll(async () => {
   feeds = await startFeedServer({ port: 0 });
@@ -64,9 +60,7 @@ beforeAll(async () => {
   }
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.on('console', (message) => {
-    if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  watchForCspViolations(page, cspViolations);
 }, 300_000);
 
 afterAll(async () => {

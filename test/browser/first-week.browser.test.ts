@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { rssFeed } from '../../scripts/sample-feed/rss-feed';
@@ -8,7 +8,15 @@ import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { accessibilityViolations, EMAIL_EXEMPT_RULES } from '../support/accessibility';
-import { BROWSER_ADMIN_SECRET, BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import {
+  BROWSER_ADMIN_SECRET,
+  BROWSER_CRON_SECRET,
+  launchChromium,
+  screenshot,
+  sinkInbox,
+  startBrowserApp,
+  watchForCspViolations,
+} from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 
 /**
@@ -95,10 +103,7 @@ const runCron = async (now = new Date()) => {
   const res = await fetch(`${appUrl}/api/cron?now=${now.toISOString()}`, { headers: { authorization: `Bearer ${BROWSER_CRON_SECRET}` } });
   expect(res.status).toBe(200);
 };
-const inbox = async (to: string): Promise<SinkMessage[]> => {
-  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to })}`);
-  return ((await res.json()) as { messages: SinkMessage[] }).messages;
-};
+const inbox = (to: string) => sinkInbox(apiKey, to);
 const linkIn = (message: SinkMessage, path: string) => {
   const match = new RegExp(`${appUrl}${path}\\?token=[A-Za-z0-9_.-]+`).exec(message.text ?? '');
   if (!match) throw new Error(`no ${path} link in "${message.subject}"`);
@@ -178,9 +183,7 @@ describe.each(WIDTHS)('a first week on a $device ($viewport.width px)', ({ devic
   beforeAll(async () => {
     context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    watchForCspViolations(page, cspViolations);
   });
   afterAll(async () => context?.close());
 

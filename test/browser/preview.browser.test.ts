@@ -9,7 +9,7 @@ import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { preferencesUrl } from '../../lib/subscribers/link-token';
 import { DAY_MS } from '../../lib/store/timestamps';
-import { BROWSER_LINK_SECRET, launchChromium, screenshot, screenshotOf, startBrowserApp } from '../support/browser';
+import { BROWSER_LINK_SECRET, launchChromium, screenshot, screenshotOf, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 
 /**
@@ -66,9 +66,7 @@ async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Prom
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
   contexts.push(context);
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  watchForCspViolations(page, cspViolations);
   return page;
 }
 

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Firestore } from 'firebase-admin/firestore';
-import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
 import { RESEND_AFTER_SEC } from '../../lib/subscriptions/signup-received';
-import { launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import { launchChromium, screenshot, sinkInbox, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 
 /**
@@ -27,10 +26,7 @@ const apiKey = `re_browser_${randomBytes(4).toString('hex')}`;
 const projectId = `scout-address-${randomBytes(4).toString('hex')}`;
 const cspViolations: string[] = [];
 
-const inbox = async (to: string): Promise<SinkMessage[]> => {
-  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to })}`);
-  return ((await res.json()) as { messages: SinkMessage[] }).messages;
-};
+const inbox = (to: string) => sinkInbox(apiKey, to);
 const email = () => page.locator('input[name=email]');
 const suggestion = () => page.locator('.email-suggestion');
 
@@ -41,9 +37,7 @@ beforeAll(async () => {
   db = createFirestore({ projectId });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.on('console', (message) => {
-    if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  watchForCspViolations(page, cspViolations);
 }, 300_000);
 
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { createFirestore } from '../../lib/store/firestore';
 import { subscriberId } from '../../lib/subscribers/subscriber';
-import { BROWSER_CRON_SECRET, launchChromium, screenshot, startBrowserApp } from '../support/browser';
+import { BROWSER_CRON_SECRET, launchChromium, screenshot, sinkInbox, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 import { postingsAbout, rssFeed } from '../../scripts/sample-feed/rss-feed';
 
@@ -26,10 +26,7 @@ let appUrl: string;
 const apiKey = `re_browser_${randomBytes(4).toString('hex')}`;
 const projectId = `scout-browser-${randomBytes(4).toString('hex')}`;
 
-const inbox = async (): Promise<SinkMessage[]> => {
-  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to: EMAIL })}`);
-  return ((await res.json()) as { messages: SinkMessage[] }).messages;
-};
+const inbox = () => sinkInbox(apiKey, EMAIL);
 const linkIn = (message: SinkMessage, path: string) => {
   const match = new RegExp(`${appUrl}${path}\\?token=[A-Za-z0-9_.-]+`).exec(message.text ?? '');
   if (!match) throw new Error(`no ${path} link in "${message.subject}"`);
@@ -45,9 +42,7 @@ beforeAll(async () => {
   ({ server, appUrl } = await startBrowserApp({ apiKey, projectId, env: { FEED_URLS: `${feeds.url}/jobs.xml` } }));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.on('console', (message) => {
-    if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  watchForCspViolations(page, cspViolations);
 }, 300_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from './next-process';
 
 /** Debian's Chromium; SCOUT_CHROMIUM points elsewhere (e.g. /usr/bin/google-chrome on GitHub's runners). */
@@ -84,3 +85,16 @@ export const screenshot = (page: Page, name: string, options: { jpeg?: boolean }
 
 /** One part of a page (a panel, a table) saved under the README's name, e.g. `17-source-health`. */
 export const screenshotOf = (locator: Locator, name: string) => locator.screenshot({ path: `${SHOTS}${name}.png` });
+
+/** What the mail sink received for `to` under one test's API key, oldest first. */
+export async function sinkInbox(apiKey: string, to: string): Promise<SinkMessage[]> {
+  const res = await fetch(`${inject('mailSinkUrl')}/sink/messages?${new URLSearchParams({ apiKey, to })}`);
+  return ((await res.json()) as { messages: SinkMessage[] }).messages;
+}
+
+/** Collects every content-security-policy complaint the page logs, so a test can assert there is none. */
+export function watchForCspViolations(page: Page, into: string[]): void {
+  page.on('console', (message) => {
+    if (/content security policy/i.test(message.text())) into.push(message.text());
+  });
+}
