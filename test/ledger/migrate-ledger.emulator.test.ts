@@ -1,29 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
-import { afterEach, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { createFirestore } from '../../lib/store/firestore';
+import { describe, expect, it } from 'vitest';
 import { shardBucketOf } from '../../lib/runtime/shard';
 import { deliveriesCollection } from '../../lib/ledger/delivery';
 import { migrateLedger, MIGRATION_CURSOR, type MigrationFailpoint, type MigrationProgress } from '../../lib/ledger/migrate-ledger';
+import { freshStores } from '../support/fresh-store';
 
 const NOW = new Date('2026-12-01T07:00:00Z');
 const EXPIRE = Timestamp.fromDate(new Date('2026-12-30T00:00:00Z'));
 const CREATED = Timestamp.fromDate(new Date('2026-11-30T06:00:00.123Z'));
 
-const open: Firestore[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((db) => db.terminate()));
-});
-
 /** A store of its own on the shared emulator, so two stores can be compared (killed vs uninterrupted). */
-function freshStore(): Firestore {
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
-  const db = createFirestore({ projectId: `scout-migrate-${randomBytes(5).toString('hex')}` });
-  open.push(db);
-  return db;
-}
+const freshStore = freshStores('scout-migrate');
 
 /** One delivery as the first ledger stored it on a day document (deliveryToFirestore in main's delivery.ts). */
 type OldDelivery = {

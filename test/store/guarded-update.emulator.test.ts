@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARDED_UPDATE_MAX_TRIES, GuardedUpdateExhausted, guardedUpdate } from '../../lib/store/guarded-update';
 import { isAlreadyExists } from '../../lib/store/firestore-errors';
 import { createHarness, type Harness } from '../support/harness';
+import { barrier } from '../support/deferred';
 
 /**
  * The read-modify-write every subscriber change goes through: N writers on one document at once,
@@ -25,17 +26,6 @@ async function counter(): Promise<DocumentReference> {
   const ref = h.db.collection('guardedUpdateTest').doc(`counter-${++n}`);
   await ref.create({ count: 0, landed: [] });
   return ref;
-}
-
-/** Resolves once `count` callers have arrived: every writer has read before any writes. */
-function barrier(count: number) {
-  let arrived = 0;
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return () => {
-    if (++arrived === count) open();
-    return opened;
-  };
 }
 
 const WRITERS = 8;

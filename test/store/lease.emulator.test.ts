@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitHolders, releaseIfOurs, takeLease, takeOrAwait, writeHeld, type LeaseClock, type LeaseLook } from '../../lib/store/lease';
 import { toDate } from '../../lib/store/timestamps';
 import { createHarness, type Harness } from '../support/harness';
+import { barrier } from '../support/deferred';
 
 /**
  * The one lease every mechanism of Scout takes (the scan lock, an outbox row, a verdict claim, a
@@ -48,17 +49,6 @@ function look(owner: string, now: Date) {
     const until = toDate(snap.get('until'));
     if (snap.exists && until && until > now) return { held: snap.get('owner') as string };
     return { take: { owner, until: new Date(now.getTime() + TTL_MS), result: null }, as: owner };
-  };
-}
-
-/** Resolves once `count` callers have arrived: every taker has read before any writes. */
-function barrier(count: number) {
-  let arrived = 0;
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return () => {
-    if (++arrived === count) open();
-    return opened;
   };
 }
 

@@ -13,3 +13,14 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A gate for `count` callers: each awaits it, and all are let through together once the last arrives (so N writers race for real). */
+export function barrier(count: number) {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return () => {
+    if (++arrived === count) open();
+    return opened;
+  };
+}

@@ -1,33 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
-import { afterEach, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyMigrations, StepTakenOver } from '../../../lib/ledger/migrations/apply-migrations';
 import type { Migration, MigrationContext } from '../../../lib/ledger/migrations/migration';
 import { STEP_LEASE_MS } from '../../../lib/ledger/migrations/plan-step';
 import { readSchema } from '../../../lib/ledger/migrations/schema-version';
 import { SCHEMA_VERSION } from '../../../lib/ledger/migrations/migrations';
 import { shardBucketOf } from '../../../lib/runtime/shard';
-import { createFirestore } from '../../../lib/store/firestore';
 import { subscriberId } from '../../../lib/subscribers/subscriber';
 import { deferred, until } from '../../support/deferred';
 import { migrateStore } from '../../support/schema';
+import { freshStores } from '../../support/fresh-store';
 
 const NOW = new Date('2026-12-06T10:00:00Z');
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 
-const open: Firestore[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((db) => db.terminate()));
-});
-
-function freshStore(): Firestore {
-  process.env.METADATA_SERVER_DETECTION = 'none';
-  process.env.FIRESTORE_EMULATOR_HOST = inject('firestoreEmulatorHost');
-  const db = createFirestore({ projectId: `scout-schema-${randomBytes(5).toString('hex')}` });
-  open.push(db);
-  return db;
-}
+/** A store of its own on the shared emulator, so two stores can be compared (killed vs uninterrupted). */
+const freshStore = freshStores('scout-schema');
 
 const ITEMS = Array.from({ length: 6 }, (_, i) => `item-${i}`);
 
