@@ -12,9 +12,9 @@ const TIERS = [
   },
   {
     tier: 'domain', // what Scout is about: pay, subscribers, postings (feeds), matching, email
-    folders: ['pay', 'subscribers', 'feeds', 'matching', 'mail'],
+    folders: ['pay', 'channels', 'subscribers', 'feeds', 'matching', 'mail'],
     within: {
-      subscribers: ['pay'],
+      subscribers: ['pay', 'channels'],
       feeds: ['pay'],
       matching: ['pay', 'subscribers', 'feeds'],
       mail: ['pay', 'subscribers', 'feeds', 'matching'],

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isPublicAddress } from './address-guard';
+import { isPublicAddress } from '../http/address-guard';
 
 const MAX_URL_LENGTH = 2048;
 

@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import { retryAfterMs } from '../http/retry-after';
-import { createPublicOnlyAgent, SOURCE_HTTP_VERSION } from './address-guard';
+import { createPublicOnlyAgent, SOURCE_HTTP_VERSION } from '../http/address-guard';
 import { decodeBody } from './decode-body';
 import { FeedFetchError } from './feed-errors';
 import { readCappedBody, type ByteStream } from '../http/read-capped-body';

@@ -90,6 +90,29 @@ export const configSchema = z.object({
   /** Lets a configured feed URL sit on a private address (local stack, tests); refused in production. */
   FEED_ALLOW_PRIVATE_ADDRESSES: flag(false),
   /**
+   * Lets a subscriber's Slack, Discord or webhook URL point at loopback (the local stand-ins in
+   * scripts/, tests): every channel URL is otherwise a public https address. Refused in production.
+   */
+  CHANNEL_ALLOW_LOOPBACK: flag(false),
+  /**
+   * The Telegram channel (docs/channels.md): Scout's bot, from @BotFather. Telegram is offered only
+   * when the token and the bot's username are set; the webhook secret is what Telegram sends back in
+   * X-Telegram-Bot-Api-Secret-Token (1–256 of A–Z, a–z, 0–9, _ and -).
+   */
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must be a bot token from @BotFather (digits, a colon, then the secret)')
+    .optional(),
+  TELEGRAM_BOT_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{3,31}$/, "must be the bot's username, without the @")
+    .optional(),
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16–256 characters of A–Z, a–z, 0–9, _ and -')
+    .optional(),
+  TELEGRAM_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.telegram.org'),
+  /**
    * Documents the match index is spread over (lib/subscribers/match-index-layout.ts): a power of
    * two, sized for the subscribers (docs/deploy.md). A change is applied by the repair sweep, which
    * rebuilds the index under it.
@@ -202,6 +225,23 @@ export function aiProblems(env: Record<string, string>): string[] {
   );
 }
 
+/** The variables of Scout's Telegram bot: all three, or none (Telegram is then not offered). */
+export const TELEGRAM_VARIABLES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_BOT_USERNAME', 'TELEGRAM_WEBHOOK_SECRET'] as const;
+
+/** Half a bot is a mistake, not "off": naming the missing variables. Takes the cleaned, unparsed values. */
+export function telegramProblems(env: Record<string, string>): string[] {
+  const set = TELEGRAM_VARIABLES.filter((name) => env[name] !== undefined);
+  if (set.length === 0) return [];
+  return TELEGRAM_VARIABLES.filter((name) => env[name] === undefined).map(
+    (name) => `${name} is required when ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set (the Telegram channel needs all three)`,
+  );
+}
+
+/** Whether the Telegram channel is offered: Scout's bot is configured. */
+export function telegramEnabled(config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME' | 'TELEGRAM_WEBHOOK_SECRET'>): boolean {
+  return Boolean(config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME && config.TELEGRAM_WEBHOOK_SECRET);
+}
+
 /** Whether the optional AI verdict stage is configured (off by default: keyword matching alone). */
 export function aiEnabled(config: Pick<Config, 'AI_BASE_URL' | 'AI_MODEL'>): boolean {
   return config.AI_BASE_URL !== undefined && config.AI_MODEL !== undefined;
@@ -220,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const credentials = credentialsProblem(cleaned);
   if (credentials) problems.push(credentials);
   problems.push(...aiProblems(cleaned));
+  problems.push(...telegramProblems(cleaned));
   if (cleaned.FEED_URLS === undefined && cleaned.SOURCES === undefined)
     problems.push('FEED_URLS is required (or SOURCES): the job sources Scout reads');
   if (result.success) problems.push(...deploymentProblems(result.data, cleaned.NODE_ENV));
@@ -254,6 +295,8 @@ function deploymentProblems(config: Config, nodeEnv: string | undefined): string
     problems.push(`FIRESTORE_EMULATOR_HOST must not be set in production ${IN_PRODUCTION}: it sends every read and write to an emulator`);
   // A private feed address in production could only be the platform's own services (the metadata server, a neighbour's admin port).
   if (config.FEED_ALLOW_PRIVATE_ADDRESSES) problems.push(`FEED_ALLOW_PRIVATE_ADDRESSES must not be true in production ${IN_PRODUCTION}`);
+  // Loopback channels in production would let a subscriber make Scout post to its own ports.
+  if (config.CHANNEL_ALLOW_LOOPBACK) problems.push(`CHANNEL_ALLOW_LOOPBACK must not be true in production ${IN_PRODUCTION}`);
   // ?now= moves the run's clock: digests of any day could be flushed, alerts judged against any date.
   if (config.ALLOW_CLOCK_OVERRIDE)
     problems.push(`ALLOW_CLOCK_OVERRIDE must not be true in production ${IN_PRODUCTION}: anyone with the cron secret could replay any day`);

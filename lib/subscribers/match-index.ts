@@ -6,6 +6,7 @@ import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
 import { MAX_INLINE_ENTRY_BYTES, readIndexLayout } from './match-index-layout';
 import { toDate } from '../store/timestamps';
 import { WEEKDAYS, type Weekday } from './digest-schedule';
+import type { ChannelKind, ChannelRoute } from '../channels/channel';
 import { hasMinPay, MINIMUM_PAY_KINDS, minimumSchema, minPayOfLegacyBudget, NO_MIN_PAY, type MinPay } from '../pay/minimum-pay';
 import {
   listActiveSubscribers,
@@ -55,7 +56,7 @@ export const matchIndexCollection = (db: Firestore) => db.collection(COLLECTIONS
 export const matchIndexShardRef = (db: Firestore, k: number, count: number) => matchIndexCollection(db).doc(matchIndexShardId(k, count));
 
 /** What the index holds of a subscriber: the stored subscriber without `about` and the bookkeeping dates. */
-export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt'>;
+export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt' | 'channels'>;
 
 const MODE_CODES: Record<DeliveryMode, string> = { instant: 'i', daily: 'd', weekly: 'w', feed: 'f' };
 const MODE_OF_CODE = Object.fromEntries(Object.entries(MODE_CODES).map(([mode, code]) => [code, mode])) as Record<string, DeliveryMode>;
@@ -130,6 +131,8 @@ export function encodeProfile(s: IndexedSubscriber): string {
     s.feedTokenVersion ?? 0,
     s.linkVersion ?? 0,
   ];
+  const routes = packRoutes(s.routes);
+  if (routes) fields.push(routes);
   // The id is base64url of the normalised address, so the address is almost always implied by it;
   // without one to keep, trailing fields at their defaults are left out (most subscribers keep them).
   if (s.email !== emailOfId(s.id)) fields.push(s.email);
@@ -140,6 +143,27 @@ export function encodeProfile(s: IndexedSubscriber): string {
     )
       fields.pop();
   return JSON.stringify(fields);
+}
+
+/**
+ * Field 13, only for a subscriber with an active channel: `[[channelId, kind code, 1 instant | 2 digest], …]`.
+ * An array, so the address after it (a string) is still found; an instance from before channels
+ * ignores it, and creates no messages until it is replaced.
+ */
+const ROUTES_FIELD = 13;
+const KIND_CODES: Record<ChannelKind, string> = { slack: 's', discord: 'd', telegram: 't', webhook: 'w' };
+const KIND_OF_CODE = Object.fromEntries(Object.entries(KIND_CODES).map(([kind, code]) => [code, kind])) as Record<string, ChannelKind>;
+
+const packRoutes = (routes: readonly ChannelRoute[] | undefined) =>
+  routes && routes.length > 0 ? routes.map((r) => [r.id, KIND_CODES[r.kind], (r.instant ? 1 : 0) | (r.digest ? 2 : 0)]) : null;
+
+function unpackRoutes(field: unknown): ChannelRoute[] {
+  if (!Array.isArray(field)) return [];
+  return field.flatMap((packed: unknown) => {
+    if (!Array.isArray(packed) || typeof packed[0] !== 'string' || !KIND_OF_CODE[packed[1] as string]) return [];
+    const flags = Number(packed[2]);
+    return [{ id: packed[0], kind: KIND_OF_CODE[packed[1] as string], instant: (flags & 1) !== 0, digest: (flags & 2) !== 0 }];
+  });
 }
 
 const emailOfId = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
@@ -156,6 +180,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
     const email = typeof stated === 'string' ? stated : emailOfId(uid);
     if (subscriberId(email) !== uid) return null;
     const weekdays = weekdaysOfMask(Number(fieldOr(f, 9)) & ALL_WEEKDAYS_MASK);
+    const routes = unpackRoutes(f[ROUTES_FIELD]);
     return {
       id: uid,
       email,
@@ -172,6 +197,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
       weeklyDay: WEEKDAYS[fieldOr(f, 10) as number] ?? WEEKDAYS[0],
       feedTokenVersion: fieldOr(f, 11) as number,
       linkVersion,
+      ...(routes.length > 0 ? { routes } : {}),
     };
   } catch {
     return null;

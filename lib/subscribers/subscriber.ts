@@ -5,6 +5,7 @@ import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { keywordTermSchema } from './keyword-term';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
+import { channelFields, readChannels, routesOf, type Channel, type ChannelRoute } from '../channels/channel';
 import { minPayInputShape, minPayOfInput, minPaySchema, readMinPay, sameMinPay, type MinPay, type MinPayInput } from '../pay/minimum-pay';
 import {
   DEFAULT_TIMEZONE,
@@ -75,6 +76,10 @@ export type Subscriber = {
    * "Revoke my links" bump it, and a link of an older version opens nothing. Stored absent = 0.
    */
   linkVersion?: number;
+  /** Where else their postings go (lib/channels/channel.ts); stored absent = none. */
+  channels?: Channel[];
+  /** Derived, never stored: the active channels as the claim and the flush route to them (the match index keeps these). */
+  routes?: ChannelRoute[];
 };
 
 /**
@@ -179,16 +184,24 @@ export function readSubscriberFields(id: string, data: DocumentData): Subscriber
     updatedAt: toDate(d.updatedAt) ?? new Date(0),
     feedTokenVersion: readProfileVersion(d.feedTokenVersion),
     linkVersion: readProfileVersion(d.linkVersion),
+    ...channelsOf(data),
     ...(typeof d.signupNonce === 'string' ? { signupNonce: d.signupNonce } : {}),
     ...(expireAt ? { expireAt } : {}),
   };
 }
 
+/** The stored channels and their routes; nothing when the subscriber has none (most documents). */
+function channelsOf(data: DocumentData): Pick<Subscriber, 'channels' | 'routes'> {
+  const channels = readChannels(data.channels);
+  return channels.length > 0 ? { channels, routes: routesOf(channels) } : {};
+}
+
 export const subscriberConverter: FirestoreDataConverter<Subscriber> = {
   toFirestore: (s) => {
-    const { id: _id, signupNonce, expireAt, ...rest } = s as Subscriber;
+    const { id: _id, signupNonce, expireAt, channels, routes: _routes, ...rest } = s as Subscriber;
     return {
       ...rest,
+      ...(channels ? channelFields(channels) : {}),
       createdAt: toTimestamp(s.createdAt as Date),
       confirmedAt: toTimestamp(s.confirmedAt as Date | null),
       updatedAt: toTimestamp(s.updatedAt as Date),

@@ -7,7 +7,7 @@ import { Agent, buildConnector } from 'undici';
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /**
- * Whether a feed may connect to this address: only global unicast. Everything ipaddr.js names a
+ * Whether Scout may connect to this address (a feed, a subscriber's webhook): only global unicast. Everything ipaddr.js names a
  * special range is refused — loopback, private, link-local (169.254.169.254, the cloud metadata
  * service), unique-local, carrier-grade NAT, multicast, broadcast, reserved, and every IPv6 form
  * that embeds an IPv4 address (mapped, NAT64, 6to4, Teredo), since those can point back inside.
@@ -23,7 +23,7 @@ export function isPublicAddress(address: string): boolean {
   return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
-/** Raised while connecting; FeedFetchError reports it as "blocked address", never naming the target. */
+/** Raised while connecting; a feed's error or a channel's outcome reports it as "blocked address", never naming the target. */
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../lib/feeds/address-guard';
+import { isPublicAddress } from '../../lib/http/address-guard';
 
 // Every range a feed must never reach unless the operator configured it, and a few public
 // addresses on either side of them so the table also proves nothing public is caught.
