@@ -27,8 +27,8 @@ const TIERS = [
   },
   {
     tier: 'engine', // the work that sends: verdicts, the outbox, the claims
-    folders: ['verdicts', 'outbox', 'claims'],
-    within: { claims: ['verdicts', 'outbox'] },
+    folders: ['verdicts', 'outbox', 'messages', 'claims'],
+    within: { claims: ['verdicts', 'outbox', 'messages'] },
   },
   {
     tier: 'surfaces', // what people see and do: preview, feedback, archive, subscriptions, ops views

@@ -20,14 +20,18 @@ import {
   type ClaimCandidate,
   type ClaimPlan,
   type DigestDue,
+  type MessagesFor,
   type PlannedDelivery,
 } from './claim-plan';
 import { alertWrites, claimWrites } from './claim-writes';
 import { readDigestDue } from './digest-due';
+import type { SubscriberMessages, SubscriberMessagesOf } from '../messages/subscriber-messages';
 
 export { MAX_ALERT_ITEMS, type ClaimCandidate, type PlannedDelivery } from './claim-plan';
 
 export type ComposeAlert = (subscriber: IndexedSubscriber, items: ClaimCandidate[]) => Promise<EmailPayload>;
+/** A subscriber's channel messages (subscriber-messages.ts); null for a subscriber with no channel. */
+export type { SubscriberMessagesOf } from '../messages/subscriber-messages';
 
 /**
  * `truncated`: the run's time budget ended the claims with subscribers not reached; their postings
@@ -54,6 +58,7 @@ type ClaimContext = {
   db: Firestore;
   failpoint: Failpoint;
   composeAlert: ComposeAlert;
+  channelMessages: SubscriberMessagesOf;
   judge: Judge | null;
   runId: string;
   now: Date;
@@ -82,6 +87,8 @@ export async function claimDeliveries(
   deps: {
     db: Firestore;
     composeAlert: ComposeAlert;
+    /** Subscribers' channel messages: their instant channels' alerts are planned with their deliveries; none without it. */
+    channelMessages?: SubscriberMessagesOf;
     outOfTime: () => boolean;
     failpoint?: Failpoint;
     /** The run's verdict stage, when it is on: instant subscribers' new matches are judged before the claim. */
@@ -128,6 +135,7 @@ export async function claimDeliveries(
     db: deps.db,
     failpoint: deps.failpoint ?? (async () => {}),
     composeAlert: deps.composeAlert,
+    channelMessages: deps.channelMessages ?? (() => null),
     judge: deps.judge ?? null,
     runId: input.runId,
     now: input.now,
@@ -301,7 +309,19 @@ async function planSubscriber(ctx: ClaimContext, fresh: ClaimCandidate[], digest
   const decision = decideClaim({ fresh, mode: subscriber.mode, digest });
   const composed =
     decision.alert.length > 0 ? await composeWithinBudget(decision.alert, (items) => ctx.composeAlert(subscriber, items)) : null;
-  return planClaim({ decision, subscriber, composed, runId: ctx.runId, now: ctx.now, expireAt: ctx.expireAt });
+  const messagesFor = alertMessagesFor(ctx.channelMessages(subscriber));
+  return planClaim({ decision, subscriber, composed, runId: ctx.runId, now: ctx.now, expireAt: ctx.expireAt, messagesFor });
+}
+
+/** The claim's view of a subscriber's channel messages: alerts of claim candidates, with the verdict that made each. */
+function alertMessagesFor(messages: SubscriberMessages | null): MessagesFor | undefined {
+  if (!messages) return undefined;
+  return (items, deliveryIds, setKey) =>
+    messages.alert(
+      items.map((c) => ({ posting: c.posting, score: c.score, reasons: c.reasons, fit: c.judgement?.fit ?? null })),
+      deliveryIds,
+      setKey,
+    );
 }
 
 async function commitPlans(ctx: ClaimContext, writes: AtomicWrite[]): Promise<(Timestamp | null)[]> {

@@ -9,6 +9,7 @@ import { deliveryId, type Delivery } from '../ledger/delivery';
 import { rankOf } from '../matching/rank';
 import type { NearMissesOfDigest } from '../ledger/record-near-misses';
 import type { Judgement } from '../verdicts/judge-postings';
+import type { PlannedMessage } from '../messages/plan-messages';
 
 /** An alert lists a subscriber's best new matches of one cycle; past this, they are recorded as skipped. */
 export const MAX_ALERT_ITEMS = 25;
@@ -70,8 +71,18 @@ export function decideClaim(input: { fresh: ClaimCandidate[]; mode: Subscriber['
 
 const candidateRank = (c: ClaimCandidate) => rankOf({ score: c.score, fit: c.judgement?.fit });
 
-/** The alert's row and the deliveries it carries: created together, all or nothing (at-most-once). */
-export type PlannedAlert = { emailKey: string; row: OutboxRow; sending: Delivery[] };
+/** The alert's row, the deliveries it carries and its channels' messages: created together, all or nothing (at-most-once). */
+export type PlannedAlert = { emailKey: string; row: OutboxRow; sending: Delivery[]; messages: PlannedMessage[] };
+
+/**
+ * The instant messages of a subscriber whose email is not instant (a digest or the feed), and the
+ * deliveries they carry: created together, all or nothing, so a message exists exactly when its
+ * deliveries were claimed by this run.
+ */
+export type ChannelAlert = { carried: Delivery[]; messages: PlannedMessage[] };
+
+/** The messages of an alert's delivery set for the subscriber's instant channels (none when they have none). */
+export type MessagesFor = (items: ClaimCandidate[], deliveryIds: string[], setKey: string) => PlannedMessage[];
 
 /**
  * A subscriber's claim as what to write: the alert (its deliveries with its row), the deliveries
@@ -80,6 +91,7 @@ export type PlannedAlert = { emailKey: string; row: OutboxRow; sending: Delivery
  */
 export type ClaimPlan = {
   alert: PlannedAlert | null;
+  channelAlert: ChannelAlert | null;
   /** Each create is its own check, so these stand alone, in this order. */
   creates: Delivery[];
   nearMisses: NearMissesOfDigest | null;
@@ -93,6 +105,7 @@ export type ClaimPlan = {
 
 export const NOTHING_TO_CLAIM: ClaimPlan = {
   alert: null,
+  channelAlert: null,
   creates: [],
   nearMisses: null,
   sending: 0,
@@ -114,17 +127,21 @@ export function planClaim(input: {
   runId: string;
   now: Date;
   expireAt: Date;
+  /** The subscriber's instant channels' messages; absent or returning none when they have no channel. */
+  messagesFor?: MessagesFor;
 }): ClaimPlan {
   const { decision, subscriber, now } = input;
   const delivery = deliveryOf(input);
+  const messagesFor = input.messagesFor ?? (() => []);
   if (subscriber.mode === 'feed') {
     // Each create is its own check, as for any delivery: a pair published twice is one entry.
     const published = decision.published.map((c) =>
       delivery(c, { status: 'sent', emailKey: null, digestDate: null, reason: null, sentAt: now }),
     );
-    return { ...NOTHING_TO_CLAIM, creates: published };
+    return withChannelAlert({ ...NOTHING_TO_CLAIM, creates: published }, decision.published, subscriber.id, messagesFor);
   }
-  if (decision.digest) return planQueued(decision, decision.digest, subscriber.id, delivery);
+  if (decision.digest)
+    return withChannelAlert(planQueued(decision, decision.digest, subscriber.id, delivery), decision.queued, subscriber.id, messagesFor);
   const notAFit = decision.notAFit.map((c) => delivery(c, { status: 'skipped', emailKey: null, digestDate: null, reason: 'not_a_fit' }));
   if (decision.alert.length === 0) return { ...NOTHING_TO_CLAIM, creates: notAFit, skipped: notAFit.length, notAFit: notAFit.length };
   if (!input.composed) throw new Error('an alert is planned from its composed email');
@@ -150,11 +167,31 @@ export function planClaim(input: {
   });
   return {
     ...NOTHING_TO_CLAIM,
-    alert: { emailKey, row, sending },
+    alert: { emailKey, row, sending, messages: messagesFor(top, ids, emailKey) },
     creates: capped,
     sending: top.length,
     skipped: capped.length,
     notAFit: notAFit.length,
+  };
+}
+
+/**
+ * A digest or feed subscriber's instant channels get an alert of the run's new matches, best first,
+ * at most MAX_ALERT_ITEMS (the archive has the rest): its deliveries leave the creates that stand
+ * alone and are created with the messages, keyed by the set they carry as an email alert would be.
+ */
+function withChannelAlert(plan: ClaimPlan, items: ClaimCandidate[], uid: string, messagesFor: MessagesFor): ClaimPlan {
+  if (items.length === 0) return plan;
+  const top = [...items].sort((a, b) => candidateRank(b) - candidateRank(a)).slice(0, MAX_ALERT_ITEMS);
+  const ids = top.map((c) => deliveryId(uid, c.posting.id));
+  const messages = messagesFor(top, ids, alertEmailKey(uid, ids));
+  if (messages.length === 0) return plan;
+  const carriedIds = new Set(ids);
+  const isCarried = (d: Delivery) => carriedIds.has(deliveryId(d.uid, d.jobId));
+  return {
+    ...plan,
+    creates: plan.creates.filter((d) => !isCarried(d)),
+    channelAlert: { carried: plan.creates.filter(isCarried), messages },
   };
 }
 

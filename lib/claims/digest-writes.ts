@@ -5,8 +5,11 @@ import { isLostRace } from '../store/firestore-errors';
 import { commitAtomicWritesAt, DELIVERY_BYTES, payloadBytes, type AtomicWrite } from '../store/atomic-writes';
 import { digestWrites, firstWriteSize, type DigestWrite, type FlushPlan } from './digest-plan';
 import type { FlushContext } from './flush-context';
+import { messagesCollection } from '../messages/message-row';
+import type { PlannedMessage } from '../messages/plan-messages';
 
-export type ComposedDigest = { plan: FlushPlan; row: OutboxRow | null };
+/** A digest as composed: its plan, its email's row (none when nothing is listed), its channels' copies (created with the row). */
+export type ComposedDigest = { plan: FlushPlan; row: OutboxRow | null; messages: PlannedMessage[] };
 
 /** What writing some composed digests came to: what landed, the subscribers to read again, the digests held back for later. */
 type Landed = { claimed: number; items: number; skippedSubscribers: number; notAFit: number; lost: string[]; held: ComposedDigest[] };
@@ -21,8 +24,8 @@ type Landed = { claimed: number; items: number; skippedSubscribers: number; notA
  * what waits for the next compose batch.
  */
 export async function commitDigests(ctx: FlushContext, composed: ComposedDigest[], options: { holdOpenBatch: boolean }): Promise<Landed> {
-  const fresh = composed.flatMap(({ plan, row }, i) =>
-    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, index: i, writes: firstWriteSize(plan) }] : [],
+  const fresh = composed.flatMap(({ plan, row, messages }, i) =>
+    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, messages, index: i, writes: firstWriteSize(plan) + messages.length }] : [],
   );
   const sendBatches = ctx.runSender ? ctx.runSender.pack(fresh) : [];
   const heldBatch = options.holdOpenBatch && sendBatches.at(-1)?.open ? sendBatches.pop()! : null;
@@ -40,17 +43,18 @@ export async function commitDigests(ctx: FlushContext, composed: ComposedDigest[
     // Packed digests: each send batch's rows, with their first closes, created all or nothing.
     ...sendBatches.map((sendBatch) => ({
       write: combined(
-        sendBatch.members.map((m) => atomicWrite(ctx.db, digestWrites(m.plan, sendBatch.stored(m))[0])),
+        sendBatch.members.map((m) => atomicWrite(ctx.db, digestWrites(m.plan, sendBatch.stored(m))[0], m.messages)),
         sendBatch.packBytes,
       ),
       plans: sendBatch.members.map((m) => m.index),
     })),
-    ...composed.flatMap(({ plan, row }, i) =>
+    ...composed.flatMap(({ plan, row, messages }, i) =>
       heldBack.has(i)
         ? []
         : digestWrites(plan, row)
+            .map((part, g) => ({ part, messages: g === 0 ? messages : [] }))
             .filter((_, g) => !(g === 0 && packed.has(i)))
-            .map((part) => ({ write: atomicWrite(ctx.db, part), plans: [i] })),
+            .map(({ part, messages: withPart }) => ({ write: atomicWrite(ctx.db, part, withPart), plans: [i] })),
     ),
   ];
   const committed = ctx.commit
@@ -77,14 +81,15 @@ export async function commitDigests(ctx: FlushContext, composed: ComposedDigest[
   return landed;
 }
 
-/** A part of a digest's writes as one atomic write: the row's create(), then its items' guarded updates. */
-function atomicWrite(db: Firestore, part: DigestWrite): AtomicWrite {
+/** A part of a digest's writes as one atomic write: the row's create() with its channels' messages, then its items' guarded updates. */
+function atomicWrite(db: Firestore, part: DigestWrite, messages: PlannedMessage[] = []): AtomicWrite {
   const { row, updates } = part;
   return {
-    size: updates.length + (row ? 1 : 0),
-    bytes: updates.length * DELIVERY_BYTES + (row ? payloadBytes(payloadOf(row)) : 0),
+    size: updates.length + (row ? 1 : 0) + messages.length,
+    bytes: updates.length * DELIVERY_BYTES + (row ? payloadBytes(payloadOf(row)) : 0) + messages.reduce((n, m) => n + (m.row.body?.length ?? 0) + 500, 0),
     apply(batch) {
       if (row) batch.create(outboxCollection(db).doc(part.emailKey), row);
+      for (const m of messages) batch.create(messagesCollection(db).doc(m.key), m.row);
       for (const update of updates) updateQueuedItem(batch, db, update);
     },
   };

@@ -8,6 +8,7 @@ import type { DigestSchedule } from '../subscribers/digest-schedule';
 import type { Subscriber } from '../subscribers/subscriber';
 import type { Judge } from '../verdicts/judge-postings';
 import type { PostingsById } from './digest-postings';
+import type { SubscriberMessagesOf } from '../messages/subscriber-messages';
 
 export type ComposeDigest = (input: {
   subscriber: Subscriber;
@@ -25,6 +26,8 @@ export type FlushContext = {
   db: Firestore;
   failpoint: Failpoint;
   composeDigest: ComposeDigest;
+  /** Subscribers' channel messages: a digest's copies for their digest channels, created with its row. */
+  channelMessages: SubscriberMessagesOf;
   now: Date;
   /** The deployment's digest hour, for subscribers who chose none (DIGEST_HOUR_UTC). */
   digestHourUtc: number;

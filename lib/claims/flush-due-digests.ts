@@ -1,6 +1,7 @@
 import { Timestamp, type Firestore } from 'firebase-admin/firestore';
 import pLimit from 'p-limit';
 import type { Failpoint } from '../runtime/failpoints';
+import type { SubscriberMessagesOf } from '../messages/subscriber-messages';
 import type { Shard } from '../runtime/shard';
 import { readSourceCoverage } from '../feeds/source-coverage';
 import { COMPOSE_BATCH_BYTES } from '../mail/compose-in-batches';
@@ -39,6 +40,8 @@ export type FlushStats = {
 export type FlushDeps = {
   db: Firestore;
   composeDigest: ComposeDigest;
+  /** Subscribers' channel messages; without it a digest goes by email only. */
+  channelMessages?: SubscriberMessagesOf;
   outOfTime: () => boolean;
   failpoint?: Failpoint;
   /** The run's verdict stage, when it is on: each digest's queued items are judged before it is decided. */
@@ -153,6 +156,7 @@ function flushContext(deps: FlushDeps, input: FlushInput): FlushContext {
     runSender: commit ? (deps.runSender ?? null) : null,
     postings: flushPostings(deps.db, new Map((input.planned ?? []).map((p) => [p.posting.id, p.posting]))),
     composeBatchBytes: input.composeBatchBytes ?? COMPOSE_BATCH_BYTES,
+    channelMessages: deps.channelMessages ?? (() => null),
     periodNow: memoBySchedule((schedule) => digestPeriod(schedule, latestDigestSlot(schedule, input.now))),
     coverage: once(() => readSourceCoverage(deps.db, input.now).catch(() => null)),
     hourSince: digestHourSince(deps.db, { hourUtc: input.digestHourUtc, now: input.now, commit }),

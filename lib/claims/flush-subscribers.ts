@@ -7,10 +7,12 @@ import type { Due } from '../ledger/due-items';
 import { moveQueuedItems } from '../ledger/move-queued-items';
 import { readNearMisses } from '../ledger/near-misses';
 import { rereadDueItems } from '../ledger/reread-due-items';
-import type { OutboxRow } from '../outbox/outbox-row';
+import { digestEmailKey } from '../outbox/outbox-row';
+import { deliveryId } from '../ledger/delivery';
+import type { PlannedMessage } from '../messages/plan-messages';
 import { settleDigestItems } from '../outbox/settle-digest-items';
 import { readMany } from '../store/create-documents';
-import { digestScheduleOf, isDigestMode, subscribersCollection } from '../subscribers/subscriber';
+import { digestScheduleOf, isDigestMode, subscribersCollection, type Subscriber } from '../subscribers/subscriber';
 import type { Judgement } from '../verdicts/judge-postings';
 import { claimInAttempts } from './claim-in-attempts';
 import { fitDigest, planDigest, sortDue, type FlushPlan, type ToDecide } from './digest-plan';
@@ -145,9 +147,9 @@ async function composeDigestRow(
   plan: FlushPlan,
   postings: Map<string, StoredPosting>,
   nearMisses: NearMissCounts | null,
-): Promise<{ plan: FlushPlan; row: OutboxRow | null }> {
+): Promise<ComposedDigest> {
   const { subscriber } = plan;
-  if (plan.top.length === 0 || !subscriber) return { plan, row: null };
+  if (plan.top.length === 0 || !subscriber) return { plan, row: null, messages: [] };
   const coverage = await ctx.coverage();
   const composed = await composeWithinBudget(plan.top, (top, leftOut) =>
     ctx.composeDigest({
@@ -178,5 +180,20 @@ async function composeDigestRow(
       coverage,
     }),
   );
-  return fitDigest(plan, composed, ctx);
+  const fitted = fitDigest(plan, composed, ctx);
+  return { ...fitted, messages: digestMessages(ctx, fitted.plan, subscriber, postings) };
+}
+
+/** The digest's copies for the subscriber's digest channels: the items the email lists, keyed by the digest's own key. */
+function digestMessages(ctx: FlushContext, plan: FlushPlan, subscriber: Subscriber, postings: Map<string, StoredPosting>): PlannedMessage[] {
+  const messages = ctx.channelMessages(subscriber);
+  if (!messages) return [];
+  const listed = plan.top.filter((d) => postings.has(d.jobId));
+  return messages.digest(
+    listed.map((d) => ({ posting: postings.get(d.jobId)!, score: d.score, reasons: d.reasons, fit: d.fit ?? null })),
+    listed.map((d) => deliveryId(plan.uid, d.jobId)),
+    digestEmailKey(plan.uid, plan.period),
+    plan.period,
+    plan.moreCount,
+  );
 }

@@ -8,6 +8,7 @@ import type { Failpoint } from '../runtime/failpoints';
 import type { Logger } from '../runtime/logger';
 import type { Shard } from '../runtime/shard';
 import type { VerdictClient } from '../verdicts/ask-verdicts';
+import type { ChannelSender } from '../messages/dispatch-messages';
 
 /** Everything the cycle touches, passed in: tests swap the failpoints and the clock, never the database. */
 export type CycleDeps = {
@@ -32,6 +33,11 @@ export type CycleDeps = {
    * instance; null or absent while the stage is off, and then no run asks anything.
    */
   verdictClient?: VerdictClient | null;
+  /**
+   * The channels' platforms (Slack, Discord, Telegram, webhooks): one limiter per destination and
+   * the send, built once per instance. Absent: the run creates channel messages but sends none.
+   */
+  channelSender?: ChannelSender | null;
   /** Optional: wraps each phase of the cycle (the bench counts store operations per phase with it). */
   trace?: <T>(phase: CyclePhase, step: () => Promise<T>) => Promise<T>;
 };

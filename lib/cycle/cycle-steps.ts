@@ -19,6 +19,8 @@ import { repairMatchIndex, type RepairResult } from '../subscribers/repair-match
 import { isDigestMode } from '../subscribers/subscriber';
 import { describeNextDigest } from '../subscribers/describe-next-email';
 import type { RunContext } from './run-context';
+import { dispatchMessages, type MessageStats } from '../messages/dispatch-messages';
+import { disableGoneChannel } from '../messages/channel-gone';
 
 /** Matching reads pending postings in batches this big; the rest waits for the next run. */
 export const POSTINGS_PER_RUN = 2_000;
@@ -129,6 +131,7 @@ export async function claimMatches(ctx: RunContext, match: MatchResult): Promise
           settings: ctx.mail,
           now: startedAt,
         }),
+      channelMessages: ctx.channelMessages,
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
@@ -179,6 +182,7 @@ export async function flushDigests(ctx: RunContext, claims: ClaimResult): Promis
           settings: ctx.mail,
           now: startedAt,
         }),
+      channelMessages: ctx.channelMessages,
       outOfTime: () => ctx.outOfTime(modelReserveMs(ctx)),
       failpoint: deps.failpoint,
       judge: ctx.judge,
@@ -232,6 +236,34 @@ export async function dispatchEmails(ctx: RunContext): Promise<DispatchResult> {
     },
   );
   return { ...addDispatchStats(handed, found), providerRequests: ctx.limiter.requests() };
+}
+
+/**
+ * Dispatch the channels' messages (lib/messages/dispatch-messages.ts), alongside the emails' dispatch
+ * and apart from it: a slow or failing platform delays neither email nor another channel. Null
+ * when this instance has no channel sender.
+ */
+export async function dispatchChannelMessages(ctx: RunContext): Promise<MessageStats | null> {
+  const { deps, runId } = ctx;
+  if (!deps.channelSender || !ctx.commit) return null;
+  return dispatchMessages(
+    {
+      db: deps.db,
+      channelSender: deps.channelSender,
+      clock: ctx.clock,
+      outOfTime: ctx.outOfTime,
+      log: deps.log,
+      failpoint: deps.failpoint,
+      channelGone: async (row, reason) => {
+        const now = ctx.clock();
+        await disableGoneChannel(
+          { db: deps.db, settings: ctx.mail, retentionDays: deps.config.RETENTION_DAYS },
+          { row, reason, runId, now },
+        );
+      },
+    },
+    { runId },
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { emptyRunStats, type RunStats } from '../ledger/runs';
 import type { ClaimResult, DispatchResult, FetchResult, FlushResult, MatchResult, RepairResult } from './cycle-steps';
 import type { RunContext } from './run-context';
+import type { MessageStats } from '../messages/dispatch-messages';
 
 /** What the steps of one run returned, as far as it got: a step that never ran (the run threw first) is absent. */
 export type StepResults = {
@@ -9,6 +10,7 @@ export type StepResults = {
   claim?: ClaimResult;
   flush?: FlushResult;
   dispatch?: DispatchResult;
+  messages?: MessageStats | null;
   repair?: RepairResult;
 };
 
@@ -57,6 +59,7 @@ export function foldRunStats(ctx: RunContext, steps: StepResults, errors: string
     durationMs: ctx.elapsedMs(),
     phases: ctx.phases,
     sender: ctx.runSender?.timing() ?? null,
+    channels: steps.messages ?? null,
     feeds: (fetch?.feeds ?? []).map(({ source, status, postings, held, duplicates, error }) => ({
       source,
       status,

@@ -10,6 +10,8 @@ import { SEND_MAX_ATTEMPTS } from '../outbox/send-rules';
 import { shardTag, type Shard } from '../runtime/shard';
 import { createJudge, type Judge } from '../verdicts/judge-postings';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
+import { subscriberMessagesOf, type SubscriberMessagesOf } from '../messages/subscriber-messages';
+import { addDays } from '../store/timestamps';
 
 /**
  * What every step of one cycle shares, built once when the run starts: its clock and id, its part
@@ -52,6 +54,8 @@ export type RunContext = {
    * off, or the commit is (a dry run asks no model, and decides by keywords alone).
    */
   judge: Judge | null;
+  /** Subscribers' channel messages, with this run's links, clock and retention (lib/messages/subscriber-messages.ts). */
+  channelMessages: SubscriberMessagesOf;
   /** Wall time of each step, as the run record keeps it. */
   phases: Partial<Record<CyclePhase, number>>;
   /** Runs one step, timed into `phases` (and traced, when the caller traces). */
@@ -78,6 +82,7 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     slots: options.shard ? { index: options.shard.index, count: options.shard.count } : undefined,
   });
   const quota = createQuotaPause();
+  const mail = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
   const runSender = options.dryRun
     ? null
     : createRunSender(
@@ -111,8 +116,9 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     shard: options.shard,
     shardTag: options.shard ? shardTag(options.shard) : null,
     sources: configuredSources(config),
-    mail: { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET },
+    mail,
     commit: !options.dryRun,
+    channelMessages: subscriberMessagesOf({ settings: mail, runId, now: startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) }),
     limiter,
     quota,
     runSender,

@@ -2,7 +2,7 @@ import { addDays } from '../store/timestamps';
 import { checkSchema, SchemaBehind } from '../ledger/migrations/check-schema';
 import { recordRunEnd, recordRunStart, type RunStats } from '../ledger/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
-import { claimMatches, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
+import { claimMatches, dispatchChannelMessages, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';
 import { acquireLock } from './lock';
 import { dryRunCycle, type DryRunReport } from './dry-run';
@@ -19,9 +19,10 @@ export type CycleResult =
 /**
  * One cycle, top to bottom as docs/design.md §3 tells it:
  *   lock → check the store's schema version (refuse when behind) → fetch feeds, store new postings → match them against active subscribers →
- *   claim deliveries (instant: with their alert's outbox row; daily: queued) →
- *   flush today's digests when due → dispatch the outbox → repair the match index (a bounded
- *   share of its sweep) → record the run, release the lock.
+ *   claim deliveries (instant: with their alert's outbox row; daily: queued; with each, the
+ *   instant channels' messages) → flush today's digests when due (with the digest channels'
+ *   messages) → dispatch the outbox, and the channels' messages alongside → repair the match index
+ *   (a bounded share of its sweep) → record the run, release the lock.
  * Every step is safe to repeat: the ledger, not the lock, is what keeps a second run silent.
  * Each step returns what it did; the run's stats are folded from those results once, at the end.
  */
@@ -91,6 +92,13 @@ async function runSteps(ctx: RunContext, steps: StepResults): Promise<void> {
   await failpoint('after-claim');
   steps.flush = await ctx.phase('flush', () => flushDigests(ctx, claims));
   await failpoint('after-digest-claim');
-  steps.dispatch = await ctx.phase('dispatch', () => dispatchEmails(ctx));
+  // Emails and channel messages are dispatched side by side: neither waits for the other's platform.
+  const [emails, messages] = await Promise.allSettled([
+    ctx.phase('dispatch', () => dispatchEmails(ctx)),
+    ctx.phase('messages', () => dispatchChannelMessages(ctx)),
+  ]);
+  if (emails.status === 'fulfilled') steps.dispatch = emails.value;
+  if (messages.status === 'fulfilled') steps.messages = messages.value;
+  for (const settled of [emails, messages]) if (settled.status === 'rejected') throw settled.reason;
   steps.repair = await ctx.phase('repair', () => repairIndex(ctx));
 }

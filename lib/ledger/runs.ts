@@ -4,7 +4,25 @@ import type { QuotaPeriod } from '../mail/send-outcome';
 import { COLLECTIONS } from '../store/collections';
 
 /** The cycle's steps, as the run record times them (docs/design.md §3). */
-export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch' | 'repair';
+export type CyclePhase = 'fetch' | 'match' | 'claim' | 'flush' | 'dispatch' | 'messages' | 'repair';
+
+/** Channel kinds as the run record names them (lib/channels/channel.ts): the ledger keeps its own words. */
+type ChannelKindName = 'slack' | 'discord' | 'telegram' | 'webhook';
+
+/**
+ * The channels' share of a run (lib/messages/dispatch-messages.ts): messages sent, failed (given up,
+ * unknown outcome or gone), dead (out of tries, or refused for good), skipped (an opt-out), tried
+ * again later, channels disabled as gone; and sent and failed per channel kind.
+ */
+export type ChannelRunStats = {
+  sent: number;
+  failed: number;
+  dead: number;
+  skipped: number;
+  retried: number;
+  disabled: number;
+  byChannel: Partial<Record<ChannelKindName, { sent: number; failed: number }>>;
+};
 /** What a claim step gives up on: deliveries (the claim phase) or due digests (the flush phase). */
 export type ClaimsGivenUp = { deliveries: number; digests: number };
 
@@ -83,6 +101,8 @@ export type RunStats = {
    * of their phase times, above). Null before the claim ran.
    */
   sender: SenderTiming | null;
+  /** The channels' messages this run dispatched; null when the step did not run (no channel sender, or the run stopped before it). */
+  channels: ChannelRunStats | null;
   /** `held`: new postings past FEED_MAX_NEW_POSTINGS_PER_RUN, left for the next run. */
   feeds: {
     source: string;
@@ -127,6 +147,7 @@ export function emptyRunStats(runId: string, trigger: string, shard: string | nu
     durationMs: 0,
     phases: {},
     sender: null,
+    channels: null,
     feeds: [],
     errors: [],
   };

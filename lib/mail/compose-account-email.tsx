@@ -5,6 +5,7 @@ import { footerLinks, textFooter, unsubscribeHeaders, type MailSettings } from '
 import type { EmailPayload } from './email-payload';
 import { ConfirmSubscriptionEmail, confirmSubscriptionSubject } from './templates/confirm-subscription';
 import { ManageSubscriptionEmail, manageSubscriptionSubject } from './templates/manage-subscription';
+import { ChannelDisconnectedEmail, channelDisconnectedSubject } from './templates/channel-disconnected';
 
 /**
  * The emails about the account itself, as opposed to postings: the double opt-in, and the
@@ -83,6 +84,37 @@ export async function composeManageLink(input: {
     from: input.settings.from,
     to: input.subscriber.email,
     subject: manageSubscriptionSubject(),
+    html,
+    text: `${text}${textFooter(footer)}`,
+    headers: unsubscribeHeaders(footer.unsubscribeUrl),
+  };
+}
+
+/** The email that tells a subscriber one of their channels answered "gone" and was disabled. */
+export async function composeChannelDisconnected(input: {
+  subscriber: Pick<Subscriber, 'id' | 'email' | 'linkVersion'>;
+  channel: { kindName: string; label: string };
+  reason: string;
+  settings: MailSettings;
+  now: Date;
+}): Promise<EmailPayload> {
+  const footer = footerLinks(input.settings, input.subscriber, input.now);
+  const { kindName, label } = input.channel;
+  const html = await render(
+    <ChannelDisconnectedEmail kindName={kindName} label={label} reason={input.reason} preferencesUrl={footer.preferencesUrl} footer={footer} />,
+  );
+  const text = [
+    `Your ${kindName} channel was disconnected`,
+    '',
+    `Scout tried to send postings to ${label || `your ${kindName} channel`}, and ${kindName} answered that it is gone (${input.reason}). Scout stopped sending there; your email alerts and other channels go on as before.`,
+    '',
+    'If you still want postings there, remove the channel on your preferences page and add it again with a working address:',
+    footer.preferencesUrl,
+  ].join('\n');
+  return {
+    from: input.settings.from,
+    to: input.subscriber.email,
+    subject: channelDisconnectedSubject(kindName),
     html,
     text: `${text}${textFooter(footer)}`,
     headers: unsubscribeHeaders(footer.unsubscribeUrl),

@@ -27,7 +27,7 @@ export type DispatchStats = {
 export const MAX_BATCH_BYTES = 3_000_000;
 
 export const emptyDispatchStats = (): DispatchStats => ({
-  sent: { alert: 0, digest: 0, confirm: 0, manage: 0, welcome: 0 },
+  sent: { alert: 0, digest: 0, confirm: 0, manage: 0, welcome: 0, channel: 0 },
   skipped: 0,
   failed: 0,
   dead: 0,

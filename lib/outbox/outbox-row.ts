@@ -14,8 +14,8 @@ import { COLLECTIONS } from '../store/collections';
  * cap, placed in a later hour's allowance): no send path leases it, and the dispatcher turns it
  * `pending` once its time has come (release-held-rows.ts).
  */
-export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage' | 'welcome';
-export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage', 'welcome'];
+export type EmailKind = 'alert' | 'digest' | 'confirm' | 'manage' | 'welcome' | 'channel';
+export const EMAIL_KINDS: EmailKind[] = ['alert', 'digest', 'confirm', 'manage', 'welcome', 'channel'];
 
 /**
  * Opt-outs win, checked in the same step that leases the row: job emails go only to active
@@ -29,6 +29,8 @@ export const MAY_RECEIVE: Record<EmailKind, readonly string[]> = {
   confirm: ['pending'],
   manage: ['active', 'paused'],
   welcome: ['active'],
+  // "Your Slack channel was disconnected": news about their account, as the preferences link is.
+  channel: ['active', 'paused'],
 };
 
 /**
@@ -72,6 +74,8 @@ export type OutboxRow = {
 export const alertEmailKey = (uid: string, deliveryIds: string[]) => `alert_${uid}_${shortHash([...deliveryIds].sort().join(','), 16)}`;
 /** The double opt-in email's key, as docs/design.md §4 names it: one per confirmation ever sent to the subscriber. */
 export const confirmEmailKey = (uid: string, seq: number) => `confirm_${uid}_${seq}`;
+/** The email saying a channel answered "gone" and was disabled: one per channel (a channel is disabled once). */
+export const channelGoneEmailKey = (uid: string, channelId: string) => `channel_${uid}_${channelId}`;
 /** The "you're already subscribed, here is your preferences link" email's key. */
 export const manageEmailKey = (uid: string, seq: number) => `manage_${uid}_${seq}`;
 /**

@@ -11,9 +11,11 @@ export type FailpointName =
   | 'before-send'
   | 'after-send'
   | 'before-record'
-  | 'before-digest-marks';
+  | 'before-digest-marks'
+  | 'before-message-send'
+  | 'after-message-send';
 
-export type Failpoint = (name: FailpointName, context?: { emailKey?: string }) => Promise<void>;
+export type Failpoint = (name: FailpointName, context?: { emailKey?: string; messageKey?: string }) => Promise<void>;
 
 export const noFailpoints: Failpoint = async () => {};
 

@@ -20,6 +20,8 @@ export const COLLECTIONS = {
   deliveries: 'deliveries',
   /** The outbox, by email key (lib/outbox/outbox-row.ts). */
   emails: 'emails',
+  /** The channels' outbox: one row per subscriber, channel and delivery set (lib/messages/message-row.ts). */
+  messages: 'messages',
   /** What each cycle did, by runId (lib/ledger/runs.ts). */
   runs: 'runs',
   /** Each feed's validators and health, by source (lib/feeds/feed-state.ts). */

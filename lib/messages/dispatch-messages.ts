@@ -1,0 +1,180 @@
+import type { DocumentReference, Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { ChannelKind } from '../channels/channel';
+import type { ChannelSendOutcome } from '../channels/channel-outcome';
+import type { Failpoint } from '../runtime/failpoints';
+import type { Logger } from '../runtime/logger';
+import type { ChannelRunStats } from '../ledger/runs';
+import { takeLease, writeHeld } from '../store/lease';
+import { shortHash } from '../store/short-hash';
+import { subscribersCollection } from '../subscribers/subscriber';
+import { messagesCollection, webhookMessageId, type MessageRow } from './message-row';
+import { reasonNotToSend, stepAfterAbandoned, stepAfterAnswer, type MessageStep } from './message-rules';
+
+/** How long a leased message is ours: a send's timeout, a limiter's wait and the record, with room to spare. */
+export const MESSAGE_LEASE_MS = 60_000;
+/** Rows one dispatch considers; the rest wait for the next run (channel messages are a small share of the work). */
+const MESSAGES_PER_RUN = 2_000;
+/** Destinations sent to at once: each is sent to one message at a time, in order, at its platform's pace. */
+const DESTINATIONS_AT_ONCE = 16;
+
+/** A channel's platform, as the dispatcher uses it: a limiter per destination, and one send. */
+export type ChannelSender = {
+  /** Waits until the destination may be sent to (its platform's documented rate). */
+  take(kind: ChannelKind, destination: string): Promise<void>;
+  /** After a 429's retry-after: holds that destination back. */
+  hold(kind: ChannelKind, destination: string, ms: number): void;
+  send(
+    target: { kind: ChannelKind; destination: string; secret: string | null },
+    request: { body: string; messageId: string; attempt: number },
+  ): Promise<ChannelSendOutcome>;
+};
+
+export type MessageDispatchDeps = {
+  db: Firestore;
+  channelSender: ChannelSender;
+  clock: () => Date;
+  outOfTime: () => boolean;
+  log: Logger;
+  failpoint?: Failpoint;
+  /** A destination answered "gone": disable the channel and tell the subscriber (channel-gone.ts). */
+  channelGone: (row: MessageRow, reason: string) => Promise<void>;
+};
+
+/** What a dispatch of messages did, as the run record keeps it. */
+export type MessageStats = ChannelRunStats;
+
+export const emptyMessageStats = (): MessageStats => ({ sent: 0, failed: 0, dead: 0, skipped: 0, retried: 0, disabled: 0, byChannel: {} });
+
+/**
+ * dispatch messages: the channels' outbox, apart from email's so one channel's failure never delays
+ * another's, nor email. Rows whose sender died are settled per their kind (message-rules.ts); then
+ * the pending rows whose time has come are sent, one destination's rows in order at its platform's
+ * pace, many destinations at once, each row: wait for the destination → lease → re-check the
+ * opt-outs → send → record.
+ */
+export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId: string }): Promise<MessageStats> {
+  const stats = emptyMessageStats();
+  const now = deps.clock();
+  await settleAbandoned(deps, input, stats, now);
+  if (deps.outOfTime()) return stats;
+  const due = await messagesCollection(deps.db)
+    .where('status', '==', 'pending')
+    .where('notBefore', '<=', now)
+    .orderBy('notBefore')
+    .limit(MESSAGES_PER_RUN)
+    .get();
+  const byDestination = new Map<string, DocumentReference<MessageRow>[]>();
+  for (const doc of due.docs) {
+    const key = `${doc.get('uid') as string}/${doc.get('channelId') as string}`;
+    byDestination.set(key, [...(byDestination.get(key) ?? []), doc.ref]);
+  }
+  const queues = [...byDestination.values()];
+  const workers = Array.from({ length: Math.min(DESTINATIONS_AT_ONCE, queues.length) }, async () => {
+    for (let refs = queues.shift(); refs; refs = queues.shift())
+      for (const ref of refs) {
+        if (deps.outOfTime()) return;
+        await sendOne(deps, input, ref, stats);
+      }
+  });
+  await Promise.all(workers);
+  return stats;
+}
+
+async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string }, stats: MessageStats, now: Date) {
+  const abandoned = await messagesCollection(deps.db).where('status', '==', 'sending').where('leaseUntil', '<=', now).limit(MESSAGES_PER_RUN).get();
+  for (const doc of abandoned.docs) {
+    const taken = await takeLease(doc.ref, (snap) => {
+      const row = snap.data();
+      if (!row || row.status !== 'sending' || !row.leaseUntil || row.leaseUntil > now) return { done: null };
+      const step = stepAfterAbandoned(row, now);
+      return { take: stepFields(step, input.runId, row), as: { row, step } };
+    }, { read: doc });
+    if (!('taken' in taken) || !taken.as) continue;
+    const { row, step } = taken.as;
+    count(stats, row, step);
+    if (step.status === 'pending') stats.retried += 1;
+    logStep(deps, input, doc.id, row, step);
+  }
+}
+
+/** One message: the destination's turn, the lease, the opt-out check, the send, the record. */
+async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, ref: DocumentReference<MessageRow>, stats: MessageStats) {
+  const peek = (await ref.get()).data();
+  if (!peek || peek.status !== 'pending') return;
+  const subscriberRef = subscribersCollection(deps.db).doc(peek.uid);
+  const channel = (await subscriberRef.get()).data()?.channels?.find((c) => c.id === peek.channelId);
+  if (channel?.status === 'active') await deps.channelSender.take(channel.kind, channel.destination);
+  const now = deps.clock();
+  const lease = await takeLease(ref, (snap) => {
+    const row = snap.data();
+    if (!row || row.status !== 'pending' || (row.notBefore && row.notBefore > now)) return { done: null };
+    return {
+      take: {
+        status: 'sending',
+        leaseOwner: input.runId,
+        leaseUntil: new Date(now.getTime() + MESSAGE_LEASE_MS),
+        attempts: row.attempts + 1,
+        firstAttemptAt: row.firstAttemptAt ?? now,
+      },
+      as: { ...row, attempts: row.attempts + 1 },
+    };
+  });
+  if (!('taken' in lease) || !lease.as) return;
+  const row = lease.as;
+  // Opt-outs win, read again right before the send: a paused or removed channel, or a subscriber who left, gets nothing.
+  const subscriber = (await subscriberRef.get()).data() ?? null;
+  const current = subscriber?.channels?.find((c) => c.id === row.channelId);
+  const reason = reasonNotToSend(subscriber && { status: subscriber.status, channels: subscriber.channels ?? [] }, row);
+  if (reason || !current || !row.body) {
+    const step: MessageStep = { status: 'skipped', lastError: reason ?? 'no_body', notBefore: null };
+    await record(deps, ref, lease.taken, step, input.runId, row);
+    count(stats, row, step);
+    return;
+  }
+  await deps.failpoint?.('before-message-send', { messageKey: ref.id });
+  const outcome = await deps.channelSender.send(current, { body: row.body, messageId: webhookMessageId(ref.id), attempt: row.attempts });
+  await deps.failpoint?.('after-message-send', { messageKey: ref.id });
+  if (outcome.status === 'refused' && outcome.retryAfterMs) deps.channelSender.hold(current.kind, current.destination, outcome.retryAfterMs);
+  const step = stepAfterAnswer(row, outcome, deps.clock());
+  await record(deps, ref, lease.taken, step, input.runId, row);
+  count(stats, row, step);
+  if (step.status === 'pending') stats.retried += 1;
+  logStep(deps, input, ref.id, row, step);
+  if (step.disableChannel) {
+    stats.disabled += 1;
+    await deps.channelGone(row, step.disableChannel);
+  }
+}
+
+/** The result, fenced by our lease: a run that took the row over after our lease expired keeps it. */
+async function record(deps: MessageDispatchDeps, ref: DocumentReference<MessageRow>, version: Timestamp, step: MessageStep, runId: string, row: MessageRow) {
+  const written = await writeHeld(ref, version, stepFields(step, runId, row, deps.clock()));
+  if (!written) deps.log('message.record_lost', { runId, message: shortHash(ref.id, 12), status: step.status });
+}
+
+/** The fields a step writes: the lease let go, and a final row's body dropped (nothing can send it again). */
+function stepFields(step: MessageStep, runId: string, row: Pick<MessageRow, 'body'>, now?: Date) {
+  const final = step.status !== 'pending';
+  return {
+    status: step.status,
+    lastError: step.lastError,
+    notBefore: step.notBefore,
+    leaseOwner: final ? runId : null,
+    leaseUntil: null,
+    body: final ? null : row.body,
+    ...(step.status === 'sent' ? { sentAt: now ?? null, detail: step.detail ?? null } : {}),
+  };
+}
+
+function count(stats: MessageStats, row: Pick<MessageRow, 'channel'>, step: MessageStep) {
+  const of = (stats.byChannel[row.channel] ??= { sent: 0, failed: 0 });
+  if (step.status === 'sent') (stats.sent += 1), (of.sent += 1);
+  if (step.status === 'failed') (stats.failed += 1), (of.failed += 1);
+  if (step.status === 'dead') (stats.dead += 1), (of.failed += 1);
+  if (step.status === 'skipped') stats.skipped += 1;
+}
+
+function logStep(deps: MessageDispatchDeps, input: { runId: string }, key: string, row: Pick<MessageRow, 'channel' | 'kind'>, step: MessageStep) {
+  if (step.status === 'sent') return;
+  deps.log(`message.${step.status}`, { runId: input.runId, message: shortHash(key, 12), channel: row.channel, kind: row.kind, error: step.lastError });
+}
