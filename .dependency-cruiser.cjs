@@ -28,7 +28,7 @@ const TIERS = [
   {
     tier: 'engine', // the work that sends: verdicts, the outbox, the claims
     folders: ['verdicts', 'outbox', 'messages', 'claims'],
-    within: { claims: ['verdicts', 'outbox', 'messages'] },
+    within: { messages: ['outbox'], claims: ['verdicts', 'outbox', 'messages'] },
   },
   {
     tier: 'surfaces', // what people see and do: preview, feedback, archive, subscriptions, ops views

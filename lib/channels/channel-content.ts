@@ -31,7 +31,12 @@ export type ChannelLinks = {
 };
 
 export type ChannelContent =
-  | { type: 'alert'; postings: ChannelPosting[]; /** matches left out of this message (platform limits) */ more: number; links: ChannelLinks }
+  | {
+      type: 'alert';
+      postings: ChannelPosting[];
+      /** matches left out of this message (platform limits) */ more: number;
+      links: ChannelLinks;
+    }
   | {
       type: 'digest';
       /** The subscriber's local day or ISO week the digest is for (`2026-12-06`, `2026-W49`). */

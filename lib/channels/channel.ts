@@ -19,7 +19,12 @@ export const CHANNEL_STATUSES = ['verifying', 'active', 'paused', 'disabled'] as
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
 /** How a kind is named on a page or in an email. */
-export const CHANNEL_KIND_NAMES: Record<ChannelKind, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', webhook: 'Webhook' };
+export const CHANNEL_KIND_NAMES: Record<ChannelKind, string> = {
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  webhook: 'Webhook',
+};
 
 /** Channels a subscriber may have at once: each is another send per alert, and the document carries them. */
 export const MAX_CHANNELS = 5;

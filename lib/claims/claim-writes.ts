@@ -65,7 +65,11 @@ export function alertWrites(
   if (!runSender)
     return {
       atomicWrites: alerts.map((alert) => ({
-        write: { size: alert.sending.length + 1 + alert.messages.length, bytes: bytesOf(alert), apply: (batch) => create(batch, alert, alert.row) },
+        write: {
+          size: alert.sending.length + 1 + alert.messages.length,
+          bytes: bytesOf(alert),
+          apply: (batch) => create(batch, alert, alert.row),
+        },
         subscribers: [alert.subscriber],
         sendBatch: null,
       })),

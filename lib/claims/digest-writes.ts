@@ -25,7 +25,9 @@ type Landed = { claimed: number; items: number; skippedSubscribers: number; notA
  */
 export async function commitDigests(ctx: FlushContext, composed: ComposedDigest[], options: { holdOpenBatch: boolean }): Promise<Landed> {
   const fresh = composed.flatMap(({ plan, row, messages }, i) =>
-    row ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, messages, index: i, writes: firstWriteSize(plan) + messages.length }] : [],
+    row
+      ? [{ emailKey: digestEmailKey(plan.uid, plan.period), row, plan, messages, index: i, writes: firstWriteSize(plan) + messages.length }]
+      : [],
   );
   const sendBatches = ctx.runSender ? ctx.runSender.pack(fresh) : [];
   const heldBatch = options.holdOpenBatch && sendBatches.at(-1)?.open ? sendBatches.pop()! : null;
@@ -86,7 +88,10 @@ function atomicWrite(db: Firestore, part: DigestWrite, messages: PlannedMessage[
   const { row, updates } = part;
   return {
     size: updates.length + (row ? 1 : 0) + messages.length,
-    bytes: updates.length * DELIVERY_BYTES + (row ? payloadBytes(payloadOf(row)) : 0) + messages.reduce((n, m) => n + (m.row.body?.length ?? 0) + 500, 0),
+    bytes:
+      updates.length * DELIVERY_BYTES +
+      (row ? payloadBytes(payloadOf(row)) : 0) +
+      messages.reduce((n, m) => n + (m.row.body?.length ?? 0) + 500, 0),
     apply(batch) {
       if (row) batch.create(outboxCollection(db).doc(part.emailKey), row);
       for (const m of messages) batch.create(messagesCollection(db).doc(m.key), m.row);

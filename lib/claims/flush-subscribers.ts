@@ -185,7 +185,12 @@ async function composeDigestRow(
 }
 
 /** The digest's copies for the subscriber's digest channels: the items the email lists, keyed by the digest's own key. */
-function digestMessages(ctx: FlushContext, plan: FlushPlan, subscriber: Subscriber, postings: Map<string, StoredPosting>): PlannedMessage[] {
+function digestMessages(
+  ctx: FlushContext,
+  plan: FlushPlan,
+  subscriber: Subscriber,
+  postings: Map<string, StoredPosting>,
+): PlannedMessage[] {
   const messages = ctx.channelMessages(subscriber);
   if (!messages) return [];
   const listed = plan.top.filter((d) => postings.has(d.jobId));

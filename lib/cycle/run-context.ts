@@ -82,7 +82,6 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     slots: options.shard ? { index: options.shard.index, count: options.shard.count } : undefined,
   });
   const quota = createQuotaPause();
-  const mail = { appUrl: config.APP_URL, from: config.MAIL_FROM, linkSecret: config.LINK_SECRET };
   const runSender = options.dryRun
     ? null
     : createRunSender(
@@ -116,9 +115,9 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
     shard: options.shard,
     shardTag: options.shard ? shardTag(options.shard) : null,
     sources: configuredSources(config),
-    mail,
+    mail: mailSettingsOf(config),
     commit: !options.dryRun,
-    channelMessages: subscriberMessagesOf({ settings: mail, runId, now: startedAt, expireAt: addDays(startedAt, config.RETENTION_DAYS) }),
+    channelMessages: channelMessagesOf(config, runId, startedAt),
     limiter,
     quota,
     runSender,
@@ -138,13 +137,26 @@ export function createRunContext(deps: CycleDeps, options: CycleOptions): RunCon
           })
         : null,
     phases,
-    phase: async (name, step) => {
-      const started = deps.wallClock();
-      try {
-        return await (deps.trace ? deps.trace(name, step) : step());
-      } finally {
-        phases[name] = deps.wallClock() - started;
-      }
-    },
+    phase: timedPhase(deps, phases),
   };
 }
+
+/** Runs one step, its wall time kept in `phases` (and traced, when the caller traces). */
+const timedPhase =
+  (deps: CycleDeps, phases: RunContext['phases']): RunContext['phase'] =>
+  async (name, step) => {
+    const started = deps.wallClock();
+    try {
+      return await (deps.trace ? deps.trace(name, step) : step());
+    } finally {
+      phases[name] = deps.wallClock() - started;
+    }
+  };
+
+const mailSettingsOf = (config: CycleDeps['config']) => ({
+  appUrl: config.APP_URL,
+  from: config.MAIL_FROM,
+  linkSecret: config.LINK_SECRET,
+});
+const channelMessagesOf = (config: CycleDeps['config'], runId: string, now: Date) =>
+  subscriberMessagesOf({ settings: mailSettingsOf(config), runId, now, expireAt: addDays(now, config.RETENTION_DAYS) });

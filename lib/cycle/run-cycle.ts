@@ -2,7 +2,15 @@ import { addDays } from '../store/timestamps';
 import { checkSchema, SchemaBehind } from '../ledger/migrations/check-schema';
 import { recordRunEnd, recordRunStart, type RunStats } from '../ledger/runs';
 import type { CycleDeps, CycleOptions } from './cycle-deps';
-import { claimMatches, dispatchChannelMessages, dispatchEmails, fetchFeeds, flushDigests, matchNewPostings, repairIndex } from './cycle-steps';
+import {
+  claimMatches,
+  dispatchChannelMessages,
+  dispatchEmails,
+  fetchFeeds,
+  flushDigests,
+  matchNewPostings,
+  repairIndex,
+} from './cycle-steps';
 import { describeError, foldRunStats, type StepResults } from './fold-run-stats';
 import { acquireLock } from './lock';
 import { dryRunCycle, type DryRunReport } from './dry-run';

@@ -101,7 +101,13 @@ export async function composeChannelDisconnected(input: {
   const footer = footerLinks(input.settings, input.subscriber, input.now);
   const { kindName, label } = input.channel;
   const html = await render(
-    <ChannelDisconnectedEmail kindName={kindName} label={label} reason={input.reason} preferencesUrl={footer.preferencesUrl} footer={footer} />,
+    <ChannelDisconnectedEmail
+      kindName={kindName}
+      label={label}
+      reason={input.reason}
+      preferencesUrl={footer.preferencesUrl}
+      footer={footer}
+    />,
   );
   const text = [
     `Your ${kindName} channel was disconnected`,

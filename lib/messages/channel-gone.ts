@@ -28,7 +28,9 @@ export async function disableGoneChannel(
       const channels = subscriber?.channels ?? [];
       const channel = channels.find((c) => c.id === row.channelId);
       if (!subscriber || !channel || channel.status === 'disabled') return { done: false };
-      const disabled = channels.map((c) => (c.id === channel.id ? { ...c, status: 'disabled' as const, disabledAt: now, disabledReason: reason } : c));
+      const disabled = channels.map((c) =>
+        c.id === channel.id ? { ...c, status: 'disabled' as const, disabledAt: now, disabledReason: reason } : c,
+      );
       const tell = subscriber.status === 'active' || subscriber.status === 'paused';
       const payload = tell
         ? await composeChannelDisconnected({
@@ -45,7 +47,15 @@ export async function disableGoneChannel(
           if (!payload) return;
           batch.create(
             outboxCollection(db).doc(channelGoneEmailKey(row.uid, channel.id)),
-            newOutboxRow({ uid: row.uid, kind: 'channel', deliveryIds: [], payload, runId: input.runId, now, expireAt: addDays(now, deps.retentionDays) }),
+            newOutboxRow({
+              uid: row.uid,
+              kind: 'channel',
+              deliveryIds: [],
+              payload,
+              runId: input.runId,
+              now,
+              expireAt: addDays(now, deps.retentionDays),
+            }),
           );
         },
         result: true,

@@ -81,14 +81,22 @@ export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId
 }
 
 async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string }, stats: MessageStats, now: Date) {
-  const abandoned = await messagesCollection(deps.db).where('status', '==', 'sending').where('leaseUntil', '<=', now).limit(MESSAGES_PER_RUN).get();
+  const abandoned = await messagesCollection(deps.db)
+    .where('status', '==', 'sending')
+    .where('leaseUntil', '<=', now)
+    .limit(MESSAGES_PER_RUN)
+    .get();
   for (const doc of abandoned.docs) {
-    const taken = await takeLease(doc.ref, (snap) => {
-      const row = snap.data();
-      if (!row || row.status !== 'sending' || !row.leaseUntil || row.leaseUntil > now) return { done: null };
-      const step = stepAfterAbandoned(row, now);
-      return { take: stepFields(step, input.runId, row), as: { row, step } };
-    }, { read: doc });
+    const taken = await takeLease(
+      doc.ref,
+      (snap) => {
+        const row = snap.data();
+        if (!row || row.status !== 'sending' || !row.leaseUntil || row.leaseUntil > now) return { done: null };
+        const step = stepAfterAbandoned(row, now);
+        return { take: stepFields(step, input.runId, row), as: { row, step } };
+      },
+      { read: doc },
+    );
     if (!('taken' in taken) || !taken.as) continue;
     const { row, step } = taken.as;
     count(stats, row, step);
@@ -134,7 +142,8 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, ref:
   await deps.failpoint?.('before-message-send', { messageKey: ref.id });
   const outcome = await deps.channelSender.send(current, { body: row.body, messageId: webhookMessageId(ref.id), attempt: row.attempts });
   await deps.failpoint?.('after-message-send', { messageKey: ref.id });
-  if (outcome.status === 'refused' && outcome.retryAfterMs) deps.channelSender.hold(current.kind, current.destination, outcome.retryAfterMs);
+  if (outcome.status === 'refused' && outcome.retryAfterMs)
+    deps.channelSender.hold(current.kind, current.destination, outcome.retryAfterMs);
   const step = stepAfterAnswer(row, outcome, deps.clock());
   await record(deps, ref, lease.taken, step, input.runId, row);
   count(stats, row, step);
@@ -147,7 +156,14 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, ref:
 }
 
 /** The result, fenced by our lease: a run that took the row over after our lease expired keeps it. */
-async function record(deps: MessageDispatchDeps, ref: DocumentReference<MessageRow>, version: Timestamp, step: MessageStep, runId: string, row: MessageRow) {
+async function record(
+  deps: MessageDispatchDeps,
+  ref: DocumentReference<MessageRow>,
+  version: Timestamp,
+  step: MessageStep,
+  runId: string,
+  row: MessageRow,
+) {
   const written = await writeHeld(ref, version, stepFields(step, runId, row, deps.clock()));
   if (!written) deps.log('message.record_lost', { runId, message: shortHash(ref.id, 12), status: step.status });
 }
@@ -168,13 +184,28 @@ function stepFields(step: MessageStep, runId: string, row: Pick<MessageRow, 'bod
 
 function count(stats: MessageStats, row: Pick<MessageRow, 'channel'>, step: MessageStep) {
   const of = (stats.byChannel[row.channel] ??= { sent: 0, failed: 0 });
-  if (step.status === 'sent') (stats.sent += 1), (of.sent += 1);
-  if (step.status === 'failed') (stats.failed += 1), (of.failed += 1);
-  if (step.status === 'dead') (stats.dead += 1), (of.failed += 1);
-  if (step.status === 'skipped') stats.skipped += 1;
+  if (step.status === 'sent') {
+    stats.sent += 1;
+    of.sent += 1;
+  } else if (step.status === 'failed' || step.status === 'dead') {
+    stats[step.status] += 1;
+    of.failed += 1;
+  } else if (step.status === 'skipped') stats.skipped += 1;
 }
 
-function logStep(deps: MessageDispatchDeps, input: { runId: string }, key: string, row: Pick<MessageRow, 'channel' | 'kind'>, step: MessageStep) {
+function logStep(
+  deps: MessageDispatchDeps,
+  input: { runId: string },
+  key: string,
+  row: Pick<MessageRow, 'channel' | 'kind'>,
+  step: MessageStep,
+) {
   if (step.status === 'sent') return;
-  deps.log(`message.${step.status}`, { runId: input.runId, message: shortHash(key, 12), channel: row.channel, kind: row.kind, error: step.lastError });
+  deps.log(`message.${step.status}`, {
+    runId: input.runId,
+    message: shortHash(key, 12),
+    channel: row.channel,
+    kind: row.kind,
+    error: step.lastError,
+  });
 }

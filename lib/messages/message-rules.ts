@@ -53,7 +53,9 @@ export function stepAfterAnswer(
       return retry(outcome.error, outcome.retryAfterMs);
     case 'unknown':
       // The platform may have posted it: an alert that must not repeat is given up, visibly.
-      return mustNotRepeat(row) ? { status: 'failed', lastError: `unknown_outcome: ${outcome.error}`, notBefore: null } : retry(outcome.error, null);
+      return mustNotRepeat(row)
+        ? { status: 'failed', lastError: `unknown_outcome: ${outcome.error}`, notBefore: null }
+        : retry(outcome.error, null);
     case 'gone':
       return { status: 'failed', lastError: `gone: ${outcome.error}`, notBefore: null, disableChannel: outcome.error };
     case 'rejected':

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { estimatedSecretBits } from './secret-strength';
 import { DEFAULT_MATCH_INDEX_SHARDS, isMatchIndexShardCount, MAX_MATCH_INDEX_SHARDS } from './shard';
@@ -96,8 +97,8 @@ export const configSchema = z.object({
   CHANNEL_ALLOW_LOOPBACK: flag(false),
   /**
    * The Telegram channel (docs/channels.md): Scout's bot, from @BotFather. Telegram is offered only
-   * when the token and the bot's username are set; the webhook secret is what Telegram sends back in
-   * X-Telegram-Bot-Api-Secret-Token (1–256 of A–Z, a–z, 0–9, _ and -).
+   * when the token and the bot's username are both set. The secret Telegram sends back on every
+   * update is derived, not set (telegramWebhookSecret); `scout telegram connect` registers it.
    */
   TELEGRAM_BOT_TOKEN: z
     .string()
@@ -106,10 +107,6 @@ export const configSchema = z.object({
   TELEGRAM_BOT_USERNAME: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]{3,31}$/, "must be the bot's username, without the @")
-    .optional(),
-  TELEGRAM_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16–256 characters of A–Z, a–z, 0–9, _ and -')
     .optional(),
   TELEGRAM_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.telegram.org'),
   /**
@@ -225,21 +222,33 @@ export function aiProblems(env: Record<string, string>): string[] {
   );
 }
 
-/** The variables of Scout's Telegram bot: all three, or none (Telegram is then not offered). */
-export const TELEGRAM_VARIABLES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_BOT_USERNAME', 'TELEGRAM_WEBHOOK_SECRET'] as const;
+/** The variables of Scout's Telegram bot: both, or neither (Telegram is then not offered). */
+export const TELEGRAM_VARIABLES = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_BOT_USERNAME'] as const;
 
 /** Half a bot is a mistake, not "off": naming the missing variables. Takes the cleaned, unparsed values. */
 export function telegramProblems(env: Record<string, string>): string[] {
   const set = TELEGRAM_VARIABLES.filter((name) => env[name] !== undefined);
   if (set.length === 0) return [];
   return TELEGRAM_VARIABLES.filter((name) => env[name] === undefined).map(
-    (name) => `${name} is required when ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set (the Telegram channel needs all three)`,
+    (name) => `${name} is required when ${set.join(' and ')} ${set.length === 1 ? 'is' : 'are'} set (the Telegram channel needs both)`,
   );
 }
 
 /** Whether the Telegram channel is offered: Scout's bot is configured. */
-export function telegramEnabled(config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME' | 'TELEGRAM_WEBHOOK_SECRET'>): boolean {
-  return Boolean(config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME && config.TELEGRAM_WEBHOOK_SECRET);
+export function telegramEnabled(config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME'>): boolean {
+  return Boolean(config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME);
+}
+
+/**
+ * The secret Telegram sends back in X-Telegram-Bot-Api-Secret-Token on every update to
+ * /api/telegram: derived from LINK_SECRET and the bot's token (a keyed hash with its own label), so
+ * an operator sets nothing more, and a new token or link secret gives a new one (run
+ * `scout telegram connect` again). 43 characters of base64url, within Telegram's 1–256 of A–Z, a–z, 0–9, _ and -.
+ */
+export function telegramWebhookSecret(config: Pick<Config, 'LINK_SECRET' | 'TELEGRAM_BOT_TOKEN'>): string {
+  return createHmac('sha256', config.LINK_SECRET)
+    .update(`telegram-webhook\0${config.TELEGRAM_BOT_TOKEN ?? ''}`)
+    .digest('base64url');
 }
 
 /** Whether the optional AI verdict stage is configured (off by default: keyword matching alone). */

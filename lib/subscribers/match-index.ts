@@ -56,7 +56,10 @@ export const matchIndexCollection = (db: Firestore) => db.collection(COLLECTIONS
 export const matchIndexShardRef = (db: Firestore, k: number, count: number) => matchIndexCollection(db).doc(matchIndexShardId(k, count));
 
 /** What the index holds of a subscriber: the stored subscriber without `about` and the bookkeeping dates. */
-export type IndexedSubscriber = Omit<Subscriber, 'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt' | 'channels'>;
+export type IndexedSubscriber = Omit<
+  Subscriber,
+  'about' | 'createdAt' | 'confirmedAt' | 'updatedAt' | 'signupNonce' | 'expireAt' | 'channels'
+>;
 
 const MODE_CODES: Record<DeliveryMode, string> = { instant: 'i', daily: 'd', weekly: 'w', feed: 'f' };
 const MODE_OF_CODE = Object.fromEntries(Object.entries(MODE_CODES).map(([mode, code]) => [code, mode])) as Record<string, DeliveryMode>;

@@ -8,6 +8,7 @@ import { createResendMailer } from '../mail/mailer';
 import { createSendLimiter, SEND_CONCURRENCY } from '../mail/send-limiter';
 import { createAuthFailureLog } from '../ops/auth-failures';
 import { createVerdictClient } from '../verdicts/ask-verdicts';
+import { createChannelSender } from '../messages/channel-sender';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -39,6 +40,7 @@ export function buildDeps(config: Config): AppDeps {
     }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
+    channelSender: createChannelSender(config, { clock: () => new Date(), sleep }),
   };
 }
 

@@ -44,7 +44,7 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-const LEDGER = ['users', 'jobs', 'deliveries', 'emails', 'feeds', 'locks'];
+const LEDGER = ['users', 'jobs', 'deliveries', 'emails', 'messages', 'feeds', 'locks'];
 
 /**
  * A fresh Scout for one test: its own Firestore project on the shared emulator, its own mail

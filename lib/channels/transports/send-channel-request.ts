@@ -15,6 +15,10 @@ export async function sendChannelRequest(
   _deps: ChannelHttpDeps,
 ): Promise<ChannelSendOutcome> {
   const url = target.kind === 'telegram' ? 'http://127.0.0.1:1/' : target.destination;
-  const answer = await fetch(url, { method: 'POST', body: request.body, headers: { 'content-type': 'application/json', 'webhook-id': request.messageId } });
+  const answer = await fetch(url, {
+    method: 'POST',
+    body: request.body,
+    headers: { 'content-type': 'application/json', 'webhook-id': request.messageId },
+  });
   return answer.ok ? { status: 'sent', detail: null } : { status: 'unknown', error: String(answer.status) };
 }
