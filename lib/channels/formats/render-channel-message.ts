@@ -37,11 +37,24 @@ function fitted(kind: ChannelKind, content: ChannelContent, target: ChannelTarge
   const format = FORMATS[kind];
   if (content.type === 'test') return { shown: 0, payload: format.render(content, target) };
   const all = content.postings;
-  for (let shown = Math.min(all.length, format.most); shown >= 0; shown--) {
-    const candidate = { ...content, postings: all.slice(0, shown), more: content.more + all.length - shown };
-    const payload = format.render(candidate, target);
-    if (format.problems(payload).length === 0) return { shown, payload };
+  /** The payload showing the first `shown` postings, or null when it breaks a limit. */
+  const within = (shown: number) => {
+    const payload = format.render({ ...content, postings: all.slice(0, shown), more: content.more + all.length - shown }, target);
+    return format.problems(payload).length === 0 ? payload : null;
+  };
+  let high = Math.min(all.length, format.most);
+  const whole = within(high);
+  if (whole) return { shown: high, payload: whole };
+  // Fewer postings make a smaller message, so the most that fit is found by halving.
+  let low = -1;
+  let best: unknown = null;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const payload = within(middle);
+    if (payload) [low, best] = [middle, payload];
+    else high = middle;
   }
+  if (best) return { shown: low, payload: best };
   // Only Scout's own text is left by then (the headline and its links): a bug, not a feed's doing.
   throw new Error(`A ${kind} message is over the platform's limits even without postings.`);
 }

@@ -66,8 +66,11 @@ export function slackUrl(raw: string | null | undefined): string | null {
   return safe.replace(/[<>|]/g, (c) => encodeURIComponent(c)).replace(/&/g, '&amp;');
 }
 
-/** `<url|label>`, or the label alone when there is no safe URL. The label is already escaped. */
-const link = (url: string | null, label: string) => (url ? `<${url}|${label}>` : label);
+/**
+ * `<url|label>`, or the label alone when there is no safe URL. The label is already escaped; a `|`
+ * in it becomes a look-alike (∣), so the label has one reading however Slack splits at pipes.
+ */
+const link = (url: string | null, label: string) => (url ? `<${url}|${label.replace(/\|/g, '\u2223')}>` : label);
 
 const mrkdwn = (text: string): SlackText => ({ type: 'mrkdwn', text, verbatim: true });
 
