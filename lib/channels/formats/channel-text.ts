@@ -38,12 +38,12 @@ export function oneLine(raw: string | null | undefined): string {
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
- * `text` escaped grapheme by grapheme, at most `max` UTF-16 code units long, with "…" when cut.
+ * `text` escaped grapheme by grapheme, at most `max` UTF-16 units long, with "…" when cut.
  * Cutting whole graphemes never splits a surrogate pair, a flag or a ZWJ emoji, and cutting before
  * escaping is complete never leaves half an entity (`&am`) or a lone escaping backslash.
  */
 export function fitText(text: string, max: number, escape: (grapheme: string) => string = (g) => g): string {
-  // A 10,000-character title needs only its first `max` code units segmented.
+  // A 10,000-character title needs only its first `max` UTF-16 units segmented.
   const head = text.length > max + 1 ? text.slice(0, max + 1) : text;
   const pieces: string[] = [];
   let length = 0;

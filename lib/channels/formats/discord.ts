@@ -72,7 +72,7 @@ export function discordEscape(grapheme: string): string {
  */
 export function discordUrl(raw: string | null | undefined): string | null {
   const safe = safeLink(raw);
-  return safe ? safe.replace(/[<>()[\]\s]/g, (c) => encodeURIComponent(c)) : null;
+  return safe ? safe.replace(/[<>()[\]\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`) : null;
 }
 
 /** `[label](<url>)`: the angle brackets keep Discord from previewing Scout's own pages. */

@@ -19,7 +19,7 @@ import {
  * A Bot API `sendMessage` body (docs/channels.md, "Telegram") in HTML parse mode, link previews
  * off. https://core.telegram.org/bots/api#sendmessage: `text` is "1-4096 characters after
  * entities parsing", that is the text a reader sees, tags gone and entities decoded, counted in
- * UTF-16 code units as Telegram counts entity offsets. Scout uses only `<b>`, `<i>` and
+ * UTF-16 units as Telegram counts entity offsets. Scout uses only `<b>`, `<i>` and
  * `<a href>` of the tags #html-style lists, never nested but for a link in bold.
  *
  * Escaping, per #html-style: "All <, > and & symbols that are not a part of a tag or an HTML

@@ -13,7 +13,7 @@ import { fitText, oneLine, periodOf, safeLink, titleOf } from './channel-text';
  */
 export const WEBHOOK_PAYLOAD_VERSION = 1;
 
-/** The longest strings a payload carries, in UTF-16 code units (cut at a whole grapheme, with "…"). */
+/** The longest strings a payload carries, in UTF-16 units (cut at a whole grapheme, with "…"). */
 export const WEBHOOK_CAPS = { title: 500, company: 200, place: 200, pay: 100, reason: 200, reasons: 10, source: 100 } as const;
 
 /** Postings one webhook message carries at most; more are counted in `more`. */

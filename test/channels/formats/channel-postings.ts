@@ -60,7 +60,7 @@ const REALISTIC: Omit<ChannelPosting, 'id'>[] = [
 
 /** `count` postings as feeds give them, cycling through four real-looking ones. */
 export const realisticPostings = (count: number): ChannelPosting[] =>
-  Array.from({ length: count }, (_, i) => ({ ...REALISTIC[i % REALISTIC.length], id: `remotive_${(1000 + i).toString(36)}` }));
+  Array.from({ length: count }, (_, i) => ({ ...REALISTIC[i % REALISTIC.length], id: `remotive_${(0x3f9c2a71 + i * 7919).toString(16)}` }));
 
 /**
  * A posting with every field past any cap a format shows: a 10,000-character title, a 2,000
