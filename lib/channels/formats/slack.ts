@@ -63,8 +63,13 @@ export function slackEscape(grapheme: string): string {
 export function slackUrl(raw: string | null | undefined): string | null {
   const safe = safeLink(raw);
   if (!safe) return null;
-  return safe.replace(/[<>|]/g, (c) => encodeURIComponent(c)).replace(/&/g, '&amp;');
+  const url = safe.replace(/[<>|]/g, (c) => encodeURIComponent(c)).replace(/&/g, '&amp;');
+  // A link escaped past this would leave a posting at every other cap over a section's 3000.
+  return url.length > SLACK_MAX_LINK ? null : url;
 }
+
+/** The longest escaped link a section carries: with every other field at its cap, a section stays under 3000. */
+const SLACK_MAX_LINK = 1900;
 
 /**
  * `<url|label>`, or the label alone when there is no safe URL. The label is already escaped; a `|`
@@ -97,7 +102,7 @@ function footer(links: ChannelLinks, withArchive: boolean): SlackBlock[] {
 /** The notification text: the headline and the first titles, plain (a phone shows it as it is). */
 function fallback(content: ChannelContent): string {
   const head = headline(content);
-  if (content.type === 'test') return `${head}: ${codeOf(content.code)}`;
+  if (content.type === 'test') return content.code ? `${head}: ${codeOf(content.code)}` : head;
   const titles = content.postings.map(titleOf).join(' · ');
   return fitText(titles ? `${head} — ${titles}` : head, 300, slackEscape);
 }

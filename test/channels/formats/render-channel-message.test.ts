@@ -56,6 +56,16 @@ describe('every kind renders within every limit its platform documents', () => {
     });
   }
 
+  it('one posting at every field’s longest, its link full of "&", is always shown, never only counted', () => {
+    const posting = { ...longestPosting(0), url: `https://jobs.example.com/?${'a=1&'.repeat(500)}` };
+    for (const kind of KINDS) {
+      const { body } = renderChannelMessage(kind, alertOf([posting]), TARGET);
+      expect(limitBreaks(kind, body), kind).toEqual([]);
+      expect(shownCount(kind, body), kind).toBe(1);
+      expect(fitForChannel(kind, [posting]), kind).toBe(1);
+    }
+  });
+
   it('a chat holds a readable number of realistic postings: the caller is not told to send one at a time', () => {
     const counts = Object.fromEntries(KINDS.map((kind) => [kind, fitForChannel(kind, realisticPostings(50))]));
     expect(counts.slack).toBeGreaterThanOrEqual(15);
