@@ -8,6 +8,9 @@ import { employerLine } from '../mail/compose-email';
 import { formatBudget } from '../pay/format-pay';
 import { messageKey, newMessageRow, type MessageKind, type MessageRow } from './message-row';
 
+/** The chat a Telegram body names until the dispatcher addresses it. */
+export const UNADDRESSED_CHAT = '0';
+
 /** A message to create: its key and its row, created with the deliveries (or the digest claim) it belongs to. */
 export type PlannedMessage = { key: string; row: MessageRow };
 
@@ -51,8 +54,10 @@ export function planMessages(input: {
       input.kind === 'alert'
         ? { type: 'alert', postings: postings.slice(0, shown), more, links: input.context.links }
         : { type: 'digest', period: input.period ?? '', postings: postings.slice(0, shown), more, links: input.context.links };
-    // A Telegram chat id is known only to the channel, not its route: the body names it at send time (see telegram's format).
-    const request = renderChannelMessage(route.kind, content, { chatId: null, createdAt: input.context.now });
+    // A Telegram chat is the channel's, not its route's: the body is rendered for a stand-in chat,
+    // and the dispatcher addresses it to the channel's chat at send time (channel-sender.ts bodyFor).
+    const chatId = route.kind === 'telegram' ? UNADDRESSED_CHAT : null;
+    const request = renderChannelMessage(route.kind, content, { chatId, createdAt: input.context.now });
     const key = messageKey(input.setKey, route.id);
     return {
       key,

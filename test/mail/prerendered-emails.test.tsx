@@ -4,6 +4,7 @@ import { renderDailyDigest, renderInstantAlert } from '../../lib/mail/prerendere
 import { DailyDigestEmail, type DailyDigestProps } from '../../lib/mail/templates/daily-digest';
 import type { EmailItem } from '../../lib/mail/templates/email-item';
 import { InstantAlertEmail, type InstantAlertProps } from '../../lib/mail/templates/instant-alert';
+import { HOSTILE_TEXTS as HOSTILE } from '../support/hostile-texts';
 import { seededRandom } from '../support/seeded-random';
 
 /**
@@ -13,24 +14,6 @@ import { seededRandom } from '../support/seeded-random';
  * `javascript:` URLs (React blocks them), emoji and half an emoji, right-to-left text, control
  * characters, very long strings.
  */
-
-const HOSTILE = [
-  '<script>alert("x")</script>',
-  'Tom & Jerry &amp; co',
-  `"double" and 'single' quotes`,
-  'javascript:alert(1)',
-  ' \tJaVa\nScRiPt:alert(1)',
-  'https://example.com/a?b=1&c=<2>',
-  '🚀 rocket role 👩🏽‍💻',
-  '🚀'.slice(0, 1) + ' half an emoji',
-  '\u202Egnp.exe — right-to-left override',
-  'שלום עולם مرحبا',
-  'nul\u0000 and bell\u0007',
-  '\uE000 0\uE001 looks like a slot \uE002 1\uE003 \uE004',
-  'x'.repeat(3_000),
-  ' ',
-  '',
-];
 
 function generator(seed: number) {
   const r = seededRandom(seed);
