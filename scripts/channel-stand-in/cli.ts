@@ -22,7 +22,9 @@ async function main() {
   console.log(standIn.url);
   console.error(`channel-stand-in: Slack ${standIn.slackUrl()}`);
   console.error(`channel-stand-in: Discord ${standIn.discordUrl()}`);
-  console.error(`channel-stand-in: Telegram TELEGRAM_API_BASE_URL=${standIn.url} TELEGRAM_BOT_TOKEN=${DEFAULT_TELEGRAM_BOT.token} TELEGRAM_BOT_USERNAME=${DEFAULT_TELEGRAM_BOT.username}`);
+  console.error(
+    `channel-stand-in: Telegram TELEGRAM_API_BASE_URL=${standIn.url} TELEGRAM_BOT_TOKEN=${DEFAULT_TELEGRAM_BOT.token} TELEGRAM_BOT_USERNAME=${DEFAULT_TELEGRAM_BOT.username}`,
+  );
   console.error(`channel-stand-in: webhooks ${standIn.url}/hooks/{name}; what arrived: ${standIn.url}/_stand-in/received`);
 
   const stop = async (signal: string) => {

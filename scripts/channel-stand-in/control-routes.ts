@@ -57,7 +57,12 @@ async function handleTelegramMessage(control: Control, req: IncomingMessage, res
         username: typeof from.username === 'string' ? from.username : undefined,
       }
     : undefined;
-  const delivery = await control.telegramMessage({ chatId, text, from: sender, botToken: typeof botToken === 'string' ? botToken : undefined });
+  const delivery = await control.telegramMessage({
+    chatId,
+    text,
+    from: sender,
+    botToken: typeof botToken === 'string' ? botToken : undefined,
+  });
   sendJson(res, 200, delivery);
 }
 

@@ -36,7 +36,11 @@ function rateLimited(state: WindowState, at: number, retryAfterSeconds: number):
   return json(
     429,
     { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
-    { ...rateHeaders({ ...state, remaining: 0 }, at), 'retry-after': String(Math.max(1, Math.ceil(retryAfter))), 'x-ratelimit-scope': 'user' },
+    {
+      ...rateHeaders({ ...state, remaining: 0 }, at),
+      'retry-after': String(Math.max(1, Math.ceil(retryAfter))),
+      'x-ratelimit-scope': 'user',
+    },
   );
 }
 
@@ -102,7 +106,14 @@ export function discordAnswers(options: { limits: PlatformLimits; strict: boolea
   return {
     rateLimited: (request, retryAfterSeconds) => rateLimited(bucket(request), request.at, retryAfterSeconds),
     serverError: (request, status) =>
-      json(status, { message: `${status}: ${status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable'}`, code: 0 }, rateHeaders(bucket(request), request.at)),
+      json(
+        status,
+        {
+          message: `${status}: ${status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable'}`,
+          code: 0,
+        },
+        rateHeaders(bucket(request), request.at),
+      ),
     gone: () => json(404, { message: 'Unknown Webhook', code: 10015 }),
     judge(request) {
       const before = bucket(request);
@@ -120,4 +131,3 @@ export function discordAnswers(options: { limits: PlatformLimits; strict: boolea
     },
   };
 }
-

@@ -11,13 +11,13 @@ const faultSchema = z
     status: z.number().int().optional(),
   })
   .refine((f) => f.status === undefined || f.fault === 'server-error' || f.fault === 'gone', {
-    message: '`status` applies to server-error and gone only',
+    error: '`status` applies to server-error and gone only',
   })
   .refine((f) => f.fault !== 'server-error' || f.status === undefined || [500, 502, 503].includes(f.status), {
-    message: 'server-error status must be 500, 502 or 503',
+    error: 'server-error status must be 500, 502 or 503',
   })
   .refine((f) => f.fault !== 'gone' || f.status === undefined || [404, 410].includes(f.status), {
-    message: 'gone status must be 404 or 410 (Slack: no_service or channel_is_archived)',
+    error: 'gone status must be 404 or 410 (Slack: no_service or channel_is_archived)',
   });
 
 export type ParsedFault = { ok: true; value: FaultInput } | { ok: false; message: string };
@@ -62,10 +62,10 @@ export function createFaultBook() {
   return {
     inject,
     /** Consumes one application of the first fault armed for this destination, if any. */
-    take: (destination: string, platform: StandInPlatform): ArmedFault | null =>
-      takeFrom(destination, platform) ?? takeFrom('*', platform),
+    take: (destination: string, platform: StandInPlatform): ArmedFault | null => takeFrom(destination, platform) ?? takeFrom('*', platform),
     clear: (destination?: string) => (destination === undefined ? book.clear() : book.delete(destination)),
-    list: () => [...book.values()].flat().map(({ remaining, ...fault }) => ({ ...fault, remaining: Number.isFinite(remaining) ? remaining : null })),
+    list: () =>
+      [...book.values()].flat().map(({ remaining, ...fault }) => ({ ...fault, remaining: Number.isFinite(remaining) ? remaining : null })),
   };
 }
 

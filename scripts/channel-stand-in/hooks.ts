@@ -10,7 +10,8 @@ export const HOOK_PATH = /^\/hooks\/([^/]+)$/;
 
 export const hookAnswers: PlatformAnswers = {
   rateLimited: (_request, seconds) => text(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(seconds))) }),
-  serverError: (_request, status) => text(status, status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable'),
+  serverError: (_request, status) =>
+    text(status, status === 500 ? 'Internal Server Error' : status === 502 ? 'Bad Gateway' : 'Service Unavailable'),
   gone: (_request, status) => text(status ?? 410, status === 404 ? 'Not Found' : 'Gone'),
   judge: () => ({ answer: text(200, 'ok'), accepted: true }),
 };

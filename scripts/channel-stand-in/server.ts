@@ -93,7 +93,13 @@ export async function startChannelStandIn(options: ChannelStandInOptions = {}): 
     const bot = BOT_API_PATH.exec(path);
     if (bot) {
       const token = decode(bot[1]) ?? '';
-      return handleBotApi({ state, faults, log, limits, strict }, req, res, { path, query: url.searchParams, at: now(), token, method: bot[2] });
+      return handleBotApi({ state, faults, log, limits, strict }, req, res, {
+        path,
+        query: url.searchParams,
+        at: now(),
+        token,
+        method: bot[2],
+      });
     }
     return platformRequest(req, res, url, path);
   }

@@ -38,7 +38,7 @@ function judgePayload(body: unknown): Answer | null {
 export function slackAnswers(options: { limits: PlatformLimits; strict: boolean }): PlatformAnswers {
   return {
     rateLimited: (_request, seconds) => rateLimited(seconds),
-    serverError: (_request, status) => text(status, status === 500 ? 'rollup_error' : GATEWAY_ERRORS[status] ?? 'rollup_error'),
+    serverError: (_request, status) => text(status, status === 500 ? 'rollup_error' : (GATEWAY_ERRORS[status] ?? 'rollup_error')),
     gone: (_request, status) => text(status ?? 404, SLACK_GONE[status ?? 404] ?? 'no_service'),
     judge(request: PlatformRequest) {
       if (options.strict) {

@@ -1,5 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { json, readPlatformRequest, serve, writeAnswer, type Answer, type PlatformAnswers, type PlatformRequest, type ReceivedLog } from './exchange';
+import {
+  json,
+  readPlatformRequest,
+  serve,
+  writeAnswer,
+  type Answer,
+  type PlatformAnswers,
+  type PlatformRequest,
+  type ReceivedLog,
+} from './exchange';
 import type { FaultBook } from './fault-book';
 import type { PlatformLimits } from './rate-limits';
 import { htmlParseError, htmlToText } from './telegram-html';
@@ -46,7 +55,9 @@ function sendMessageAnswers(ctx: BotApiContext, bot: TelegramBot): PlatformAnswe
   return {
     rateLimited: (_request, seconds) => rateLimited(seconds),
     serverError: (_request, status) =>
-      status === 500 ? failure(500, 'Internal Server Error') : nginxPage(status, status === 502 ? 'Bad Gateway' : 'Service Temporarily Unavailable'),
+      status === 500
+        ? failure(500, 'Internal Server Error')
+        : nginxPage(status, status === 502 ? 'Bad Gateway' : 'Service Temporarily Unavailable'),
     gone: () => failure(403, 'Forbidden: bot was blocked by the user'),
     judge(request) {
       const params = paramsOf(request);
@@ -67,7 +78,12 @@ function sendMessageAnswers(ctx: BotApiContext, bot: TelegramBot): PlatformAnswe
       const message = {
         message_id: ctx.state.nextMessageId(bot.token, chatId),
         from: { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username },
-        chat: { id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, first_name: profile.firstName, ...(profile.username ? { username: profile.username } : {}), type: 'private' },
+        chat: {
+          id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId,
+          first_name: profile.firstName,
+          ...(profile.username ? { username: profile.username } : {}),
+          type: 'private',
+        },
         date: Math.floor(request.at / 1000),
         text: shown,
       };
@@ -85,7 +101,8 @@ function setWebhook(ctx: BotApiContext, bot: TelegramBot, params: Record<string,
   }
   if (!URL.canParse(url)) return failure(400, 'Bad Request: bad webhook: Failed to resolve host: Name or service not known');
   const secret = asString(params.secret_token);
-  if (secret !== '' && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) return failure(400, 'Bad Request: secret token contains unallowed characters');
+  if (secret !== '' && !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
+    return failure(400, 'Bad Request: secret token contains unallowed characters');
   ctx.state.setWebhook(bot.token, { url, secretToken: secret === '' ? null : secret });
   return success(true, 'Webhook was set');
 }
@@ -109,16 +126,32 @@ function botMethod(ctx: BotApiContext, bot: TelegramBot, method: string, request
   }
   if (method === 'getwebhookinfo') {
     const webhook = ctx.state.webhook(bot.token);
-    return success({ url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0, ...(webhook ? { max_connections: 40, ip_address: '127.0.0.1' } : {}) });
+    return success({
+      url: webhook?.url ?? '',
+      has_custom_certificate: false,
+      pending_update_count: 0,
+      ...(webhook ? { max_connections: 40, ip_address: '127.0.0.1' } : {}),
+    });
   }
   return failure(404, 'Not Found');
 }
 
 /** Routes one Bot API call; only sendMessage carries a message, so only it is recorded and faulted. */
-export async function handleBotApi(ctx: BotApiContext, req: IncomingMessage, res: ServerResponse, where: { path: string; query: URLSearchParams; at: number; token: string; method: string }) {
+export async function handleBotApi(
+  ctx: BotApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  where: { path: string; query: URLSearchParams; at: number; token: string; method: string },
+) {
   const bot = ctx.state.bot(where.token);
   const method = where.method.toLowerCase();
-  const preliminary = await readPlatformRequest(req, res, { platform: 'telegram', destination: '', path: where.path, query: where.query, at: where.at });
+  const preliminary = await readPlatformRequest(req, res, {
+    platform: 'telegram',
+    destination: '',
+    path: where.path,
+    query: where.query,
+    at: where.at,
+  });
   if (!preliminary) return;
   if (!bot) return writeAnswer(res, failure(401, 'Unauthorized'));
   if (method !== 'sendmessage') return writeAnswer(res, botMethod(ctx, bot, method, preliminary));

@@ -4,7 +4,24 @@
  * message that breaks this is refused with 400 "Bad Request: can't parse entities: …", so a
  * sender's escaping of hostile posting text is tested against the same refusal Telegram gives.
  */
-const ALLOWED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'tg-emoji', 'code', 'pre', 'blockquote']);
+const ALLOWED_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'span',
+  'tg-spoiler',
+  'a',
+  'tg-emoji',
+  'code',
+  'pre',
+  'blockquote',
+]);
 
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)?([^<>]*)>/y;
 
@@ -42,11 +59,9 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 
 /** The text Telegram shows (and returns in `result.text`): tags gone, entities decoded. */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<[^<>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (!name.startsWith('#')) return ENTITIES[name.toLowerCase()] ?? whole;
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    });
+  return html.replace(/<[^<>]*>/g, '').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (!name.startsWith('#')) return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }

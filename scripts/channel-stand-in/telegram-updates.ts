@@ -18,7 +18,13 @@ export function buildUpdate(state: TelegramState, botToken: string, input: Teleg
     update_id: state.nextUpdateId(botToken),
     message: {
       message_id: state.nextMessageId(botToken, chatId),
-      from: { id: input.from?.id ?? numericId, is_bot: false, first_name: firstName, username, language_code: input.from?.languageCode ?? 'en' },
+      from: {
+        id: input.from?.id ?? numericId,
+        is_bot: false,
+        first_name: firstName,
+        username,
+        language_code: input.from?.languageCode ?? 'en',
+      },
       chat: { id: numericId, first_name: firstName, username, type: 'private' },
       date: Math.floor(at / 1000),
       text: input.text,

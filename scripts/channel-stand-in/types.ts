@@ -53,7 +53,12 @@ export type TelegramBot = { token: string; username: string; firstName: string; 
 /** Who writes to the bot; the stand-in makes one up from the chat id when not given. */
 export type TelegramSender = { id?: number; firstName?: string; username?: string; languageCode?: string };
 
-export type TelegramMessageInput = { chatId: number | string; text: string; from?: TelegramSender; /** Default: the first bot. */ botToken?: string };
+export type TelegramMessageInput = {
+  chatId: number | string;
+  text: string;
+  from?: TelegramSender;
+  /** Default: the first bot. */ botToken?: string;
+};
 
 /** What the bot's webhook answered to the Update the stand-in posted. */
 export type TelegramDelivery =

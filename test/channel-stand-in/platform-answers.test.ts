@@ -16,7 +16,9 @@ describe('channel stand-in: each platform answers a message as the platform does
     const empty = await postJson(standIn.slackUrl('T1/B1/secret'), { text: ' ' });
     expect([empty.status, await empty.text()]).toEqual([400, 'no_text']);
 
-    expect(standIn.received({ destination: 'T1/B1/secret' }).map((r) => r.body)).toEqual([{ text: 'New postings', blocks: [{ type: 'section' }] }]);
+    expect(standIn.received({ destination: 'T1/B1/secret' }).map((r) => r.body)).toEqual([
+      { text: 'New postings', blocks: [{ type: 'section' }] },
+    ]);
     expect(standIn.received({ destination: 'T1/B1/secret', all: true }).map((r) => r.status)).toEqual([200, 400, 400]);
   });
 
@@ -33,7 +35,10 @@ describe('channel stand-in: each platform answers a message as the platform does
       'x-ratelimit-reset-after': '2.000',
     });
 
-    const waited = await postJson(`${standIn.discordUrl('111', 'tok')}?wait=true`, { content: 'New postings', embeds: [{ title: 'Rust engineer' }] });
+    const waited = await postJson(`${standIn.discordUrl('111', 'tok')}?wait=true`, {
+      content: 'New postings',
+      embeds: [{ title: 'Rust engineer' }],
+    });
     expect(waited.status).toBe(200);
     expect(waited.headers.get('x-ratelimit-remaining')).toBe('3');
     const message = await waited.json();
@@ -59,7 +64,11 @@ describe('channel stand-in: each platform answers a message as the platform does
   it('Telegram: sendMessage answers the Message, HTML parse mode refused past its tags, 401 for an unknown token, 404 for an unknown method', async () => {
     const clock = Date.parse('2026-12-01T08:00:00Z');
     const standIn = await openStandIn({ now: () => clock });
-    const sent = await botApi(standIn.url, 'sendMessage', { chat_id: 4242, text: '<b>Rust</b> &lt;remote&gt; &amp; more', parse_mode: 'HTML' });
+    const sent = await botApi(standIn.url, 'sendMessage', {
+      chat_id: 4242,
+      text: '<b>Rust</b> &lt;remote&gt; &amp; more',
+      parse_mode: 'HTML',
+    });
     expect(sent.status).toBe(200);
     expect(await sent.json()).toEqual({
       ok: true,
@@ -79,7 +88,9 @@ describe('channel stand-in: each platform answers a message as the platform does
       { ok: false, error_code: 400, description: `Bad Request: can't parse entities: Unsupported start tag "script" at byte offset 4` },
     ]);
     const unclosed = await botApi(standIn.url, 'sendMessage', { chat_id: 4242, text: '<b>bold', parse_mode: 'HTML' });
-    expect((await unclosed.json()).description).toBe(`Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`);
+    expect((await unclosed.json()).description).toBe(
+      `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`,
+    );
     const bareLessThan = await botApi(standIn.url, 'sendMessage', { chat_id: 4242, text: 'pay < 100k', parse_mode: 'HTML' });
     expect(bareLessThan.status).toBe(400);
     const empty = await botApi(standIn.url, 'sendMessage', { chat_id: 4242, text: '' });
@@ -125,7 +136,11 @@ describe('channel stand-in: each platform answers a message as the platform does
     const badSecret = await botApi(standIn.url, 'setWebhook', { url: 'http://127.0.0.1:9/hook', secret_token: 'has spaces' });
     expect(badSecret.status).toBe(400);
 
-    expect(await (await botApi(standIn.url, 'setWebhook', { url: '' })).json()).toEqual({ ok: true, result: true, description: 'Webhook was deleted' });
+    expect(await (await botApi(standIn.url, 'setWebhook', { url: '' })).json()).toEqual({
+      ok: true,
+      result: true,
+      description: 'Webhook was deleted',
+    });
     expect(standIn.telegramWebhook()).toBeNull();
     // Bot API calls that carry no message are not messages a destination received.
     expect(standIn.received({ all: true })).toEqual([]);
@@ -139,15 +154,28 @@ describe('channel stand-in: each platform answers a message as the platform does
     const signature = new Webhook(secret).sign('msg_1', timestamp, payload);
     const answer = await fetch(standIn.hookUrl('ada'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body: payload,
     });
     expect([answer.status, await answer.text()]).toEqual([200, 'ok']);
 
     const [arrived] = standIn.received({ destination: 'ada', platform: 'webhook' });
-    expect(arrived).toMatchObject({ rawBody: payload, status: 200, outcome: 'answered', accepted: true, headers: { 'webhook-id': 'msg_1' } });
+    expect(arrived).toMatchObject({
+      rawBody: payload,
+      status: 200,
+      outcome: 'answered',
+      accepted: true,
+      headers: { 'webhook-id': 'msg_1' },
+    });
     expect(new Webhook(secret).verify(arrived.rawBody, arrived.headers)).toEqual(JSON.parse(payload));
-    expect(() => new Webhook('whsec_' + Buffer.from('another secret, also 32 bytes!!').toString('base64')).verify(arrived.rawBody, arrived.headers)).toThrow();
+    expect(() =>
+      new Webhook('whsec_' + Buffer.from('another secret, also 32 bytes!!').toString('base64')).verify(arrived.rawBody, arrived.headers),
+    ).toThrow();
 
     const overHttp = await (await fetch(`${standIn.url}/_stand-in/received?destination=ada`)).json();
     expect(overHttp.received).toEqual([arrived]);

@@ -14,4 +14,5 @@ export const postJson = (url: string, body: unknown, init: RequestInit = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...init });
 
 /** The Bot API call Scout makes: `${base}/bot${token}/${method}` with a JSON body. */
-export const botApi = (base: string, method: string, body: unknown = {}, token = BOT_TOKEN) => postJson(`${base}/bot${token}/${method}`, body);
+export const botApi = (base: string, method: string, body: unknown = {}, token = BOT_TOKEN) =>
+  postJson(`${base}/bot${token}/${method}`, body);
