@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_TELEGRAM_BOT, startChannelStandIn } from './server';
 
-/** `tsx scripts/channel-stand-in/cli.ts [port] [--host 127.0.0.1] [--strict]` (port also --port; default 3040) */
+/** `tsx scripts/channel-stand-in/cli.ts [port] [--host 127.0.0.1] [--strict]` (port also --port; default 3050) */
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -11,7 +11,7 @@ async function main() {
       strict: { type: 'boolean', default: false },
     },
   });
-  const raw = values.port ?? positionals[0] ?? process.env.CHANNEL_STAND_IN_PORT ?? '3040';
+  const raw = values.port ?? positionals[0] ?? process.env.CHANNEL_STAND_IN_PORT ?? '3050';
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`channel-stand-in: the port must be an integer between 0 and 65535, got "${raw}"`);
