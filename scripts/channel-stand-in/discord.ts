@@ -12,7 +12,7 @@ export const DISCORD_PATH = /^\/api(?:\/v\d+)?\/webhooks\/(\d+)\/([^/]+)$/;
 
 /**
  * Discord's bucket hash leaves out the webhook ("non-inclusive of top-level resources"), and every
- * webhook reports the same one (discord-api-docs issue 6753): one made-up hash for all of them.
+ * webhook reports the same one (https://github.com/discord/discord-api-docs/issues/6753): one made-up hash for all of them.
  */
 export const DISCORD_WEBHOOK_BUCKET = '3d9c3b8a0e5e4f2b9f6a1c7d2e8b4a60';
 

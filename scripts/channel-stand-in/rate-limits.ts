@@ -5,7 +5,7 @@
  *             periods" (api.slack.com/docs/rate-limits): a token bucket refilled at 1/s. Slack
  *             gives no burst size; SLACK_BURST is the stand-in's choice.
  *   Discord   webhooks: 5 requests per 2 s per webhook (the bucket its X-RateLimit-* headers
- *             describe; discord-api-docs issue 6753 and birdie0's webhook guide).
+ *             describe; https://github.com/discord/discord-api-docs/issues/6753 and birdie0's webhook guide).
  *   Telegram  "avoid sending more than one message per second" in a chat, "no more than 30
  *             messages per second" in all (core.telegram.org/bots/faq).
  */

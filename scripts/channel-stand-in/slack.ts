@@ -21,7 +21,7 @@ const SLACK_GONE: Record<number, string> = { 404: 'no_service', 410: 'channel_is
 
 function rateLimited(seconds: number): Answer {
   const whole = Math.max(1, Math.ceil(seconds));
-  // Captured from a rate-limited incoming webhook (yassineaboukir/sublert issue 46).
+  // Captured from a rate-limited incoming webhook (https://github.com/yassineaboukir/sublert/issues/46).
   return json(429, { retry_after: whole, ok: false, error: 'rate_limited' }, { 'retry-after': String(whole) });
 }
 
