@@ -25,6 +25,16 @@ function rateLimited(seconds: number): Answer {
   return json(429, { retry_after: whole, ok: false, error: 'rate_limited' }, { 'retry-after': String(whole) });
 }
 
+/** Slack also takes the message form-encoded, as JSON in a `payload` field. */
+function messageOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('payload' in body) || typeof body.payload !== 'string') return body;
+  try {
+    return JSON.parse(body.payload) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 function judgePayload(body: unknown): Answer | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return text(400, 'invalid_payload');
   const message = body as Record<string, unknown>;
@@ -45,7 +55,7 @@ export function slackAnswers(options: { limits: PlatformLimits; strict: boolean 
         const verdict = options.limits.slack.take(request.destination, request.at);
         if (!verdict.allowed) return { answer: rateLimited(verdict.retryAfterMs / 1000), accepted: false };
       }
-      const refusal = judgePayload(request.body);
+      const refusal = judgePayload(messageOf(request.body));
       if (refusal) return { answer: refusal, accepted: false };
       return { answer: text(200, 'ok'), accepted: true };
     },

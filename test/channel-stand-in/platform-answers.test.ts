@@ -13,13 +13,18 @@ describe('channel stand-in: each platform answers a message as the platform does
 
     const notJson = await fetch(standIn.slackUrl('T1/B1/secret'), { method: 'POST', body: 'text=hi' });
     expect([notJson.status, await notJson.text()]).toEqual([400, 'invalid_payload']);
+    const form = new URLSearchParams({ payload: JSON.stringify({ text: 'As a form' }) });
+    expect(await (await fetch(standIn.slackUrl('T1/B1/secret'), { method: 'POST', body: form })).text()).toBe('ok');
+    const badForm = new URLSearchParams({ payload: '{not json' });
+    expect(await (await fetch(standIn.slackUrl('T1/B1/secret'), { method: 'POST', body: badForm })).text()).toBe('invalid_payload');
     const empty = await postJson(standIn.slackUrl('T1/B1/secret'), { text: ' ' });
     expect([empty.status, await empty.text()]).toEqual([400, 'no_text']);
 
     expect(standIn.received({ destination: 'T1/B1/secret' }).map((r) => r.body)).toEqual([
       { text: 'New postings', blocks: [{ type: 'section' }] },
+      { payload: '{"text":"As a form"}' },
     ]);
-    expect(standIn.received({ destination: 'T1/B1/secret', all: true }).map((r) => r.status)).toEqual([200, 400, 400]);
+    expect(standIn.received({ destination: 'T1/B1/secret', all: true }).map((r) => r.status)).toEqual([200, 400, 200, 400, 400]);
   });
 
   it('Discord: 204 without wait; with ?wait=true 200 and the message object; the webhook bucket headers on every answer', async () => {
