@@ -1,21 +1,25 @@
 /**
  * npm run dev — the embedded default stack plus `next dev`: the Firestore emulator, the mail sink
- * (inbox page), the sample feed, and Scout itself. Values from the environment (or .env.local,
+ * (inbox page), the sample feed, the channel stand-in, and Scout itself. Values from the environment (or .env.local,
  * which Next reads) override the local defaults.
  */
 import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startLocalStack } from './stack/start-stack';
 import { startNextServer } from './stack/next-server';
 
+/** The channel stand-in runs with dev only: the demo has its own ports and no channels yet. */
+const PORTS = { ...DEFAULT_PORTS, channelStandIn: 3050 };
+
 async function main() {
-  const env = localEnv(DEFAULT_PORTS, process.env);
-  const stack = await startLocalStack(DEFAULT_PORTS);
-  const app = await startNextServer({ mode: 'dev', port: DEFAULT_PORTS.app, env });
+  const env = localEnv(PORTS, process.env);
+  const stack = await startLocalStack(PORTS);
+  const app = await startNextServer({ mode: 'dev', port: PORTS.app, env });
   console.log(`
 Scout is running:
   app          ${app.url}
   mail inbox   ${stack.mailSink.url}/
   sample feed  ${stack.feeds.feedUrl}
+  channels     ${stack.channelStandIn?.url} (Slack /services/…, Discord /api/webhooks/…, Telegram /bot…, /hooks/{name}; what arrived: /_stand-in/received)
 Run a cycle:
   curl -H "Authorization: Bearer ${env.CRON_SECRET}" "${app.url}/api/cron?now=2026-11-30T06:00:00Z"
 Add a subscriber:

@@ -6,8 +6,11 @@ import { LOCAL_STACK_SECRETS } from '../../lib/runtime/config';
 import { DEFAULT_MODELS } from '../model-fake/server';
 import { sampleSourceEntries } from '../sample-feed/sample-sources';
 
-/** `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model. */
-export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number; modelFake?: number };
+/**
+ * `modelFake` is off unless given a port: the AI verdict stage is optional, so the default stack has no model.
+ * `channelStandIn` too: the stand-in for Slack, Discord, Telegram and webhook receivers (scripts/channel-stand-in).
+ */
+export type StackPorts = { firestore: number; mailSink: number; feed: number; app: number; modelFake?: number; channelStandIn?: number };
 
 export const DEFAULT_PORTS: StackPorts = { firestore: 8080, mailSink: 3025, feed: 3030, app: 3000 };
 
@@ -32,6 +35,10 @@ export function localEnv(ports: StackPorts, overrides: Record<string, string | u
     // The AI verdict stage, only with the model fake on the stack: any key works, it only names the fake's log.
     ...(ports.modelFake !== undefined
       ? { AI_BASE_URL: `http://127.0.0.1:${ports.modelFake}/v1`, AI_MODEL: DEFAULT_MODELS[0], AI_API_KEY: 'sk-local-model-fake' }
+      : {}),
+    // Channels on the stand-in: their URLs are loopback ones (production refuses this setting), and it is the Bot API.
+    ...(ports.channelStandIn !== undefined
+      ? { CHANNEL_ALLOW_LOOPBACK: 'true', TELEGRAM_API_BASE_URL: `http://127.0.0.1:${ports.channelStandIn}` }
       : {}),
   };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined && value !== '') env[key] = value;

@@ -1,13 +1,22 @@
+import { startChannelStandIn, type ChannelStandIn } from '../channel-stand-in/server';
 import { startMailSink, type MailSink } from '../mail-sink/server';
 import { startModelFake, type ModelFake } from '../model-fake/server';
 import { startFeedServer, type FeedServer } from '../sample-feed/server';
 import { startFirestoreEmulator } from './firestore-emulator';
 import type { StackPorts } from './local-env';
 
-export type LocalStack = { mailSink: MailSink; feeds: FeedServer; modelFake?: ModelFake; firestoreHost: string; stop(): Promise<void> };
+export type LocalStack = {
+  mailSink: MailSink;
+  feeds: FeedServer;
+  modelFake?: ModelFake;
+  channelStandIn?: ChannelStandIn;
+  firestoreHost: string;
+  stop(): Promise<void>;
+};
 
 /**
- * The emulator, the mail sink and the sample feed, each on its port of `ports`; the model fake too when `ports.modelFake` is set.
+ * The emulator, the mail sink and the sample feed, each on its port of `ports`; the model fake too when `ports.modelFake` is set,
+ * and the channel stand-in when `ports.channelStandIn` is.
  * `sampleClock`: the sample feed's clock, which the sample kinds date their fixtures by — a replay of one day passes that day's.
  */
 export async function startLocalStack(
@@ -26,12 +35,19 @@ export async function startLocalStack(
     modelFake = await startModelFake({ port: ports.modelFake });
     log(`• Model fake on ${modelFake.baseUrl} (model ${modelFake.models[0]}, any API key)`);
   }
+  let channelStandIn: ChannelStandIn | undefined;
+  if (ports.channelStandIn !== undefined) {
+    channelStandIn = await startChannelStandIn({ port: ports.channelStandIn });
+    log(`• Channel stand-in on ${channelStandIn.url} (Slack, Discord, Telegram's Bot API, webhooks; what arrived at /_stand-in/received)`);
+  }
   return {
     mailSink,
     feeds,
     modelFake,
+    channelStandIn,
     firestoreHost: emulator.host,
     async stop() {
+      await channelStandIn?.close();
       await modelFake?.close();
       await feeds.close();
       await mailSink.close();
