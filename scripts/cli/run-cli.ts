@@ -13,6 +13,7 @@ import { resendDigestCommand } from './resend-digest';
 import { scanCommand } from './scan';
 import { statusCommand } from './status';
 import { usersPauseCommand, usersResumeCommand } from './users-status';
+import { telegramConnectCommand } from './telegram-connect';
 
 /** Command groups: `scout <group> <command> [args]`. */
 const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
@@ -20,6 +21,7 @@ const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
     summary: 'manage subscribers',
     commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand, usersMigrateMinPayCommand],
   },
+  telegram: { summary: "Scout's Telegram bot", commands: [telegramConnectCommand] },
 };
 
 /** Commands with no group: `scout <command> [args]`. */
