@@ -1,4 +1,4 @@
-import type { DocumentReference, Firestore, Timestamp } from 'firebase-admin/firestore';
+import type { DocumentReference, Firestore, QueryDocumentSnapshot, Timestamp } from 'firebase-admin/firestore';
 import type { ChannelKind } from '../channels/channel';
 import type { ChannelSendOutcome } from '../channels/channel-outcome';
 import type { Failpoint } from '../runtime/failpoints';
@@ -17,7 +17,11 @@ const MESSAGES_PER_RUN = 2_000;
 /** Destinations sent to at once: each is sent to one message at a time, in order, at its platform's pace. */
 const DESTINATIONS_AT_ONCE = 16;
 
-/** A channel's platform, as the dispatcher uses it: a limiter per destination, and one send. */
+/**
+ * A channel's platform, as the dispatcher uses it: a limiter per destination, and one send. A
+ * destination is named by its channel (`{uid}/{channelId}`): one subscriber's one Slack webhook, say,
+ * so the dispatcher can wait for its turn before it reads anything.
+ */
 export type ChannelSender = {
   /** Waits until the destination may be sent to (its platform's documented rate). */
   take(kind: ChannelKind, destination: string): Promise<void>;
@@ -63,17 +67,14 @@ export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId
     .orderBy('notBefore')
     .limit(MESSAGES_PER_RUN)
     .get();
-  const byDestination = new Map<string, DocumentReference<MessageRow>[]>();
-  for (const doc of due.docs) {
-    const key = `${doc.get('uid') as string}/${doc.get('channelId') as string}`;
-    byDestination.set(key, [...(byDestination.get(key) ?? []), doc.ref]);
-  }
+  const byDestination = new Map<string, QueryDocumentSnapshot<MessageRow>[]>();
+  for (const doc of due.docs) byDestination.set(destinationOf(doc.data()), [...(byDestination.get(destinationOf(doc.data())) ?? []), doc]);
   const queues = [...byDestination.values()];
   const workers = Array.from({ length: Math.min(DESTINATIONS_AT_ONCE, queues.length) }, async () => {
-    for (let refs = queues.shift(); refs; refs = queues.shift())
-      for (const ref of refs) {
+    for (let docs = queues.shift(); docs; docs = queues.shift())
+      for (const doc of docs) {
         if (deps.outOfTime()) return;
-        await sendOne(deps, input, ref, stats);
+        await sendOne(deps, input, doc, stats);
       }
   });
   await Promise.all(workers);
@@ -105,32 +106,39 @@ async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string
   }
 }
 
-/** One message: the destination's turn, the lease, the opt-out check, the send, the record. */
-async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, ref: DocumentReference<MessageRow>, stats: MessageStats) {
-  const peek = (await ref.get()).data();
-  if (!peek || peek.status !== 'pending') return;
-  const subscriberRef = subscribersCollection(deps.db).doc(peek.uid);
-  const channel = (await subscriberRef.get()).data()?.channels?.find((c) => c.id === peek.channelId);
-  if (channel?.status === 'active') await deps.channelSender.take(channel.kind, channel.destination);
+const destinationOf = (row: Pick<MessageRow, 'uid' | 'channelId'>) => `${row.uid}/${row.channelId}`;
+
+/**
+ * One message: the destination's turn, the lease (fenced by the version the query read: a row that
+ * moved meanwhile is left to whoever moved it), the opt-out check, the send, the record.
+ */
+async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc: QueryDocumentSnapshot<MessageRow>, stats: MessageStats) {
+  const ref = doc.ref;
+  const listed = doc.data();
+  await deps.channelSender.take(listed.channel, destinationOf(listed));
   const now = deps.clock();
-  const lease = await takeLease(ref, (snap) => {
-    const row = snap.data();
-    if (!row || row.status !== 'pending' || (row.notBefore && row.notBefore > now)) return { done: null };
-    return {
-      take: {
-        status: 'sending',
-        leaseOwner: input.runId,
-        leaseUntil: new Date(now.getTime() + MESSAGE_LEASE_MS),
-        attempts: row.attempts + 1,
-        firstAttemptAt: row.firstAttemptAt ?? now,
-      },
-      as: { ...row, attempts: row.attempts + 1 },
-    };
-  });
+  const lease = await takeLease(
+    ref,
+    (snap) => {
+      const row = snap.data();
+      if (!row || row.status !== 'pending' || (row.notBefore && row.notBefore > now)) return { done: null };
+      return {
+        take: {
+          status: 'sending',
+          leaseOwner: input.runId,
+          leaseUntil: new Date(now.getTime() + MESSAGE_LEASE_MS),
+          attempts: row.attempts + 1,
+          firstAttemptAt: row.firstAttemptAt ?? now,
+        },
+        as: { ...row, attempts: row.attempts + 1 },
+      };
+    },
+    { read: doc },
+  );
   if (!('taken' in lease) || !lease.as) return;
   const row = lease.as;
   // Opt-outs win, read again right before the send: a paused or removed channel, or a subscriber who left, gets nothing.
-  const subscriber = (await subscriberRef.get()).data() ?? null;
+  const subscriber = (await subscribersCollection(deps.db).doc(row.uid).get()).data() ?? null;
   const current = subscriber?.channels?.find((c) => c.id === row.channelId);
   const reason = reasonNotToSend(subscriber && { status: subscriber.status, channels: subscriber.channels ?? [] }, row);
   if (reason || !current || !row.body) {
