@@ -33,6 +33,8 @@ export type MessageRow = {
   detail: string | null;
   /** The exact JSON body; null once the row is final. */
   body: string | null;
+  /** sha256 of the body, kept when the body is dropped: what was sent can still be recognised (a Telegram body before its chat is set). */
+  bodyHash: string;
   runId: string;
   createdAt: Date;
   firstAttemptAt: Date | null;
@@ -80,6 +82,7 @@ export function newMessageRow(input: {
     lastError: null,
     detail: null,
     body: input.body,
+    bodyHash: sha256Hex(input.body),
     runId: input.runId,
     createdAt: input.now,
     firstAttemptAt: null,
@@ -112,6 +115,7 @@ export const messageRowConverter: FirestoreDataConverter<MessageRow> = {
       lastError: d.lastError ?? null,
       detail: d.detail ?? null,
       body: d.body ?? null,
+      bodyHash: d.bodyHash ?? '',
       runId: d.runId,
       createdAt: toDate(d.createdAt)!,
       firstAttemptAt: toDate(d.firstAttemptAt),
