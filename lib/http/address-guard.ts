@@ -65,7 +65,8 @@ export function createPublicOnlyConnector(): buildConnector.connector {
   const connect = buildConnector({ lookup: publicOnlyLookup, ...SOURCE_HTTP_VERSION });
   return (options, callback) => {
     if (isIP(options.hostname) && !isPublicAddress(options.hostname)) return callback(new BlockedAddressError(), null);
-    connect(options, callback);
+    // undici's connector returns the socket it opened (typed void): passed on for a caller that must close one still connecting.
+    return connect(options, callback);
   };
 }
 
