@@ -23,8 +23,8 @@ export const SLACK_POLICY: DestinationPolicy = { sends: 1, perMs: 1000, inFlight
 export const DISCORD_POLICY: DestinationPolicy = { sends: 5, perMs: 2000, inFlight: null };
 /** Telegram: "avoid sending more than one message per second" to one chat. */
 export const TELEGRAM_CHAT_POLICY: DestinationPolicy = { sends: 1, perMs: 1000, inFlight: null };
-/** Telegram: a bot "will not be able to send more than 20 messages per minute to the same group". */
-export const TELEGRAM_GROUP_POLICY: DestinationPolicy = { sends: 20, perMs: 60_000, inFlight: null };
+/** Telegram: a bot "will not be able to send more than 20 messages per minute to the same group" (a shared chat). */
+export const TELEGRAM_SHARED_CHAT_POLICY: DestinationPolicy = { sends: 20, perMs: 60_000, inFlight: null };
 /** Telegram: "no more than about 30 messages per second" from one bot, across all chats. */
 export const TELEGRAM_BOT_POLICY: DestinationPolicy = { sends: 30, perMs: 1000, inFlight: null };
 /** A subscriber's receiver: Scout's own bound, one request at a time and 5 a second. */
@@ -43,10 +43,10 @@ export function destinationLimits(kind: ChannelKind, destination: string, telegr
   if (kind === 'slack') return [{ key, policy: SLACK_POLICY }];
   if (kind === 'discord') return [{ key, policy: DISCORD_POLICY }];
   if (kind === 'webhook') return [{ key, policy: WEBHOOK_POLICY }];
-  // Group and channel chat ids are negative.
-  const group = destination.startsWith('-') ? [{ key: `${key}:minute`, policy: TELEGRAM_GROUP_POLICY }] : [];
+  // A shared chat's id (Telegram's group chats and channels) is negative; a person's is positive.
+  const shared = destination.startsWith('-') ? [{ key: `${key}:minute`, policy: TELEGRAM_SHARED_CHAT_POLICY }] : [];
   const bot = telegramBotToken ? [{ key: `telegram-bot:${hashOf(telegramBotToken)}`, policy: TELEGRAM_BOT_POLICY }] : [];
-  return [{ key, policy: TELEGRAM_CHAT_POLICY }, ...group, ...bot];
+  return [{ key, policy: TELEGRAM_CHAT_POLICY }, ...shared, ...bot];
 }
 
 export type DestinationLimiter = {
@@ -137,7 +137,7 @@ export function createDestinationLimiter(deps: { clock: () => number; sleep: (ms
 
 function prune(states: Map<string, KeyState>, now: number) {
   for (const [key, state] of states) {
-    // A window is at most a minute (Telegram's groups); older starts no longer count.
+    // A window is at most a minute (Telegram's shared chats); older starts no longer count.
     const idle = state.inFlight === 0 && state.waiters.length === 0 && state.heldUntil <= now;
     if (idle && state.starts.every((at) => at <= now - 60_000)) states.delete(key);
   }

@@ -77,7 +77,9 @@ describe('a Discord destination is a webhook URL on discord.com', () => {
   });
 
   it('refuses the client release channels, naming the fix', () => {
-    expect(refusal('discord', DISCORD.replace('discord.com', 'canary.discord.com'))).toContain('replace canary.discord.com with discord.com');
+    expect(refusal('discord', DISCORD.replace('discord.com', 'canary.discord.com'))).toContain(
+      'replace canary.discord.com with discord.com',
+    );
     expect(refusal('discord', DISCORD.replace('discord.com', 'ptb.discord.com'))).toContain('ptb.discord.com');
   });
 

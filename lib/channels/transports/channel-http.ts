@@ -106,19 +106,19 @@ function failureOutcome(error: unknown, post: ChannelPost, connected: boolean, t
 
 /** Reads at most `cap` bytes, then stops the stream; a deadline or reset mid-body keeps what arrived. */
 async function readAnswerBody(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
+  const parts: Buffer[] = [];
   let total = 0;
   let truncated = false;
   try {
-    for await (const chunk of body) {
-      const bytes = chunk as Buffer;
+    for await (const piece of body) {
+      const bytes = piece as Buffer;
       const room = cap - total;
       if (bytes.byteLength > room) {
-        chunks.push(bytes.subarray(0, room));
+        parts.push(bytes.subarray(0, room));
         truncated = true;
         break;
       }
-      chunks.push(bytes);
+      parts.push(bytes);
       total += bytes.byteLength;
     }
   } catch {
@@ -126,7 +126,7 @@ async function readAnswerBody(body: Dispatcher.ResponseData['body'], cap: number
   } finally {
     body.destroy();
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated };
+  return { text: Buffer.concat(parts).toString('utf8'), truncated };
 }
 
 const flatHeaders = (headers: Dispatcher.ResponseData['headers']): Record<string, string> =>

@@ -14,7 +14,7 @@ export const telegramSendMessageUrl = (apiBaseUrl: string, botToken: string): UR
 
 /**
  * 400s that mean the chat is no longer there for this bot: it does not exist, it was deleted, or
- * a group became a supergroup (a new chat id, which the subscriber binds again with /start).
+ * a group chat became a supergroup chat (a new chat id, which the subscriber binds again with /start).
  */
 const CHAT_GONE = /chat not found|chat was deleted|group chat was upgraded|PEER_ID_INVALID|user not found/i;
 
@@ -41,7 +41,7 @@ export function classifyTelegramAnswer(answer: ChannelAnswer, botToken: string):
     const wait = secondsToMs(parameters?.retry_after) ?? retryAfterMs(answer.headers['retry-after']) ?? secondsToMs(described);
     return { status: 'refused', retryAfterMs: wait, error };
   }
-  // 403: blocked by the user, user deactivated, kicked from the group: this chat takes nothing from the bot.
+  // 403: blocked by the user, user deactivated, kicked from the group chat: this chat takes nothing from the bot.
   if (status === 403) return { status: 'gone', error };
   if (status === 400 && CHAT_GONE.test(error)) return { status: 'gone', error };
   // 401 and 404 are Scout's bot token (revoked, mistyped): no chat's fault, and not this message's.
