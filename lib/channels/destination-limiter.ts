@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChannelKind } from './channel';
-import type { ChannelRateLimit } from './channel-outcome';
+import type { ChannelRateLimit, ChannelSendOutcome } from './channel-outcome';
 
 /**
  * Paces sends per destination, from each platform's documented limits (docs/channels.md,
@@ -58,6 +58,11 @@ export type DestinationLimiter = {
   observe(key: string, rateLimit: ChannelRateLimit | undefined): void;
   /** Takes every limit in turn, then runs the send inside their in-flight bounds. */
   run<T>(limits: readonly DestinationLimit[], send: () => Promise<T>): Promise<T>;
+  /**
+   * What a send's outcome says of its destination (the first of `limits`): a refusal's
+   * retry-after holds it, Discord's headers may. Call it after every send.
+   */
+  settle(limits: readonly DestinationLimit[], outcome: ChannelSendOutcome): void;
 };
 
 type KeyState = { starts: number[]; heldUntil: number; inFlight: number; waiters: Array<() => void> };
@@ -125,14 +130,18 @@ export function createDestinationLimiter(deps: { clock: () => number; sleep: (ms
     }
   };
 
-  return {
-    take,
-    hold,
-    observe: (key, rateLimit) => {
-      if (rateLimit && rateLimit.remaining === 0) hold(key, rateLimit.resetAfterMs);
-    },
-    run,
+  const observe = (key: string, rateLimit: ChannelRateLimit | undefined) => {
+    if (rateLimit && rateLimit.remaining === 0) hold(key, rateLimit.resetAfterMs);
   };
+
+  const settle = (limits: readonly DestinationLimit[], outcome: ChannelSendOutcome) => {
+    const [destination] = limits;
+    if (!destination) return;
+    if (outcome.status === 'refused' && outcome.retryAfterMs !== null) hold(destination.key, outcome.retryAfterMs);
+    if (outcome.status === 'sent' || outcome.status === 'refused') observe(destination.key, outcome.rateLimit);
+  };
+
+  return { take, hold, observe, run, settle };
 }
 
 function prune(states: Map<string, KeyState>, now: number) {

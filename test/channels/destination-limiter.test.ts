@@ -120,6 +120,19 @@ describe("a 429's retry-after holds only that destination", () => {
     expect([await startAt(destinationLimits('slack', SLACK_B)), await startAt([held])]).toEqual([0, 30_000]);
   });
 
+  it("settle holds the destination for a refusal's wait and for an empty Discord bucket", async () => {
+    const { limiter, startAt } = limiterOnVirtualTime();
+    const slack = destinationLimits('slack', SLACK_A);
+    limiter.settle(slack, { status: 'refused', retryAfterMs: 30_000, error: 'slack 429 rate_limited' });
+    expect(await startAt(slack)).toBe(30_000);
+    const discord = destinationLimits('discord', 'https://discord.com/api/webhooks/1/x');
+    limiter.settle(discord, { status: 'sent', detail: '1', rateLimit: { remaining: 0, resetAfterMs: 2000 } });
+    expect(await startAt(discord)).toBe(32_000);
+    limiter.settle(slack, { status: 'refused', retryAfterMs: null, error: 'slack: connection refused' });
+    limiter.settle(slack, { status: 'gone', error: 'slack 404 no_service' });
+    expect(await startAt(slack)).toBe(32_000);
+  });
+
   it('a shorter hold never shortens a longer one', async () => {
     const { clock, limiter } = limiterOnVirtualTime();
     limiter.hold('k', 5000);
