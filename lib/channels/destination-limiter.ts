@@ -63,6 +63,11 @@ export type DestinationLimiter = {
    * retry-after holds it, Discord's headers may. Call it after every send.
    */
   settle(limits: readonly DestinationLimit[], outcome: ChannelSendOutcome): void;
+  /**
+   * How long until a send to these limits could start (0: now), without taking a turn: a sender
+   * with a time budget leaves a destination held past it (Telegram may ask for an hour) to a later run.
+   */
+  readyInMs(limits: readonly DestinationLimit[]): number;
 };
 
 type KeyState = { starts: number[]; heldUntil: number; inFlight: number; waiters: Array<() => void> };
@@ -141,7 +146,12 @@ export function createDestinationLimiter(deps: { clock: () => number; sleep: (ms
     if (outcome.status === 'sent' || outcome.status === 'refused') observe(destination.key, outcome.rateLimit);
   };
 
-  return { take, hold, observe, run, settle };
+  const readyInMs = (limits: readonly DestinationLimit[]) => {
+    const now = deps.clock();
+    return Math.max(0, ...limits.map(({ key, policy }) => readyAt(stateOf(key), policy, now) - now));
+  };
+
+  return { take, hold, observe, run, settle, readyInMs };
 }
 
 function prune(states: Map<string, KeyState>, now: number) {

@@ -133,6 +133,17 @@ describe("a 429's retry-after holds only that destination", () => {
     expect(await startAt(slack)).toBe(32_000);
   });
 
+  it('says how long a destination is held, without taking its turn', async () => {
+    const { limiter, startAt } = limiterOnVirtualTime();
+    const chat = destinationLimits('telegram', '788018187', BOT);
+    expect(limiter.readyInMs(chat)).toBe(0);
+    limiter.settle(chat, { status: 'refused', retryAfterMs: 2_282_000, error: 'telegram 429 Too Many Requests: retry after 2282' });
+    expect(limiter.readyInMs(chat)).toBe(2_282_000);
+    expect(limiter.readyInMs(chat)).toBe(2_282_000);
+    expect(limiter.readyInMs(destinationLimits('telegram', '42', BOT))).toBe(0);
+    expect(await startAt(chat)).toBe(2_282_000);
+  });
+
   it('a shorter hold never shortens a longer one', async () => {
     const { clock, limiter } = limiterOnVirtualTime();
     limiter.hold('k', 5000);
