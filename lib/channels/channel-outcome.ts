@@ -12,10 +12,17 @@
  *   rejected  the platform refused this request for good (400 invalid payload, 413): dead, not retried.
  */
 export type ChannelSendOutcome =
-  | { status: 'sent'; detail: string | null }
-  | { status: 'refused'; retryAfterMs: number | null; error: string }
+  | { status: 'sent'; detail: string | null; rateLimit?: ChannelRateLimit }
+  | { status: 'refused'; retryAfterMs: number | null; error: string; rateLimit?: ChannelRateLimit }
   | { status: 'unknown'; error: string }
   | { status: 'gone'; error: string }
   | { status: 'rejected'; error: string };
+
+/**
+ * What a platform's rate-limit headers said of the destination's bucket after this send (Discord's
+ * X-RateLimit-Remaining and X-RateLimit-Reset-After): the destination limiter holds the destination
+ * for `resetAfterMs` once `remaining` reaches 0, so the next send waits instead of earning a 429.
+ */
+export type ChannelRateLimit = { remaining: number; resetAfterMs: number };
 
 export type ChannelSendStatus = ChannelSendOutcome['status'];

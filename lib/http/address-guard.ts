@@ -56,16 +56,21 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
 export const SOURCE_HTTP_VERSION = { allowH2: false } as const;
 
 /**
- * An HTTP agent that connects only to public addresses. Node skips `lookup` for a host that is
- * already an address (http://127.0.0.1/, http://[::1]/), so the connector checks those itself.
+ * The connector behind the public-only agent: every connection it opens goes to a public address.
+ * Node skips `lookup` for a host that is already an address (http://127.0.0.1/, http://[::1]/), so
+ * it checks those itself. Exported for callers that wrap it (a channel's send notes whether the
+ * connection was made, which decides whether a failure may have delivered).
  */
-export function createPublicOnlyAgent(): Agent {
+export function createPublicOnlyConnector(): buildConnector.connector {
   const connect = buildConnector({ lookup: publicOnlyLookup, ...SOURCE_HTTP_VERSION });
-  return new Agent({
-    ...SOURCE_HTTP_VERSION,
-    connect: (options, callback) => {
-      if (isIP(options.hostname) && !isPublicAddress(options.hostname)) return callback(new BlockedAddressError(), null);
-      connect(options, callback);
-    },
-  });
+  return (options, callback) => {
+    if (isIP(options.hostname) && !isPublicAddress(options.hostname)) return callback(new BlockedAddressError(), null);
+    // undici's connector returns the socket it opened (typed void): passed on for a caller that must close one still connecting.
+    return connect(options, callback);
+  };
+}
+
+/** An HTTP agent that connects only to public addresses. */
+export function createPublicOnlyAgent(): Agent {
+  return new Agent({ ...SOURCE_HTTP_VERSION, connect: createPublicOnlyConnector() });
 }

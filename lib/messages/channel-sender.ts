@@ -1,29 +1,37 @@
 import type { Config } from '../runtime/config';
 import { telegramEnabled } from '../runtime/config';
 import type { ChannelKind } from '../channels/channel';
-import { createDestinationLimiter, destinationKey } from '../channels/destination-limiter';
+import { createDestinationLimiter, destinationLimits } from '../channels/destination-limiter';
 import { sendChannelRequest } from '../channels/transports/send-channel-request';
 import type { ChannelSender } from './dispatch-messages';
 
 /**
- * The instance's channel sender: one limiter per destination (each platform's documented pace),
- * and the transports, with the settings they need (loopback for the local stand-ins, Scout's bot).
- * Built once per instance, like the email limiter, so every run of a warm instance shares the pace.
+ * The instance's channel sender: one limiter per destination (each platform's documented pace,
+ * Telegram's per chat and per bot), and the transports, with the settings they need (loopback for
+ * the local stand-ins, Scout's bot). Built once per instance, like the email limiter, so every run
+ * of a warm instance shares the pace.
  */
 export function createChannelSender(
   config: Pick<Config, 'CHANNEL_ALLOW_LOOPBACK' | 'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME' | 'TELEGRAM_API_BASE_URL'>,
-  deps: { clock: () => Date; sleep: (ms: number) => Promise<void> },
+  deps: { clock: () => number; sleep: (ms: number) => Promise<void>; timeoutMs?: number },
 ): ChannelSender {
   const limiter = createDestinationLimiter(deps);
   const http = {
     allowLoopback: config.CHANNEL_ALLOW_LOOPBACK,
     telegram: telegramEnabled(config) ? { apiBaseUrl: config.TELEGRAM_API_BASE_URL, botToken: config.TELEGRAM_BOT_TOKEN! } : null,
+    ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
   };
+  const limitsOf = (target: { kind: ChannelKind; destination: string }) =>
+    destinationLimits(target.kind, target.destination, config.TELEGRAM_BOT_TOKEN);
   return {
-    take: (kind, destination) => limiter.take(destinationKey(kind, destination), kind),
-    hold: (kind, destination, ms) => limiter.hold(destinationKey(kind, destination), ms),
-    send: (target, request) =>
-      sendChannelRequest(target, { ...request, body: bodyFor(target.kind, request.body, target.destination) }, http),
+    readyInMs: (target) => limiter.readyInMs(limitsOf(target)),
+    async send(target, request) {
+      const limits = limitsOf(target);
+      const body = bodyFor(target.kind, request.body, target.destination);
+      const outcome = await limiter.run(limits, () => sendChannelRequest(target, { ...request, body }, http));
+      limiter.settle(limits, outcome);
+      return outcome;
+    },
   };
 }
 

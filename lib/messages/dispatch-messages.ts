@@ -16,17 +16,14 @@ export const MESSAGE_LEASE_MS = 60_000;
 const MESSAGES_PER_RUN = 2_000;
 /** Destinations sent to at once: each is sent to one message at a time, in order, at its platform's pace. */
 const DESTINATIONS_AT_ONCE = 16;
+/** The longest a leased message waits for its destination's turn; past it (Telegram may ask for an hour) it goes back to pending until then. */
+const MAX_TURN_WAIT_MS = 15_000;
 
-/**
- * A channel's platform, as the dispatcher uses it: a limiter per destination, and one send. A
- * destination is named by its channel (`{uid}/{channelId}`): one subscriber's one Slack webhook, say,
- * so the dispatcher can wait for its turn before it reads anything.
- */
+/** A channel's platform, as the dispatcher uses it: each destination's pace, and one send. */
 export type ChannelSender = {
-  /** Waits until the destination may be sent to (its platform's documented rate). */
-  take(kind: ChannelKind, destination: string): Promise<void>;
-  /** After a 429's retry-after: holds that destination back. */
-  hold(kind: ChannelKind, destination: string, ms: number): void;
+  /** How long until the destination may be sent to (0: now): a wait past the run's patience is left to a later run. */
+  readyInMs(target: { kind: ChannelKind; destination: string }): number;
+  /** Waits for the destination's turn, sends, and lets its limiter learn from the answer (a 429's retry-after, Discord's bucket). */
   send(
     target: { kind: ChannelKind; destination: string; secret: string | null },
     request: { body: string; messageId: string; attempt: number },
@@ -106,16 +103,15 @@ async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string
   }
 }
 
+/** A channel's messages go out one at a time, in order: they are one destination. */
 const destinationOf = (row: Pick<MessageRow, 'uid' | 'channelId'>) => `${row.uid}/${row.channelId}`;
 
 /**
- * One message: the destination's turn, the lease (fenced by the version the query read: a row that
- * moved meanwhile is left to whoever moved it), the opt-out check, the send, the record.
+ * One message: the lease (fenced by the version the query read: a row that moved meanwhile is left
+ * to whoever moved it), the opt-out check, the destination's turn, the send, the record.
  */
 async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc: QueryDocumentSnapshot<MessageRow>, stats: MessageStats) {
   const ref = doc.ref;
-  const listed = doc.data();
-  await deps.channelSender.take(listed.channel, destinationOf(listed));
   const now = deps.clock();
   const lease = await takeLease(
     ref,
@@ -147,11 +143,16 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc:
     count(stats, row, step);
     return;
   }
+  const waitMs = deps.channelSender.readyInMs(current);
+  if (waitMs > MAX_TURN_WAIT_MS) {
+    // Not tried: handed back, its attempt not counted, for the run after the destination's wait.
+    const step: MessageStep = { status: 'pending', lastError: row.lastError, notBefore: new Date(now.getTime() + waitMs) };
+    await record(deps, ref, lease.taken, step, input.runId, row, { attempts: row.attempts - 1 });
+    return;
+  }
   await deps.failpoint?.('before-message-send', { messageKey: ref.id });
   const outcome = await deps.channelSender.send(current, { body: row.body, messageId: webhookMessageId(ref.id), attempt: row.attempts });
   await deps.failpoint?.('after-message-send', { messageKey: ref.id });
-  if (outcome.status === 'refused' && outcome.retryAfterMs)
-    deps.channelSender.hold(current.kind, current.destination, outcome.retryAfterMs);
   const step = stepAfterAnswer(row, outcome, deps.clock());
   await record(deps, ref, lease.taken, step, input.runId, row);
   count(stats, row, step);
@@ -171,8 +172,9 @@ async function record(
   step: MessageStep,
   runId: string,
   row: MessageRow,
+  extra: { attempts?: number } = {},
 ) {
-  const written = await writeHeld(ref, version, stepFields(step, runId, row, deps.clock()));
+  const written = await writeHeld(ref, version, { ...stepFields(step, runId, row, deps.clock()), ...extra });
   if (!written) deps.log('message.record_lost', { runId, message: shortHash(ref.id, 12), status: step.status });
 }
 

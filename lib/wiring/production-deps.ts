@@ -40,7 +40,7 @@ export function buildDeps(config: Config): AppDeps {
     }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
-    channelSender: createChannelSender(config, { clock: () => new Date(), sleep }),
+    channelSender: createChannelSender(config, { clock: Date.now, sleep }),
   };
 }
 

@@ -47,6 +47,11 @@ const OTHER_MEANINGS: { file?: string; text: RegExp; why: string }[] = [
   { file: 'lib/mail/email-subject.ts', text: /\bneeds no unit\b/g, why: 'a unit of pay' },
   { file: 'lib/admin/charts.tsx', text: /\bunit\b/g, why: "a chart's unit of measure" },
   { file: 'lib/http/read-capped-body.ts', text: /\bchunks?\b/g, why: "a stream's chunks" },
+  {
+    file: 'lib/channels/',
+    text: /\b(?:super)?group chats?\b|"[^"\n]*same group"/g,
+    why: "Telegram's name for a shared chat, and its words quoted",
+  },
   { file: 'lib/subscribers/link-token.ts', text: /seal/gi, why: 'encryption' },
   { file: 'lib/feeds/upwork-token.ts', text: /seal/gi, why: 'encryption' },
   { file: 'lib/feeds/adapters/upwork-adapter.ts', text: /\bsealed\b/g, why: 'encrypted tokens' },
