@@ -39,6 +39,8 @@ export function buildDeps(config: Config): AppDeps {
     }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
+    // The channels' transport and formats (lib/channels) take this place when they are wired in.
+    sendChannelTest: () => Promise.reject(new Error('sendChannelTest is not wired yet')),
   };
 }
 

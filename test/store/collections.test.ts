@@ -24,6 +24,7 @@ describe('COLLECTIONS', () => {
       feedback: 'feedback',
       sourceTokens: 'sourceTokens',
       schema: 'schema',
+      channelLinks: 'channelLinks',
     });
   });
 
