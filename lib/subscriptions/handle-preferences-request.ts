@@ -136,7 +136,7 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   if (action === REVOKE_FEED_ACTION) return revokeFeed(deps, log, { token: link.token, uid: link.uid });
   if (action === REVOKE_LINKS_ACTION) return revokeAllLinks(deps, log, link.uid);
 
-  const result = await changeStatus(deps.db, { uid: link.uid, action: action as 'pause' | 'resume', now: deps.now });
+  const result = await changeStatus(deps.db, { uid: link.uid, action, now: deps.now });
   if (!result.ok) {
     log('preferences.refused', { action, reason: result.kind });
     return result.kind === 'unknown-subscriber'

@@ -27,7 +27,7 @@ const updateSchema = z.object({
 
 export type BotCommand = { command: 'start'; token: string | null } | { command: 'stop' } | { command: 'other' };
 
-/** A private chat's text message, as the bot reads it; null for anything it ignores (groups, channels, other updates). */
+/** A private chat's text message, as the bot reads it; null for anything it ignores (chats of several people, Telegram channels, other updates). */
 export type ChatMessage = { updateId: number; chatId: string; label: string; command: BotCommand };
 
 export function readChatMessage(body: string): ChatMessage | null {
@@ -40,7 +40,7 @@ export function readChatMessage(body: string): ChatMessage | null {
   const parsed = updateSchema.safeParse(json);
   if (!parsed.success || !parsed.data.message) return null;
   const { chat, from, text } = parsed.data.message;
-  // Alerts go to one person's chat: a group's /start would send someone's matches to everyone in it.
+  // Alerts go to one person's chat: a /start in a shared chat would send someone's matches to everyone in it.
   if (chat.type !== 'private' || from?.is_bot) return null;
   return { updateId: parsed.data.update_id, chatId: String(chat.id), label: labelOf(from), command: commandOf(text ?? '') };
 }
