@@ -38,7 +38,7 @@ export function ChannelsSection(input: ChannelsSectionProps & { action: string }
         anything; pause or remove it here at any time. Unsubscribing removes them all.
       </p>
       {notice ? (
-        <div className={notice.tone === 'error' ? 'notice notice-error' : 'notice'} role={notice.tone === 'error' ? 'alert' : 'status'}>
+        <div className={notice.tone === 'error' ? 'alert' : 'notice'} role={notice.tone === 'error' ? 'alert' : 'status'}>
           <p>{notice.text}</p>
         </div>
       ) : null}
