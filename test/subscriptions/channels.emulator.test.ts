@@ -64,6 +64,24 @@ describe('adding and verifying a Slack or Discord channel', () => {
     expect(await p.channels(uid)).toEqual([]);
   });
 
+  it('adds the channel when the platform does not answer, and says the code may not have arrived', async () => {
+    const uid = await subscribe();
+    receiver.setAnswer(() => 'hang');
+    const page = await addSlack(uid);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Slack did not say whether it got the message');
+    expect((await p.channels(uid))[0]).toMatchObject({ kind: 'slack', status: 'verifying' });
+  });
+
+  it('adds the channel when the platform asks to slow down (429), and says to try again', async () => {
+    const uid = await subscribe();
+    receiver.setAnswer(() => ({ status: 429, body: '{"message": "You are being rate limited.", "retry_after": 0.5, "global": false}' }));
+    const page = await p.post(uid, { action: 'channel-add', kind: 'discord', url: `${receiver.url}${DISCORD_PATH}` });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Discord asked Scout to slow down');
+    expect(await p.channels(uid)).toHaveLength(1);
+  });
+
   it('locks after five wrong codes: even the right one then fails, and a new code works', async () => {
     const uid = await subscribe();
     await addSlack(uid);
