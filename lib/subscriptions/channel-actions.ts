@@ -1,5 +1,6 @@
 import { CHANNEL_KIND_NAMES, CHANNEL_KINDS, MAX_CHANNELS, newChannelId, type Channel, type ChannelKind } from '../channels/channel';
 import { telegramEnabled } from '../runtime/config';
+import { countClientRequest, type ClientLimit } from '../http/client-limit';
 import type { Subscriber } from '../subscribers/subscriber';
 import { channelLinksOf, describeTestOutcome, type SendChannelTest } from './channel-test-message';
 import { validateChannelUrl } from './channel-url';
@@ -40,7 +41,35 @@ export async function runChannelAction(deps: ChannelActionDeps, input: Input): P
   return answer;
 }
 
-function dispatch(deps: ChannelActionDeps, input: Input): Promise<ChannelAnswer> {
+/**
+ * Actions that may send a message (an add, a new code, a test event), per subscriber an hour: a
+ * page can make Scout post to a URL its subscriber chose, so that is bounded too. Generous for a
+ * person setting up five channels; a loop gets 429.
+ */
+export const CHANNEL_SENDS: ClientLimit = {
+  name: 'channel-sends',
+  windowLetter: 'h',
+  kind: 'channel-sends',
+  hashedAs: 'channel-sends',
+  windowMs: 3_600_000,
+  perWindow: 20,
+};
+const SENDING: readonly ChannelAction[] = ['channel-add', 'channel-new-code', 'channel-test'];
+
+async function dispatch(deps: ChannelActionDeps, input: Input): Promise<ChannelAnswer> {
+  if (SENDING.includes(input.action)) {
+    const count = await countClientRequest(deps.db, CHANNEL_SENDS, {
+      clientAddress: input.uid,
+      secret: deps.config.LINK_SECRET,
+      now: deps.now,
+    });
+    if (!count.allowed) {
+      const minutes = Math.ceil(count.retryAfterSec / 60);
+      return page(429, input.current, {
+        notice: problem(`That is a lot of channel messages for one hour: try again in ${minutes} minutes.`),
+      });
+    }
+  }
   const channelId = input.fields.get('channel') ?? '';
   const seen = input.fields.get('seen') ?? '';
   switch (input.action) {

@@ -3,6 +3,7 @@ import { MAX_CHANNELS, MAX_VERIFY_TRIES, VERIFY_WINDOW_MS } from '../../lib/chan
 import { decodeProfile } from '../../lib/subscribers/match-index';
 import { unsubscribeUrl } from '../../lib/subscribers/link-token';
 import { unsubscribeSubscriber } from '../../lib/subscriptions/unsubscribe';
+import { CHANNEL_SENDS } from '../../lib/subscriptions/channel-actions';
 import type { Harness } from '../support/harness';
 import { codeSentTo, type ChannelReceiver } from '../support/channel-receiver';
 import { indexEntries } from '../support/match-index';
@@ -268,6 +269,17 @@ describe('what a subscriber does with a verified channel', () => {
     expect(over.status).toBe(400);
     expect(over.html).toContain(`You have ${MAX_CHANNELS} channels`);
     expect(await p.channels(uid)).toHaveLength(MAX_CHANNELS);
+  });
+
+  it(`bounds the messages a subscriber's page can make Scout send: ${CHANNEL_SENDS.perWindow} an hour`, async () => {
+    const { uid, id, page } = await activeSlack();
+    // The add counted one.
+    const answers = [];
+    for (let i = 0; i < CHANNEL_SENDS.perWindow; i++)
+      answers.push(await p.post(uid, { action: 'channel-test', channel: id, seen: seenOn(page.html) }));
+    expect(answers.slice(0, CHANNEL_SENDS.perWindow - 1).every((a) => a.status === 400)).toBe(true);
+    expect(answers.at(-1)!.status).toBe(429);
+    expect(answers.at(-1)!.html).toContain('try again in');
   });
 
   it('unsubscribing removes every channel in the same write: no channel, no route, no index entry', async () => {
