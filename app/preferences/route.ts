@@ -8,9 +8,19 @@ export const dynamic = 'force-dynamic';
 
 /** GET shows the subscriber's form (and changes nothing); POST saves, pauses or resumes. */
 const handle = withProductionDeps(
-  withDeadline((request, deps) => handlePreferencesRequest(request, { db: deps.db, config: deps.config, now: new Date(), log: deps.log }), {
-    unavailable: preferencesServerErrorPage,
-  }),
+  withDeadline(
+    (request, deps) =>
+      handlePreferencesRequest(request, {
+        db: deps.db,
+        config: deps.config,
+        now: new Date(),
+        log: deps.log,
+        sendChannelTest: deps.sendChannelTest,
+      }),
+    {
+      unavailable: preferencesServerErrorPage,
+    },
+  ),
   preferencesServerErrorPage,
 );
 

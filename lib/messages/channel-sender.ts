@@ -1,6 +1,9 @@
 import type { Config } from '../runtime/config';
 import { telegramEnabled } from '../runtime/config';
+import { randomBytes } from 'node:crypto';
 import type { ChannelKind } from '../channels/channel';
+import type { ChannelContent } from '../channels/channel-content';
+import { renderChannelMessage } from '../channels/formats/render-channel-message';
 import { createDestinationLimiter, destinationLimits } from '../channels/destination-limiter';
 import { sendChannelRequest } from '../channels/transports/send-channel-request';
 import type { ChannelSender } from './dispatch-messages';
@@ -42,4 +45,17 @@ export function createChannelSender(
 export function bodyFor(kind: ChannelKind, body: string, destination: string): string {
   if (kind !== 'telegram') return body;
   return JSON.stringify({ ...(JSON.parse(body) as Record<string, unknown>), chat_id: destination });
+}
+
+/**
+ * A channel's test message (a verification code, a webhook's `scout.test` event, Telegram's
+ * "Connected"), sent at once from the preferences page or the bot, at the destination's pace like
+ * any message, but outside the ledger: a lost one is simply asked for again.
+ */
+export function sendChannelTestVia(sender: ChannelSender) {
+  return (target: { kind: ChannelKind; destination: string; secret: string | null }, content: Extract<ChannelContent, { type: 'test' }>) => {
+    const chatId = target.kind === 'telegram' ? target.destination : null;
+    const { body } = renderChannelMessage(target.kind, content, { chatId, createdAt: new Date() });
+    return sender.send(target, { body, messageId: `msg_test_${randomBytes(12).toString('hex')}`, attempt: 1 });
+  };
 }

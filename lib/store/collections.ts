@@ -46,6 +46,12 @@ export const COLLECTIONS = {
   sourceTokens: 'sourceTokens',
   /** One document, `current`: the store's schema version and the migration being applied (lib/ledger/migrations/). */
   schema: 'schema',
+  /**
+   * How Telegram's bot finds a channel (lib/subscriptions/channel-links.ts): `{sha256(start token)}`
+   * → the subscriber and channel a start link binds (expireAt for the TTL policy), and
+   * `chat_{chatId}` → the channels bound to a chat, which /stop removes.
+   */
+  channelLinks: 'channelLinks',
 } as const;
 
 export type CollectionKey = keyof typeof COLLECTIONS;

@@ -1,5 +1,5 @@
 import type { Firestore } from 'firebase-admin/firestore';
-import { aiEnabled, type Config } from '../runtime/config';
+import { aiEnabled, telegramEnabled, type Config } from '../runtime/config';
 import { maskEmail, silentLogger, type Logger } from '../runtime/logger';
 import { pageHandler } from '../http/page-handler';
 import { readForm } from '../http/read-body';
@@ -25,12 +25,33 @@ import { subscribersCollection, type Subscriber } from '../subscribers/subscribe
 import { archiveLinksFor, REVOKE_FEED_ACTION, REVOKE_LINKS_ACTION } from '../archive/archive-links';
 import { revokeFeedUrl } from '../archive/revoke-feed-url';
 import { revokeLinks } from './revoke-links';
+import { postedPreferences } from './posted-preferences';
+import { isSameOrigin } from '../http/same-origin';
+import { isDigestMode } from '../subscribers/subscriber';
+import { isChannelAction, type ChannelAction, type ChannelPageState } from './channel-answer';
+import { runChannelAction } from './channel-actions';
+import type { SendChannelTest } from './channel-test-message';
 
 export type PreferencesDeps = {
   db: Firestore;
-  config: Pick<Config, 'LINK_SECRET' | 'APP_URL' | 'DIGEST_HOUR_UTC' | 'AI_BASE_URL' | 'AI_MODEL' | 'VERCEL' | 'TRUSTED_PROXY_HOPS'>;
+  config: Pick<
+    Config,
+    | 'LINK_SECRET'
+    | 'APP_URL'
+    | 'DIGEST_HOUR_UTC'
+    | 'AI_BASE_URL'
+    | 'AI_MODEL'
+    | 'VERCEL'
+    | 'TRUSTED_PROXY_HOPS'
+    | 'CHANNEL_ALLOW_LOOPBACK'
+    | 'TELEGRAM_BOT_TOKEN'
+    | 'TELEGRAM_BOT_USERNAME'
+    
+  >;
   now: Date;
   log?: Logger;
+  /** Sends a channel's verification message (./channel-test-message.ts); the channel actions need it. */
+  sendChannelTest?: SendChannelTest;
 };
 
 /** The form is a few short fields; anything bigger is not our form. */
@@ -49,7 +70,8 @@ type FormAction = (typeof ACTIONS)[number];
  * The page also proposes one exclude from the subscriber's "not a fit" feedback, with its measured
  * effect (lib/feedback/read-exclude-suggestion.ts); `action=exclude&term=…` adds it. The form's
  * Preview button (`preview=1`, sent only when pressed) previews the fields as typed (lib/preview)
- * and saves nothing.
+ * and saves nothing. `action=channel-…` adds, verifies, pauses, resumes or removes a channel
+ * beyond email (./channel-actions.ts). Every POST must come from Scout's own origin (same-origin.ts).
  */
 export const handlePreferencesRequest = pageHandler<PreferencesDeps>({
   name: 'preferences',
@@ -81,6 +103,11 @@ async function show(request: Request, deps: PreferencesDeps): Promise<Response> 
 }
 
 async function submit(request: Request, deps: PreferencesDeps, log: Logger): Promise<Response> {
+  if (!isSameOrigin(request, deps.config.APP_URL)) {
+    await request.body?.cancel().catch(() => undefined);
+    log('preferences.refused', { reason: 'origin' });
+    return preferencesBadRequestPage({ status: 403, message: 'Scout takes this form only from its own pages.' });
+  }
   const link = await openLink(request, deps);
   if (!link.ok) {
     await request.body?.cancel().catch(() => undefined);
@@ -89,8 +116,8 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   }
   const form = await readPreferencesForm(request);
   if (!form.ok) return form.response;
-  const action = (form.fields.get('action') ?? 'save') as FormAction;
-  if (!ACTIONS.includes(action))
+  const action = (form.fields.get('action') ?? 'save') as FormAction | ChannelAction;
+  if (!ACTIONS.includes(action as FormAction) && !isChannelAction(action))
     return preferencesBadRequestPage({ status: 400, message: 'The form asked for something Scout does not do.' });
 
   // Read for the page only: every write below re-reads and is guarded by the version it decided on.
@@ -102,6 +129,7 @@ async function submit(request: Request, deps: PreferencesDeps, log: Logger): Pro
   }
   if (!canEditPreferences(current.status)) return preferencesUnavailablePage({ status: current.status, httpStatus: 409 });
 
+  if (isChannelAction(action)) return channelAction(deps, log, { token: link.token, uid: link.uid, current, action, fields: form.fields });
   if (form.fields.has('preview')) return preview(deps, log, { request, token: link.token, current, fields: form.fields });
   if (action === 'save') return save(deps, log, { token: link.token, uid: link.uid, current, fields: form.fields });
   if (action === 'exclude') return exclude(deps, log, { token: link.token, uid: link.uid, current, term: form.fields.get('term') ?? '' });
@@ -165,47 +193,6 @@ async function save(
     values: formValuesOf(result.subscriber),
     notice: `Saved. New postings are matched against these preferences from now on.${dropped}`,
   });
-}
-
-/**
- * The preferences as posted (`posted`: what updatePreferences validates) and as the page shows them
- * again (`values`: posted, or as stored where the post left a field out).
- */
-function postedPreferences(fields: URLSearchParams, current: Subscriber, aiOn: boolean) {
-  // About and the threshold are optional in the post (absent: kept as stored); shown again as sent,
-  // or as stored when not sent. Only the AI stage reads them, so while it is off they are not on
-  // the page and a post that carries them anyway (an old page, a hand-made one) changes neither.
-  const optional = (field: 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weeklyDay') => fields.get(field) ?? undefined;
-  const forTheModel = (field: 'about' | 'fitThreshold') => (aiOn ? optional(field) : undefined);
-  // Weekdays are checkboxes: none sent is "not on this form" (kept as stored), the schema refuses an empty choice.
-  const weekdays = fields.getAll('weekdays');
-  const posted = {
-    keywords: fields.get('keywords') ?? '',
-    excludes: fields.get('excludes') ?? '',
-    minFixed: fields.get('minFixed') ?? '',
-    minHourly: fields.get('minHourly') ?? '',
-    minYearly: fields.get('minYearly') ?? '',
-    minCurrency: fields.get('minCurrency') ?? '',
-    minBudget: fields.get('minBudget') ?? '',
-    about: forTheModel('about'),
-    fitThreshold: forTheModel('fitThreshold'),
-    mode: fields.get('mode') ?? '',
-    timezone: optional('timezone'),
-    digestHour: optional('digestHour'),
-    weekdays: weekdays.length > 0 ? weekdays : undefined,
-    weeklyDay: optional('weeklyDay'),
-  };
-  const stored = formValuesOf(current);
-  const values: PreferenceFormValues = {
-    ...posted,
-    about: posted.about ?? stored.about,
-    fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
-    timezone: posted.timezone ?? stored.timezone,
-    digestHour: posted.digestHour ?? stored.digestHour,
-    weekdays: posted.weekdays?.join(',') ?? stored.weekdays,
-    weeklyDay: posted.weeklyDay ?? stored.weeklyDay,
-  };
-  return { posted, values };
 }
 
 /**
@@ -300,6 +287,22 @@ async function revokeAllLinks(deps: PreferencesDeps, log: Logger, uid: string): 
   return linksRevokedPage();
 }
 
+/** A channel action (./channel-actions.ts): the page again, its channels section saying what happened. */
+async function channelAction(
+  deps: PreferencesDeps,
+  log: Logger,
+  input: { token: string; uid: string; current: Subscriber; action: ChannelAction; fields: URLSearchParams },
+): Promise<Response> {
+  const { token, ...rest } = input;
+  const answer = await runChannelAction({ ...deps, log }, rest);
+  if (answer.kind === 'failure')
+    return answer.failure.kind === 'unknown-subscriber'
+      ? preferencesUnavailablePage({ status: 'unknown' })
+      : preferencesUnavailablePage({ status: answer.failure.status, httpStatus: 409 });
+  const { subscriber } = answer;
+  return formPage(deps, { status: answer.status, token, subscriber, values: formValuesOf(subscriber), channelState: answer.state });
+}
+
 async function formPage(
   deps: PreferencesDeps,
   input: {
@@ -311,6 +314,7 @@ async function formPage(
     notice?: string;
     preview?: PreviewPanelState;
     retryAfterSec?: number;
+    channelState?: ChannelPageState;
   },
 ): Promise<Response> {
   // Measured on the stored subscriber (not on values a refused save sent back): the figure is about what they have now.
@@ -342,6 +346,13 @@ async function formPage(
       now: deps.now,
       subscriber: input.subscriber,
     }),
+    channels: {
+      channels: input.subscriber.channels ?? [],
+      digestOffered: isDigestMode(input.subscriber.mode),
+      telegramOffered: telegramEnabled(deps.config),
+      state: input.channelState ?? {},
+      now: deps.now,
+    },
   });
 }
 

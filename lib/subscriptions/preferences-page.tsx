@@ -15,6 +15,7 @@ import type { Subscriber } from '../subscribers/subscriber';
 import { COMMON_CURRENCIES, minPayFormValues } from '../pay/minimum-pay';
 import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
+import { ChannelsSection, type ChannelsSectionProps } from './preferences-channels';
 
 /**
  * The form of /preferences: prefilled, or as the subscriber sent it with each error next to its
@@ -70,6 +71,8 @@ export type PreferencesFormPage = {
   excludeSuggestion?: { term: string; removed: number; of: number } | null;
   /** The archive link and the private feed URL, with the button that revokes it (lib/archive/archive-links.tsx). */
   archiveLinks?: ArchiveLinks | null;
+  /** "Also send to…": the subscriber's channels beyond email (./preferences-channels.tsx). */
+  channels?: ChannelsSectionProps | null;
 };
 
 const LABELS: Record<PreferenceField, string> = {
@@ -146,6 +149,7 @@ export function PreferencesFormView(page: Omit<PreferencesFormPage, 'status'>) {
         </div>
       </form>
       <PauseOrResumeForm action={action} subscriberStatus={page.subscriberStatus} />
+      {page.channels ? <ChannelsSection action={action} {...page.channels} /> : null}
       {page.archiveLinks ? <ArchiveLinksSection action={action} {...page.archiveLinks} /> : null}
       <p className="fine">
         <a href={page.unsubscribeLink}>Unsubscribe from Scout</a>

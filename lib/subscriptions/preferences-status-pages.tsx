@@ -99,7 +99,7 @@ export const linksRevokedPage = () =>
 export const preferencesLinkFailedPage = (reason: LinkFailure) => linkFailedPage(LINK_FAILURES, reason);
 
 /** A request the form could not have sent (too big, not form-encoded, unknown action). Nothing was changed. */
-export function preferencesBadRequestPage(input: { status: 400 | 413 | 415; message: string }): Promise<Response> {
+export function preferencesBadRequestPage(input: { status: 400 | 403 | 413 | 415; message: string }): Promise<Response> {
   const title = input.status === 413 ? 'That was too much to save' : 'That request could not be read';
   return pageResponse(
     <ErrorPage title={title}>

@@ -3,6 +3,8 @@ import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
 import { isCurrentLink, verifyLinkToken, type LinkClaims, type TokenCheck } from '../subscribers/link-token';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
 import { leavePendingFields, readProfileVersion, subscribersCollection } from '../subscribers/subscriber';
+import { channelFields, readChannels } from '../channels/channel';
+import { deleteChannelLinks } from './channel-links';
 
 export type UnsubscribeFailure = Extract<TokenCheck, { ok: false }>['reason'] | 'unknown-subscriber';
 
@@ -58,7 +60,10 @@ export async function unsubscribeSubscriber(
  * or a preferences change, makes us re-read instead of overwriting it), never a create: a link
  * for a subscriber who is gone must not bring a document back. A pending subscriber's signup
  * nonce goes too (its confirmation link is dead), and so does its `expireAt`: the document is
- * now the record of an opt-out, kept so an import never revives the address.
+ * now the record of an opt-out, kept so an import never revives the address. Every channel goes
+ * in the same write (the list and channelStates empty, so the match index entry has no routes),
+ * and with them, in the same batch, the Telegram links that pointed at them (channel-links.ts):
+ * /stop in that chat then finds nothing. An undo does not bring channels back: they are verified again.
  */
 type Marked = { result: 'done' | 'already' | 'unknown'; current: boolean; linkVersion: number; undoable: boolean };
 
@@ -76,6 +81,7 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: L
       const undoable = status === 'active' || status === 'paused';
       // The private feed's URL, and every link emailed so far, die with the subscription: someone who comes back gets new ones, never the old.
       const feedTokenVersion = readProfileVersion(snap.get('feedTokenVersion')) + 1;
+      const channels = readChannels(snap.get('channels'));
       return {
         update: {
           status: 'unsubscribed',
@@ -86,8 +92,12 @@ async function markUnsubscribed(db: Firestore, uid: string, now: Date, claims: L
           // What an undo gives back (./undo-unsubscribe.ts); gone with the undo, or replaced by the next opt-out.
           unsubscribedFrom: undoable ? status : FieldValue.delete(),
           ...leavePendingFields(),
+          ...channelFields([]),
         },
         result: { result: 'done', current, linkVersion: linkVersion + 1, undoable },
+        alongside: (batch) => {
+          for (const channel of channels) deleteChannelLinks(batch, db, channel);
+        },
       };
     },
     { action: 'unsubscribing' },

@@ -8,7 +8,7 @@ import { createResendMailer } from '../mail/mailer';
 import { createSendLimiter, SEND_CONCURRENCY } from '../mail/send-limiter';
 import { createAuthFailureLog } from '../ops/auth-failures';
 import { createVerdictClient } from '../verdicts/ask-verdicts';
-import { createChannelSender } from '../messages/channel-sender';
+import { createChannelSender, sendChannelTestVia } from '../messages/channel-sender';
 
 /**
  * The production wiring of the cycle's dependencies, from the environment. Built once per server
@@ -24,6 +24,7 @@ export function productionDeps(): AppDeps {
 
 export function buildDeps(config: Config): AppDeps {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const channelSender = createChannelSender(config, { clock: Date.now, sleep });
   return {
     config,
     db: createFirestore({ projectId: config.FIREBASE_PROJECT_ID, serviceAccountJson: serviceAccountKey(config.FIREBASE_SERVICE_ACCOUNT) }),
@@ -40,7 +41,8 @@ export function buildDeps(config: Config): AppDeps {
     }),
     authFailureLog: createAuthFailureLog(),
     verdictClient: createVerdictClient(config),
-    channelSender: createChannelSender(config, { clock: Date.now, sleep }),
+    channelSender,
+    sendChannelTest: sendChannelTestVia(channelSender),
   };
 }
 

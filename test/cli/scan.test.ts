@@ -26,7 +26,7 @@ describe('scout scan', () => {
   it('runs the endpoint’s cycle with each phase as it finishes, then the stats; a second scan sends nothing', async () => {
     const lines: string[] = [];
     expect(await scan(context(lines), { dryRun: false, now: NOW })).toBe(0);
-    expect(lines.filter((l) => l.endsWith('…'))).toEqual(['fetch…', 'match…', 'claim…', 'flush…', 'dispatch…', 'repair…']);
+    expect(lines.filter((l) => l.endsWith('…'))).toEqual(['fetch…', 'match…', 'claim…', 'flush…', 'dispatch…', 'messages…', 'repair…']);
     expect(lines).toContainEqual(expect.stringMatching(/^run \S+: 2 new postings of 2, 1 subscribers, 2 matches$/));
     expect(lines).toContainEqual('sent 1 alerts and 0 digests (1 provider requests); 0 queued for digests');
     expect(await h.inbox()).toHaveLength(1);

@@ -14,6 +14,7 @@ const JSON_ROUTES: [method: string, path: string][] = [
   ['GET', '/api/cron'],
   ['POST', '/api/signup'],
   ['POST', '/api/preview'],
+  ['POST', '/api/telegram'],
   ['GET', '/admin'],
   ['POST', '/admin'],
   ['POST', '/admin/login'],

@@ -28,6 +28,7 @@ const COLLECTIONS = [
   'rateLimits',
   'adminSessions',
   'sourceTokens',
+  'channelLinks',
 ] as const;
 const SEED_ID = 'seeded';
 

@@ -907,6 +907,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'users', by: 'migrate-min-pay.ts', order: ['minBudget'] },
     { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
     { collection: 'feedback', by: 'counter-examples.ts, read-exclude-suggestion.ts', equal: ['uid'], order: ['createdAt desc'] },
+    { collection: 'channelLinks', by: 'channel-links.ts: the channels bound to a chat (/stop)', equal: ['chatId'] },
     // prune-ledger.ts walks each collection by document id where expireAt has no index (no query
     // on it), and asks expireAt <= now where it has one: the collections not written at volume.
     ...['users', 'rateLimits', 'adminSessions', 'aiUsage', 'feedback'].map((collection) => ({
