@@ -905,6 +905,9 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'users', by: 'digest-hour-coverage.ts: zones at an hour', equal: ['status', 'mode', 'digestHour'], order: ['timezone'] },
     { collection: 'users', by: 'digest-hour-coverage.ts: subscribers at an hour', equal: ['status', 'mode', 'digestHour', 'timezone'] },
     { collection: 'users', by: 'migrate-min-pay.ts', order: ['minBudget'] },
+    { collection: 'users', by: 'channel-status.ts: channels by kind and state (array-contains)', equal: ['channelStates'] },
+    { collection: 'messages', by: 'channel-status.ts: messages waiting', equal: ['status'] },
+    { collection: 'messages', by: 'channel-status.ts: recently disabled', equal: ['status'], order: ['createdAt desc'] },
     { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
     { collection: 'feedback', by: 'counter-examples.ts, read-exclude-suggestion.ts', equal: ['uid'], order: ['createdAt desc'] },
     // prune-ledger.ts walks each collection by document id where expireAt has no index (no query
