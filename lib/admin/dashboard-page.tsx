@@ -4,6 +4,7 @@ import { sourceName, spanInWords } from '../ops/source-health-view';
 import type { Dashboard, FeedView, LockView, RunSummary } from '../ops/read-dashboard';
 import type { FailedEmail } from '../ops/read-status';
 import { AiVerdictsPanel, ModelFallbackNote } from './ai-verdicts-panel';
+import { ChannelsPanel } from './channels-panel';
 import { DigestHoursPanel } from './digest-hours-panel';
 import { RunCharts } from './charts';
 import { schemaText } from '../ledger/migrations/schema-view';
@@ -32,7 +33,7 @@ import {
 
 const subscriberTotal = (d: Dashboard) => Object.values(d.subscribers).reduce((sum, n) => sum + n, 0);
 
-/** The ops page at a glance: subscribers by status, counts, the digest hours, the AI verdict stage, charts, runs, failed emails, locks, source health, the doors. */
+/** The ops page at a glance: subscribers by status, counts, the digest hours, the AI verdict stage, channels, charts, runs, failed emails, locks, source health, the doors. */
 export function dashboardPage(input: { dashboard: Dashboard; flash?: string | null; cookies?: string[] }): Promise<Response> {
   const d = input.dashboard;
   return adminPageResponse(
@@ -46,6 +47,7 @@ export function dashboardPage(input: { dashboard: Dashboard; flash?: string | nu
       <GlanceTiles d={d} />
       <DigestHoursPanel coverage={d.digestHours} />
       <AiVerdictsPanel ai={d.ai} />
+      <ChannelsPanel now={d.now} channels={d.channels} />
       <section aria-labelledby="door-title">
         <h2 id="door-title">
           Refused at the door{' '}

@@ -22,6 +22,8 @@ import type { ModelStats } from '../verdicts/judge-postings';
 import { aiVerdictsState, readAiUsageToday, readRunModel, type AiSettings, type AiVerdictsState } from './ai-verdicts-state';
 import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-coverage';
 import { readSchemaView, type SchemaView } from '../ledger/migrations/schema-view';
+import type { ChannelRunStats } from '../ledger/runs';
+import { channelsView, readChannelState, readRunChannels, type ChannelsView } from './channel-status';
 
 /**
  * Everything the ops page shows at a glance, in one pass of bounded reads: every query has a
@@ -60,6 +62,8 @@ export type Dashboard = {
   schema: SchemaView;
   /** Who was refused at the doors with a secret, whether the login is locked, how much of the signup emails' hourly cap is used. */
   door: DoorView;
+  /** Channels by kind and state, messages waiting, the listed runs' sends per kind, channels recently disabled as gone (channel-status.ts). */
+  channels: ChannelsView;
 };
 
 export type RunSummary = {
@@ -82,6 +86,8 @@ export type RunSummary = {
   quota: QuotaHit | null;
   /** The run's model stage (RunStats.model); null while the stage was off. */
   model: ModelStats | null;
+  /** The run's channel messages (RunStats.channels); null when its messages step did not run. */
+  channels: ChannelRunStats | null;
   errors: string[];
 };
 
@@ -111,6 +117,7 @@ const RUN_FIELDS = [
   ...RUN_STATS.map((s) => `stats.${s}`),
   'stats.claimsGivenUp',
   'stats.model',
+  'stats.channels',
 ];
 
 /** RunStats.claimsGivenUp summed over its steps; whatever the record holds that is not a count reads as 0. */
@@ -133,26 +140,40 @@ export async function readDashboard(
 ): Promise<Dashboard> {
   const day = utcDay(input.now);
   const ai = input.ai ?? null;
-  const [outbox, subscribers, digestItemsDue, digestsSentToday, postingsWaiting, failures, runs, locks, feeds, door, aiToday, digestHours] =
-    await Promise.all([
-      countOutbox(db),
-      countSubscribers(db),
-      countDigestItemsDue(db, input.now),
-      countDigestsSent(db, day),
-      countPostingsWaiting(db, input.now),
-      readFailedEmails(db, DASHBOARD_LIMITS.failures),
-      runsCollection(db)
-        .orderBy('startedAt', 'desc')
-        .select(...RUN_FIELDS)
-        .limit(DASHBOARD_LIMITS.runs)
-        .get(),
-      // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
-      db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
-      feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
-      readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
-      ai ? readAiUsageToday(db, day) : null,
-      readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
-    ]);
+  const [
+    outbox,
+    subscribers,
+    digestItemsDue,
+    digestsSentToday,
+    postingsWaiting,
+    failures,
+    runs,
+    locks,
+    feeds,
+    door,
+    aiToday,
+    digestHours,
+    channels,
+  ] = await Promise.all([
+    countOutbox(db),
+    countSubscribers(db),
+    countDigestItemsDue(db, input.now),
+    countDigestsSent(db, day),
+    countPostingsWaiting(db, input.now),
+    readFailedEmails(db, DASHBOARD_LIMITS.failures),
+    runsCollection(db)
+      .orderBy('startedAt', 'desc')
+      .select(...RUN_FIELDS)
+      .limit(DASHBOARD_LIMITS.runs)
+      .get(),
+    // Every lock there is: `scan`, and one per shard (`scan-0-of-2`, …).
+    db.collection(COLLECTIONS.locks).limit(DASHBOARD_LIMITS.locks).get(),
+    feedStatesCollection(db).limit(DASHBOARD_LIMITS.feeds).get(),
+    readDoor(db, { now: input.now, signupEmailsPerHour: input.signupEmailsPerHour }),
+    ai ? readAiUsageToday(db, day) : null,
+    readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
+    readChannelState(db),
+  ]);
 
   const feedViews = feedViewsOf(feeds.docs, input.configuredFeeds ?? [], input.now);
   const runViews = runs.docs.map(runSummaryOf);
@@ -177,6 +198,7 @@ export async function readDashboard(
     // Disabled, failing and silent sources first: they are what the operator came for.
     feeds: sortForTheOperator(feedViews),
     door,
+    channels: channelsView(channels, runViews),
   };
 }
 
@@ -215,6 +237,7 @@ function runSummaryOf(d: QueryDocumentSnapshot): RunSummary {
     partial: d.get('partial') === true,
     quota: readRunQuota(d.get('quota')),
     model: readRunModel(d.get('stats.model')),
+    channels: readRunChannels(d.get('stats.channels')),
     errors: (d.get('errors') as string[] | undefined) ?? [],
   };
 }

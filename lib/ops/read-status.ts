@@ -12,6 +12,7 @@ import { readDigestHourCoverage, type DigestHourCoverage } from './digest-hour-c
 import { readMatchIndexStatus, type MatchIndexStatus } from './match-index-status';
 import { readSchemaView, type SchemaView } from '../ledger/migrations/schema-view';
 import { subscribersCollection, subscriberStatuses, type SubscriberStatus } from '../subscribers/subscriber';
+import { channelsView, readChannelState, readRunChannels, type ChannelsView } from './channel-status';
 
 /** What an operator asks first: what is due, what failed, what ran, and who holds the locks. */
 export type OpsStatus = {
@@ -60,6 +61,11 @@ export type OpsStatus = {
   ai: { today: AiUsageToday; recent: RecentModelStats };
   /** Every source feeds/ records, disabled, failing and silent first, each with what to do. */
   sources: SourceHealthView[];
+  /**
+   * Channels by kind and state, messages waiting, channels recently disabled as gone, and what the
+   * runs read (the newest QUOTA_LOOKBACK_RUNS, or `limit` if more) sent and failed per kind.
+   */
+  channels: ChannelsView;
   /** `scan`, and one per shard (`scan-k-of-n`), by name. */
   locks: { name: string; owner: string; expiresAt: Date | null; held: boolean }[];
 };
@@ -77,18 +83,20 @@ export type FailedEmail = OpsStatus['failures'][number];
 export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: number; digestHourUtc: number }): Promise<OpsStatus> {
   const day = utcDay(input.now);
   const limit = input.limit ?? 5;
-  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources, digestHours, matchIndex] = await Promise.all([
-    countOutbox(db),
-    countDigestItemsDue(db, input.now),
-    countPostingsWaiting(db, input.now),
-    readFailedEmails(db, limit),
-    runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
-    db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
-    readAiUsageToday(db, day),
-    readSourceHealth(db, input.now),
-    readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
-    readMatchIndexStatus(db),
-  ]);
+  const [outbox, digestItemsDue, postingsWaiting, failures, runs, locks, aiToday, sources, digestHours, matchIndex, channels] =
+    await Promise.all([
+      countOutbox(db),
+      countDigestItemsDue(db, input.now),
+      countPostingsWaiting(db, input.now),
+      readFailedEmails(db, limit),
+      runsCollection(db).orderBy('startedAt', 'desc').limit(Math.max(limit, QUOTA_LOOKBACK_RUNS)).get(),
+      db.collection(COLLECTIONS.locks).limit(MAX_LOCKS).get(),
+      readAiUsageToday(db, day),
+      readSourceHealth(db, input.now),
+      readDigestHourCoverage(db, { now: input.now, digestHourUtc: input.digestHourUtc }),
+      readMatchIndexStatus(db),
+      readChannelState(db),
+    ]);
   return {
     day,
     outbox,
@@ -118,6 +126,10 @@ export async function readOpsStatus(db: Firestore, input: { now: Date; limit?: n
       errors: (d.get('errors') as string[] | undefined) ?? [],
     })),
     sources,
+    channels: channelsView(
+      channels,
+      runs.docs.map((d) => ({ startedAt: toDate(d.get('startedAt')), channels: readRunChannels(d.get('stats.channels')) })),
+    ),
     locks: locks.docs.map((lock) => ({
       name: lock.id,
       owner: lock.get('owner') as string,

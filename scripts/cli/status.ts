@@ -1,17 +1,19 @@
 import { fallbacksByReason } from '../../lib/ops/ai-verdicts-state';
+import { channelStatusText } from '../../lib/ops/channel-status';
 import { digestHourCoverageText } from '../../lib/ops/digest-hour-coverage';
 import { matchIndexText } from '../../lib/ops/match-index-status';
 import { quotaNoticeText } from '../../lib/ops/provider-quota';
 import { readOpsStatus, type OpsStatus } from '../../lib/ops/read-status';
 import { schemaText } from '../../lib/ledger/migrations/schema-view';
 import { minuteUtc, sourceName, spanInWords, type SourceHealthView } from '../../lib/ops/source-health-view';
+import { parseArgs } from 'node:util';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
-import { parseLimitArgs } from './cli-args';
+import { expectPositionals, invalid, readArgv } from './cli-args';
 import { formatTable } from './format-table';
 
-export type StatusArgs = { limit: number };
+export type StatusArgs = { limit: number; json?: boolean };
 
-const usage = `Usage: scout status [--limit N]
+const usage = `Usage: scout status [--limit N] [--json]
 
 What is due, what failed, what ran: the store's schema version against this code's (runs
 refuse while it is behind: \`scout migrate\`), the outbox by state, queued deliveries due in
@@ -20,7 +22,9 @@ a digest now, whether the last day's runs served every subscriber's local digest
 need a scheduler that calls at least hourly), the match index (built or not, its drift against
 the active subscribers, its fullest shard, the last repair sweep), postings still unmatched an hour after they were stored, whether the mail
 provider's quota stops sending (and when it resumes), what the AI verdict stage used today and
-in the latest runs (and whether its budget made keywords decide), the newest failed or dead
+in the latest runs (and whether its budget made keywords decide), the channels by kind and state
+(subscribers with one or more in it), their messages waiting and what the latest runs sent and
+failed per kind, the channels recently disabled as gone, the newest failed or dead
 emails with their last error, the newest runs, who holds the scan locks (one per shard), and
 each source's health in one line (ok, failing, disabled, silent) with what to do about it.
 Exit 1 when any email is failed or dead, any source is disabled or the store is behind the
@@ -28,12 +32,43 @@ code's schema version, so a script can alert on it.
 
 Options:
   --limit <n>  failures and runs listed (default 5, at most 50)
+  --json       the same as one line of JSON (times as ISO strings), for a script; same exit code
   -h, --help   show this help`;
 
-export const parseStatusArgs = (argv: string[]): Parsed<StatusArgs> => parseLimitArgs(argv, { fallback: 5, max: 50 });
+const MAX_LIMIT = 50;
+
+export function parseStatusArgs(argv: string[]): Parsed<StatusArgs> {
+  const read = readArgv(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { limit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }),
+  );
+  if (!read.ok) return invalid(read.message);
+  const { values, positionals } = read.value;
+  if (values.help) return { kind: 'help' };
+  const positionalError = expectPositionals(positionals, []);
+  if (positionalError) return invalid(positionalError);
+  const limit = values.limit === undefined ? 5 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return invalid(`--limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  return { kind: 'args', args: { limit, json: values.json ?? false } };
+}
+
+/** 1 when an email is failed or dead, a source is disabled or the store is behind the code's schema: a script alerts on it. */
+function exitCode(s: OpsStatus): number {
+  const disabled = s.sources.some((source) => source.state === 'disabled');
+  const behind = s.schema.stored !== null && s.schema.stored < s.schema.code;
+  return s.outbox.failed + s.outbox.dead > 0 || disabled || behind ? EXIT.problems : EXIT.ok;
+}
 
 export async function status(ctx: CommandContext, args: StatusArgs): Promise<number> {
   const s = await readOpsStatus(ctx.db, { now: ctx.now, limit: args.limit, digestHourUtc: ctx.digestHourUtc });
+  if (args.json) {
+    ctx.out(JSON.stringify(s));
+    return exitCode(s);
+  }
   const { held, pending, sending, failed, dead } = s.outbox;
   // Held rows exist only while signup emails wait for a later hour's allowance: named when there are some.
   const heldNote = held > 0 ? `, ${held} held for a later hour` : '';
@@ -53,6 +88,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
       : 'provider: no quota reached in the latest runs',
   );
   aiLines(s.ai).forEach((line) => ctx.out(line));
+  channelStatusText(s.channels).forEach((line) => ctx.out(line));
   if (s.locks.length === 0) ctx.out('locks: none taken');
   for (const lock of s.locks)
     ctx.out(
@@ -83,9 +119,7 @@ export async function status(ctx: CommandContext, args: StatusArgs): Promise<num
         r.errors.join('; ') || '-',
       ]),
     ).forEach((line) => ctx.out(line));
-  const disabled = s.sources.some((source) => source.state === 'disabled');
-  const behind = s.schema.stored !== null && s.schema.stored < s.schema.code;
-  return failed + dead > 0 || disabled || behind ? EXIT.problems : EXIT.ok;
+  return exitCode(s);
 }
 
 /**

@@ -157,7 +157,7 @@ describe('the dashboard and a lookup over real data', () => {
     expect(body).not.toContain(ADA); // the dashboard names no subscriber; the lookup does
   });
 
-  it('costs a bounded number of reads: the session, twelve counts, eight counter documents, plus the documents it lists', async () => {
+  it('costs a bounded number of reads: the session, thirty counts, eight counter documents, plus the documents it lists', async () => {
     const cookie = await w.admin.session();
     const counter = instrumentFirestore();
     try {
@@ -168,9 +168,10 @@ describe('the dashboard and a lookup over real data', () => {
       // and the doors in one getAll: 4 failure counters, the signup emails' hour, 3 login-lock windows.
       // The digest hours: 25 hour values, each ending on an empty read, 1 (zone, hour) pair found, 1 slot asked of runs/ (served).
       // And schema/current, the store's schema version.
-      expect(reads).toBe(1 + 12 + 6 + 1 + 2 + 2 + 8 + (25 + 1 + 1) + 1);
-      expect(roundTrips).toBe(1 + 17 + (25 + 1 + 1) + 1);
-      // However big the store: at most 226 documents listed, plus one read per 1,000 entries counted.
+      // The channels: 16 counts (kind × state) and 2 (messages pending, sending), and the newest failed messages (none: one read).
+      expect(reads).toBe(1 + 12 + 6 + 1 + 2 + 2 + 8 + (25 + 1 + 1) + 1 + (16 + 2 + 1));
+      expect(roundTrips).toBe(1 + 17 + (25 + 1 + 1) + 1 + (16 + 2 + 1));
+      // However big the store: at most 226 documents listed (and 20 failed messages and their subscribers), plus one read per 1,000 entries counted.
       expect(DASHBOARD_LIMITS).toEqual({ runs: 50, failures: 20, locks: 50, feeds: 100 });
     } finally {
       counter.restore();

@@ -35,6 +35,10 @@ describe('scout status', () => {
       'matching: no posting waits over an hour',
       'provider: no quota reached in the latest runs',
       'ai: no model calls today (it is on where the app has AI_BASE_URL and AI_MODEL; see docs/verdicts.md)',
+      'channels: slack none; discord none; telegram none; webhook none (subscribers with one or more channels of the kind in that state)',
+      'channels: 0 messages pending, 0 sending',
+      'channels: no runs yet',
+      'channels: none disabled as gone among the newest 20 failed messages',
       'locks: none taken',
       'sources: none fetched yet',
       '',
@@ -95,7 +99,8 @@ describe('scout status', () => {
     const run = await fx.cli(['status', '--limit', '2']);
 
     expect(run.code).toBe(1);
-    expect(run.out.filter((line) => !line.startsWith('match index:') && !line.startsWith('schema:')).slice(0, 8)).toEqual([
+    const others = ['match index:', 'schema:', 'channels:'];
+    expect(run.out.filter((line) => !others.some((start) => line.startsWith(start))).slice(0, 8)).toEqual([
       'outbox: 1 pending, 0 sending, 1 failed, 1 dead',
       'digests: 1 queued item due now',
       'digest hours: no active digest subscribers',
