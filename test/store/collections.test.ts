@@ -12,6 +12,7 @@ describe('COLLECTIONS', () => {
       postingKeys: 'postingKeys',
       deliveries: 'deliveries',
       emails: 'emails',
+      messages: 'messages',
       runs: 'runs',
       feedStates: 'feeds',
       locks: 'locks',
