@@ -47,7 +47,7 @@ export function planMessages(input: {
   const routes = input.routes.filter((r) => (input.kind === 'alert' ? r.instant : r.digest));
   if (routes.length === 0 || input.items.length === 0) return [];
   const postings = input.items.map(channelPosting);
-  return routes.map((route) => {
+  return routes.flatMap((route) => {
     const shown = Math.max(1, fitForChannel(route.kind, postings));
     const more = postings.length - shown + (input.moreBeyond ?? 0);
     const content: ChannelContent =
@@ -57,23 +57,36 @@ export function planMessages(input: {
     // A Telegram chat is the channel's, not its route's: the body is rendered for a stand-in chat,
     // and the dispatcher addresses it to the channel's chat at send time (channel-sender.ts bodyFor).
     const chatId = route.kind === 'telegram' ? UNADDRESSED_CHAT : null;
-    const request = renderChannelMessage(route.kind, content, { chatId, createdAt: input.context.now });
+    const request = renderOrNull(route.kind, content, { chatId, createdAt: input.context.now });
+    // A message no platform limit can hold (only a Scout link of thousands of characters makes one)
+    // is left out rather than fail the claim of every subscriber with it.
+    if (!request) return [];
     const key = messageKey(input.setKey, route.id);
-    return {
-      key,
-      row: newMessageRow({
-        uid: input.context.uid,
-        channelId: route.id,
-        channel: route.kind,
-        kind: input.kind,
-        deliveryIds: input.deliveryIds,
-        body: request.body,
-        runId: input.context.runId,
-        now: input.context.now,
-        expireAt: input.context.expireAt,
-      }),
-    };
+    return [
+      {
+        key,
+        row: newMessageRow({
+          uid: input.context.uid,
+          channelId: route.id,
+          channel: route.kind,
+          kind: input.kind,
+          deliveryIds: input.deliveryIds,
+          body: request.body,
+          runId: input.context.runId,
+          now: input.context.now,
+          expireAt: input.context.expireAt,
+        }),
+      },
+    ];
   });
+}
+
+function renderOrNull(...args: Parameters<typeof renderChannelMessage>) {
+  try {
+    return renderChannelMessage(...args);
+  } catch {
+    return null;
+  }
 }
 
 /** A posting as a channel shows it: its card title, employer and place, pay, and the verdict. */

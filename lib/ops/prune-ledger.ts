@@ -7,8 +7,8 @@ import { fenceAt } from '../store/lease';
 /**
  * For a store without a TTL policy (or to catch up before one): deletes ledger documents whose
  * `expireAt` has passed, at most `limit` per call. Conservative where a TTL would not be: an
- * outbox row still on its way (pending or sending) and a delivery still queued for a digest
- * are kept, so a prune can never lose an email that is still due; of `users`, only
+ * outbox row still on its way (pending or sending), an email's or a channel message's, and a
+ * delivery still queued for a digest are kept, so a prune can never lose a send that is still due; of `users`, only
  * unconfirmed signups go (an `expireAt` on anyone else is a stray, never a reason to delete them).
  *
  * The collections written at volume keep no index on `expireAt` (firestore.indexes.json: a
@@ -32,6 +32,8 @@ const TARGETS: Target[] = [
   { collection: COLLECTIONS.postingKeys, walked: true },
   { collection: COLLECTIONS.deliveries, keep: (d) => d.status === 'queued', walked: true },
   { collection: COLLECTIONS.emails, keep: (d) => d.status === 'pending' || d.status === 'sending', walked: true },
+  // The channels' outbox, like email's: a message still on its way is kept whatever its expireAt.
+  { collection: COLLECTIONS.messages, keep: (d) => d.status === 'pending' || d.status === 'sending', walked: true },
   { collection: COLLECTIONS.runs, walked: true },
   { collection: COLLECTIONS.rateLimits },
   { collection: COLLECTIONS.subscribers, keep: (d) => d.status !== 'pending' || d.unsubscribedAt != null },

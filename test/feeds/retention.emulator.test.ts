@@ -56,10 +56,19 @@ describe('retention: pruning never makes an old posting look new', () => {
     expect((await h.db.collection('jobs').get()).size).toBe(0);
   });
 
-  it('prune keeps what is still due: a pending outbox row and a queued delivery survive their expireAt', async () => {
+  it('prune keeps what is still due: a pending outbox row, a channel message on its way and a queued delivery survive their expireAt', async () => {
     const expired = new Date(at(-1));
     await h.db.collection('emails').doc('alert_due').set({ status: 'pending', expireAt: expired });
     await h.db.collection('emails').doc('alert_done').set({ status: 'sent', expireAt: expired });
+    // messages/: the channels' outbox, walked by id like emails/ (its expireAt has no index).
+    await h.db.collection('messages').doc('alert_u_h_pending').set({ status: 'pending', expireAt: expired });
+    await h.db.collection('messages').doc('alert_u_h_sending').set({ status: 'sending', expireAt: expired });
+    await h.db.collection('messages').doc('alert_u_h_sent').set({ status: 'sent', expireAt: expired });
+    await h.db.collection('messages').doc('alert_u_h_dead').set({ status: 'dead', expireAt: expired });
+    await h.db
+      .collection('messages')
+      .doc('digest_u_live')
+      .set({ status: 'sent', expireAt: new Date(at(10)) });
     await h.db.collection('deliveries').doc('uid_rss_queued').set({ status: 'queued', digestDate: '2026-10-02', expireAt: expired });
     await h.db.collection('deliveries').doc('uid_rss_sent').set({ status: 'sent', digestDate: '2026-10-02', expireAt: expired });
     await h.db
@@ -68,9 +77,14 @@ describe('retention: pruning never makes an old posting look new', () => {
       .set({ expireAt: new Date(at(10)) });
 
     const report = await pruneLedger(h.db, { now: T0, limit: 1_000 });
-    expect(report).toMatchObject({ deleted: { emails: 1, deliveries: 1, runs: 0 }, kept: { emails: 1, deliveries: 1 }, more: false });
+    expect(report).toMatchObject({
+      deleted: { emails: 1, messages: 2, deliveries: 1, runs: 0 },
+      kept: { emails: 1, messages: 2, deliveries: 1 },
+      more: false,
+    });
     const left = async (c: string) => (await h.db.collection(c).get()).docs.map((d) => d.id).sort();
     expect(await left('emails')).toEqual(['alert_due']);
+    expect(await left('messages')).toEqual(['alert_u_h_pending', 'alert_u_h_sending', 'digest_u_live']);
     expect(await left('deliveries')).toEqual(['uid_rss_queued']);
     expect(await left('runs')).toEqual(['run-new']);
   });

@@ -47,6 +47,19 @@ import { configSchema } from '../../lib/runtime/config';
 import { matchId, matchVerdictConverter, type MatchVerdict } from '../../lib/verdicts/match-verdict';
 import { MAX_REASON_LENGTH, PROMPT_VERSION } from '../../lib/verdicts/wire';
 import { feedbackConverter, feedbackId, notAFitFeedback } from '../../lib/ledger/feedback';
+import {
+  CHANNEL_KINDS,
+  CHANNEL_STATUSES,
+  MAX_CHANNELS,
+  newChannelId,
+  type Channel,
+  type ChannelKind,
+  type ChannelRoute,
+} from '../../lib/channels/channel';
+import { messageRowConverter, type MessageRow } from '../../lib/messages/message-row';
+import { MESSAGE_MAX_ATTEMPTS } from '../../lib/messages/message-rules';
+import type { MessageItem, PlannedMessage } from '../../lib/messages/plan-messages';
+import { subscriberMessagesOf } from '../../lib/messages/subscriber-messages';
 
 /**
  * docs/design.md §2.11: production refuses a document over 1 MiB or 40,000 index entries; the emulator
@@ -125,6 +138,8 @@ function largestPosting(n: number): Posting {
       categories: Array.from({ length: 100 }, (_, i) => wide(n + i, 60)),
       published: now.toISOString(),
       scout: { budget: { amount: 10_000_000, currency: 'USD', kind: 'fixed' } },
+      // The employer and the place a job board's feed states, past their cap (to-posting.ts keeps 200).
+      job: { company: wide(n + 2, 1_000), place: wide(n + 3, 1_000), remote: true, skills: [], type: null },
     },
     { source: longestSource, baseUrl: null },
   )!;
@@ -318,6 +333,16 @@ function runRecord(feeds: number) {
   } = {
     ...emptyRunStats(runId, 'cron', `${MAX_SHARDS - 1}-of-${MAX_SHARDS}`),
     phases: { fetch: 1, match: 1, claim: 1, flush: 1, dispatch: 1 },
+    // The channels' dispatch, every figure at its widest and every kind present.
+    channels: {
+      sent: 1e12,
+      failed: 1e12,
+      dead: 1e12,
+      skipped: 1e12,
+      retried: 1e12,
+      disabled: 1e12,
+      byChannel: Object.fromEntries(CHANNEL_KINDS.map((kind: ChannelKind) => [kind, { sent: 1e12, failed: 1e12 }])),
+    },
     feeds: Array.from({ length: feeds }, (_, i) => feedResult(i)),
     quota: { period: 'daily', reachedAt: now, resumesAt: now, error: 'q'.repeat(500) },
     errors: ['e'.repeat(2_000)],
@@ -337,13 +362,108 @@ function runRecord(feeds: number) {
   };
 }
 
+// ── Channels: a subscriber's at their largest, and the largest message each kind gets ─────────────
+
+/**
+ * The longest destination the rules allow. lib/channels/destination.ts (not on this branch yet) is
+ * assumed to cap a URL as typed at 2,048 characters and to store `new URL(typed).href`: the WHATWG
+ * parser percent-encodes every non-ASCII character of a path (a CJK character becomes 9
+ * characters), so the URL stored may be up to 9 times the cap. Built the same way here.
+ */
+const MAX_DESTINATION_LENGTH = 2_048;
+function longestDestination(n: number): string {
+  const head = `https://${'h'.repeat(63)}.example.com/${n}/`;
+  return new URL(`${head}${wide(300 + n, MAX_DESTINATION_LENGTH - head.length)}`).href;
+}
+
+/**
+ * MAX_CHANNELS webhooks (the kind with the longest destination and the only one with a secret),
+ * each with every optional field set: a verifying channel's code hash and expiry, its tries, a
+ * disabled one's reason. Their states differ, so `channelStates` holds as many as it can.
+ */
+const largestChannels: Channel[] = Array.from({ length: MAX_CHANNELS }, (_, i) => ({
+  id: newChannelId(),
+  kind: 'webhook',
+  status: CHANNEL_STATUSES[i % CHANNEL_STATUSES.length],
+  instant: true,
+  digest: true,
+  destination: longestDestination(i),
+  // destination.ts cuts a webhook's label at 80 characters; a Telegram chat's title is at most 128.
+  label: wide(400 + i, 128),
+  // `whsec_` and 32 random bytes in base64 (the webhook transport's new secret).
+  secret: `whsec_${'s'.repeat(44)}`,
+  // sha256 hex of the code sent or of the Telegram start token.
+  verifyHash: 'v'.repeat(64),
+  verifyExpiresAt: now,
+  verifyTries: 1_000_000,
+  createdAt: now,
+  verifiedAt: now,
+  disabledAt: now,
+  // `gone: ` and the platform's error, assumed at most 500 characters like an email's lastError.
+  disabledReason: `gone: ${'e'.repeat(500)}`,
+}));
+
+/** A route of every kind, each taking alerts and the digest: planMessages renders one message per route. */
+const channelRoutes = CHANNEL_KINDS.map((kind) => ({ id: newChannelId(), kind, instant: true, digest: true }));
+const subscriberMessages = subscriberMessagesOf({ settings, runId, now, expireAt })({
+  id: longestUid,
+  linkVersion: Number.MAX_SAFE_INTEGER,
+  routes: channelRoutes,
+})!;
+const messageItems: MessageItem[] = postings.map((posting, i) => ({
+  posting,
+  score: matches[i].score,
+  reasons: matches[i].reasons,
+  fit: matches[i].fit,
+}));
+const idsOf = (count: number) => postings.slice(0, count).map((p) => deliveryId(longestUid, p.id));
+// An instant channel's alert carries the claim's alert items (at most MAX_ALERT_ITEMS); a digest
+// channel's, the items its email lists (flush-subscribers.ts): here all DIGEST_MAX_ITEMS, more than
+// any email at these caps lists, so each format is measured at its own bound, not the email's.
+const plannedMessages: PlannedMessage[] = [
+  ...subscriberMessages.alert(
+    messageItems.slice(0, MAX_ALERT_ITEMS),
+    idsOf(MAX_ALERT_ITEMS),
+    alertEmailKey(longestUid, idsOf(MAX_ALERT_ITEMS)),
+  ),
+  ...subscriberMessages.digest(messageItems, idsOf(DIGEST_MAX_ITEMS), digestEmailKey(longestUid, day), day, 10_000),
+];
+/** Each kind's largest body, of its alert and its digest. */
+const largestMessages = CHANNEL_KINDS.map((kind) =>
+  plannedMessages
+    .filter((m) => m.row.channel === kind)
+    .reduce((a, b) => (Buffer.byteLength(b.row.body!) > Buffer.byteLength(a.row.body!) ? b : a)),
+);
+
+/** What the dispatcher adds to a row before it is final (a final row drops its body): a lease, its tries, the last error, the platform's id. */
+function messageAfterItsLife(row: MessageRow) {
+  return messageRowConverter.toFirestore({
+    ...row,
+    status: 'sending',
+    attempts: MESSAGE_MAX_ATTEMPTS[row.channel],
+    leaseOwner: runId,
+    leaseUntil: now,
+    notBefore: now,
+    lastError: 'e'.repeat(500),
+    detail: 'd'.repeat(64),
+    firstAttemptAt: now,
+    sentAt: now,
+  });
+}
+
 const specimens: Specimen[] = [
   {
     collection: 'users',
-    what: `${MAX_KEYWORDS} keywords and ${MAX_EXCLUDES} excludes at ${MAX_KEYWORD_LENGTH} characters, the longest address`,
+    what: `${MAX_KEYWORDS} keywords and ${MAX_EXCLUDES} excludes at ${MAX_KEYWORD_LENGTH} characters, the longest address, ${MAX_CHANNELS} webhooks at ${largestChannels[0].destination.length}-character URLs`,
     id: longestUid,
     data: {
-      ...subscriberConverter.toFirestore({ ...broadestSubscriber, status: 'pending', signupNonce: 'n'.repeat(22), expireAt }),
+      ...subscriberConverter.toFirestore({
+        ...broadestSubscriber,
+        channels: largestChannels,
+        status: 'pending',
+        signupNonce: 'n'.repeat(22),
+        expireAt,
+      }),
       confirmSeq: 1_000_000,
       manageSeq: 1_000_000,
       unsubscribedAt: now,
@@ -385,9 +505,15 @@ const specimens: Specimen[] = [
     id: welcomeEmailKey(longestUid, welcomeNonce),
     data: afterItsLife(welcomeRow, welcomeEmailKey(longestUid, welcomeNonce)),
   },
+  ...largestMessages.map((m): Specimen => ({
+    collection: 'messages',
+    what: `${m.row.channel}: the largest of an alert of ${MAX_ALERT_ITEMS} and a digest of ${DIGEST_MAX_ITEMS} postings at every length cap, leased on its last try`,
+    id: m.key,
+    data: messageAfterItsLife(m.row),
+  })),
   {
     collection: 'runs',
-    what: `a failed run over ${FEEDS_IN_A_RUN} failing feeds`,
+    what: `a failed run over ${FEEDS_IN_A_RUN} failing feeds, with every channel kind's figures`,
     id: runId,
     data: runRecord(FEEDS_IN_A_RUN),
   },
@@ -497,7 +623,13 @@ afterAll(() => {
 
 describe("no document any code path writes can exceed Firestore's 40,000 index entries or 1 MiB", () => {
   it.each(measured)('$collection, $what: $bytes bytes, $indexEntries index entries', (m) => {
-    figures.push({ collection: m.collection, document: m.what, bytes: m.bytes, indexEntries: m.indexEntries });
+    figures.push({
+      collection: m.collection,
+      document: m.what,
+      bytes: m.bytes,
+      indexEntries: m.indexEntries,
+      headroom: `${(FIRESTORE_LIMITS.documentBytes / m.bytes).toFixed(1)}× under 1 MiB`,
+    });
     expect(m.problems).toEqual([]);
     expect(m.bytes, 'bytes').toBeLessThan(FIRESTORE_LIMITS.documentBytes * SPARE);
     expect(m.indexEntries, 'index entries').toBeLessThan(FIRESTORE_LIMITS.indexEntries * SPARE);
@@ -541,6 +673,7 @@ describe("no document any code path writes can exceed Firestore's 40,000 index e
       'matches',
       'aiUsage',
       'feedback',
+      'messages',
     ];
     expect([...new Set(specimens.map((s) => s.collection))].sort()).toEqual(written.sort());
   });
@@ -566,14 +699,20 @@ describe('no document grows with the data', () => {
     ['feedback', 'title', "a posting's title kept past its expiry, read by no query"],
     ['feedback', 'description', "a posting's excerpt kept past its expiry, read by no query"],
     ['feedback', 'skills', "a posting's skills kept past its expiry, read by no query"],
+    ['messages', 'body', 'the exact request body (a digest of up to 100 postings on a webhook), read by no query'],
+    ['messages', 'deliveryIds', 'the deliveries a message carries (up to DIGEST_MAX_ITEMS ids)'],
+    ['users', 'channels', 'up to MAX_CHANNELS maps of URLs, secrets and labels, read by no query: each would be index entries'],
   ])('%s.%s is exempt from single-field indexes: %s', (collection, fieldPath) => {
     expect(exempt(collection, fieldPath)).toBe(true);
   });
 
-  it('lists left indexed are capped by construction: keywords and excludes (25 each), skills (30), shard tags (one per shard count)', () => {
+  it('lists left indexed are capped by construction: keywords and excludes (25 each), skills (30), shard tags (one per shard count), channel states (one per channel)', () => {
     const user = specimens.find((s) => s.collection === 'users')!.data;
     expect((user.keywords as string[]).length).toBe(25);
     expect((user.excludes as string[]).length).toBe(25);
+    // `kind:status` of each channel, deduplicated: at most one per channel, MAX_CHANNELS.
+    expect((user.channelStates as string[]).length).toBeGreaterThan(1);
+    expect((user.channelStates as string[]).length).toBeLessThanOrEqual(MAX_CHANNELS);
     // 100 distinct categories went into the fixture posting; the builder keeps its cap.
     expect(storedPosting.skills.length).toBe(30);
     expect(storedPosting.matchedShards!.length).toBe((MAX_SHARDS * (MAX_SHARDS + 1)) / 2);
@@ -583,6 +722,7 @@ describe('no document grows with the data', () => {
       ['users', 'excludes'],
       ['jobs', 'skills'],
       ['jobs', 'matchedShards'],
+      ['users', 'channelStates'],
     ])
       expect(exempt(collection, field)).toBe(false);
   });
@@ -741,8 +881,10 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
    * The largest entry the index stores inline: a profile grown one wide character (3 UTF-8 bytes)
    * at a time, keywords then excludes, every other field at its widest, until the next character
    * would make it a pointer. Whatever bound entryFor keeps (characters or bytes), this meets it.
+   * `routes`: the subscriber's active channels, which the entry carries (field 13) and which leave
+   * that much less room for keywords before the entry becomes a pointer.
    */
-  function largestInlineEntry(): string {
+  function largestInlineEntry(routes: ChannelRoute[]): string {
     const base: IndexedSubscriber = {
       id: uidOf(0),
       email: Buffer.from(uidOf(0), 'base64url').toString('utf8'),
@@ -763,6 +905,7 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
       weeklyDay: 'sun',
       feedTokenVersion: Number.MAX_SAFE_INTEGER,
       linkVersion: Number.MAX_SAFE_INTEGER,
+      ...(routes.length > 0 ? { routes } : {}),
     };
     let kept = entryFor(base);
     if (typeof kept !== 'string') throw new Error('the bare profile does not fit inline');
@@ -782,7 +925,21 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
     return kept;
   }
 
-  const entry = largestInlineEntry();
+  /**
+   * Every subscriber with MAX_CHANNELS channels, all active (the worst case; a share of them with
+   * one channel falls between the two): each route is packed in the entry, and the entry keeps the
+   * same byte bound, so routes take room from keywords rather than add to a shard.
+   */
+  const withoutChannels = largestInlineEntry([]);
+  const withChannels = largestInlineEntry(
+    Array.from({ length: MAX_CHANNELS }, (_, i) => ({
+      id: newChannelId(),
+      kind: CHANNEL_KINDS[i % CHANNEL_KINDS.length],
+      instant: true,
+      digest: true,
+    })),
+  );
+  const entry = [withoutChannels, withChannels].reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a));
 
   /** The layout sized for `subscribers` and its fullest shard, filled with the largest entry under the longest uids. */
   function measureLayout(subscribers: number) {
@@ -820,6 +977,19 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
     expect(m.indexEntries, 'index entries').toBeLessThan(FIRESTORE_LIMITS.indexEntries * SPARE);
   });
 
+  it(`an entry carrying ${MAX_CHANNELS} channels' routes is bounded like any other (MAX_INLINE_ENTRY_BYTES), so channels add nothing to the fullest shard`, async () => {
+    const { MAX_INLINE_ENTRY_BYTES } = await import('../../lib/subscribers/match-index-layout');
+    const routesField = (JSON.parse(withChannels) as unknown[])[13] as unknown[];
+    expect(routesField).toHaveLength(MAX_CHANNELS);
+    for (const e of [withoutChannels, withChannels]) expect(Buffer.byteLength(e)).toBeLessThanOrEqual(MAX_INLINE_ENTRY_BYTES);
+    const routeBytes = Buffer.byteLength(JSON.stringify(routesField)) + 1;
+    // A profile that inlined before may become a pointer once it has channels: a read of users/ per run, not a larger shard.
+    console.log(
+      `match index entries at their largest: ${Buffer.byteLength(withoutChannels)} bytes without channels,` +
+        ` ${Buffer.byteLength(withChannels)} with ${MAX_CHANNELS} routes (${routeBytes} of them routes, taken from the keywords' room)`,
+    );
+  });
+
   it('so does the layout sized for 10,000 and 100,000, and each is one MATCH_INDEX_SHARDS accepts: a run reads it plus the layout', () => {
     for (const subscribers of [10_000, 100_000, SUBSCRIBERS]) {
       const m = measure(subscribers);
@@ -850,12 +1020,14 @@ describe('the match index at 1,000,000 subscribers, every profile as large as th
  * on one field, or for equalities only (it merges their indexes).
  */
 describe('index only what a query uses: no field that grows with time keeps an index no query needs', () => {
-  const VOLUME = ['deliveries', 'emails', 'matches', 'jobs', 'postingKeys', 'runs', 'nearMisses'];
+  const VOLUME = ['deliveries', 'emails', 'messages', 'matches', 'jobs', 'postingKeys', 'runs', 'nearMisses'];
   type Query = {
     collection: string;
     /** Where it runs (file: what). */
     by: string;
     equal?: string[];
+    /** An array-contains filter: served by the field's single-field array-contains index (no composite of the file has one). */
+    contains?: string;
     range?: string[];
     /** orderBy fields, `field` or `field desc`; orderBy(documentId) is every index's tail, left out. */
     order?: string[];
@@ -895,6 +1067,8 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'emails', by: 'dispatch-outbox.ts: abandoned leases', equal: ['status'], range: ['leaseUntil'] },
     { collection: 'emails', by: 'dispatch-outbox.ts: pending', equal: ['status'], order: ['createdAt'] },
     { collection: 'emails', by: 'release-held-rows.ts', equal: ['status'], range: ['notBefore'], order: ['notBefore'] },
+    { collection: 'messages', by: 'dispatch-messages.ts: pending', equal: ['status'], range: ['notBefore'], order: ['notBefore'] },
+    { collection: 'messages', by: 'dispatch-messages.ts: abandoned leases', equal: ['status'], range: ['leaseUntil'] },
     { collection: 'jobs', by: 'store-postings.ts: pending postings', equal: ['matchState'] },
     { collection: 'jobs', by: 'read-status.ts: postings waiting', equal: ['matchState'], range: ['fetchedAt'] },
     { collection: 'jobs', by: 'read-recent-postings.ts: the preview', range: ['fetchedAt'], order: ['fetchedAt desc'] },
@@ -905,7 +1079,8 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'users', by: 'digest-hour-coverage.ts: zones at an hour', equal: ['status', 'mode', 'digestHour'], order: ['timezone'] },
     { collection: 'users', by: 'digest-hour-coverage.ts: subscribers at an hour', equal: ['status', 'mode', 'digestHour', 'timezone'] },
     { collection: 'users', by: 'migrate-min-pay.ts', order: ['minBudget'] },
-    { collection: 'users', by: 'channel-status.ts: channels by kind and state (array-contains)', equal: ['channelStates'] },
+    // The ops page counts channels by kind and state: where('channelStates', 'array-contains', 'slack:active').count().
+    { collection: 'users', by: 'read-status.ts: channels by kind and state', contains: 'channelStates' },
     { collection: 'messages', by: 'channel-status.ts: messages waiting', equal: ['status'] },
     { collection: 'messages', by: 'channel-status.ts: recently disabled', equal: ['status'], order: ['createdAt desc'] },
     { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
@@ -927,9 +1102,12 @@ describe('index only what a query uses: no field that grows with time keeps an i
   ];
 
   const fieldOf = (order: string) => order.split(' ')[0];
-  const fieldsOf = (q: Query) => [...new Set([...(q.equal ?? []), ...(q.range ?? []), ...(q.order ?? []).map(fieldOf)])];
+  const fieldsOf = (q: Query) => [
+    ...new Set([...(q.equal ?? []), ...(q.contains ? [q.contains] : []), ...(q.range ?? []), ...(q.order ?? []).map(fieldOf)]),
+  ];
   /** The composite index of the file that serves the query, if one does. */
   function compositeFor(q: Query) {
+    if (q.contains) return undefined;
     const equal = new Set(q.equal ?? []);
     const ordered = [...(q.order ?? []), ...(q.range ?? []).filter((r) => !(q.order ?? []).map(fieldOf).includes(r))];
     return indexConfig.indexes.find((index) => {
@@ -956,6 +1134,11 @@ describe('index only what a query uses: no field that grows with time keeps an i
   }
   const isExempt = (collection: string, field: string) =>
     indexConfig.fieldOverrides.some((o) => o.collectionGroup === collection && o.fieldPath === field && o.indexes.length === 0);
+  /** Firestore gives an array field an array-contains index unless an override lists none. */
+  const containsIndexed = (collection: string, field: string) => {
+    const override = indexConfig.fieldOverrides.find((o) => o.collectionGroup === collection && o.fieldPath === field);
+    return !override || override.indexes.some((i) => i.arrayConfig === 'CONTAINS');
+  };
   const needers = (collection: string, field: string) =>
     QUERIES.filter((q) => q.collection === collection && (singleFieldNeeds(q) as string[]).includes?.(field)).map((q) => q.by);
 
@@ -995,6 +1178,7 @@ describe('index only what a query uses: no field that grows with time keeps an i
     const unserved = QUERIES.flatMap((q) => {
       const needs = singleFieldNeeds(q);
       if (needs === 'unserved') return [`${q.collection}: ${q.by} (no composite index matches)`];
+      if (q.contains && !containsIndexed(q.collection, q.contains)) return [`${q.collection}.${q.contains}: ${q.by} needs array-contains`];
       return needs.filter((f) => isExempt(q.collection, f)).map((f) => `${q.collection}.${f}: ${q.by} needs it, and it is exempt`);
     });
     expect(unserved).toEqual([]);
@@ -1131,7 +1315,8 @@ describe('index only what a query uses: no field that grows with time keeps an i
  *   that if more;
  * - at most 30 warm instances answer previews at once;
  * - subscribers change what the match index holds (confirm, preferences, pause, unsubscribe) 3
- *   times a month each, and a busy day is 10 times the mean.
+ *   times a month each, and a busy day is 10 times the mean;
+ * - 20% of subscribers have a channel beyond email, whose routes change 3 times a month.
  * Imports are inside the tests so this block stands on its own.
  */
 describe('no document is written more than about once a second at 1,000,000 subscribers', () => {
@@ -1248,6 +1433,58 @@ describe('no document is written more than about once a second at 1,000,000 subs
     expect(
       rate(`matchIndex/{k}-of-${MATCH_INDEX_SHARDS}`, perShard, '3 profile changes a month each, a busy day 10×, over its shards'),
     ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+  });
+
+  it('a channel’s documents: its messages, its subscriber’s users/{uid}, and the match index its routes live in', async () => {
+    const { DEFAULT_MATCH_INDEX_SHARDS: MATCH_INDEX_SHARDS } = await import('../../lib/subscribers/match-index-layout');
+    const { messageRetryDelayMs } = await import('../../lib/messages/message-rules');
+    const { MAX_VERIFY_TRIES } = await import('../../lib/channels/channel');
+    // messages/{setKey}_{channelId}: one row per subscriber, channel and delivery set, written by
+    // nobody else; its lease keeps two runs from writing it at once. Over its life: the create, then
+    // a lease and a record per try, the tries apart by the backoff (at its jitter's shortest).
+    const tries = Math.max(...Object.values(MESSAGE_MAX_ATTEMPTS));
+    const lifeWrites = 1 + 2 * tries;
+    const shortestLifeSec =
+      Array.from({ length: tries - 1 }, (_, i) => messageRetryDelayMs(i + 1, () => 0)).reduce((a, b) => a + b, 0) / 1_000;
+    expect(
+      rate(
+        'messages/{messageKey}',
+        lifeWrites / shortestLifeSec,
+        `create + ${tries} × (lease + record), over ${shortestLifeSec} s of backoff`,
+      ),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // users/{uid}: a channel's writes are its subscriber's own doing (added, each wrong code, verified,
+    // paused, resumed, removed; Telegram's Start and /stop), but for one the dispatcher makes: "gone"
+    // disables it, once (channel-gone.ts writes nothing for a channel already disabled). Even
+    // every channel going through all of it in a day is far under one a second.
+    const perChannelLife = 1 + MAX_VERIFY_TRIES + 1 + 2 + 1 + 1;
+    expect(
+      rate(
+        'users/{uid} (its channels)',
+        (MAX_CHANNELS * perChannelLife) / (24 * 3_600),
+        `${MAX_CHANNELS} channels × ${perChannelLife} writes in a day`,
+      ),
+    ).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // The dispatcher's burst: every channel of one subscriber gone in one run, each a guarded update.
+    rate('users/{uid} (gone, a burst once)', MAX_CHANNELS, `${MAX_CHANNELS} channels disabled at once, each once ever`);
+    // matchIndex/{k}-of-16: a channel that starts or stops routing (verified, paused, resumed, cadence,
+    // gone, removed) rewrites its subscriber's entry. Assumed: 20% of subscribers have a channel and
+    // change its routes 3 times a month, on top of everyone's 3 profile changes, a busy day 10×.
+    const changesPerSubscriber = 3 + 0.2 * 3;
+    const withChannels = rate(
+      `matchIndex/{k}-of-${MATCH_INDEX_SHARDS} (with channels)`,
+      (SUBSCRIBERS * changesPerSubscriber * 10) / MONTH_SEC / MATCH_INDEX_SHARDS,
+      '3 profile changes a month each, 20% with a channel changing its routes 3 times, a busy day 10×',
+    );
+    expect(withChannels).toBeLessThanOrEqual(SUSTAINED_WRITES_PER_SEC);
+    // The room left: changes a month per subscriber, on average, that keep a shard under one a second.
+    const budget = (SUSTAINED_WRITES_PER_SEC * MONTH_SEC * MATCH_INDEX_SHARDS) / (SUBSCRIBERS * 10);
+    rate(
+      `matchIndex/{k}-of-${MATCH_INDEX_SHARDS} (the ceiling)`,
+      SUSTAINED_WRITES_PER_SEC,
+      `${budget.toFixed(2)} entry changes a month per subscriber; past that, raise MATCH_INDEX_SHARDS`,
+    );
+    expect(budget).toBeGreaterThan(changesPerSubscriber);
   });
 
   it('per-client counters are keyed by the client: only a client’s own requests write its document', async () => {

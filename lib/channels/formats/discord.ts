@@ -114,7 +114,9 @@ export function renderDiscord(content: ChannelContent): DiscordMessage {
   } else {
     embeds = content.postings.map(postingEmbed);
     if (content.more > 0) lines.push(`${moreText(content.more)} — ${masked(discordUrl(content.links.archive), ARCHIVE_LABEL)}`);
-    lines.push(linksLine(content.links, true));
+    // The archive linked once: Scout's links run to about 700 characters (the token of a 254-character
+    // address), and three of them would pass the 2,000 characters `content` may hold.
+    lines.push(linksLine(content.links, content.more === 0));
   }
   return { username: 'Scout', content: lines.join('\n'), embeds, allowed_mentions: { parse: [] } };
 }

@@ -19,6 +19,14 @@ export const WEBHOOK_CAPS = { title: 500, company: 200, place: 200, pay: 100, re
 /** Postings one webhook message carries at most; more are counted in `more`. */
 export const WEBHOOK_MAX_POSTINGS = 100;
 
+/**
+ * The most UTF-8 bytes a payload's JSON takes; postings past it are counted in `more`. Express's
+ * JSON parser, behind many receivers, refuses a body over 100 kB (body-parser's `limit`, default
+ * '100kb': https://github.com/expressjs/body-parser#limit), and the message row freezes the body:
+ * 100 postings at every cap would be ~700 kB, most of the 1 MiB a Firestore document may hold.
+ */
+export const WEBHOOK_MAX_BYTES = 100_000;
+
 export type WebhookEventType = 'postings.alert' | 'postings.digest' | 'scout.test';
 
 export type WebhookPosting = {
@@ -89,7 +97,10 @@ export function renderWebhook(content: ChannelContent, createdAt: Date): Webhook
 
 /** What in the payload is over Scout's own bound; empty when it fits. */
 export function webhookProblems(payload: WebhookPayload): string[] {
-  return 'postings' in payload.data && payload.data.postings.length > WEBHOOK_MAX_POSTINGS
-    ? [`${payload.data.postings.length} postings`]
-    : [];
+  const problems: string[] = [];
+  if ('postings' in payload.data && payload.data.postings.length > WEBHOOK_MAX_POSTINGS)
+    problems.push(`${payload.data.postings.length} postings`);
+  const bytes = Buffer.byteLength(JSON.stringify(payload), 'utf8');
+  if (bytes > WEBHOOK_MAX_BYTES) problems.push(`${bytes} bytes`);
+  return problems;
 }

@@ -37,6 +37,22 @@ describe('a Discord webhook execute body', () => {
     expect(discordBreaks(message)).toEqual([]);
   });
 
+  it('Scout’s longest links (a 254-character address’s, ~700 characters each) fit the 2,000 characters of content: the archive linked once', () => {
+    const longLinks = {
+      preferences: `https://scout.example.com/preferences?token=${'t'.repeat(660)}`,
+      archive: `https://scout.example.com/archive?token=${'a'.repeat(660)}`,
+    };
+    const { body } = renderChannelMessage('discord', { ...digestOf(realisticPostings(12)), links: longLinks }, TARGET);
+    const message = JSON.parse(body);
+    expect(message.content.length).toBeLessThanOrEqual(2_000);
+    expect(message.content.split(longLinks.archive)).toHaveLength(2);
+    expect(message.content).toContain(`[Pause or remove this channel](<${longLinks.preferences}>)`);
+    expect(discordBreaks(message)).toEqual([]);
+    // With nothing more to see, the links line carries the archive instead.
+    const alert = renderDiscord({ ...alertOf(realisticPostings(2)), links: longLinks });
+    expect(alert.content!.split(longLinks.archive)).toHaveLength(2);
+  });
+
   it('the verification shows the code in a code span and no embeds', () => {
     const message = renderDiscord(testOf('K7Q-42M'));
     expect(message.content).toBe(

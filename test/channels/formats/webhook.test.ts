@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { renderChannelMessage } from '../../../lib/channels/formats/render-channel-message';
+import { renderWebhook, WEBHOOK_MAX_BYTES } from '../../../lib/channels/formats/webhook';
 import { alertOf, digestOf, LINKS, longestPosting, realisticPostings, TARGET, testOf } from './channel-postings';
 
 const payload = (content: Parameters<typeof renderChannelMessage>[1], target = TARGET) =>
@@ -66,6 +67,31 @@ describe('the webhook payload, version 1', () => {
     const json = payload(digestOf(realisticPostings(130), 5));
     expect(json.data.postings).toHaveLength(100);
     expect(json.data.more).toBe(35);
+  });
+
+  it('at most WEBHOOK_MAX_BYTES a body: 100 postings at every cap would be ~700 kB in wide text; the best that fit are sent, the rest counted in more', () => {
+    // Every string in 3-byte characters, at each field's cap: the most bytes a posting can take.
+    const widest = Array.from({ length: 100 }, (_, i) => {
+      const wide = (n: number) => String.fromCodePoint(0x4e00 + i).repeat(n);
+      return {
+        ...longestPosting(i),
+        title: wide(10_000),
+        company: wide(500),
+        place: wide(500),
+        pay: wide(300),
+        source: wide(300),
+        reasons: Array.from({ length: 12 }, () => wide(400)),
+      };
+    });
+    const { body } = renderChannelMessage('webhook', digestOf(widest, 7), TARGET);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(WEBHOOK_MAX_BYTES);
+    const json = JSON.parse(body);
+    expect(json.data.postings.length).toBeGreaterThan(0);
+    expect(json.data.postings.length).toBeLessThan(100);
+    expect(json.data.more).toBe(100 - json.data.postings.length + 7);
+    // One posting more would not have fitted: the cap, not a guess, decided how many.
+    const oneMore = renderWebhook({ ...digestOf(widest.slice(0, json.data.postings.length + 1), 0) }, TARGET.createdAt);
+    expect(Buffer.byteLength(JSON.stringify(oneMore))).toBeGreaterThan(WEBHOOK_MAX_BYTES);
   });
 
   it('the example in docs/channels.md is what Scout sends for it, field for field', () => {
