@@ -140,12 +140,6 @@ async function main() {
     console.log(`  ${summary(fourth)}`);
     console.log(fourth.emailsSent === 0 ? '  ✔ One digest per subscriber per day: the repeat sent nothing.' : '  ✘ The repeat sent email!');
     received('Final inboxes');
-    const twice = repeatedMessages(standIn.received());
-    console.log(
-      twice === 0
-        ? '  ✔ No channel got any message twice.'
-        : `  ✘ ${twice} channel message${twice === 1 ? ' was' : 's were'} received twice!`,
-    );
     const newcomerFinal = stack.mailSink.messages().filter((m) => m.to.includes(NEWCOMER.email));
     console.log(`  ${NEWCOMER.email}: ${newcomerFinal.length} emails`);
     for (const m of newcomerFinal) console.log(`    ✉ ${m.subject}`);
@@ -154,6 +148,13 @@ async function main() {
       welcomedOnce
         ? '  ✔ The welcome’s postings were not sent again: the newcomer’s digest had nothing new for them.'
         : '  ✘ The newcomer got more email after the welcome!',
+    );
+    heading('Channels, all four runs');
+    const twice = repeatedMessages(standIn.received());
+    console.log(
+      twice === 0
+        ? `  ✔ No channel got any message twice (${standIn.received().length} in all, counting the Slack code and the bot's greeting).`
+        : `  ✘ ${twice} channel message${twice === 1 ? ' was' : 's were'} received twice!`,
     );
     const emails = rows.map((row) => row.input!.email);
     if (ai) await showVerdicts(db, emails, modelRequests());
