@@ -1,9 +1,11 @@
 /**
  * npm run demo — the whole story in one terminal, on the embedded default:
- * starts the emulator, the mail sink and the sample feed, runs the real app (`next dev`), adds the
- * demo subscribers, calls GET /api/cron like a scheduler would, and shows what each subscriber
- * received; then calls it again and shows that the second run sent nothing. A newcomer then signs
- * up and confirms, and gets the week's best matches at once, as the welcome email.
+ * starts the emulator, the mail sink, the sample feed and the channel stand-in, runs the real app
+ * (`next dev`), adds the demo subscribers (one instant subscriber also connects Slack and Telegram
+ * on the preferences page), calls GET /api/cron like a scheduler would, and shows what each
+ * subscriber received by email and on each channel; then calls it again and shows that the second
+ * run sent nothing anywhere. A newcomer then signs up and confirms, and gets the week's best matches
+ * at once, as the welcome email.
  *
  *   npm run demo            run the story and stop everything
  *   npm run demo -- --keep  leave the stack running afterwards to browse the inbox page
@@ -14,6 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Firestore } from 'firebase-admin/firestore';
 import type { RunAnswer } from '../lib/ledger/runs';
+import { DEFAULT_TELEGRAM_BOT, type ChannelStandIn, type ReceivedRequest } from './channel-stand-in/server';
+import { channelMessageLines, connectDemoChannels } from './demo/channels';
 import { clearEmulatorProject } from './stack/firestore-emulator';
 import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startNextServer } from './stack/next-server';
@@ -28,10 +32,19 @@ const DIGEST_TIME = '2026-11-30T08:05:00Z';
 const SIGNUP_TIME = '2026-11-30T06:30:00Z';
 const NEWCOMER = { email: 'sam.okafor@example.com', keywords: 'react, typescript', mode: 'daily' };
 
-const ports = { ...DEFAULT_PORTS, firestore: 8089, mailSink: 3125, feed: 3130, app: 3100, ...(ai ? { modelFake: 3140 } : {}) };
+const ports = {
+  ...DEFAULT_PORTS,
+  firestore: 8089,
+  mailSink: 3125,
+  feed: 3130,
+  app: 3100,
+  channelStandIn: 3150,
+  ...(ai ? { modelFake: 3140 } : {}),
+};
 // The same four subscribers; with --ai each also says, in `about`, what they want: the model's main input.
 const csv = ai ? 'demo-subscribers-ai.csv' : 'demo-subscribers.csv';
-const env = localEnv(ports);
+// Telegram is offered only with a bot: the stand-in's, whose Bot API localEnv already points at.
+const env = localEnv(ports, { TELEGRAM_BOT_TOKEN: DEFAULT_TELEGRAM_BOT.token, TELEGRAM_BOT_USERNAME: DEFAULT_TELEGRAM_BOT.username });
 Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: env.FIRESTORE_EMULATOR_HOST, METADATA_SERVER_DETECTION: 'none' });
 
 const heading = (text: string) => console.log(`\n\x1b[1m${text}\x1b[0m`);
@@ -50,14 +63,22 @@ async function main() {
     const { addActiveSubscriber } = await import('../lib/subscribers/add-subscriber');
     const db = createFirestore({ projectId: env.FIREBASE_PROJECT_ID });
     const rows = parseSubscribersCsv(await readFile(new URL(`./demo/${csv}`, import.meta.url), 'utf8'));
+    const uids = new Map<string, string>();
     for (const row of rows) {
       if (!row.input) throw new Error(`demo CSV line ${row.line}: ${row.error}`);
-      await addActiveSubscriber(db, row.input, new Date(EARLY));
+      uids.set(row.input.email, (await addActiveSubscriber(db, row.input, new Date(EARLY))).id);
       console.log(
         `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`,
       );
       if (typeof row.input.about === 'string' && row.input.about) console.log(`           about: ${row.input.about}`);
     }
+
+    // The first instant subscriber also gets each alert in Slack and Telegram (the stand-in plays both).
+    const standIn = stack.channelStandIn!;
+    const withChannels = rows.find((row) => row.input?.mode === 'instant')!.input!.email;
+    heading(`${withChannels} adds Slack and Telegram on the preferences page (the channel stand-in plays both)`);
+    await connectDemoChannels({ appUrl: app.url, env, standIn, uid: uids.get(withChannels)!, log: console.log });
+    const setupSeq = Math.max(0, ...standIn.received().map((r) => r.seq));
 
     const cron = async (now: string) => {
       const res = await fetch(`${app.url}/api/cron?now=${encodeURIComponent(now)}`, {
@@ -68,7 +89,7 @@ async function main() {
       return body as RunAnswer;
     };
     const summary = (b: RunAnswer) =>
-      `new postings ${b.jobsNew}, matches ${b.matches}, instant emails ${b.instantEmails}, queued for digest ${b.queued}, digests ${b.digests}, failures ${b.failures}`;
+      `new postings ${b.jobsNew}, matches ${b.matches}, instant emails ${b.instantEmails}, queued for digest ${b.queued}, digests ${b.digests}, channel messages ${b.channels?.sent ?? 0}, failures ${b.failures}`;
     const received = (label: string) => {
       heading(label);
       const messages = stack.mailSink.messages();
@@ -90,6 +111,7 @@ async function main() {
     const { sourceLines } = await import('./demo/sources-table');
     for (const line of await sourceLines(db, env)) console.log(line);
     const afterFirst = received('Inboxes after run 1 (instant subscribers got one alert each; daily ones wait for 08:00)');
+    const channelsAfterFirst = channelsReceived(standIn, setupSeq, `Channels after run 1 (${withChannels}'s alert, in Slack and Telegram)`);
 
     const modelRequests = () => (stack.modelFake ? stack.modelFake.requests(env.AI_API_KEY).length : 0);
     const requestsAfterFirst = modelRequests();
@@ -98,8 +120,13 @@ async function main() {
     const second = await cron(EARLY);
     console.log(`  ${summary(second)}`);
     const afterSecond = stack.mailSink.messages().length;
+    const channelsAfterSecond = standIn.received().filter((r) => r.seq > setupSeq).length;
+    const emailQuiet = afterSecond === afterFirst && second.emailsSent === 0;
+    const channelsQuiet = channelsAfterSecond === channelsAfterFirst && (second.channels?.sent ?? 0) === 0;
     console.log(
-      afterSecond === afterFirst && second.emailsSent === 0 ? '  ✔ The second run sent nothing.' : '  ✘ The second run sent email!',
+      emailQuiet && channelsQuiet
+        ? '  ✔ The second run sent nothing: no email, and no channel message.'
+        : `  ✘ The second run sent ${emailQuiet ? '' : 'email'}${emailQuiet || channelsQuiet ? '' : ' and '}${channelsQuiet ? '' : 'channel messages'}!`,
     );
     const requestsAfterSecond = modelRequests();
     if (ai) console.log(scoredOnceLine(requestsAfterFirst, requestsAfterSecond));
@@ -122,20 +149,49 @@ async function main() {
         ? '  ✔ The welcome’s postings were not sent again: the newcomer’s digest had nothing new for them.'
         : '  ✘ The newcomer got more email after the welcome!',
     );
+    heading('Channels, all four runs');
+    const twice = repeatedMessages(standIn.received());
+    console.log(
+      twice === 0
+        ? `  ✔ No channel got any message twice (${standIn.received().length} in all, counting the Slack code and the bot's greeting).`
+        : `  ✘ ${twice} channel message${twice === 1 ? ' was' : 's were'} received twice!`,
+    );
     const emails = rows.map((row) => row.input!.email);
     if (ai) await showVerdicts(db, emails, modelRequests());
     console.log(`\nOpen the inbox page: ${stack.mailSink.url}/  (run with --keep to leave it up)`);
+    console.log(`What the channels received: ${standIn.url}/_stand-in/received`);
     const askedTwice = requestsAfterSecond !== requestsAfterFirst;
-    if (afterSecond !== afterFirst || second.emailsSent !== 0 || fourth.emailsSent !== 0 || askedTwice || !welcomedOnce)
-      process.exitCode = 1;
+    if (!emailQuiet || !channelsQuiet || twice > 0 || fourth.emailsSent !== 0 || askedTwice || !welcomedOnce) process.exitCode = 1;
   } finally {
     if (keep) {
-      console.log(`\nStack left running — Scout ${app.url}, inbox ${stack.mailSink.url}. Ctrl-C to stop.`);
+      console.log(
+        `\nStack left running — Scout ${app.url}, inbox ${stack.mailSink.url}, channels ${stack.channelStandIn?.url}. Ctrl-C to stop.`,
+      );
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     }
     await app.stop();
     await stack.stop();
   }
+}
+
+/** What the channels accepted since `afterSeq` (the verification and the bot's greeting come before), one line each; answers how many. */
+function channelsReceived(standIn: ChannelStandIn, afterSeq: number, label: string): number {
+  heading(label);
+  const since = standIn.received().filter((r) => r.seq > afterSeq);
+  for (const line of channelMessageLines(since)) console.log(line);
+  return since.length;
+}
+
+/** Messages a destination accepted more than once, byte for byte: an instant alert is sent at most once. */
+function repeatedMessages(received: readonly ReceivedRequest[]): number {
+  const seen = new Set<string>();
+  let repeats = 0;
+  for (const r of received) {
+    const key = `${r.platform}\0${r.destination}\0${r.rawBody}`;
+    if (seen.has(key)) repeats += 1;
+    seen.add(key);
+  }
+  return repeats;
 }
 
 /**

@@ -7,7 +7,7 @@ import { DEFAULT_PORTS, localEnv } from './stack/local-env';
 import { startLocalStack } from './stack/start-stack';
 import { startNextServer } from './stack/next-server';
 
-/** The channel stand-in runs with dev only: the demo has its own ports and no channels yet. */
+/** The channel stand-in on its own port: the demo runs one too, on its own ports. */
 const PORTS = { ...DEFAULT_PORTS, channelStandIn: 3050 };
 
 async function main() {
