@@ -6,7 +6,7 @@
 #   scripts/apply-ttl.sh <firebase-project-id>
 set -euo pipefail
 project="${1:?usage: scripts/apply-ttl.sh <firebase-project-id>}"
-for collection in jobs postingKeys deliveries emails runs rateLimits users adminSessions matches aiUsage nearMisses feedback channelLinks; do
+for collection in jobs postingKeys deliveries emails messages runs rateLimits users adminSessions matches aiUsage nearMisses feedback channelLinks; do
   echo "TTL on ${collection}.expireAt"
   gcloud firestore fields ttls update expireAt --collection-group="${collection}" --enable-ttl --project="${project}" --quiet
 done

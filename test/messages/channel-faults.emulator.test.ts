@@ -9,6 +9,8 @@ import { newWebhookSecret } from '../../lib/channels/transports/webhook';
 import { InjectedCrash, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 import type { ChannelKind } from '../../lib/channels/channel';
+import { createChannelSender } from '../../lib/messages/channel-sender';
+import { runCycle } from '../../lib/cycle/run-cycle';
 
 /**
  * Each channel kind end to end, through the real formats, transports and limiter, against the local
@@ -77,7 +79,53 @@ const crashAt =
 const inject = (fault: Omit<FaultInput, 'destination'>, key: string, kind: ChannelKind) =>
   standIn.inject({ destination: key, platform: kind, ...fault });
 
+/** A run whose channel sender gives up on an answer after 300 ms, so a hung platform costs a test little. */
+const runWithShortTimeout = (now: string) =>
+  runCycle(
+    {
+      ...h.deps,
+      channelSender: createChannelSender(h.config, {
+        clock: Date.now,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        timeoutMs: 300,
+      }),
+    },
+    { now: new Date(now), dryRun: false, trigger: 'test' },
+  );
+
 describe.each(KINDS)('%s', (kind) => {
+  it('8 runs at once send the alert once', async () => {
+    const { key } = await subscriberWith(kind);
+    h.serveFeed(postingsAbout('react', 2, { at: NOW }));
+    await Promise.all(Array.from({ length: 8 }, (_, i) => h.run({ now: NOW.toISOString(), lockName: `overlap-${i}` })));
+    expect(taken(kind, key)).toHaveLength(1);
+    expect(await rows()).toMatchObject([{ status: 'sent', attempts: 1 }]);
+  });
+
+  it('a crash after the claim, before any send: the next run sends the message, once', async () => {
+    const { key } = await subscriberWith(kind);
+    h.serveFeed(postingsAbout('react', 1, { at: NOW }));
+    await expect(h.run({ now: NOW.toISOString(), failpoint: crashAt('after-claim') })).rejects.toThrow(InjectedCrash);
+    expect(await rows()).toMatchObject([{ status: 'pending', attempts: 0 }]);
+    await h.run({ now: later(15) });
+    expect(taken(kind, key)).toHaveLength(1);
+    expect(await rows()).toMatchObject([{ status: 'sent', attempts: 1 }]);
+  });
+
+  it('a platform that never answers: the run goes on, a chat alert fails visibly, a webhook is tried again', async () => {
+    const { key } = await subscriberWith(kind);
+    inject({ fault: 'hang', times: 1 }, key, kind);
+    h.serveFeed(postingsAbout('react', 1, { at: NOW }));
+    await runWithShortTimeout(NOW.toISOString());
+    await runWithShortTimeout(later(15));
+    const [row] = await rows();
+    if (kind === 'webhook') expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    else {
+      expect(row).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/^unknown_outcome/) });
+      expect(taken(kind, key)).toHaveLength(0);
+    }
+  });
+
   it('gets the alert once, and a second run sends nothing', async () => {
     const { key } = await subscriberWith(kind);
     h.serveFeed(postingsAbout('react', 2, { at: NOW }));
@@ -189,5 +237,21 @@ describe.each(KINDS)('%s', (kind) => {
     // At least once: the documented window (the platform's answer, then the crash before its record).
     if (kind === 'webhook') expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     else expect(received).toHaveLength(2);
+  });
+});
+
+describe("one channel's failure never delays another's, nor email", () => {
+  it('a hung Slack webhook holds up neither a Discord channel nor the emails of the same run', async () => {
+    const slack = await subscriberWith('slack');
+    const other = await h.subscribe({ email: 'other@example.com', keywords: ['react'], mode: 'instant' });
+    await addChannel(h.db, other, { kind: 'discord', destination: standIn.discordUrl('114477122446512999', 'tok_other') });
+    standIn.inject({ destination: slack.key, platform: 'slack', fault: 'hang', times: 1 });
+    h.serveFeed(postingsAbout('react', 1, { at: NOW }));
+
+    const run = await runWithShortTimeout(NOW.toISOString());
+
+    expect(run).toMatchObject({ emailsSent: 2, channels: { sent: 1, failed: 1 } });
+    expect(standIn.received({ platform: 'discord', destination: '114477122446512999' })).toHaveLength(1);
+    expect((await h.inbox()).map((m) => m.to[0]).sort()).toEqual(['other@example.com', 'slack@example.com']);
   });
 });
