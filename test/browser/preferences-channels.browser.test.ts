@@ -14,7 +14,7 @@ import type { NextProcess } from '../support/next-process';
  * the local stand-in for Slack and Telegram's Bot API: a subscriber adds Slack, types back the code
  * the stand-in received, and connects Telegram, which waits for Start in the chat. The channel
  * section (one Active, one Verifying, and the add form) is saved to
- * docs/screenshots/11-preferences-channels.png (npm run docs:screenshots).
+ * docs/screenshots/22-preferences-channels.png (npm run docs:screenshots).
  */
 let browser: Browser;
 let page: Page;
@@ -92,6 +92,6 @@ describe('a subscriber sees their channels on the preferences page', () => {
     expect(standIn.received({ platform: 'telegram' })).toEqual([]);
     expect(cspViolations).toEqual([]);
     await section.scrollIntoViewIfNeeded();
-    await screenshotOf(section, '11-preferences-channels');
+    await screenshotOf(section, '22-preferences-channels');
   });
 });
