@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { aiEnabled, ConfigError, loadConfig, LOCAL_STACK_SECRETS, PLATFORM_CREDENTIALS, serviceAccountKey } from '../../lib/runtime/config';
+import {
+  aiEnabled,
+  ConfigError,
+  loadConfig,
+  LOCAL_STACK_SECRETS,
+  PLATFORM_CREDENTIALS,
+  serviceAccountKey,
+  telegramEnabled,
+} from '../../lib/runtime/config';
 
 // Shaped like `openssl rand -base64 32`: 'c' × 32 was valid here once, and is exactly the weak secret start now refuses.
 const valid = {
@@ -139,6 +147,27 @@ describe('configuration', () => {
     expect(loadConfig({ ...production, ALLOW_CLOCK_OVERRIDE: 'false' }).ALLOW_CLOCK_OVERRIDE).toBe(false);
     expect(loadConfig({ ...production, ...LOCAL_STACK }).ALLOW_CLOCK_OVERRIDE).toBe(true);
     expect(loadConfig({ ...production, NODE_ENV: 'development' }).ALLOW_CLOCK_OVERRIDE).toBe(true);
+  });
+
+  it('refuses CHANNEL_ALLOW_LOOPBACK=true in production: a subscriber could make Scout post to its own ports', () => {
+    const production = { ...valid, NODE_ENV: 'production', CHANNEL_ALLOW_LOOPBACK: 'true' };
+    expect(problemsOf(production)).toEqual([
+      'CHANNEL_ALLOW_LOOPBACK must not be true in production (NODE_ENV=production with an APP_URL off loopback)',
+    ]);
+    expect(loadConfig({ ...production, NODE_ENV: 'development' }).CHANNEL_ALLOW_LOOPBACK).toBe(true);
+    expect(loadConfig(valid).CHANNEL_ALLOW_LOOPBACK).toBe(false);
+  });
+
+  it("offers Telegram only with both of the bot's settings, names the missing one, and never echoes the token", () => {
+    const token = '7000000001:AAStandInBotTokenNotForProductionX';
+    expect(telegramEnabled(loadConfig(valid))).toBe(false);
+    expect(telegramEnabled(loadConfig({ ...valid, TELEGRAM_BOT_TOKEN: token, TELEGRAM_BOT_USERNAME: 'scout_bot' }))).toBe(true);
+    expect(problemsOf({ ...valid, TELEGRAM_BOT_TOKEN: token })).toEqual([
+      'TELEGRAM_BOT_USERNAME is required when TELEGRAM_BOT_TOKEN is set (the Telegram channel needs both)',
+    ]);
+    const bad = problemsOf({ ...valid, TELEGRAM_BOT_TOKEN: 'not a token', TELEGRAM_BOT_USERNAME: '@scout' });
+    expect(bad.map((p) => p.split(' ')[0]).sort()).toEqual(['TELEGRAM_BOT_TOKEN', 'TELEGRAM_BOT_USERNAME']);
+    expect(bad.join(' ')).not.toContain('not a token');
   });
 
   it('treats an empty value as unset', () => {
