@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness';
-import { addChannel } from '../support/channels';
+import type { Harness } from '../support/harness';
+import { addChannel, createChannelHarness, type StandIn } from '../support/channels';
 import { postingsAbout } from '../../scripts/sample-feed/rss-feed';
-import { DEFAULT_TELEGRAM_BOT, startChannelStandIn } from '../../scripts/channel-stand-in/server';
 import type { FaultInput } from '../../scripts/channel-stand-in/types';
 import { messagesCollection, webhookMessageId } from '../../lib/messages/message-row';
 import { newWebhookSecret } from '../../lib/channels/transports/webhook';
@@ -25,21 +24,12 @@ const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000).to
 const KINDS: ChannelKind[] = ['slack', 'discord', 'telegram', 'webhook'];
 
 let h: Harness;
-let standIn: Awaited<ReturnType<typeof startChannelStandIn>>;
-
+let standIn: StandIn;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  standIn = await startChannelStandIn({ port: 0 });
-  h = await createHarness({
-    CHANNEL_ALLOW_LOOPBACK: 'true',
-    TELEGRAM_BOT_TOKEN: DEFAULT_TELEGRAM_BOT.token,
-    TELEGRAM_BOT_USERNAME: DEFAULT_TELEGRAM_BOT.username,
-    TELEGRAM_API_BASE_URL: standIn.url,
-  });
+  ({ h, standIn, close } = await createChannelHarness());
 });
-afterEach(async () => {
-  await h.close();
-  await standIn.close();
-});
+afterEach(async () => close());
 
 /** One channel of `kind` and the stand-in's destination key for it. */
 function destinationOf(kind: ChannelKind, name: string): { destination: string; key: string; secret?: string } {

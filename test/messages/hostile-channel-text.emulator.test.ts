@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness';
-import { addChannel } from '../support/channels';
+import type { Harness } from '../support/harness';
+import { addChannel, createChannelHarness, type StandIn } from '../support/channels';
 import { CHAT_HOSTILE_TEXTS, HOSTILE_TEXTS } from '../support/hostile-texts';
-import { DEFAULT_TELEGRAM_BOT, startChannelStandIn } from '../../scripts/channel-stand-in/server';
 import { messagesCollection } from '../../lib/messages/message-row';
 import { newWebhookSecret } from '../../lib/channels/transports/webhook';
 
@@ -17,20 +16,12 @@ const NOW = new Date('2026-11-30T06:00:00Z');
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 let h: Harness;
-let standIn: Awaited<ReturnType<typeof startChannelStandIn>>;
+let standIn: StandIn;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  standIn = await startChannelStandIn({ port: 0 });
-  h = await createHarness({
-    CHANNEL_ALLOW_LOOPBACK: 'true',
-    TELEGRAM_BOT_TOKEN: DEFAULT_TELEGRAM_BOT.token,
-    TELEGRAM_BOT_USERNAME: DEFAULT_TELEGRAM_BOT.username,
-    TELEGRAM_API_BASE_URL: standIn.url,
-  });
+  ({ h, standIn, close } = await createChannelHarness());
 });
-afterEach(async () => {
-  await h.close();
-  await standIn.close();
-});
+afterEach(async () => close());
 
 describe('hostile posting text, through every channel', () => {
   it('every platform takes the message, and none of it reads as a mention, a foreign link or markup', async () => {

@@ -4,6 +4,8 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { channelFields, newChannelId, type Channel } from '../../lib/channels/channel';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 import { guardedSubscriberUpdate } from '../../lib/subscribers/subscriber-writes';
+import { DEFAULT_TELEGRAM_BOT, startChannelStandIn } from '../../scripts/channel-stand-in/server';
+import { createHarness, type Harness } from './harness';
 
 /**
  * A verified channel added to a subscriber as the preferences page leaves it (the list and its
@@ -72,4 +74,28 @@ export async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   handle.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return handle;
+}
+
+export type StandIn = Awaited<ReturnType<typeof startChannelStandIn>>;
+
+/**
+ * A fresh Scout whose channels go to a fresh local stand-in: loopback channel URLs allowed, and
+ * Scout's bot the stand-in's, its Bot API the stand-in's.
+ */
+export async function createChannelHarness(): Promise<{ h: Harness; standIn: StandIn; close: () => Promise<void> }> {
+  const standIn = await startChannelStandIn({ port: 0 });
+  const h = await createHarness({
+    CHANNEL_ALLOW_LOOPBACK: 'true',
+    TELEGRAM_BOT_TOKEN: DEFAULT_TELEGRAM_BOT.token,
+    TELEGRAM_BOT_USERNAME: DEFAULT_TELEGRAM_BOT.username,
+    TELEGRAM_API_BASE_URL: standIn.url,
+  });
+  return {
+    h,
+    standIn,
+    close: async () => {
+      await h.close();
+      await standIn.close();
+    },
+  };
 }
