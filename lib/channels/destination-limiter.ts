@@ -161,19 +161,3 @@ function prune(states: Map<string, KeyState>, now: number) {
     if (idle && state.starts.every((at) => at <= now - 60_000)) states.delete(key);
   }
 }
-
-/** A webhook message gets at most this many attempts (docs/channels.md, "Limits"). */
-export const WEBHOOK_MAX_ATTEMPTS = 3;
-const WEBHOOK_FIRST_DELAY_MS = 1000;
-
-/**
- * How long to wait after webhook attempt `attempt` (1-based) failed before the next: 1 s, then 4 s,
- * each ±20 % so receivers that failed together are not all retried in the same instant.
- */
-export function retryDelay(attempt: number, random: () => number = Math.random): number {
-  const base = WEBHOOK_FIRST_DELAY_MS * 4 ** Math.max(0, attempt - 1);
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
-
-/** Whether a webhook message that has had `attempts` attempts may have another. */
-export const mayRetryWebhook = (attempts: number): boolean => attempts < WEBHOOK_MAX_ATTEMPTS;

@@ -4,11 +4,8 @@ import {
   destinationKey,
   destinationLimits,
   DISCORD_POLICY,
-  mayRetryWebhook,
-  retryDelay,
   SLACK_POLICY,
   TELEGRAM_BOT_POLICY,
-  WEBHOOK_MAX_ATTEMPTS,
   type DestinationLimit,
 } from '../../lib/channels/destination-limiter';
 import { deferred } from '../support/deferred';
@@ -169,18 +166,5 @@ describe('destination keys', () => {
     expect(destinationKey('slack', SLACK_A)).toBe(destinationKey('slack', SLACK_A));
     expect(destinationKey('slack', SLACK_A)).not.toBe(destinationKey('slack', SLACK_B));
     expect(destinationKey('webhook', SLACK_A)).not.toBe(destinationKey('slack', SLACK_A));
-  });
-});
-
-describe('webhook retries', () => {
-  it('wait about 1 s, then about 4 s, with ±20 % jitter', () => {
-    expect([retryDelay(1, () => 0.5), retryDelay(2, () => 0.5)]).toEqual([1000, 4000]);
-    expect([retryDelay(1, () => 0), retryDelay(1, () => 1)]).toEqual([800, 1200]);
-    expect([retryDelay(2, () => 0), retryDelay(2, () => 1)]).toEqual([3200, 4800]);
-  });
-
-  it('stop after three attempts', () => {
-    expect(WEBHOOK_MAX_ATTEMPTS).toBe(3);
-    expect([1, 2, 3, 4].map(mayRetryWebhook)).toEqual([true, true, false, false]);
   });
 });

@@ -51,6 +51,10 @@ describe('what a platform answer comes to (the email rules, with a webhook repea
     );
   });
 
+  it('gives a webhook three tries, as its receivers are told (docs/channels.md), and a chat platform five', () => {
+    expect(MESSAGE_MAX_ATTEMPTS).toEqual({ slack: 5, discord: 5, telegram: 5, webhook: 3 });
+  });
+
   it('backs off 1 s, 4 s, 16 s … to at most five minutes, with jitter of a quarter either way', () => {
     expect([1, 2, 3, 9].map((a) => messageRetryDelayMs(a, () => 0.5))).toEqual([1_000, 4_000, 16_000, 300_000]);
     expect(messageRetryDelayMs(1, () => 0)).toBe(750);
