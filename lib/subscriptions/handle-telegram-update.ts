@@ -13,7 +13,7 @@ export type TelegramUpdateDeps = {
   db: Firestore;
   config: Pick<
     Config,
-    'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME' | 'TELEGRAM_API_BASE_URL' | 'LINK_SECRET' | 'APP_URL'
+    'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_BOT_USERNAME' | 'TELEGRAM_API_BASE_URL' | 'LINK_SECRET' | 'APP_URL' | 'CHANNEL_ALLOW_LOOPBACK'
   >;
   now: Date;
   log?: Logger;
