@@ -39,6 +39,8 @@ const minInvocations = Number(process.env.SCOUT_CHAOS_MIN_INVOCATIONS ?? 0);
 
 const START = new Date('2026-11-30T05:00:00Z');
 const TICK_MS = 15 * 60_000;
+/** The last whole UTC hour the ticks reach (at least the soak's minimum); a digest hour past it would wait for the settle runs. */
+const LAST_TICK_HOUR = Math.min(23, Math.max(8, START.getUTCHours() + Math.floor((ticks * TICK_MS) / 3_600_000) - 1));
 const KEYWORDS = ['react', 'python', 'firestore', 'django', 'figma', 'rust'] as const;
 const KINDS: ChannelKind[] = ['slack', 'discord', 'telegram', 'webhook'];
 const POINTS: FailpointName[] = [
@@ -111,6 +113,9 @@ async function createWorld(random: Random): Promise<World> {
       // The first is daily, so every seed has digests to send.
       mode: i === 0 || random.chance(0.5) ? 'daily' : 'instant',
     };
+    // Half the daily subscribers at the default hour, half at another hour the ticks cross: digests
+    // go out on many ticks, each under that tick's faults and crashes.
+    if (input.mode === 'daily' && random.chance(0.5)) Object.assign(input, { timezone: 'UTC', digestHour: random.int(6, LAST_TICK_HOUR) });
     const uid = await h.subscribe(input);
     for (let c = random.int(1, 3); c > 0; c--) {
       seq += 1;
