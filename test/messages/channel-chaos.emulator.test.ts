@@ -12,6 +12,10 @@ import { DEFAULT_TELEGRAM_BOT, startChannelStandIn, type ChannelStandIn, type Fa
 import { postingsAbout, type TestItem } from '../../scripts/sample-feed/rss-feed';
 import { channelTable, checkChannelMessages, type ChannelDestinations } from '../support/channel-checker';
 import { addChannel } from '../support/channels';
+import { channelFields } from '../../lib/channels/channel';
+import type { Shard } from '../../lib/runtime/shard';
+import { subscribersCollection } from '../../lib/subscribers/subscriber';
+import { guardedSubscriberUpdate } from '../../lib/subscribers/subscriber-writes';
 import { createHarness, type Harness } from '../support/harness';
 import { seededRandom } from '../support/seeded-random';
 
@@ -60,14 +64,17 @@ type World = {
   random: Random;
   h: Harness;
   standIn: ChannelStandIn;
-  run(options: { now: Date; lockName?: string; failpoint?: Failpoint }): Promise<any>;
+  run(options: { now: Date; lockName?: string; failpoint?: Failpoint; shard?: Shard }): Promise<any>;
   channels: WorldChannel[];
   destinations: ChannelDestinations;
+  /** Channels the subscriber paused at some point: what they were owed depends on when. */
+  pausedEver: Set<string>;
   feed: TestItem[];
   postingSeq: number;
 };
 type Injected = {
   invocations: number;
+  pauses: number;
   crashes: number;
   crashesAt: Partial<Record<FailpointName, number>>;
   faults: Record<string, number>;
@@ -97,10 +104,11 @@ async function createWorld(random: Random): Promise<World> {
     run: (options) =>
       runCycle(
         { ...deps, failpoint: options.failpoint ?? noFailpoints },
-        { now: options.now, dryRun: false, trigger: 'test', lockName: options.lockName },
+        { now: options.now, dryRun: false, trigger: 'test', lockName: options.lockName, shard: options.shard },
       ),
     channels: [],
     destinations: new Map(),
+    pausedEver: new Set(),
     feed: [],
     postingSeq: 0,
   };
@@ -218,6 +226,21 @@ function crashAt(point: FailpointName, injected: Injected): Failpoint {
   };
 }
 
+/**
+ * A subscriber pauses a channel, or resumes one they paused, as the preferences page does: one
+ * guarded write of the stored list, racing the tick's runs (opt-outs win at the send).
+ */
+async function togglePause(world: World, target: WorldChannel) {
+  world.pausedEver.add(target.channelId);
+  await guardedSubscriberUpdate(subscribersCollection(world.h.db).doc(target.uid), (snap) => {
+    const toggled = (status: string) => (status === 'active' ? ('paused' as const) : ('active' as const));
+    const channels = (snap.data()?.channels ?? []).map((c) =>
+      c.id !== target.channelId || c.status === 'disabled' ? c : { ...c, status: toggled(c.status) },
+    );
+    return { update: channelFields(channels), result: undefined };
+  });
+}
+
 /** Messages not final yet. */
 async function unsettled(world: World): Promise<number> {
   const rows = await messagesCollection(world.h.db).where('status', 'in', ['pending', 'sending']).get();
@@ -226,7 +249,7 @@ async function unsettled(world: World): Promise<number> {
 
 async function soak(world: World) {
   const { random } = world;
-  const injected: Injected = { invocations: 0, crashes: 0, crashesAt: {}, faults: {}, lostAnswers: new Map() };
+  const injected: Injected = { invocations: 0, pauses: 0, crashes: 0, crashesAt: {}, faults: {}, lostAnswers: new Map() };
   let now = START;
   let tick = 0;
   for (; tick < ticks || injected.invocations < minInvocations; tick++) {
@@ -236,12 +259,18 @@ async function soak(world: World) {
     const defeatLock = random.chance(0.4);
     const runs = Array.from({ length: concurrency }, (_, i) => {
       const failpoint = random.chance(0.35) ? crashAt(random.pick(POINTS), injected) : undefined;
-      return world.run({ now, lockName: defeatLock ? `channels-chaos-${tick}-${i}` : undefined, failpoint }).catch((error: unknown) => {
+      // Sharded and unsharded callers mixed, with shard counts that disagree, as the email chaos does.
+      const count = random.chance(0.3) ? random.pick([2, 3]) : 0;
+      const shard = count > 0 ? { index: random.int(0, count - 1), count } : undefined;
+      const lockName = defeatLock ? `channels-chaos-${tick}-${i}` : undefined;
+      return world.run({ now, lockName, failpoint, shard }).catch((error: unknown) => {
         if (!(error instanceof InjectedCrash)) throw error;
       });
     });
     injected.invocations += concurrency;
-    await Promise.all(runs);
+    const pause = random.chance(0.15) ? togglePause(world, random.pick(world.channels)) : null;
+    if (pause) injected.pauses += 1;
+    await Promise.all([...runs, pause]);
     now = new Date(now.getTime() + TICK_MS);
   }
 
@@ -279,11 +308,12 @@ describe(`channels under random faults (seed ${seed})`, () => {
         const report = await checkChannelMessages(world.h.db, requests, {
           destinations: world.destinations,
           lostAnswers: injected.lostAnswers,
+          pausedEver: world.pausedEver,
         });
         const byKind = Object.fromEntries(KINDS.map((k) => [k, world.channels.filter((c) => c.kind === k).length]));
         console.log(
           `channel chaos seed ${seed}: ${tick} ticks to ${lastRun.toISOString()}, ${injected.invocations} invocations, ${injected.crashes} crashes ${JSON.stringify(injected.crashesAt)}, ` +
-            `faults ${JSON.stringify(injected.faults)}, ${requests.length} platform requests; channels ${JSON.stringify(byKind)}; ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
+            `faults ${JSON.stringify(injected.faults)}, ${injected.pauses} pauses or resumes, ${requests.length} platform requests; channels ${JSON.stringify(byKind)}; ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
             `${channelTable(report)}\n` +
             `  digest repeats a lost answer explains: ${report.explainedDigestRepeats.length ? report.explainedDigestRepeats.join('; ') : 'none'}`,
         );

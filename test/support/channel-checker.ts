@@ -45,7 +45,7 @@ export type ChannelReport = {
   explainedDigestRepeats: string[];
   /** Deliveries carried by two rows of one kind for one channel: the ledger's own invariant. */
   carriedTwice: string[];
-  /** Rows skipped for a reason the world never gave (it pauses and removes nothing). */
+  /** Rows skipped for a reason the world never gave (it removes nothing; it pauses only the channels in `pausedEver`). */
   unexplainedSkips: string[];
   /** Deliveries of a subscriber whose instant channel stayed active that no alert row of that channel carries. */
   alertsNeverPlanned: string[];
@@ -103,7 +103,7 @@ function rowIdentity(key: string, row: MessageRow, destination: { kind: ChannelK
 export async function checkChannelMessages(
   db: Firestore,
   requests: ReceivedRequest[],
-  input: { destinations: ChannelDestinations; lostAnswers: Map<string, number> },
+  input: { destinations: ChannelDestinations; lostAnswers: Map<string, number>; pausedEver?: Set<string> },
 ): Promise<ChannelReport> {
   const counts = Object.fromEntries(CHANNEL_KINDS.map((k) => [k, { alert: empty(), digest: empty() }])) as ChannelReport['counts'];
   const report: ChannelReport = {
@@ -117,6 +117,7 @@ export async function checkChannelMessages(
     alertsNeverPlanned: [],
     digestsNeverPlanned: [],
   };
+  const pausedEver = input.pausedEver ?? new Set<string>();
   const taken = new Map<string, ReceivedRequest[]>();
   for (const request of requests.filter((r) => r.accepted)) {
     const id = identityOf(request);
@@ -155,7 +156,8 @@ export async function checkChannelMessages(
     if (copies.length === 0) {
       if (row.status === 'skipped') {
         c.skipped += 1;
-        if (row.lastError !== 'channel_disabled') report.unexplainedSkips.push(`messages/${key} skipped: ${row.lastError}`);
+        const optedOut = row.lastError === 'channel_paused' && pausedEver.has(row.channelId);
+        if (row.lastError !== 'channel_disabled' && !optedOut) report.unexplainedSkips.push(`messages/${key} skipped: ${row.lastError}`);
       } else if ((row.status === 'failed' || row.status === 'dead') && row.lastError?.startsWith('gone')) c.gone += 1;
       else if ((row.status === 'failed' || row.status === 'dead') && row.lastError) c.failedVisibly += 1;
       else c.lost += 1; // sent by the ledger's word, or never settled: either way nothing arrived and nothing says so
@@ -167,7 +169,7 @@ export async function checkChannelMessages(
       else carried.set(carrier, key);
     }
   }
-  await checkPlanned(db, new Set(rows.map((r) => r.key)), carried, report);
+  await checkPlanned(db, { keys: new Set(rows.map((r) => r.key)), carried, pausedEver }, report);
   for (const [id, copies] of taken) {
     if (matched.has(id)) continue;
     const platform = copies[0].platform;
@@ -181,11 +183,17 @@ export async function checkChannelMessages(
  * Nothing due was left out of the ledger: every delivery (created after the world added the
  * channels) is carried by an alert of each instant channel its subscriber kept active, and every
  * digest claimed for email has a row for each digest channel kept active. A channel disabled on
- * the way (gone) is left out: what it was owed depends on when.
+ * the way (gone) or paused at some point is left out: what it was owed depends on when.
  */
-async function checkPlanned(db: Firestore, keys: Set<string>, carried: Map<string, string>, report: ChannelReport) {
+async function checkPlanned(
+  db: Firestore,
+  input: { keys: Set<string>; carried: Map<string, string>; pausedEver: Set<string> },
+  report: ChannelReport,
+) {
+  const { keys, carried } = input;
   const subscribers = (await subscribersCollection(db).get()).docs.map((d) => ({ uid: d.id, channels: d.data().channels ?? [] }));
-  const active = new Map(subscribers.map((s) => [s.uid, s.channels.filter((c) => c.status === 'active')]));
+  const kept = (c: { id: string; status: string }) => c.status === 'active' && !input.pausedEver.has(c.id);
+  const active = new Map(subscribers.map((s) => [s.uid, s.channels.filter(kept)]));
   for (const doc of (await deliveriesCollection(db).get()).docs) {
     const { uid, jobId } = doc.data();
     for (const channel of (active.get(uid) ?? []).filter((c) => c.instant)) {
