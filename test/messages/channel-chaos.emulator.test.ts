@@ -8,7 +8,13 @@ import { messagesCollection } from '../../lib/messages/message-row';
 import { InjectedCrash, noFailpoints, type Failpoint, type FailpointName } from '../../lib/runtime/failpoints';
 import { utcDay } from '../../lib/store/timestamps';
 import type { SubscriberInput } from '../../lib/subscribers/subscriber';
-import { DEFAULT_TELEGRAM_BOT, startChannelStandIn, type ChannelStandIn, type FaultInput } from '../../scripts/channel-stand-in/server';
+import {
+  DEFAULT_TELEGRAM_BOT,
+  startChannelStandIn,
+  type ChannelStandIn,
+  type FaultInput,
+  type ReceivedRequest,
+} from '../../scripts/channel-stand-in/server';
 import { postingsAbout, type TestItem } from '../../scripts/sample-feed/rss-feed';
 import { channelTable, checkChannelMessages, type ChannelDestinations } from '../support/channel-checker';
 import { addChannel } from '../support/channels';
@@ -178,19 +184,19 @@ function addPostings(world: World, now: Date) {
 }
 
 /**
- * The tick's platform faults, replacing the last tick's: none, or 1–3, each for one destination
- * (its platform's) or for every destination (of one platform or all), for the next 1–3 requests.
- * "Gone" is rare and always one destination's: it disables the channel for good.
+ * The tick's platform faults: none, or 1–3, each for one destination (its platform's) or for every
+ * destination (of one platform or all), for the next 1–3 requests. They stay armed until met (a
+ * destination may send nothing for hours), on top of what earlier ticks left. "Gone" is rare and
+ * always one destination's: it disables the channel for good.
  */
 function injectFaults(world: World, injected: Injected) {
   const { random, standIn } = world;
-  standIn.clearFaults();
   if (random.chance(0.35)) return;
   for (let i = random.int(1, 3); i > 0; i--) {
     const target = random.chance(0.6) ? random.pick(world.channels) : null;
     const roll = random.next();
     const fault: FaultInput['fault'] =
-      roll < 0.25 ? 'rate-limit' : roll < 0.5 ? 'server-error' : roll < 0.72 ? 'drop' : roll < 0.95 || !target ? 'hang' : 'gone';
+      roll < 0.25 ? 'rate-limit' : roll < 0.5 ? 'server-error' : roll < 0.72 ? 'drop' : roll < 0.97 || !target ? 'hang' : 'gone';
     const where: Pick<FaultInput, 'destination' | 'platform'> = target
       ? { destination: target.key, platform: target.kind }
       : { destination: '*', ...(random.chance(0.5) && { platform: random.pick(KINDS) }) };
@@ -239,6 +245,27 @@ async function togglePause(world: World, target: WorldChannel) {
     );
     return { update: channelFields(channels), result: undefined };
   });
+}
+
+/** What each platform answered other than taking the message, from the stand-in's log: proof each kind met each fault. */
+function faultsMet(requests: ReceivedRequest[]) {
+  const met: Partial<Record<ChannelKind, Record<string, number>>> = {};
+  for (const r of requests) {
+    const what =
+      r.outcome !== 'answered'
+        ? r.outcome
+        : r.status === 429
+          ? '429'
+          : (r.status ?? 0) >= 500
+            ? '5xx'
+            : r.accepted
+              ? null
+              : String(r.status);
+    if (!what) continue;
+    const of = (met[r.platform] ??= {});
+    of[what] = (of[what] ?? 0) + 1;
+  }
+  return met;
 }
 
 /** Messages not final yet. */
@@ -314,6 +341,7 @@ describe(`channels under random faults (seed ${seed})`, () => {
         console.log(
           `channel chaos seed ${seed}: ${tick} ticks to ${lastRun.toISOString()}, ${injected.invocations} invocations, ${injected.crashes} crashes ${JSON.stringify(injected.crashesAt)}, ` +
             `faults ${JSON.stringify(injected.faults)}, ${injected.pauses} pauses or resumes, ${requests.length} platform requests; channels ${JSON.stringify(byKind)}; ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
+            `  faults met, by platform: ${JSON.stringify(faultsMet(requests))}\n` +
             `${channelTable(report)}\n` +
             `  digest repeats a lost answer explains: ${report.explainedDigestRepeats.length ? report.explainedDigestRepeats.join('; ') : 'none'}`,
         );
