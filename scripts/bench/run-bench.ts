@@ -81,10 +81,10 @@ import {
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
-import { senderLane } from '../../lib/outbox/run-sender';
 import {
   addByCollection,
   benchDeps,
+  benchLane,
   addCounts,
   BENCH_SECRET,
   shardCaller,
@@ -119,6 +119,15 @@ import { floorMs, measureEmulatorFloor, timesFloor, type EmulatorFloor } from '.
 import { measureRendering } from './render-process';
 import type { BenchBill, BenchFloorRatio, RenderFigures } from './bench-result';
 import { readCorpusPostings } from './corpus-postings';
+import {
+  benchChannelOf,
+  channelLines,
+  channelsPerKind,
+  measureChannels,
+  startChannelStandInProcess,
+  type ChannelStandInProcess,
+} from './bench-channels';
+import { perDelivery, perDeliveryLines } from './per-delivery';
 
 const realTextNote = (shape: BenchShape) => {
   if (!shape.realTexts) return '';
@@ -152,6 +161,8 @@ const { values } = parseArgs({
     'digest-world': { type: 'string', default: 'spread' },
     'no-render': { type: 'boolean', default: false },
     'real-text': { type: 'boolean', default: false },
+    // 0: no subscriber has a channel, and every figure stays comparable with runs before channels.
+    channels: { type: 'string', default: '0' },
     // A shorter budget makes a small world's runs partial, so its catch-up runs can be checked at any size.
     'run-budget-ms': { type: 'string', default: '280000' },
   },
@@ -169,6 +180,16 @@ const shape: BenchShape = {
   ...(values['real-text'] ? { realTexts: await realPostingTexts() } : {}),
 };
 const RATE = Number(values.rate);
+/** --channels: the share of subscribers with one channel each, at the channel stand-in (bench-channels.ts). */
+const CHANNEL_SHARE = Number(values.channels);
+if (!(CHANNEL_SHARE >= 0 && CHANNEL_SHARE <= 1)) {
+  console.error(`--channels must be a share from 0 to 1, got "${values.channels}"`);
+  process.exit(2);
+}
+if (CHANNEL_SHARE > 0 && values.ai) {
+  console.error('--channels and --ai are measured apart: give one of them');
+  process.exit(2);
+}
 /** With n > 1, each run is n callers `?shard=k&shards=n` at once, as a sharded deployment calls it. */
 const SHARDS = Number(values.shards);
 if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--shards must be a whole number from 1 to 64');
@@ -224,6 +245,7 @@ const TTL_COLLECTIONS = [
   COLLECTIONS.aiUsage,
   COLLECTIONS.nearMisses,
   COLLECTIONS.feedback,
+  COLLECTIONS.messages,
 ];
 /** Documents carrying `expireAt` per TTL collection: between two runs, the difference is what the TTL will delete of the run's. */
 async function countExpiring(db: Firestore): Promise<Record<string, number>> {
@@ -256,12 +278,15 @@ async function main() {
   const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
   const modelFake = values.ai ? await startModelFakeProcess({ delayMs: MODEL_DELAY_MS }) : null;
+  const standIn = CHANNEL_SHARE > 0 ? await startChannelStandInProcess() : null;
   // The run's sender works alongside the claim and the flush: its operations are counted in its own lane, and shown as dispatch.
-  const counter = instrumentFirestore({ lane: () => senderLane.getStore() });
+  // The channels' dispatch works alongside the emails': its operations are counted in a lane of their own, shown as messages.
+  const counter = instrumentFirestore({ lane: benchLane });
   const peak = trackPeakMemory();
   const cleanup = async () => {
     counter.restore();
     await modelFake?.close();
+    await standIn?.close();
     await feeds.close();
     await sink.close();
     await emulator.stop();
@@ -302,7 +327,7 @@ async function main() {
       return;
     }
 
-    const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
+    const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host, standIn });
     printScout(scout, extras);
     const benchPeakMb = peak.stop() / 1024 / 1024;
     const shardPeaks = shardPeakRssMb(scout);
@@ -337,7 +362,14 @@ async function main() {
 type ModelSetup = { fake: ModelFakeProcess; apiKey: string };
 
 /** The deployment's environment for one project: every caller, in this process or a shard's, builds its deps from it. */
-function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string; model?: ModelSetup }) {
+function benchEnv(input: {
+  sink: SinkProcess;
+  feeds: FeedServer;
+  projectId: string;
+  apiKey: string;
+  model?: ModelSetup;
+  standIn?: ChannelStandInProcess | null;
+}) {
   return {
     CRON_SECRET: BENCH_SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
@@ -356,6 +388,8 @@ function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: stri
     // The match index sized for U as docs/deploy.md tells a deployment to size it (256 shards at 100,000).
     MATCH_INDEX_SHARDS: String(INDEX_SHARDS),
     ...(input.model ? modelConfig(input.model) : {}),
+    // Loopback channels and Scout's bot at the stand-in; without --channels, none of it is set.
+    ...(input.standIn?.env ?? {}),
   };
 }
 
@@ -386,6 +420,7 @@ async function benchScout(input: {
   counter: FirestoreCounter;
   emulatorHost: string;
   modelFake?: ModelFakeProcess;
+  standIn?: ChannelStandInProcess | null;
 }) {
   const projectId = `bench-scout-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
@@ -396,7 +431,9 @@ async function benchScout(input: {
   const deps = benchDeps(env, tuning);
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
-  await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS);
+  // Channels verified the day before the bench's: as old as any a subscriber added on the preferences page.
+  const channelOf = input.standIn ? benchChannelOf(CHANNEL_SHARE, input.standIn.url, new Date(Date.parse(RUN_AT) - 86_400_000)) : undefined;
+  await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS, channelOf);
   const sentBefore = await seedSentDigests(deps.db, shape, { now: new Date(RUN_AT), digestHourUtc: deps.config.DIGEST_HOUR_UTC });
   const seedMs = Date.now() - seedStart;
   // A deployment in its steady state: the store is at the code's schema version, and the
@@ -426,7 +463,19 @@ async function benchScout(input: {
     };
   };
   try {
-    return await runTheDay({ ...input, deps, call, projectId, apiKey, model, seedMs, sweep, sentBefore });
+    const day = await runTheDay({ ...input, deps, call, projectId, apiKey, model, seedMs, sweep, sentBefore });
+    // Read after the runs, in none of their counts: the stand-in's requests, messages/ by kind, the runs' channel stats.
+    const channels =
+      input.standIn && channelOf
+        ? await measureChannels({
+            db: deps.db,
+            standIn: input.standIn,
+            share: CHANNEL_SHARE,
+            channels: channelsPerKind(shape.subscribers, channelOf),
+            runs: [day.cycle.body, ...day.flushes.map((f) => f.body)],
+          })
+        : null;
+    return { ...day, channels };
   } finally {
     await shardProcesses?.close();
   }
@@ -966,8 +1015,22 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   };
   perEmail(r.cyclePhases, Number(b.instantEmails), 'alerts');
   perEmail(r.flushPhases, Number(r.flush.body.digests), 'digests');
+  for (const line of perDeliveryLines(phasesPerDelivery(r))) console.log(line);
+  if (r.channels) for (const line of channelLines(r.channels)) console.log(line);
   printFloorRatios(floorRatios(r, extras.floor), extras.floor);
   printBill(r, realisticBill(r));
+}
+
+/** Reads and writes per claimed delivery by phase (per-delivery.ts): the cycle, and the runs after it together. */
+function phasesPerDelivery(r: ScoutResult) {
+  const after = r.flushes.length === 1 ? r.flushes[0].label : `${r.flushes.length} runs after the cycle`;
+  return perDelivery(
+    [
+      { run: runLabel(RUN_AT, 'cycle'), phases: r.cyclePhases, total: r.cycle.total },
+      { run: after, phases: r.flushPhases, total: r.flush.total },
+    ],
+    bookedWork(r).deliveries,
+  );
 }
 
 /**
@@ -1184,6 +1247,8 @@ function benchResult(input: {
     floor: { ...input.extras.floor, ratios: floorRatios(r, input.extras.floor) },
     render: input.extras.render,
     bill: realisticBill(r),
+    perDelivery: phasesPerDelivery(r),
+    channels: r.channels,
   };
 }
 
