@@ -28,6 +28,7 @@
  *   npm run bench -- --no-render                    without the render bench alongside
  *   npm run bench -- --real-text                    each posting carries a real corpus posting's whole text before its keyword
  *   npm run bench -- --subscribers 100000 --shards 4   four shards called together, a process each
+ *   npm run bench -- --channels 0.2                 a fifth of the subscribers with a channel each
  *
  * --shards n calls each run as n schedulers call a sharded deployment (`?shard=k&shards=n`, all
  * at once), each shard's calls in a process of its own (shard-process.ts), as each shard's
@@ -46,6 +47,18 @@
  * --ai-concurrency sets AI_CONCURRENCY, else its default), alternating. It prints the last
  * model-on run's table as above, then the medians' added wall time, model requests (counted by
  * the fake), and calls and tokens (from aiUsage) per delivery. No naive baseline with --ai.
+ *
+ * --channels <share> (default 0: no channel, every figure as before) gives that share of the
+ * instant subscribers and of the daily ones one active channel each (bench-channels.ts): slack,
+ * discord, telegram and webhook in turn, instant alerts for an instant subscriber, the digest for a
+ * daily one, written with the subscriber as the product writes them (the list and its states, the
+ * index entry's routes). They point at the channel stand-in, in a process of its own with each
+ * platform's documented rate enforced; CHANNEL_ALLOW_LOOPBACK and Scout's bot (TELEGRAM_*) are set
+ * for the app. It prints, per kind, the requests the stand-in took and refused and the messages
+ * created, sent and failed. Every run prints reads and writes per claimed delivery by phase
+ * (per-delivery.ts): the claim's and the flush's change with channels (their messages are created in
+ * the same writes), and the messages phase is the channels' dispatch, counted in a lane of its own.
+ * Not with --ai.
  */
 import { matchIndexShardsFor } from '../../lib/subscribers/match-index-layout';
 import { randomBytes } from 'node:crypto';
@@ -740,6 +753,13 @@ function printRender(render: RenderFigures) {
 }
 
 /**
+ * The phases that wait on a platform's rate rather than the store: the emails' dispatch, and the
+ * channels' beside it (a few queries without channels; with them, the platforms' pace). The cycle
+ * "without dispatch" leaves both out.
+ */
+const PLATFORM_BOUND = new Set<CyclePhase>(['dispatch', 'messages']);
+
+/**
  * Each phase against the emulator's floor: the time its counted reads and writes take at the
  * floor's rates (floor.ts). The cycle's phases and the cycle without dispatch; the flush and
  * dispatch phases of the runs after it, added up. Dispatch waits on the provider's rate, so its
@@ -765,7 +785,7 @@ function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
     row(
       cycle,
       'cycle without dispatch',
-      r.cyclePhases.filter((p) => p.phase !== 'dispatch'),
+      r.cyclePhases.filter((p) => !PLATFORM_BOUND.has(p.phase)),
     ),
     row(
       after,
@@ -970,7 +990,7 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   // The slowest shard's fetch + match + claim (with one caller, simply the run's).
   const beforeDispatch = Math.max(
     ...Array.from({ length: SHARDS }, (_, shard) =>
-      r.cyclePhases.filter((p) => p.shard === shard && p.phase !== 'dispatch').reduce((ms, p) => ms + p.ms, 0),
+      r.cyclePhases.filter((p) => p.shard === shard && !PLATFORM_BOUND.has(p.phase)).reduce((ms, p) => ms + p.ms, 0),
     ),
   );
   console.log(
