@@ -173,12 +173,12 @@ export function channelLines(c: BenchChannels): string[] {
   const total = CHANNEL_KINDS.reduce((sum, k) => sum + c.kinds[k].channels, 0);
   return [
     `\nchannels (--channels ${c.share}): ${n(total)} subscribers with one active channel each (${c.cadence}), at the channel stand-in in its own process${c.strictLimits ? ", each platform's documented rate enforced" : ''}\n`,
-    '| channel | channels | requests taken | requests refused | messages created (alert + digest) | sent | failed |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| channel | channels | requests taken | requests refused | requests per channel | messages created (alert + digest) | sent | failed |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...CHANNEL_KINDS.map((k) => {
       const x = c.kinds[k];
       const created = x.messages.created;
-      return `| ${k} | ${n(x.channels)} | ${n(x.requests.taken)} | ${n(x.requests.refused)} | ${n(created.alert + created.digest)} (${n(created.alert)} + ${n(created.digest)}) | ${n(x.messages.sent)} | ${n(x.messages.failed)} |`;
+      return `| ${k} | ${n(x.channels)} | ${n(x.requests.taken)} | ${n(x.requests.refused)} | ${((x.requests.taken + x.requests.refused) / Math.max(1, x.channels)).toFixed(2)} | ${n(created.alert + created.digest)} (${n(created.alert)} + ${n(created.digest)}) | ${n(x.messages.sent)} | ${n(x.messages.failed)} |`;
     }),
     `the runs' channel stats, every run: ${n(c.runs.sent)} sent, ${n(c.runs.failed)} failed, ${n(c.runs.dead)} dead, ${n(c.runs.skipped)} skipped, ${n(c.runs.retried)} tried again later, ${n(c.runs.disabled)} channels disabled`,
   ];
