@@ -100,11 +100,12 @@ function benchDestination(kind: ChannelKind, i: number, standInUrl: string): { d
 export type BenchChannelKind = {
   channels: number;
   requests: { taken: number; refused: number };
-  messages: { created: { alert: number; digest: number }; sent: number; failed: number };
+  /** `waiting`: still pending (or leased) after the last run, e.g. held by a platform's retry-after. */
+  messages: { created: { alert: number; digest: number }; sent: number; failed: number; waiting: number };
 };
 /**
  * What `--channels` adds to the bench's result. `share`: of the subscribers given a channel.
- * `runs`: the channels' stats of every run (the cycle and the runs after it) added up.
+ * `runs`: the channels' stats of every run (the cycle, the runs after it and the idle run) added up.
  */
 export type BenchChannels = {
   share: number;
@@ -139,6 +140,8 @@ export async function measureChannels(input: {
   const messages = input.db.collection(COLLECTIONS.messages);
   const created = async (kind: ChannelKind, messageKind: 'alert' | 'digest') =>
     (await messages.where('channel', '==', kind).where('kind', '==', messageKind).count().get()).data().count;
+  const waiting = async (kind: ChannelKind) =>
+    (await messages.where('channel', '==', kind).where('status', 'in', ['pending', 'sending']).count().get()).data().count;
   const kinds = {} as Record<ChannelKind, BenchChannelKind>;
   for (const kind of CHANNEL_KINDS) {
     kinds[kind] = {
@@ -148,6 +151,7 @@ export async function measureChannels(input: {
         created: { alert: await created(kind, 'alert'), digest: await created(kind, 'digest') },
         sent: stats.reduce((n, c) => n + (c.byChannel[kind]?.sent ?? 0), 0),
         failed: stats.reduce((n, c) => n + (c.byChannel[kind]?.failed ?? 0), 0),
+        waiting: await waiting(kind),
       },
     };
   }
@@ -173,13 +177,13 @@ export function channelLines(c: BenchChannels): string[] {
   const total = CHANNEL_KINDS.reduce((sum, k) => sum + c.kinds[k].channels, 0);
   return [
     `\nchannels (--channels ${c.share}): ${n(total)} subscribers with one active channel each (${c.cadence}), at the channel stand-in in its own process${c.strictLimits ? ", each platform's documented rate enforced" : ''}\n`,
-    '| channel | channels | requests taken | requests refused | requests per channel | messages created (alert + digest) | sent | failed |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| channel | channels | requests taken | requests refused | requests per channel | messages created (alert + digest) | sent | failed | waiting after the last run |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...CHANNEL_KINDS.map((k) => {
       const x = c.kinds[k];
       const created = x.messages.created;
-      return `| ${k} | ${n(x.channels)} | ${n(x.requests.taken)} | ${n(x.requests.refused)} | ${((x.requests.taken + x.requests.refused) / Math.max(1, x.channels)).toFixed(2)} | ${n(created.alert + created.digest)} (${n(created.alert)} + ${n(created.digest)}) | ${n(x.messages.sent)} | ${n(x.messages.failed)} |`;
+      return `| ${k} | ${n(x.channels)} | ${n(x.requests.taken)} | ${n(x.requests.refused)} | ${((x.requests.taken + x.requests.refused) / Math.max(1, x.channels)).toFixed(2)} | ${n(created.alert + created.digest)} (${n(created.alert)} + ${n(created.digest)}) | ${n(x.messages.sent)} | ${n(x.messages.failed)} | ${n(x.messages.waiting)} |`;
     }),
-    `the runs' channel stats, every run: ${n(c.runs.sent)} sent, ${n(c.runs.failed)} failed, ${n(c.runs.dead)} dead, ${n(c.runs.skipped)} skipped, ${n(c.runs.retried)} tried again later, ${n(c.runs.disabled)} channels disabled`,
+    `the runs' channel stats, every run (the idle run included; sent and failed above are these, per kind): ${n(c.runs.sent)} sent, ${n(c.runs.failed)} failed, ${n(c.runs.dead)} dead, ${n(c.runs.skipped)} skipped, ${n(c.runs.retried)} tried again later, ${n(c.runs.disabled)} channels disabled`,
   ];
 }

@@ -485,7 +485,7 @@ async function benchScout(input: {
             standIn: input.standIn,
             share: CHANNEL_SHARE,
             channels: channelsPerKind(shape.subscribers, channelOf),
-            runs: [day.cycle.body, ...day.flushes.map((f) => f.body)],
+            runs: [day.cycle.body, ...day.flushes.map((f) => f.body), day.idle.body],
           })
         : null;
     return { ...day, channels };
@@ -914,9 +914,10 @@ function printBill(r: ScoutResult, bill: BenchBill | null) {
   const b = r.idle.body;
   const idleCounts = `${r.idle.total.reads} reads, ${r.idle.total.writes} writes, ${r.idle.total.roundTrips} round trips`;
   console.log(`\n${r.idle.label}, nothing new and nothing due: ${idleCounts} (not in the figures above)`);
-  if (b.jobsNew > 0 || b.digests > 0 || b.instantEmails > 0)
+  const channelMessages = b.channels ? b.channels.sent + b.channels.failed + b.channels.dead : 0;
+  if (b.jobsNew > 0 || b.digests > 0 || b.instantEmails > 0 || channelMessages > 0)
     console.log(
-      `note: the idle run was not idle (${b.jobsNew} new postings, ${b.digests} digests, ${b.instantEmails} alerts): the bill below overstates a run`,
+      `note: the idle run was not idle (${b.jobsNew} new postings, ${b.digests} digests, ${b.instantEmails} alerts, ${channelMessages} channel messages settled): the bill below overstates a run`,
     );
   console.log(
     `\nFirestore bill of a realistic day (bill.ts): ${REALISTIC_DAY.runsPerDay} runs, J=${shape.postings.toLocaleString('en-US')} postings a day spread over them, ${REALISTIC_DAY.matchRate * 100}% of pairs matching, ${REALISTIC_DAY.instantShare * 100}% instant; ` +
