@@ -2,6 +2,8 @@ import type { CyclePhase } from '../../lib/ledger/runs';
 import type { DayBill, Ops, Prices, StorageBill, UnitCosts } from './bill';
 import type { StoredBytes } from './stored-bytes';
 import type { EmulatorFloor } from './floor';
+import type { BenchChannels } from './bench-channels';
+import type { BenchPerDelivery } from './per-delivery';
 
 /**
  * What `npm run bench -- --json <path>` writes: the figures the bench prints, in a form another
@@ -164,4 +166,8 @@ export type BenchResult = {
   render?: RenderFigures | null;
   /** Null with --shards > 1: the shards' phases overlap in the counts the bill splits. */
   bill?: BenchBill | null;
+  /** Reads and writes per claimed delivery by phase, the channels' messages phase among them (absent in results written before it). */
+  perDelivery?: BenchPerDelivery;
+  /** `--channels`: requests per kind at the stand-in, messages per kind (null without it; absent in results written before it). */
+  channels?: BenchChannels | null;
 };

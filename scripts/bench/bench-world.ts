@@ -10,6 +10,7 @@ import { repairMatchIndex } from '../../lib/subscribers/repair-match-index';
 import { SCHEMA_VERSION } from '../../lib/ledger/migrations/migrations';
 import { schemaRef } from '../../lib/ledger/migrations/schema-version';
 import type { TestItem } from '../sample-feed/rss-feed';
+import { routesOf, type Channel } from '../../lib/channels/channel';
 
 /**
  * Synthetic data with a known match rate: K = 1 / matchRate keywords; subscriber i follows keyword
@@ -100,8 +101,21 @@ export async function buildMatchIndex(db: Firestore, now: Date, shards = K): Pro
  */
 const SIGNED_UP_DAYS_BEFORE = 30;
 
-/** `indexShards`: the match index's layout, as MATCH_INDEX_SHARDS sets it (the default, 16, unless given). */
-export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Date, indexShards = K): Promise<void> {
+/** Subscriber i's channel (--channels, bench-channels.ts), or null: most have none. */
+export type BenchChannelOf = (i: number, mode: 'instant' | 'daily') => Channel | null;
+
+/**
+ * `indexShards`: the match index's layout, as MATCH_INDEX_SHARDS sets it (the default, 16, unless
+ * given). `channelOf`: a channel for some subscribers, written with them as the product writes one
+ * (the converter stores the list and its states, the index entry carries its route).
+ */
+export async function seedSubscribers(
+  db: Firestore,
+  shape: BenchShape,
+  now: Date,
+  indexShards = K,
+  channelOf: BenchChannelOf = () => null,
+): Promise<void> {
   const k = keywordCount(shape);
   const signedUp = new Date(now.getTime() - SIGNED_UP_DAYS_BEFORE * 86_400_000);
   const writes: Promise<unknown>[] = [];
@@ -129,6 +143,8 @@ export async function seedSubscribers(db: Firestore, shape: BenchShape, now: Dat
         confirmedAt: signedUp,
         updatedAt: signedUp,
       };
+      const channel = channelOf(i, subscriber.mode === 'daily' ? 'daily' : 'instant');
+      if (channel) Object.assign(subscriber, { channels: [channel], routes: routesOf([channel]) });
       batch.set(subscribersCollection(db).doc(subscriber.id), subscriber);
       const shard = matchIndexShardOf(subscriber.id, indexShards);
       entries.set(shard, { ...entries.get(shard), [subscriber.id]: entryFor(subscriber)! });

@@ -28,6 +28,7 @@
  *   npm run bench -- --no-render                    without the render bench alongside
  *   npm run bench -- --real-text                    each posting carries a real corpus posting's whole text before its keyword
  *   npm run bench -- --subscribers 100000 --shards 4   four shards called together, a process each
+ *   npm run bench -- --channels 0.2                 a fifth of the subscribers with a channel each
  *
  * --shards n calls each run as n schedulers call a sharded deployment (`?shard=k&shards=n`, all
  * at once), each shard's calls in a process of its own (shard-process.ts), as each shard's
@@ -46,6 +47,18 @@
  * --ai-concurrency sets AI_CONCURRENCY, else its default), alternating. It prints the last
  * model-on run's table as above, then the medians' added wall time, model requests (counted by
  * the fake), and calls and tokens (from aiUsage) per delivery. No naive baseline with --ai.
+ *
+ * --channels <share> (default 0: no channel, every figure as before) gives that share of the
+ * instant subscribers and of the daily ones one active channel each (bench-channels.ts): slack,
+ * discord, telegram and webhook in turn, instant alerts for an instant subscriber, the digest for a
+ * daily one, written with the subscriber as the product writes them (the list and its states, the
+ * index entry's routes). They point at the channel stand-in, in a process of its own with each
+ * platform's documented rate enforced; CHANNEL_ALLOW_LOOPBACK and Scout's bot (TELEGRAM_*) are set
+ * for the app. It prints, per kind, the requests the stand-in took and refused and the messages
+ * created, sent and failed. Every run prints reads and writes per claimed delivery by phase
+ * (per-delivery.ts): the claim's and the flush's change with channels (their messages are created in
+ * the same writes), and the messages phase is the channels' dispatch, counted in a lane of its own.
+ * Not with --ai.
  */
 import { matchIndexShardsFor } from '../../lib/subscribers/match-index-layout';
 import { randomBytes } from 'node:crypto';
@@ -81,10 +94,10 @@ import {
 import type { BenchNaive, BenchPhaseRow, BenchResult, BenchRun } from './bench-result';
 import { freePort, portInUse } from './free-port';
 import { instrumentFirestore, type FirestoreCounter } from './firestore-counter';
-import { senderLane } from '../../lib/outbox/run-sender';
 import {
   addByCollection,
   benchDeps,
+  benchLane,
   addCounts,
   BENCH_SECRET,
   shardCaller,
@@ -119,6 +132,15 @@ import { floorMs, measureEmulatorFloor, timesFloor, type EmulatorFloor } from '.
 import { measureRendering } from './render-process';
 import type { BenchBill, BenchFloorRatio, RenderFigures } from './bench-result';
 import { readCorpusPostings } from './corpus-postings';
+import {
+  benchChannelOf,
+  channelLines,
+  channelsPerKind,
+  measureChannels,
+  startChannelStandInProcess,
+  type ChannelStandInProcess,
+} from './bench-channels';
+import { perDelivery, perDeliveryLines } from './per-delivery';
 
 const realTextNote = (shape: BenchShape) => {
   if (!shape.realTexts) return '';
@@ -152,6 +174,8 @@ const { values } = parseArgs({
     'digest-world': { type: 'string', default: 'spread' },
     'no-render': { type: 'boolean', default: false },
     'real-text': { type: 'boolean', default: false },
+    // 0: no subscriber has a channel, and every figure stays comparable with runs before channels.
+    channels: { type: 'string', default: '0' },
     // A shorter budget makes a small world's runs partial, so its catch-up runs can be checked at any size.
     'run-budget-ms': { type: 'string', default: '280000' },
   },
@@ -169,6 +193,16 @@ const shape: BenchShape = {
   ...(values['real-text'] ? { realTexts: await realPostingTexts() } : {}),
 };
 const RATE = Number(values.rate);
+/** --channels: the share of subscribers with one channel each, at the channel stand-in (bench-channels.ts). */
+const CHANNEL_SHARE = Number(values.channels);
+if (!(CHANNEL_SHARE >= 0 && CHANNEL_SHARE <= 1)) {
+  console.error(`--channels must be a share from 0 to 1, got "${values.channels}"`);
+  process.exit(2);
+}
+if (CHANNEL_SHARE > 0 && values.ai) {
+  console.error('--channels and --ai are measured apart: give one of them');
+  process.exit(2);
+}
 /** With n > 1, each run is n callers `?shard=k&shards=n` at once, as a sharded deployment calls it. */
 const SHARDS = Number(values.shards);
 if (!Number.isInteger(SHARDS) || SHARDS < 1 || SHARDS > 64) throw new Error('--shards must be a whole number from 1 to 64');
@@ -224,6 +258,7 @@ const TTL_COLLECTIONS = [
   COLLECTIONS.aiUsage,
   COLLECTIONS.nearMisses,
   COLLECTIONS.feedback,
+  COLLECTIONS.messages,
 ];
 /** Documents carrying `expireAt` per TTL collection: between two runs, the difference is what the TTL will delete of the run's. */
 async function countExpiring(db: Firestore): Promise<Record<string, number>> {
@@ -256,12 +291,15 @@ async function main() {
   const sink = await startSinkProcess();
   const feeds = await startFeedServer({ port: 0 });
   const modelFake = values.ai ? await startModelFakeProcess({ delayMs: MODEL_DELAY_MS }) : null;
+  const standIn = CHANNEL_SHARE > 0 ? await startChannelStandInProcess() : null;
   // The run's sender works alongside the claim and the flush: its operations are counted in its own lane, and shown as dispatch.
-  const counter = instrumentFirestore({ lane: () => senderLane.getStore() });
+  // The channels' dispatch works alongside the emails': its operations are counted in a lane of their own, shown as messages.
+  const counter = instrumentFirestore({ lane: benchLane });
   const peak = trackPeakMemory();
   const cleanup = async () => {
     counter.restore();
     await modelFake?.close();
+    await standIn?.close();
     await feeds.close();
     await sink.close();
     await emulator.stop();
@@ -302,7 +340,7 @@ async function main() {
       return;
     }
 
-    const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host });
+    const scout = await benchScout({ sink, feeds, counter, emulatorHost: emulator.host, standIn });
     printScout(scout, extras);
     const benchPeakMb = peak.stop() / 1024 / 1024;
     const shardPeaks = shardPeakRssMb(scout);
@@ -337,7 +375,14 @@ async function main() {
 type ModelSetup = { fake: ModelFakeProcess; apiKey: string };
 
 /** The deployment's environment for one project: every caller, in this process or a shard's, builds its deps from it. */
-function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: string; apiKey: string; model?: ModelSetup }) {
+function benchEnv(input: {
+  sink: SinkProcess;
+  feeds: FeedServer;
+  projectId: string;
+  apiKey: string;
+  model?: ModelSetup;
+  standIn?: ChannelStandInProcess | null;
+}) {
   return {
     CRON_SECRET: BENCH_SECRET,
     LINK_SECRET: 'bench-link-secret-0123456789',
@@ -356,6 +401,8 @@ function benchEnv(input: { sink: SinkProcess; feeds: FeedServer; projectId: stri
     // The match index sized for U as docs/deploy.md tells a deployment to size it (256 shards at 100,000).
     MATCH_INDEX_SHARDS: String(INDEX_SHARDS),
     ...(input.model ? modelConfig(input.model) : {}),
+    // Loopback channels and Scout's bot at the stand-in; without --channels, none of it is set.
+    ...(input.standIn?.env ?? {}),
   };
 }
 
@@ -386,6 +433,7 @@ async function benchScout(input: {
   counter: FirestoreCounter;
   emulatorHost: string;
   modelFake?: ModelFakeProcess;
+  standIn?: ChannelStandInProcess | null;
 }) {
   const projectId = `bench-scout-${randomBytes(3).toString('hex')}`;
   await clearEmulatorProject(input.emulatorHost, projectId);
@@ -396,7 +444,9 @@ async function benchScout(input: {
   const deps = benchDeps(env, tuning);
   await input.sink.setFaults(apiKey, { ratePerSec: RATE });
   const seedStart = Date.now();
-  await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS);
+  // Channels verified the day before the bench's: as old as any a subscriber added on the preferences page.
+  const channelOf = input.standIn ? benchChannelOf(CHANNEL_SHARE, input.standIn.url, new Date(Date.parse(RUN_AT) - 86_400_000)) : undefined;
+  await seedSubscribers(deps.db, shape, new Date(RUN_AT), INDEX_SHARDS, channelOf);
   const sentBefore = await seedSentDigests(deps.db, shape, { now: new Date(RUN_AT), digestHourUtc: deps.config.DIGEST_HOUR_UTC });
   const seedMs = Date.now() - seedStart;
   // A deployment in its steady state: the store is at the code's schema version, and the
@@ -426,7 +476,19 @@ async function benchScout(input: {
     };
   };
   try {
-    return await runTheDay({ ...input, deps, call, projectId, apiKey, model, seedMs, sweep, sentBefore });
+    const day = await runTheDay({ ...input, deps, call, projectId, apiKey, model, seedMs, sweep, sentBefore });
+    // Read after the runs, in none of their counts: the stand-in's requests, messages/ by kind, the runs' channel stats.
+    const channels =
+      input.standIn && channelOf
+        ? await measureChannels({
+            db: deps.db,
+            standIn: input.standIn,
+            share: CHANNEL_SHARE,
+            channels: channelsPerKind(shape.subscribers, channelOf),
+            runs: [day.cycle.body, ...day.flushes.map((f) => f.body), day.idle.body],
+          })
+        : null;
+    return { ...day, channels };
   } finally {
     await shardProcesses?.close();
   }
@@ -691,6 +753,13 @@ function printRender(render: RenderFigures) {
 }
 
 /**
+ * The phases that wait on a platform's rate rather than the store: the emails' dispatch, and the
+ * channels' beside it (a few queries without channels; with them, the platforms' pace). The cycle
+ * "without dispatch" leaves both out.
+ */
+const PLATFORM_BOUND = new Set<CyclePhase>(['dispatch', 'messages']);
+
+/**
  * Each phase against the emulator's floor: the time its counted reads and writes take at the
  * floor's rates (floor.ts). The cycle's phases and the cycle without dispatch; the flush and
  * dispatch phases of the runs after it, added up. Dispatch waits on the provider's rate, so its
@@ -716,7 +785,7 @@ function floorRatios(r: ScoutResult, floor: EmulatorFloor): BenchFloorRatio[] {
     row(
       cycle,
       'cycle without dispatch',
-      r.cyclePhases.filter((p) => p.phase !== 'dispatch'),
+      r.cyclePhases.filter((p) => !PLATFORM_BOUND.has(p.phase)),
     ),
     row(
       after,
@@ -845,9 +914,10 @@ function printBill(r: ScoutResult, bill: BenchBill | null) {
   const b = r.idle.body;
   const idleCounts = `${r.idle.total.reads} reads, ${r.idle.total.writes} writes, ${r.idle.total.roundTrips} round trips`;
   console.log(`\n${r.idle.label}, nothing new and nothing due: ${idleCounts} (not in the figures above)`);
-  if (b.jobsNew > 0 || b.digests > 0 || b.instantEmails > 0)
+  const channelMessages = b.channels ? b.channels.sent + b.channels.failed + b.channels.dead : 0;
+  if (b.jobsNew > 0 || b.digests > 0 || b.instantEmails > 0 || channelMessages > 0)
     console.log(
-      `note: the idle run was not idle (${b.jobsNew} new postings, ${b.digests} digests, ${b.instantEmails} alerts): the bill below overstates a run`,
+      `note: the idle run was not idle (${b.jobsNew} new postings, ${b.digests} digests, ${b.instantEmails} alerts, ${channelMessages} channel messages settled): the bill below overstates a run`,
     );
   console.log(
     `\nFirestore bill of a realistic day (bill.ts): ${REALISTIC_DAY.runsPerDay} runs, J=${shape.postings.toLocaleString('en-US')} postings a day spread over them, ${REALISTIC_DAY.matchRate * 100}% of pairs matching, ${REALISTIC_DAY.instantShare * 100}% instant; ` +
@@ -921,7 +991,7 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   // The slowest shard's fetch + match + claim (with one caller, simply the run's).
   const beforeDispatch = Math.max(
     ...Array.from({ length: SHARDS }, (_, shard) =>
-      r.cyclePhases.filter((p) => p.shard === shard && p.phase !== 'dispatch').reduce((ms, p) => ms + p.ms, 0),
+      r.cyclePhases.filter((p) => p.shard === shard && !PLATFORM_BOUND.has(p.phase)).reduce((ms, p) => ms + p.ms, 0),
     ),
   );
   console.log(
@@ -966,8 +1036,22 @@ function printScout(r: ScoutResult, extras: BenchExtras) {
   };
   perEmail(r.cyclePhases, Number(b.instantEmails), 'alerts');
   perEmail(r.flushPhases, Number(r.flush.body.digests), 'digests');
+  for (const line of perDeliveryLines(phasesPerDelivery(r))) console.log(line);
+  if (r.channels) for (const line of channelLines(r.channels)) console.log(line);
   printFloorRatios(floorRatios(r, extras.floor), extras.floor);
   printBill(r, realisticBill(r));
+}
+
+/** Reads and writes per claimed delivery by phase (per-delivery.ts): the cycle, and the runs after it together. */
+function phasesPerDelivery(r: ScoutResult) {
+  const after = r.flushes.length === 1 ? r.flushes[0].label : `${r.flushes.length} runs after the cycle`;
+  return perDelivery(
+    [
+      { run: runLabel(RUN_AT, 'cycle'), phases: r.cyclePhases, total: r.cycle.total },
+      { run: after, phases: r.flushPhases, total: r.flush.total },
+    ],
+    bookedWork(r).deliveries,
+  );
 }
 
 /**
@@ -1184,6 +1268,8 @@ function benchResult(input: {
     floor: { ...input.extras.floor, ratios: floorRatios(r, input.extras.floor) },
     render: input.extras.render,
     bill: realisticBill(r),
+    perDelivery: phasesPerDelivery(r),
+    channels: r.channels,
   };
 }
 

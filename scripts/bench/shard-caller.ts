@@ -4,7 +4,9 @@
  * process with one shard, and in one process per shard with several (shard-process.ts), so each
  * shard's counts are its own and its peak memory is a process's, as deployed.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { handleCronRequest } from '../../lib/cron/handle-cron-request';
+import { senderLane } from '../../lib/outbox/run-sender';
 import type { CyclePhase, RunAnswer, SenderTiming } from '../../lib/ledger/runs';
 import { loadConfig, type Tuning } from '../../lib/runtime/config';
 import { noFailpoints } from '../../lib/runtime/failpoints';
@@ -67,6 +69,15 @@ export function benchDeps(env: Record<string, string | undefined>, tuning: Tunin
   return { ...buildDeps({ ...loadConfig(env), tuning }), log: silentLogger, failpoint: noFailpoints };
 }
 
+/**
+ * The channels' dispatch runs beside the emails' (lib/cycle/run-cycle.ts): a process-wide count
+ * taken over either phase would hold the other's work too. The messages phase is counted in a lane
+ * of its own, and taken off every other row that overlaps it.
+ */
+export const messagesLane = new AsyncLocalStorage<string>();
+/** The counter's lane resolver for a bench process: the channels' dispatch, else the run's sender. */
+export const benchLane = () => messagesLane.getStore() ?? senderLane.getStore();
+
 /** The peak RSS of this process, sampled every 100 ms from now on. */
 export function trackPeakMemory() {
   let peak = process.memoryUsage().rss;
@@ -96,7 +107,12 @@ export function shardCaller(input: {
 }): (now: string) => Promise<ShardCall> {
   const { deps, counter, shard, shards } = input;
   const lane = shards > 1 ? `${shard}-of-${shards}` : 'run';
+  const channelsLane = `${lane}:messages`;
   const noLane: LaneCounts = { reads: 0, writes: 0, roundTrips: 0, collections: {} };
+  const laneDiff = (before: LaneCounts, after: LaneCounts): LaneCounts => ({
+    ...diff(before, after),
+    collections: diffByCollection(before.collections, after.collections),
+  });
   let carried: LaneCounts = noLane;
   let phases: PhaseRow[] = [];
   const traced: AppDeps = {
@@ -105,17 +121,23 @@ export function shardCaller(input: {
       const before = counter.snapshot();
       const beforeByCollection = counter.byCollection();
       const laneBefore = counter.byLane()[lane] ?? noLane;
+      const channelsBefore = counter.byLane()[channelsLane] ?? noLane;
       const started = Date.now();
       try {
-        return await step();
+        return phase === 'messages' ? await messagesLane.run(channelsLane, step) : await step();
       } finally {
-        const laneAfter = counter.byLane()[lane] ?? noLane;
-        const sending = { ...diff(laneBefore, laneAfter), collections: diffByCollection(laneBefore.collections, laneAfter.collections) };
+        const sending = laneDiff(laneBefore, counter.byLane()[lane] ?? noLane);
+        // The channels' dispatch's work while this phase ran: its own row, and no other's.
+        const beside = laneDiff(channelsBefore, counter.byLane()[channelsLane] ?? noLane);
         const toCarry = { ...addCounts(carried, sending), collections: addByCollection(carried.collections, sending.collections) };
-        const counts = diff(before, counter.snapshot());
-        const collections = diffByCollection(beforeByCollection, counter.byCollection());
+        const all = diff(before, counter.snapshot());
+        const allByCollection = diffByCollection(beforeByCollection, counter.byCollection());
+        const counts = diff(beside, all);
+        const collections = diffByCollection(beside.collections, allByCollection);
         const own = { ...diff(sending, counts), collections: diffByCollection(sending.collections, collections) };
-        if (phase === 'dispatch') {
+        if (phase === 'messages') {
+          phases.push({ phase, shard, ms: Date.now() - started, ...beside });
+        } else if (phase === 'dispatch') {
           carried = noLane;
           phases.push({
             phase,

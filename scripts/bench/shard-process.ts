@@ -5,17 +5,16 @@
  * shard-processes.ts: `{ type: 'call', now }` runs the endpoint once at that clock and answers the
  * call's body, phases and counts (shard-caller.ts) and this process's peak RSS so far.
  */
-import { senderLane } from '../../lib/outbox/run-sender';
 import { instrumentFirestore } from './firestore-counter';
 import type { Tuning } from '../../lib/runtime/config';
-import { benchDeps, shardCaller, trackPeakMemory } from './shard-caller';
+import { benchDeps, benchLane, shardCaller, trackPeakMemory } from './shard-caller';
 
 export type ShardProcessInit = { env: Record<string, string | undefined>; tuning: Tuning; shard: number; shards: number };
 export type ShardProcessRequest = { type: 'call'; id: number; now: string } | { type: 'stop' };
 
 const init = JSON.parse(process.argv[2] ?? '') as ShardProcessInit;
 const peak = trackPeakMemory();
-const counter = instrumentFirestore({ lane: () => senderLane.getStore() });
+const counter = instrumentFirestore({ lane: benchLane });
 const call = shardCaller({
   deps: benchDeps(init.env, init.tuning),
   counter,
