@@ -12,8 +12,8 @@ import { reasonNotToSend, stepAfterAbandoned, stepAfterAnswer, type MessageStep 
 
 /** How long a leased message is ours: a send's timeout, a limiter's wait and the record, with room to spare. */
 export const MESSAGE_LEASE_MS = 60_000;
-/** Rows one dispatch considers; the rest wait for the next run (channel messages are a small share of the work). */
-const MESSAGES_PER_RUN = 2_000;
+/** Due rows read a page at a time (memory stays flat however long the backlog), and abandoned ones considered per run. */
+const MESSAGES_PAGE = 2_000;
 /** Destinations sent to at once: each is sent to one message at a time, in order, at its platform's pace. */
 const DESTINATIONS_AT_ONCE = 16;
 /** The longest a leased message waits for its destination's turn; past it (Telegram may ask for an hour) it goes back to pending until then. */
@@ -53,36 +53,54 @@ export const emptyMessageStats = (): MessageStats => ({ sent: 0, failed: 0, dead
  * pace, many destinations at once, each row: wait for the destination → lease → re-check the
  * opt-outs → send → record.
  */
-export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId: string }): Promise<MessageStats> {
+export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId: string; pageSize?: number }): Promise<MessageStats> {
+  const pageSize = input.pageSize ?? MESSAGES_PAGE;
   const stats = emptyMessageStats();
   const now = deps.clock();
   await settleAbandoned(deps, input, stats, now);
-  if (deps.outOfTime()) return stats;
-  const due = await messagesCollection(deps.db)
-    .where('status', '==', 'pending')
-    .where('notBefore', '<=', now)
-    .orderBy('notBefore')
-    .limit(MESSAGES_PER_RUN)
-    .get();
+  // A page at a time: a leased row leaves the pending query, so the next page is simply the next
+  // query, and the time budget, not a count, ends a long dispatch. A page that moved nothing (every
+  // row taken by another run meanwhile) ends it too.
+  for (;;) {
+    if (deps.outOfTime()) return stats;
+    const due = await messagesCollection(deps.db)
+      .where('status', '==', 'pending')
+      .where('notBefore', '<=', now)
+      .orderBy('notBefore')
+      .limit(pageSize)
+      .get();
+    const leased = await sendPage(deps, input, due.docs, stats);
+    if (leased === 0 || due.size < pageSize) return stats;
+  }
+}
+
+/** One page of due rows: each destination's rows in order, DESTINATIONS_AT_ONCE destinations at a time. How many were leased. */
+async function sendPage(
+  deps: MessageDispatchDeps,
+  input: { runId: string },
+  docs: QueryDocumentSnapshot<MessageRow>[],
+  stats: MessageStats,
+) {
   const byDestination = new Map<string, QueryDocumentSnapshot<MessageRow>[]>();
-  for (const doc of due.docs) byDestination.set(destinationOf(doc.data()), [...(byDestination.get(destinationOf(doc.data())) ?? []), doc]);
+  for (const doc of docs) byDestination.set(destinationOf(doc.data()), [...(byDestination.get(destinationOf(doc.data())) ?? []), doc]);
   const queues = [...byDestination.values()];
+  let leased = 0;
   const workers = Array.from({ length: Math.min(DESTINATIONS_AT_ONCE, queues.length) }, async () => {
-    for (let docs = queues.shift(); docs; docs = queues.shift())
-      for (const doc of docs) {
+    for (let queue = queues.shift(); queue; queue = queues.shift())
+      for (const doc of queue) {
         if (deps.outOfTime()) return;
-        await sendOne(deps, input, doc, stats);
+        if (await sendOne(deps, input, doc, stats)) leased += 1;
       }
   });
   await Promise.all(workers);
-  return stats;
+  return leased;
 }
 
 async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string }, stats: MessageStats, now: Date) {
   const abandoned = await messagesCollection(deps.db)
     .where('status', '==', 'sending')
     .where('leaseUntil', '<=', now)
-    .limit(MESSAGES_PER_RUN)
+    .limit(MESSAGES_PAGE)
     .get();
   for (const doc of abandoned.docs) {
     const taken = await takeLease(
@@ -110,7 +128,12 @@ const destinationOf = (row: Pick<MessageRow, 'uid' | 'channelId'>) => `${row.uid
  * One message: the lease (fenced by the version the query read: a row that moved meanwhile is left
  * to whoever moved it), the opt-out check, the destination's turn, the send, the record.
  */
-async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc: QueryDocumentSnapshot<MessageRow>, stats: MessageStats) {
+async function sendOne(
+  deps: MessageDispatchDeps,
+  input: { runId: string },
+  doc: QueryDocumentSnapshot<MessageRow>,
+  stats: MessageStats,
+): Promise<boolean> {
   const ref = doc.ref;
   const now = deps.clock();
   const lease = await takeLease(
@@ -131,7 +154,7 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc:
     },
     { read: doc },
   );
-  if (!('taken' in lease) || !lease.as) return;
+  if (!('taken' in lease) || !lease.as) return false;
   const row = lease.as;
   // Opt-outs win, read again right before the send: a paused or removed channel, or a subscriber who left, gets nothing.
   const subscriber = (await subscribersCollection(deps.db).doc(row.uid).get()).data() ?? null;
@@ -141,14 +164,14 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc:
     const step: MessageStep = { status: 'skipped', lastError: reason ?? 'no_body', notBefore: null };
     await record(deps, ref, lease.taken, step, input.runId, row);
     count(stats, row, step);
-    return;
+    return true;
   }
   const waitMs = deps.channelSender.readyInMs(current);
   if (waitMs > MAX_TURN_WAIT_MS) {
     // Not tried: handed back, its attempt not counted, for the run after the destination's wait.
     const step: MessageStep = { status: 'pending', lastError: row.lastError, notBefore: new Date(now.getTime() + waitMs) };
     await record(deps, ref, lease.taken, step, input.runId, row, { attempts: row.attempts - 1 });
-    return;
+    return true;
   }
   await deps.failpoint?.('before-message-send', { messageKey: ref.id });
   const outcome = await deps.channelSender.send(current, { body: row.body, messageId: webhookMessageId(ref.id), attempt: row.attempts });
@@ -162,6 +185,7 @@ async function sendOne(deps: MessageDispatchDeps, input: { runId: string }, doc:
     stats.disabled += 1;
     await deps.channelGone(row, step.disableChannel);
   }
+  return true;
 }
 
 /** The result, fenced by our lease: a run that took the row over after our lease expired keeps it. */

@@ -7,6 +7,7 @@ import { messagesCollection } from '../../lib/messages/message-row';
 import { channelFields } from '../../lib/channels/channel';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 import type { Failpoint } from '../../lib/runtime/failpoints';
+import { dispatchMessages } from '../../lib/messages/dispatch-messages';
 
 const NOW = '2026-11-30T06:00:00Z';
 /** What a second run must leave as it found it (feeds/ and locks/ record each run's visit). */
@@ -125,5 +126,40 @@ describe('channel messages ride the same ledger as email', () => {
 
     expect(postedTo('/di')).toHaveLength(0);
     expect(await messages()).toMatchObject([{ status: 'skipped', lastError: 'subscriber_unsubscribed' }]);
+  });
+});
+
+describe('a long backlog', () => {
+  it('is read a page at a time until it is sent, in one run', async () => {
+    const uids = await Promise.all(
+      ['p', 'q', 'r'].map((n) => h.subscribe({ email: `${n}@example.com`, keywords: ['react'], mode: 'instant' })),
+    );
+    for (const [i, uid] of uids.entries()) await addChannel(h.db, uid, { kind: 'webhook', destination: `${receiver.url}/b${i}` });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+    // The claim creates the three messages; a crash before the dispatch leaves them pending.
+    await h
+      .run({
+        now: NOW,
+        failpoint: async (name) => {
+          if (name === 'after-digest-claim') throw new Error('stop before the dispatch');
+        },
+      })
+      .catch(() => undefined);
+    expect((await messages()).map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
+
+    const stats = await dispatchMessages(
+      {
+        db: h.db,
+        channelSender: h.deps.channelSender!,
+        clock: () => new Date('2026-11-30T06:15:00Z'),
+        outOfTime: () => false,
+        log: () => {},
+        channelGone: async () => {},
+      },
+      { runId: 'paged', pageSize: 2 },
+    );
+
+    expect(stats.sent).toBe(3);
+    expect((await messages()).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
   });
 });

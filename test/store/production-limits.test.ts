@@ -1083,6 +1083,15 @@ describe('index only what a query uses: no field that grows with time keeps an i
     { collection: 'users', by: 'read-status.ts: channels by kind and state', contains: 'channelStates' },
     { collection: 'messages', by: 'channel-status.ts: messages waiting', equal: ['status'] },
     { collection: 'messages', by: 'channel-status.ts: recently disabled', equal: ['status'], order: ['createdAt desc'] },
+    // The bench counts each kind's messages on the emulator; no deployment runs these.
+    { collection: 'messages', by: 'scripts/bench/bench-channels.ts: messages by kind', equal: ['channel', 'kind'], emulatorOnly: true },
+    {
+      collection: 'messages',
+      by: 'scripts/bench/bench-channels.ts: waiting by kind',
+      equal: ['channel'],
+      range: ['status'],
+      emulatorOnly: true,
+    },
     { collection: 'feeds', by: 'source-coverage.ts', range: ['lastFetchedAt'] },
     { collection: 'feedback', by: 'counter-examples.ts, read-exclude-suggestion.ts', equal: ['uid'], order: ['createdAt desc'] },
     { collection: 'channelLinks', by: 'channel-links.ts: the channels bound to a chat (/stop)', equal: ['chatId'] },
