@@ -5,7 +5,7 @@ import { COLLECTIONS } from '../store/collections';
 import { toDate } from '../store/timestamps';
 import type { Subscriber } from '../subscribers/subscriber';
 import { changeChannels, findChannel, isFailure, refuse, replaced, type ChannelWriteResult } from './channel-writes';
-import { sha256 } from './channel-verification';
+import { sha256, withFreshVerification } from './channel-verification';
 
 /**
  * Telegram's side of the channels (docs/channels.md "The Telegram bot"). Scout cannot message a
@@ -53,7 +53,7 @@ export async function replaceStartLink(
     const channel = findChannel(channels, input.channelId, input.seen);
     if (isFailure(channel)) return { fail: channel };
     if (channel.kind !== 'telegram' || channel.status !== 'verifying') return refuse('This channel is not waiting for Telegram.');
-    const next = { ...channel, verifyHash: input.hash, verifyExpiresAt: new Date(input.now.getTime() + VERIFY_WINDOW_MS), verifyTries: 0 };
+    const next = withFreshVerification(channel, input.hash, input.now);
     return {
       write: replaced(channels, next),
       value: next,

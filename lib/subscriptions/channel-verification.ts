@@ -106,6 +106,14 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A channel waiting on a new code or start link: its hash, a fresh window, the tries counted from zero. */
+export const withFreshVerification = (channel: Channel, hash: string, now: Date): Channel => ({
+  ...channel,
+  verifyHash: hash,
+  verifyExpiresAt: new Date(now.getTime() + VERIFY_WINDOW_MS),
+  verifyTries: 0,
+});
+
 /** "Send a new code": a fresh code and window, the tries counted from zero; the old code stops working. */
 export async function replaceVerifyCode(
   db: Firestore,
@@ -115,7 +123,7 @@ export async function replaceVerifyCode(
     const channel = findChannel(channels, input.channelId, input.seen);
     if (isFailure(channel)) return { fail: channel };
     if (channel.status !== 'verifying') return refuse('This channel is already verified.');
-    const next = { ...channel, verifyHash: input.hash, verifyExpiresAt: new Date(input.now.getTime() + VERIFY_WINDOW_MS), verifyTries: 0 };
+    const next = withFreshVerification(channel, input.hash, input.now);
     return { write: replaced(channels, next), value: next };
   });
 }
