@@ -30,7 +30,7 @@ function required(node: QueryNode, negated: boolean): string[] | null {
       return required(node.part, !negated);
     case 'and':
     case 'or':
-      // NOT over an AND holds when some part does not hold (an OR of the negated parts), and the other way round.
+      // NOT over an AND holds when some part does not hold (an OR of the negated parts); NOT over an OR, the reverse.
       return (node.kind === 'and') !== negated ? narrowest(node.parts, negated) : everyAlternative(node.parts, negated);
   }
 }
