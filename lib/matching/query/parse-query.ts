@@ -175,8 +175,7 @@ class Parser {
     const field = { name: token.name as QueryField, at: token.at };
     this.take();
     if (value.type === '(') return this.parseGroup(value, { field });
-    const text = (value as Extract<Token, { type: 'word' | 'phrase' }>).text;
-    return this.term(text, value.type === 'phrase', token.at, field.name);
+    return this.term((value as Extract<Token, { type: 'word' | 'phrase' }>).text, value.type === 'phrase', token.at, field.name);
   }
 
   private parseWord(token: Extract<Token, { type: 'word' }>, context: Context): QueryNode {

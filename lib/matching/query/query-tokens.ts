@@ -8,7 +8,8 @@
 
 export type Token =
   | { type: '(' | ')' | 'or' | 'and' | 'not' | 'minus' | 'end'; at: number; end: number }
-  | { type: 'word' | 'phrase'; text: string; at: number; end: number }
+  | { type: 'word'; text: string; at: number; end: number }
+  | { type: 'phrase'; text: string; at: number; end: number }
   /** `name:`, with the name lowercased; what follows the colon is the next token. */
   | { type: 'field'; name: string; at: number; end: number };
 
