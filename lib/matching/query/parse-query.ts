@@ -175,6 +175,12 @@ class Parser {
     const field = { name: token.name as QueryField, at: token.at };
     this.take();
     if (value.type === '(') return this.parseGroup(value, { field });
+    // "title:-intern" reads as either; the NOT goes before the field, where it reads one way only.
+    if (value.type === 'word' && value.text.startsWith('-'))
+      throw new QueryFailure(
+        token.at,
+        `\`${token.name}:${value.text}\` at ${token.at}: to leave out, write -${token.name}:${value.text.slice(1)}`,
+      );
     return this.term((value as Extract<Token, { type: 'word' | 'phrase' }>).text, value.type === 'phrase', token.at, field.name);
   }
 

@@ -134,6 +134,7 @@ const INVALID: [query: string, at: number, message: string][] = [
   ['title:(react company:acme)', 13, '`company:` at 13 cannot be inside title:( ) at 0: only words and phrases can'],
   ['title:(react remote:yes)', 13, '`remote:` at 13 cannot be inside title:( ) at 0: only words and phrases can'],
   ['title:(react rate>=60)', 13, '`rate>=60` at 13 cannot be inside title:( ) at 0: only words and phrases can'],
+  ['react title:-intern', 6, '`title:-intern` at 6: to leave out, write -title:intern'],
   ['remote:maybe', 0, '`remote:` at 0 takes yes or no, like remote:yes'],
   ['remote:', 0, '`remote:` at 0 takes yes or no, like remote:yes'],
   ['salary>100k', 0, '`salary>` at 0: only at least is supported, use >='],
