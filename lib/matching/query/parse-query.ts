@@ -67,7 +67,7 @@ class Parser {
       }
       parts.push(this.parseOr(context));
     }
-    // Only a `)` at the top ends an empty run: a group's first clause was checked when it opened.
+    // Only a `)` at the top ends an empty run: parentheses' first clause was checked when they opened.
     const next = this.peek();
     if (parts.length === 0) throw new QueryFailure(next.at, `\`)\` at ${next.at} has no \`(\``);
     return joined('and', parts);
@@ -102,7 +102,7 @@ class Parser {
     return { kind: 'not', part, at: token.at };
   }
 
-  private parseGroup(open: Token, context: Context): QueryNode {
+  private parseParenthesised(open: Token, context: Context): QueryNode {
     this.enter(open.at);
     this.expectClauseAfter(open);
     const inner = this.parseAnd(context);
@@ -116,7 +116,7 @@ class Parser {
     const token = this.take();
     switch (token.type) {
       case '(':
-        return this.parseGroup(token, context);
+        return this.parseParenthesised(token, context);
       case 'field':
         return this.parseField(token, context);
       case 'phrase':
@@ -146,7 +146,7 @@ class Parser {
     return { kind: 'term', field, text, phrase, at };
   }
 
-  /** A clause only outside a field's group: `title:(react remote:yes)` would say two things at once. */
+  /** A clause only outside a field's parentheses: `title:(react remote:yes)` would say two things at once. */
   private outsideField(context: Context, token: Token, what: string): void {
     if (context.field)
       throw new QueryFailure(
@@ -174,7 +174,7 @@ class Parser {
     if (!glued) throw new QueryFailure(token.at, `expected a word, a "phrase" or ( right after \`${token.name}:\` at ${token.at}`);
     const field = { name: token.name as QueryField, at: token.at };
     this.take();
-    if (value.type === '(') return this.parseGroup(value, { field });
+    if (value.type === '(') return this.parseParenthesised(value, { field });
     // "title:-intern" reads as either; the NOT goes before the field, where it reads one way only.
     if (value.type === 'word' && value.text.startsWith('-'))
       throw new QueryFailure(

@@ -205,7 +205,7 @@ describe('parseQuery refuses each bound of QUERY_LIMITS with its own error', () 
     });
   });
 
-  it('counts remote and pay clauses and the terms of a field group as clauses', () => {
+  it("counts remote and pay clauses and each term in a field's parentheses as a clause", () => {
     const query = `title:(${Array.from({ length: 28 }, (_, index) => `w${index}`).join(' OR ')}) remote:yes rate>=60 salary>=100k`;
     const at = query.indexOf('salary');
     expect(parseQuery(query)).toMatchObject({ ok: false, error: { at, message: expect.stringContaining('too many clauses') } });
