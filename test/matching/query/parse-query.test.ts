@@ -91,6 +91,10 @@ const VALID: [query: string, tree: Shape][] = [
   ['Salary>=1.5k', pay('yearly', 1500)],
   ['rate>=60 usd', and(pay('hourly', 60), term('usd'))],
   ['rate>=60 EUR EUR', and(pay('hourly', 60, 'EUR'), term('eur'))],
+  ['rate>=60 CAD developer', and(pay('hourly', 60, 'CAD'), term('developer'))],
+  ['salary>=1,500 fixed>=$1.5k', and(pay('yearly', 1500), pay('fixed', 1500, 'USD'))],
+  ['salary>=EUR90k', pay('yearly', 90_000, 'EUR')],
+  ['-rate>=60 react', and(not(pay('hourly', 60)), term('react'))],
   ['salary', term('salary')],
   ['fixed>=0 react', and(pay('fixed', 0), term('react'))],
   // the example: React or Vue, remote, not WordPress, at least $60/hour, in the title
