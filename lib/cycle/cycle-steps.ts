@@ -262,7 +262,7 @@ export async function dispatchChannelMessages(ctx: RunContext): Promise<MessageS
         );
       },
     },
-    { runId },
+    { runId, shard: ctx.shard },
   );
 }
 

@@ -3,6 +3,7 @@ import type { ChannelKind } from '../channels/channel';
 import type { ChannelSendOutcome } from '../channels/channel-outcome';
 import type { Failpoint } from '../runtime/failpoints';
 import type { Logger } from '../runtime/logger';
+import { ownsSubscriber, type Shard } from '../runtime/shard';
 import type { ChannelRunStats } from '../ledger/runs';
 import { takeLease, writeHeld } from '../store/lease';
 import { shortHash } from '../store/short-hash';
@@ -53,28 +54,30 @@ export const emptyMessageStats = (): MessageStats => ({ sent: 0, failed: 0, dead
  * pace, many destinations at once, each row: wait for the destination → lease → re-check the
  * opt-outs → send → record.
  */
-export async function dispatchMessages(deps: MessageDispatchDeps, input: { runId: string; pageSize?: number }): Promise<MessageStats> {
+export async function dispatchMessages(
+  deps: MessageDispatchDeps,
+  input: { runId: string; shard?: Shard; pageSize?: number },
+): Promise<MessageStats> {
   const pageSize = input.pageSize ?? MESSAGES_PAGE;
   const stats = emptyMessageStats();
   const now = deps.clock();
   await settleAbandoned(deps, input, stats, now);
-  // A page at a time: a leased row leaves the pending query, so the next page is simply the next
-  // query, and the time budget, not a count, ends a long dispatch. A page that moved nothing (every
-  // row taken by another run meanwhile) ends it too.
+  // A page at a time, each after the last row of the one before: memory stays flat however long
+  // the backlog, and the time budget, not a count, ends a long dispatch. A shard's run sends only
+  // its own subscribers' rows and steps past the others' (their own shard's run sends them).
+  let after: QueryDocumentSnapshot<MessageRow> | null = null;
   for (;;) {
     if (deps.outOfTime()) return stats;
-    const due = await messagesCollection(deps.db)
-      .where('status', '==', 'pending')
-      .where('notBefore', '<=', now)
-      .orderBy('notBefore')
-      .limit(pageSize)
-      .get();
-    const leased = await sendPage(deps, input, due.docs, stats);
-    if (leased === 0 || due.size < pageSize) return stats;
+    const query = messagesCollection(deps.db).where('status', '==', 'pending').where('notBefore', '<=', now).orderBy('notBefore');
+    const due = await (after ? query.startAfter(after) : query).limit(pageSize).get();
+    const ours = due.docs.filter((doc) => ownsSubscriber(input.shard, doc.get('uid') as string));
+    await sendPage(deps, input, ours, stats);
+    if (due.size < pageSize) return stats;
+    after = due.docs[due.docs.length - 1];
   }
 }
 
-/** One page of due rows: each destination's rows in order, DESTINATIONS_AT_ONCE destinations at a time. How many were leased. */
+/** One page of due rows: each destination's rows in order, DESTINATIONS_AT_ONCE destinations at a time. */
 async function sendPage(
   deps: MessageDispatchDeps,
   input: { runId: string },
@@ -84,16 +87,14 @@ async function sendPage(
   const byDestination = new Map<string, QueryDocumentSnapshot<MessageRow>[]>();
   for (const doc of docs) byDestination.set(destinationOf(doc.data()), [...(byDestination.get(destinationOf(doc.data())) ?? []), doc]);
   const queues = [...byDestination.values()];
-  let leased = 0;
   const workers = Array.from({ length: Math.min(DESTINATIONS_AT_ONCE, queues.length) }, async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift())
       for (const doc of queue) {
         if (deps.outOfTime()) return;
-        if (await sendOne(deps, input, doc, stats)) leased += 1;
+        await sendOne(deps, input, doc, stats);
       }
   });
   await Promise.all(workers);
-  return leased;
 }
 
 async function settleAbandoned(deps: MessageDispatchDeps, input: { runId: string }, stats: MessageStats, now: Date) {
@@ -133,7 +134,7 @@ async function sendOne(
   input: { runId: string },
   doc: QueryDocumentSnapshot<MessageRow>,
   stats: MessageStats,
-): Promise<boolean> {
+): Promise<void> {
   const ref = doc.ref;
   const now = deps.clock();
   const lease = await takeLease(
@@ -154,7 +155,7 @@ async function sendOne(
     },
     { read: doc },
   );
-  if (!('taken' in lease) || !lease.as) return false;
+  if (!('taken' in lease) || !lease.as) return;
   const row = lease.as;
   // Opt-outs win, read again right before the send: a paused or removed channel, or a subscriber who left, gets nothing.
   const subscriber = (await subscribersCollection(deps.db).doc(row.uid).get()).data() ?? null;
@@ -164,14 +165,14 @@ async function sendOne(
     const step: MessageStep = { status: 'skipped', lastError: reason ?? 'no_body', notBefore: null };
     await record(deps, ref, lease.taken, step, input.runId, row);
     count(stats, row, step);
-    return true;
+    return;
   }
   const waitMs = deps.channelSender.readyInMs(current);
   if (waitMs > MAX_TURN_WAIT_MS) {
     // Not tried: handed back, its attempt not counted, for the run after the destination's wait.
     const step: MessageStep = { status: 'pending', lastError: row.lastError, notBefore: new Date(now.getTime() + waitMs) };
     await record(deps, ref, lease.taken, step, input.runId, row, { attempts: row.attempts - 1 });
-    return true;
+    return;
   }
   await deps.failpoint?.('before-message-send', { messageKey: ref.id });
   const outcome = await deps.channelSender.send(current, { body: row.body, messageId: webhookMessageId(ref.id), attempt: row.attempts });
@@ -185,7 +186,6 @@ async function sendOne(
     stats.disabled += 1;
     await deps.channelGone(row, step.disableChannel);
   }
-  return true;
 }
 
 /** The result, fenced by our lease: a run that took the row over after our lease expired keeps it. */

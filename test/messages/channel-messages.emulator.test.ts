@@ -8,6 +8,7 @@ import { channelFields } from '../../lib/channels/channel';
 import { subscribersCollection } from '../../lib/subscribers/subscriber';
 import type { Failpoint } from '../../lib/runtime/failpoints';
 import { dispatchMessages } from '../../lib/messages/dispatch-messages';
+import { ownsSubscriber } from '../../lib/runtime/shard';
 
 const NOW = '2026-11-30T06:00:00Z';
 /** What a second run must leave as it found it (feeds/ and locks/ record each run's visit). */
@@ -161,5 +162,40 @@ describe('a long backlog', () => {
 
     expect(stats.sent).toBe(3);
     expect((await messages()).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it("a shard's run sends its own subscribers' messages and steps past the others', page after page", async () => {
+    const uids = await Promise.all(
+      ['s1', 's2', 's3', 's4', 's5', 's6'].map((n) => h.subscribe({ email: `${n}@example.com`, keywords: ['react'], mode: 'instant' })),
+    );
+    for (const [i, uid] of uids.entries()) await addChannel(h.db, uid, { kind: 'webhook', destination: `${receiver.url}/sh${i}` });
+    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
+    await h
+      .run({
+        now: NOW,
+        failpoint: async (name) => {
+          if (name === 'after-digest-claim') throw new Error('stop before the dispatch');
+        },
+      })
+      .catch(() => undefined);
+    const deps = {
+      db: h.db,
+      channelSender: h.deps.channelSender!,
+      clock: () => new Date('2026-11-30T06:15:00Z'),
+      outOfTime: () => false,
+      log: () => {},
+      channelGone: async () => {},
+    };
+    const shard0 = { index: 0, count: 2 };
+    const owned = uids.filter((uid) => ownsSubscriber(shard0, uid)).length;
+    expect(owned).toBeGreaterThan(0);
+    expect(owned).toBeLessThan(6);
+
+    const first = await dispatchMessages(deps, { runId: 'shard-0', shard: shard0, pageSize: 2 });
+    expect(first.sent).toBe(owned);
+    const second = await dispatchMessages(deps, { runId: 'shard-1', shard: { index: 1, count: 2 }, pageSize: 2 });
+    expect(second.sent).toBe(6 - owned);
+    expect((await messages()).every((r) => r.status === 'sent')).toBe(true);
+    expect(receiver.received).toHaveLength(6);
   });
 });
