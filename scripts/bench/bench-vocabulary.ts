@@ -1,4 +1,10 @@
-/** The words the matching benches' subscribers type (npm run bench:match, npm run bench:query), shared so both measure the same index. */
+import type { MatchProfile } from '../../lib/matching/keyword-lookup';
+import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
+
+/**
+ * The words the matching benches' subscribers type (npm run bench:match, npm run bench:query), and
+ * bench:match's keyword index, shared so both benches measure the same words and the same index.
+ */
 
 /** What subscribers search for: skills, roles and tools as people type them. */
 export const VOCABULARY = [
@@ -143,3 +149,24 @@ export const EXCLUDES = [
   'wordpress',
   'sales',
 ];
+
+// A seeded generator, so two runs build the same index.
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** Today's subscribers as bench:match indexes them: 1–5 keywords and 0–2 excludes each, seeded. */
+export function keywordSubscribers(count: number): (MatchProfile & { id: string })[] {
+  const next = seededRandom(42);
+  const pick = (list: string[]) => list[Math.floor(next() * list.length)];
+  return Array.from({ length: count }, (_, i) => ({
+    id: `s${i}`,
+    keywords: [...new Set(Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(VOCABULARY)))],
+    excludes: [...new Set(Array.from({ length: Math.floor(next() * 3) }, () => pick(EXCLUDES)))],
+    minPay: NO_MIN_PAY,
+  }));
+}

@@ -18,8 +18,7 @@ import { matchPostings } from '../../lib/matching/match-postings';
 import type { MatchProfile } from '../../lib/matching/keyword-lookup';
 import { textForModel } from '../../lib/verdicts/model-text';
 import { readCorpusPostings } from './corpus-postings';
-import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
-import { EXCLUDES, VOCABULARY } from './bench-vocabulary';
+import { keywordSubscribers } from './bench-vocabulary';
 
 const OLD_CAP = 2_000;
 
@@ -28,26 +27,6 @@ const { values } = parseArgs({
 });
 const SUBSCRIBERS = Number(values.subscribers);
 const REPEATS = Number(values.repeats);
-
-// A seeded generator, so two runs build the same index.
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
-function benchSubscribers(count: number): (MatchProfile & { id: string })[] {
-  const next = random(42);
-  const pick = (list: string[]) => list[Math.floor(next() * list.length)];
-  return Array.from({ length: count }, (_, i) => ({
-    id: `s${i}`,
-    keywords: [...new Set(Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(VOCABULARY)))],
-    excludes: [...new Set(Array.from({ length: Math.floor(next() * 3) }, () => pick(EXCLUDES)))],
-    minPay: NO_MIN_PAY,
-  }));
-}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const median = (list: number[]) =>
@@ -110,7 +89,7 @@ async function main() {
   });
   console.table(lengths);
 
-  const subscribers = benchSubscribers(SUBSCRIBERS);
+  const subscribers = keywordSubscribers(SUBSCRIBERS);
   console.log('\nWhat the model reads of a posting (estimated tokens, chars / 4), each with a subscriber of the index it matched:');
   const matched = matchPostings(postings, subscribers);
   const keywordsOf = new Map(matched.map((m) => [m.posting.id, m.subscriber.keywords]));

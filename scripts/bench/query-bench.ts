@@ -13,16 +13,7 @@ import { printQuery } from '../../lib/matching/query/print-query';
 import type { QueryNode } from '../../lib/matching/query/query-tree';
 import type { PatternCache } from '../../lib/matching/posting-text';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
-import { EXCLUDES, VOCABULARY } from './bench-vocabulary';
-
-/** A seeded generator, so two runs build the same subscribers. */
-export function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
+import { EXCLUDES, seededRandom, VOCABULARY } from './bench-vocabulary';
 
 const ROLES = ['senior engineer', 'engineer', 'developer', 'designer', 'manager', 'analyst', 'lead', 'staff', 'writer'];
 const PLACES = ['berlin', 'london', 'new york', 'europe', 'usa', 'canada', 'remote'];
