@@ -18,167 +18,15 @@ import { matchPostings } from '../../lib/matching/match-postings';
 import type { MatchProfile } from '../../lib/matching/keyword-lookup';
 import { textForModel } from '../../lib/verdicts/model-text';
 import { readCorpusPostings } from './corpus-postings';
-import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
+import { keywordSubscribers } from './bench-vocabulary';
 
 const OLD_CAP = 2_000;
-
-/** What subscribers search for: skills, roles and tools as people type them. */
-const VOCABULARY = [
-  'python',
-  'typescript',
-  'javascript',
-  'react',
-  'next.js',
-  'node.js',
-  'go',
-  'golang',
-  'rust',
-  'java',
-  'kotlin',
-  'swift',
-  'c++',
-  'c#',
-  '.net',
-  'ruby',
-  'rails',
-  'php',
-  'laravel',
-  'django',
-  'flask',
-  'fastapi',
-  'vue',
-  'angular',
-  'svelte',
-  'graphql',
-  'rest',
-  'sql',
-  'postgres',
-  'postgresql',
-  'mysql',
-  'mongodb',
-  'redis',
-  'kafka',
-  'spark',
-  'airflow',
-  'dbt',
-  'snowflake',
-  'bigquery',
-  'aws',
-  'gcp',
-  'azure',
-  'terraform',
-  'kubernetes',
-  'docker',
-  'ansible',
-  'linux',
-  'devops',
-  'sre',
-  'security',
-  'machine learning',
-  'deep learning',
-  'llm',
-  'pytorch',
-  'tensorflow',
-  'data engineer',
-  'data scientist',
-  'analytics',
-  'tableau',
-  'excel',
-  'salesforce',
-  'hubspot',
-  'seo',
-  'content writing',
-  'copywriting',
-  'marketing',
-  'product manager',
-  'product designer',
-  'ux',
-  'ui',
-  'figma',
-  'design system',
-  'customer support',
-  'customer success',
-  'sales',
-  'account executive',
-  'recruiter',
-  'finance',
-  'accounting',
-  'legal',
-  'compliance',
-  'hipaa',
-  'healthcare',
-  'fintech',
-  'payments',
-  'blockchain',
-  'solidity',
-  'web3',
-  'ios',
-  'android',
-  'flutter',
-  'react native',
-  'embedded',
-  'firmware',
-  'fpga',
-  'robotics',
-  'qa',
-  'test automation',
-  'selenium',
-  'cypress',
-  'playwright',
-  'wordpress',
-  'shopify',
-  'elixir',
-  'scala',
-  'haskell',
-  'clojure',
-  'erlang',
-  'ocaml',
-  'r',
-  'matlab',
-  'stata',
-  'remote',
-  'contract',
-  'part-time',
-  'senior',
-  'staff',
-  'principal',
-  'lead',
-  'manager',
-  'director',
-  'frontend',
-  'backend',
-  'full stack',
-  'platform',
-  'infrastructure',
-  'cloud',
-];
-const EXCLUDES = ['crypto', 'gambling', 'unpaid', 'commission only', 'internship', 'onsite', 'clearance', 'php', 'wordpress', 'sales'];
 
 const { values } = parseArgs({
   options: { subscribers: { type: 'string', default: '10000' }, repeats: { type: 'string', default: '15' } },
 });
 const SUBSCRIBERS = Number(values.subscribers);
 const REPEATS = Number(values.repeats);
-
-// A seeded generator, so two runs build the same index.
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
-function benchSubscribers(count: number): (MatchProfile & { id: string })[] {
-  const next = random(42);
-  const pick = (list: string[]) => list[Math.floor(next() * list.length)];
-  return Array.from({ length: count }, (_, i) => ({
-    id: `s${i}`,
-    keywords: [...new Set(Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(VOCABULARY)))],
-    excludes: [...new Set(Array.from({ length: Math.floor(next() * 3) }, () => pick(EXCLUDES)))],
-    minPay: NO_MIN_PAY,
-  }));
-}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const median = (list: number[]) =>
@@ -241,7 +89,7 @@ async function main() {
   });
   console.table(lengths);
 
-  const subscribers = benchSubscribers(SUBSCRIBERS);
+  const subscribers = keywordSubscribers(SUBSCRIBERS);
   console.log('\nWhat the model reads of a posting (estimated tokens, chars / 4), each with a subscriber of the index it matched:');
   const matched = matchPostings(postings, subscribers);
   const keywordsOf = new Map(matched.map((m) => [m.posting.id, m.subscriber.keywords]));
