@@ -131,69 +131,47 @@ describe('channel messages ride the same ledger as email', () => {
 });
 
 describe('a long backlog', () => {
-  it('is read a page at a time until it is sent, in one run', async () => {
-    const uids = await Promise.all(
-      ['p', 'q', 'r'].map((n) => h.subscribe({ email: `${n}@example.com`, keywords: ['react'], mode: 'instant' })),
-    );
-    for (const [i, uid] of uids.entries()) await addChannel(h.db, uid, { kind: 'webhook', destination: `${receiver.url}/b${i}` });
+  /** Subscribers with a webhook each, whose run stopped after the claim: their messages wait, pending, for a dispatch. */
+  async function pendingMessages(names: string[]): Promise<string[]> {
+    const uids = await Promise.all(names.map((n) => h.subscribe({ email: `${n}@example.com`, keywords: ['react'], mode: 'instant' })));
+    for (const [i, uid] of uids.entries()) await addChannel(h.db, uid, { kind: 'webhook', destination: `${receiver.url}/${names[i]}` });
     h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
-    // The claim creates the three messages; a crash before the dispatch leaves them pending.
-    await h
-      .run({
-        now: NOW,
-        failpoint: async (name) => {
-          if (name === 'after-digest-claim') throw new Error('stop before the dispatch');
-        },
-      })
-      .catch(() => undefined);
-    expect((await messages()).map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
+    const stopBeforeDispatch: Failpoint = async (name) => {
+      if (name === 'after-digest-claim') throw new Error('stop before the dispatch');
+    };
+    await h.run({ now: NOW, failpoint: stopBeforeDispatch }).catch(() => undefined);
+    expect((await messages()).map((r) => r.status)).toEqual(names.map(() => 'pending'));
+    return uids;
+  }
 
-    const stats = await dispatchMessages(
-      {
-        db: h.db,
-        channelSender: h.deps.channelSender!,
-        clock: () => new Date('2026-11-30T06:15:00Z'),
-        outOfTime: () => false,
-        log: () => {},
-        channelGone: async () => {},
-      },
-      { runId: 'paged', pageSize: 2 },
-    );
+  const dispatchDeps = () => ({
+    db: h.db,
+    channelSender: h.deps.channelSender!,
+    clock: () => new Date('2026-11-30T06:15:00Z'),
+    outOfTime: () => false,
+    log: () => {},
+    channelGone: async () => {},
+  });
+
+  it('is read a page at a time until it is sent, in one run', async () => {
+    await pendingMessages(['p', 'q', 'r']);
+
+    const stats = await dispatchMessages(dispatchDeps(), { runId: 'paged', pageSize: 2 });
 
     expect(stats.sent).toBe(3);
     expect((await messages()).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
   });
 
   it("a shard's run sends its own subscribers' messages and steps past the others', page after page", async () => {
-    const uids = await Promise.all(
-      ['s1', 's2', 's3', 's4', 's5', 's6'].map((n) => h.subscribe({ email: `${n}@example.com`, keywords: ['react'], mode: 'instant' })),
-    );
-    for (const [i, uid] of uids.entries()) await addChannel(h.db, uid, { kind: 'webhook', destination: `${receiver.url}/sh${i}` });
-    h.serveFeed(postingsAbout('react', 1, { at: new Date(NOW) }));
-    await h
-      .run({
-        now: NOW,
-        failpoint: async (name) => {
-          if (name === 'after-digest-claim') throw new Error('stop before the dispatch');
-        },
-      })
-      .catch(() => undefined);
-    const deps = {
-      db: h.db,
-      channelSender: h.deps.channelSender!,
-      clock: () => new Date('2026-11-30T06:15:00Z'),
-      outOfTime: () => false,
-      log: () => {},
-      channelGone: async () => {},
-    };
+    const uids = await pendingMessages(['s1', 's2', 's3', 's4', 's5', 's6']);
     const shard0 = { index: 0, count: 2 };
     const owned = uids.filter((uid) => ownsSubscriber(shard0, uid)).length;
     expect(owned).toBeGreaterThan(0);
     expect(owned).toBeLessThan(6);
 
-    const first = await dispatchMessages(deps, { runId: 'shard-0', shard: shard0, pageSize: 2 });
+    const first = await dispatchMessages(dispatchDeps(), { runId: 'shard-0', shard: shard0, pageSize: 2 });
     expect(first.sent).toBe(owned);
-    const second = await dispatchMessages(deps, { runId: 'shard-1', shard: { index: 1, count: 2 }, pageSize: 2 });
+    const second = await dispatchMessages(dispatchDeps(), { runId: 'shard-1', shard: { index: 1, count: 2 }, pageSize: 2 });
     expect(second.sent).toBe(6 - owned);
     expect((await messages()).every((r) => r.status === 'sent')).toBe(true);
     expect(receiver.received).toHaveLength(6);
