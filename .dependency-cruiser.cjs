@@ -11,13 +11,14 @@ const TIERS = [
     within: { store: ['runtime'], http: ['runtime', 'store'] },
   },
   {
-    tier: 'domain', // what Scout is about: pay, subscribers, postings (feeds), matching, email
-    folders: ['pay', 'channels', 'subscribers', 'feeds', 'matching', 'mail'],
+    tier: 'domain', // what Scout is about: pay, the query language, subscribers, postings (feeds), matching, email
+    folders: ['pay', 'query', 'channels', 'subscribers', 'feeds', 'matching', 'mail'],
     within: {
-      subscribers: ['pay', 'channels'],
+      query: ['pay'],
+      subscribers: ['pay', 'query', 'channels'],
       feeds: ['pay'],
-      matching: ['pay', 'subscribers', 'feeds'],
-      mail: ['pay', 'subscribers', 'feeds', 'matching'],
+      matching: ['pay', 'query', 'subscribers', 'feeds'],
+      mail: ['pay', 'query', 'subscribers', 'feeds', 'matching'],
     },
   },
   {

@@ -68,7 +68,7 @@ async function main() {
       if (!row.input) throw new Error(`demo CSV line ${row.line}: ${row.error}`);
       uids.set(row.input.email, (await addActiveSubscriber(db, row.input, new Date(EARLY))).id);
       console.log(
-        `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.keywords.join(', ')}`,
+        `  ${row.input.mode === 'daily' ? 'daily  ' : 'instant'}  ${row.input.email.padEnd(26)} ${row.input.query?.trim() || (row.input.keywords ?? []).join(', ')}`,
       );
       if (typeof row.input.about === 'string' && row.input.about) console.log(`           about: ${row.input.about}`);
     }

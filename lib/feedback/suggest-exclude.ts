@@ -1,6 +1,6 @@
 import { excludedBy, type MatchedText } from '../matching/score-posting';
 import { keywordPattern, tokenize } from '../matching/text';
-import { keywordTermProblem, normaliseKeyword } from '../subscribers/keyword-term';
+import { keywordTermProblem, normaliseKeyword } from '../query/keyword-term';
 import { MAX_EXCLUDES } from '../subscribers/preference-fields';
 import { STOPWORDS } from './stopwords';
 

@@ -1,10 +1,11 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
-import { scorePosting, type NearMiss } from './score-posting';
-import { buildKeywordLookup, type MatchProfile } from './keyword-lookup';
-import { readPostingText, type PatternCache } from './posting-text';
+import { scorePosting, type MatchProfile, type NearMiss } from './score-posting';
+import { buildKeywordLookup } from './keyword-lookup';
+import type { PatternCache } from './posting-text';
+import { readQueryText } from './query/evaluate-query';
 
-/** A pair that fits; or, with `nearMiss`, one that matched the keywords and was left out (an exclude, a pay minimum). */
+/** A pair that fits; or, with `nearMiss`, one that matched what they look for and was left out (an exclusion, pay). */
 export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subscriber> = {
   subscriber: S;
   posting: P;
@@ -16,9 +17,10 @@ export type Candidate<P extends Posting = Posting, S extends MatchProfile = Subs
 /**
  * Every (subscriber, posting) pair that fits, found through the keyword lookup; and, for the
  * subscribers `keepNearMisses` names (daily ones: their digest's near-miss line counts them), the
- * pairs that matched a keyword and were left out, marked `nearMiss`. A subscriber is anything with
- * keywords, excludes and pay minimums: the run passes stored subscribers, the signup preview
- * (lib/preview) the profile being typed, and both get this same matching.
+ * pairs that matched what they look for and were left out, marked `nearMiss`. A subscriber is
+ * anything with a query (or keywords and excludes) and pay minimums: the run passes stored
+ * subscribers, the signup preview (lib/preview) the profile being typed, and both get this same
+ * matching. Each query is parsed once per pass, not once per posting.
  */
 export function matchPostings<P extends Posting, S extends MatchProfile = Subscriber>(
   postings: P[],
@@ -30,9 +32,9 @@ export function matchPostings<P extends Posting, S extends MatchProfile = Subscr
   const found: Candidate<P, S>[] = [];
   for (const posting of postings) {
     // Read once for all its candidates: each term is looked for in the whole text once, not once per subscriber.
-    const text = readPostingText(posting, patterns);
+    const text = readQueryText(posting, patterns);
     for (const subscriber of lookup.candidatesFor(posting)) {
-      const verdict = scorePosting(subscriber, posting, text);
+      const verdict = scorePosting(subscriber, posting, text, lookup.queryOf(subscriber));
       if (verdict.matched) found.push({ subscriber, posting, score: verdict.score, reasons: verdict.reasons });
       else if (verdict.nearMiss && options.keepNearMisses?.(subscriber))
         found.push({ subscriber, posting, score: 0, reasons: verdict.reasons ?? [], nearMiss: verdict.nearMiss });

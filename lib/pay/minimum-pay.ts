@@ -213,11 +213,18 @@ export function withMinPay<T extends MinPayInput>(input: T): Omit<T, keyof MinPa
   return { ...rest, minPay: minPayOfInput(input) };
 }
 
+/**
+ * The subscriber's chosen currency: the first minimum's (the form's one currency select), else the
+ * default. A query's pay clause that names no currency (`rate>=60`) compares in it.
+ */
+export const chosenCurrencyOf = (minPay: MinPay): string =>
+  MINIMUM_PAY_KINDS.map((kind) => minPay[kind]?.currency).find(Boolean) ?? DEFAULT_MINIMUM_CURRENCY;
+
 /** The minimums as a form shows them back: amounts as plain text and one currency (the first one set). */
 export function minPayFormValues(minPay: MinPay): { minFixed: string; minHourly: string; minYearly: string; minCurrency: string } {
   const text = (m: Minimum | null) => (m ? String(m.amount) : '');
   // A minimum in another currency than the first keeps its own: its sign-less amount would be read in the form's currency.
-  const currency = MINIMUM_PAY_KINDS.map((kind) => minPay[kind]?.currency).find(Boolean) ?? DEFAULT_MINIMUM_CURRENCY;
+  const currency = chosenCurrencyOf(minPay);
   const withCode = (m: Minimum | null) => (m && m.currency !== currency ? `${m.amount} ${m.currency}` : text(m));
   return {
     minFixed: withCode(minPay.fixed),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { firstErrorPerField, preferenceShape } from '../subscribers/preference-fields';
+import { firstErrorPerField, nothingToLookFor, preferenceShape } from '../subscribers/preference-fields';
 import { PREVIEW_FIELDS } from './preview';
 import { withMinPay } from '../pay/minimum-pay';
+import { resolveProfileQuery, type QueryProfile, type StoredQuery } from '../query/subscriber-query';
 
 /**
  * What a preview reads from a form: the fields that decide what matches and how often it is sent,
@@ -17,6 +18,7 @@ export const previewSchema = z
     {
       keywords: preferenceShape.keywords,
       excludes: preferenceShape.excludes,
+      query: preferenceShape.query,
       minFixed: preferenceShape.minFixed,
       minHourly: preferenceShape.minHourly,
       minYearly: preferenceShape.minYearly,
@@ -32,12 +34,24 @@ export const previewSchema = z
   )
   .transform(withMinPay);
 
-export type PreviewInput = z.output<typeof previewSchema>;
+/** The fields as a preview matches them: the query resolved as saving would store it (resolveProfileQuery). */
+export type PreviewInput = Omit<z.output<typeof previewSchema>, 'query'> & StoredQuery;
 
-export type PreviewParse = { ok: true; input: PreviewInput } | { ok: false; fields: PreviewFieldErrors };
+/** `queryAt`: where in the written query its error is, for the page to point at it. */
+export type PreviewParse = { ok: true; input: PreviewInput } | { ok: false; fields: PreviewFieldErrors; queryAt?: number };
 
-export function parsePreview(body: unknown): PreviewParse {
+/**
+ * Validates a preview's fields and resolves its query: against what is stored when the preview is of
+ * a subscriber's own page without a script (`stored`), else as a signup would (a written query wins).
+ */
+export function parsePreview(body: unknown, stored?: QueryProfile): PreviewParse {
   const result = previewSchema.safeParse(body);
-  if (result.success) return { ok: true, input: result.data };
-  return { ok: false, fields: firstErrorPerField<PreviewField | 'body'>(result.error.issues, PREVIEW_FIELDS, 'body') };
+  const nothing = nothingToLookFor(body);
+  if (result.success && !nothing) {
+    const query = resolveProfileQuery(result.data, stored);
+    if (query.ok) return { ok: true, input: { ...result.data, ...query.stored } };
+    return { ok: false, fields: { [query.field]: query.message }, ...(query.at !== undefined ? { queryAt: query.at } : {}) };
+  }
+  const fields = result.success ? {} : firstErrorPerField<PreviewField | 'body'>(result.error.issues, PREVIEW_FIELDS, 'body');
+  return { ok: false, fields: nothing && !fields.keywords ? { keywords: nothing, ...fields } : fields };
 }

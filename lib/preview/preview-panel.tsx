@@ -22,6 +22,7 @@ export type PreviewPanelState =
 const FIELD_NAMES: Record<PreviewField | 'body', string> = {
   keywords: 'Keywords',
   excludes: 'Excludes',
+  query: 'Query',
   minFixed: 'Minimum fixed price',
   minHourly: 'Minimum hourly rate',
   minYearly: 'Minimum yearly salary',

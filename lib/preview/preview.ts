@@ -10,6 +10,7 @@ import type { DeliveryMode } from '../subscribers/subscriber';
 export const PREVIEW_FIELDS = [
   'keywords',
   'excludes',
+  'query',
   'minFixed',
   'minHourly',
   'minYearly',

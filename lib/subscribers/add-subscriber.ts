@@ -5,6 +5,7 @@ import { entryFor, entryForStored, writeMatchProfile } from './match-index';
 import { layoutsWritten, readIndexLayout } from './match-index-layout';
 import { writeWithEntryOrWithout } from './match-index-refusal';
 import { applyUpdate } from './subscriber-writes';
+import { storedQueryOf } from '../query/subscriber-query';
 import {
   defaultScheduleFields,
   definedScheduleFields,
@@ -32,11 +33,13 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
   const parsed = subscriberInputSchema.parse(input);
   const id = subscriberId(parsed.email);
   const ref = subscribersCollection(db).doc(id);
+  const query = storedQueryOf({ keywords: [...new Set(parsed.keywords)], excludes: [...new Set(parsed.excludes)], query: parsed.query });
+  // The schema refused the input whose query does not parse.
+  if (!query.ok) throw new Error(query.error.message);
   const subscriber: Subscriber = {
     id,
     email: normaliseEmail(parsed.email),
-    keywords: [...new Set(parsed.keywords)],
-    excludes: [...new Set(parsed.excludes)],
+    ...query.stored,
     minPay: minPayOfSubscriberInput(parsed),
     mode: parsed.mode,
     about: parsed.about ?? '',
@@ -75,6 +78,7 @@ export async function addActiveSubscriber(db: Firestore, input: SubscriberInput,
       const update = {
         keywords: subscriber.keywords,
         excludes: subscriber.excludes,
+        query: subscriber.query,
         minPay: subscriber.minPay,
         mode: subscriber.mode,
         ...definedScheduleFields(parsed),

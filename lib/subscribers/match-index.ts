@@ -5,6 +5,8 @@ import { COLLECTIONS } from '../store/collections';
 import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
 import { MAX_INLINE_ENTRY_BYTES, readIndexLayout } from './match-index-layout';
 import { toDate } from '../store/timestamps';
+import { parseQuery } from '../query/parse-query';
+import { isKeywordQuery, simpleFormOf } from '../query/subscriber-query';
 import { WEEKDAYS, type Weekday } from './digest-schedule';
 import type { ChannelKind, ChannelRoute } from '../channels/channel';
 import { hasMinPay, MINIMUM_PAY_KINDS, minimumSchema, minPayOfLegacyBudget, NO_MIN_PAY, type MinPay } from '../pay/minimum-pay';
@@ -24,8 +26,8 @@ import {
  *
  *   matchIndex/{k}-of-{K}  { profiles: { [uid]: entry | null }, builtAt?, fullAt? }
  *
- * An entry is what matching, claiming and composing need of a subscriber (keywords, excludes,
- * pay minimums, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
+ * An entry is what matching, claiming and composing need of a subscriber (keywords and excludes,
+ * or the query they wrote; pay minimums, mode, schedule, fit threshold, versions), packed as a short JSON string; `about`
  * is left out (500 characters a subscriber would fill a shard; the verdict stage reads users/ for
  * the few it judges). A profile longer than MAX_INLINE_ENTRY_BYTES (UTF-8, so a shard's size has a
  * bound whatever the script) is stored as null, "read users/{uid}": a few long profiles cost a read
@@ -75,6 +77,13 @@ const ALL_WEEKDAYS_MASK = (1 << WEEKDAYS.length) - 1;
  */
 const ENTRY_FORMAT = 1;
 const ENTRY_FORMAT_MIN_PAY = 2;
+/**
+ * Format 3: a subscriber whose query is not their keyword lists' (one they wrote, docs/query.md)
+ * holds its text in field 1 and null in field 2, with the minimums as format 2 holds them; the
+ * lists are read back from the query (simpleFormOf). An instance from before queries reads it as
+ * "read users/{uid}" and matches the lists stored there, the query's words: as near as it can.
+ */
+const ENTRY_FORMAT_QUERY = 3;
 
 /** The old format's one number, when it says all of the minimums: none, or only a fixed price in USD. */
 function legacyMinimum(minPay: MinPay): number | null | undefined {
@@ -118,11 +127,12 @@ const weekdaysOfMask = (mask: number) => WEEKDAYS.filter((_, i) => mask & (1 << 
 
 /** The profile as its index entry: a JSON array in a fixed order, the address only when it is not the uid's own. */
 export function encodeProfile(s: IndexedSubscriber): string {
-  const legacy = legacyMinimum(s.minPay);
+  const written = !isKeywordQuery(s);
+  const legacy = written ? undefined : legacyMinimum(s.minPay);
   const fields: unknown[] = [
-    legacy === undefined ? ENTRY_FORMAT_MIN_PAY : ENTRY_FORMAT,
-    s.keywords,
-    s.excludes,
+    written ? ENTRY_FORMAT_QUERY : legacy === undefined ? ENTRY_FORMAT_MIN_PAY : ENTRY_FORMAT,
+    written ? s.query : s.keywords,
+    written ? null : s.excludes,
     legacy === undefined ? packMinPay(s.minPay) : legacy,
     MODE_CODES[s.mode],
     s.profileVersion,
@@ -169,15 +179,27 @@ function unpackRoutes(field: unknown): ChannelRoute[] {
   });
 }
 
+/** A written query's fields from its text; null when it does not parse (read users/ instead). */
+function queryFieldsOf(text: unknown): Pick<IndexedSubscriber, 'keywords' | 'excludes' | 'query'> | null {
+  if (typeof text !== 'string') return null;
+  const parsed = parseQuery(text);
+  if (!parsed.ok) return null;
+  const { keywords, excludes } = simpleFormOf(parsed.tree);
+  return { keywords, excludes, query: text };
+}
+
 const emailOfId = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
 
 /** An entry back as the subscriber it describes; null when it is not one this code wrote (read users/ instead). */
 export function decodeProfile(uid: string, entry: string): IndexedSubscriber | null {
   try {
     const f = JSON.parse(entry) as unknown[];
-    if (!Array.isArray(f) || (f[0] !== ENTRY_FORMAT && f[0] !== ENTRY_FORMAT_MIN_PAY) || !MODE_OF_CODE[f[4] as string]) return null;
-    const minPay = unpackMinPay(f[0], f[3]);
+    if (!Array.isArray(f) || ![ENTRY_FORMAT, ENTRY_FORMAT_MIN_PAY, ENTRY_FORMAT_QUERY].includes(f[0] as number)) return null;
+    if (!MODE_OF_CODE[f[4] as string]) return null;
+    const minPay = unpackMinPay(f[0] === ENTRY_FORMAT_QUERY ? ENTRY_FORMAT_MIN_PAY : (f[0] as number), f[3]);
     if (!minPay) return null;
+    const query = f[0] === ENTRY_FORMAT_QUERY ? queryFieldsOf(f[1]) : { keywords: f[1] as string[], excludes: f[2] as string[] };
+    if (!query) return null;
     const linkVersion = typeof f[LINK_VERSION_FIELD] === 'number' ? f[LINK_VERSION_FIELD] : 0;
     const stated = f.slice(LINK_VERSION_FIELD).find((field) => typeof field === 'string');
     const email = typeof stated === 'string' ? stated : emailOfId(uid);
@@ -187,8 +209,7 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
     return {
       id: uid,
       email,
-      keywords: f[1] as string[],
-      excludes: f[2] as string[],
+      ...query,
       minPay,
       mode: MODE_OF_CODE[f[4] as string],
       profileVersion: f[5] as number,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keywordTermSchema, MAX_KEYWORD_LENGTH, normaliseKeyword } from './keyword-term';
+import { keywordTermSchema, MAX_KEYWORD_LENGTH, normaliseKeyword } from '../query/keyword-term';
 import { aboutSchema, DEFAULT_FIT_THRESHOLD, fitThresholdSchema, MAX_ABOUT_LENGTH } from './fit-profile';
 import {
   DEFAULT_TIMEZONE,
@@ -12,6 +12,7 @@ import {
 } from './digest-schedule';
 import { DELIVERY_MODES } from './subscriber';
 import { minPayInputShape } from '../pay/minimum-pay';
+import { QUERY_LIMITS } from '../query/query-tree';
 
 /**
  * The fields a subscriber chooses — keywords, excludes, minimum pay per kind, mode, about, fit
@@ -61,9 +62,22 @@ export const scheduleShape = {
   weeklyDay: z.preprocess((value) => (value === '' || value == null ? DEFAULT_WEEKLY_DAY : value), weekdaySchema),
 };
 
+/**
+ * The "Advanced: write a query" field as typed: absent or blank says "the keyword lists are my
+ * query". Parsed where it is decided which of the two ways of saying it wins
+ * (resolveProfileQuery, lib/query/subscriber-query.ts); bounded here so a huge body is refused
+ * before any parsing.
+ */
+export const querySchema = z.preprocess(
+  (value) => (value === null || value === undefined ? '' : value),
+  z.string({ error: 'must be text' }).max(QUERY_LIMITS.length * 4, `the query is too long: at most ${QUERY_LIMITS.length} characters`),
+);
+
 export const preferenceShape = {
-  keywords: keywordListSchema({ min: 1, max: MAX_KEYWORDS, noun: 'keyword' }),
+  // At least one keyword, or a query: resolveProfileQuery says which, after both are read.
+  keywords: keywordListSchema({ min: 0, max: MAX_KEYWORDS, noun: 'keyword' }),
   excludes: keywordListSchema({ min: 0, max: MAX_EXCLUDES, noun: 'exclude' }),
+  query: querySchema,
   /** Each minimum optional, as a number or money text ("$1,500", "150k"); `minBudget` is the old fixed one (lib/pay/minimum-pay.ts). */
   ...minPayInputShape,
   mode: modeSchema,
@@ -72,6 +86,22 @@ export const preferenceShape = {
   about: aboutSchema,
   fitThreshold: fitThresholdSchema,
 };
+
+/**
+ * A subscription needs something to look for: a keyword, or a query written in the "Advanced"
+ * field. Read from the raw body rather than as a refinement, so its message is shown beside every
+ * other field's (zod runs no refinement of an object once a field's pipe failed). A written
+ * query's own errors are checked where it is decided whether it is the one saved
+ * (resolveProfileQuery), since a query shown back unchanged is not judged again by the typed bounds.
+ */
+export function nothingToLookFor(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { keywords, query } = body as { keywords?: unknown; query?: unknown };
+  const texts = typeof keywords === 'string' ? [keywords] : Array.isArray(keywords) ? keywords.filter((k) => typeof k === 'string') : [];
+  const listed = splitKeywordList(texts);
+  const written = typeof query === 'string' && query.trim() !== '';
+  return listed.length === 0 && !written ? 'enter at least one keyword' : null;
+}
 
 /** One message per field (the first zod reports), keyed by the field's name; others under `fallback`. */
 export function firstErrorPerField<F extends string>(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { firstErrorPerField, preferenceShape } from './preference-fields';
+import { firstErrorPerField, nothingToLookFor, preferenceShape } from './preference-fields';
 import { MIN_PAY_INPUT_FIELDS, withMinPay } from '../pay/minimum-pay';
 
 /**
@@ -15,6 +15,7 @@ export { DEFAULT_FIT_THRESHOLD, MAX_ABOUT_LENGTH, MAX_EXCLUDES, MAX_KEYWORD_LENG
 export const preferenceFields = [
   'keywords',
   'excludes',
+  'query',
   ...MIN_PAY_INPUT_FIELDS,
   'about',
   'fitThreshold',
@@ -52,7 +53,9 @@ export type PreferencesParse = { ok: true; preferences: Preferences } | { ok: fa
 /** Validates the form; on failure, one message per field (the first), keyed by the field's name. */
 export function parsePreferences(input: unknown): PreferencesParse {
   const result = preferencesSchema.safeParse(input);
-  if (result.success) return { ok: true, preferences: result.data };
+  const nothing = nothingToLookFor(input);
+  if (result.success && !nothing) return { ok: true, preferences: result.data };
   // A non-object input has no field to pin the message to; keywords is the first one the form shows.
-  return { ok: false, errors: firstErrorPerField(result.error.issues, preferenceFields, 'keywords') };
+  const errors = result.success ? {} : firstErrorPerField(result.error.issues, preferenceFields, 'keywords');
+  return { ok: false, errors: nothing && !errors.keywords ? { keywords: nothing, ...errors } : errors };
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { firstErrorPerField, preferenceShape } from './preference-fields';
+import { firstErrorPerField, nothingToLookFor, preferenceShape } from './preference-fields';
+import { parseQuery } from '../query/parse-query';
 import { subscriberInputSchema } from './subscriber';
 import { MIN_PAY_INPUT_FIELDS, withMinPay } from '../pay/minimum-pay';
+import { resolveProfileQuery } from '../query/subscriber-query';
 
 /**
  * POST /api/signup, validated at the boundary. The same fields arrive as JSON (lists as arrays or
@@ -14,6 +16,7 @@ export const signupFields = [
   'email',
   'keywords',
   'excludes',
+  'query',
   ...MIN_PAY_INPUT_FIELDS,
   'mode',
   'about',
@@ -37,6 +40,8 @@ export const signupSchema = z
         .pipe(subscriberInputSchema.shape.email),
       keywords: preferenceShape.keywords,
       excludes: preferenceShape.excludes,
+      // Optional: the "Advanced: write a query" field. When written, it is the subscription.
+      query: preferenceShape.query,
       minFixed: preferenceShape.minFixed,
       minHourly: preferenceShape.minHourly,
       minYearly: preferenceShape.minYearly,
@@ -58,7 +63,25 @@ export const signupSchema = z
         'the request body must be an object with email, keywords, excludes, mode, optionally minFixed, minHourly, minYearly, minCurrency and about',
     },
   )
-  .transform(withMinPay);
+  .superRefine(
+    (form, ctx) => {
+      // Nothing is stored at a signup: a written query is the subscription, and must parse.
+      const written = form.query?.trim();
+      const parsed = written ? parseQuery(written) : null;
+      if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', path: ['query'], message: parsed.error.message });
+    },
+    { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  )
+  .transform(withMinPay)
+  .transform((input, ctx) => {
+    // A signup has nothing stored: a written query wins, else the keyword lists are the query.
+    const resolved = resolveProfileQuery(input);
+    if (!resolved.ok) {
+      ctx.addIssue({ code: 'custom', path: [resolved.field], message: resolved.message });
+      return z.NEVER;
+    }
+    return { ...input, ...resolved.stored };
+  });
 
 export type SignupInput = z.output<typeof signupSchema>;
 
@@ -73,8 +96,10 @@ export type SignupParse = { ok: true; input: SignupInput; emailConfirmed: boolea
 export function parseSignup(body: unknown): SignupParse {
   const confirmed = confirmedEmailOf(body);
   const result = signupSchema.safeParse(confirmed === null ? body : { ...(body as object), email: confirmed });
-  if (result.success) return { ok: true, input: result.data, emailConfirmed: confirmed !== null };
-  return { ok: false, fields: firstErrorPerField<SignupField | 'body'>(result.error.issues, signupFields, 'body') };
+  const nothing = nothingToLookFor(body);
+  if (result.success && !nothing) return { ok: true, input: result.data, emailConfirmed: confirmed !== null };
+  const fields = result.success ? {} : firstErrorPerField<SignupField | 'body'>(result.error.issues, signupFields, 'body');
+  return { ok: false, fields: nothing && !fields.keywords ? { keywords: nothing, ...fields } : fields };
 }
 
 /** The body's `confirmedEmail` when it names one (a string with something in it), else null. */

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { FieldValue, type DocumentData, type Firestore, type FirestoreDataConverter } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
-import { keywordTermSchema } from './keyword-term';
+import { keywordTermSchema } from '../query/keyword-term';
+import { queryTextOf, storedQueryOf } from '../query/subscriber-query';
+import { QUERY_LIMITS } from '../query/query-tree';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
 import { channelFields, readChannels, routesOf, type Channel, type ChannelRoute } from '../channels/channel';
@@ -34,8 +36,16 @@ export const isDigestMode = (mode: DeliveryMode): mode is 'daily' | 'weekly' => 
 export type Subscriber = {
   id: string;
   email: string;
+  /** The simple form of their query: any of these (lib/query/subscriber-query.ts). */
   keywords: string[];
+  /** ...and none of these. */
   excludes: string[];
+  /**
+   * Their search query's text (docs/query.md): the canonical text of the keyword lists when they
+   * use the simple form, or the query they wrote. Stored absent (a document from before queries,
+   * until `scout users migrate-queries` writes it): the keyword lists are the query.
+   */
+  query?: string;
   /**
    * The least they accept per kind of pay, each in its own currency (lib/pay/minimum-pay.ts). A
    * document from before it holds `minBudget` instead, read as the fixed minimum in USD until
@@ -116,10 +126,15 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export const subscriberId = (email: string) => Buffer.from(normaliseEmail(email)).toString('base64url');
 
 /** What an operator or a form may set on a subscriber; the same rules for the CLI, the import and signup. */
-export const subscriberInputSchema = z.object({
+export const subscriberInputFields = z.object({
   email: z.email('must be an email address').max(254),
-  keywords: z.array(keywordTermSchema('keyword')).min(1, 'at least one keyword').max(25, 'at most 25 keywords'),
+  keywords: z.array(keywordTermSchema('keyword')).max(25, 'at most 25 keywords').default([]),
   excludes: z.array(keywordTermSchema('exclude')).max(25, 'at most 25 excludes').default([]),
+  // A written query (docs/query.md): when given, it is the subscription and the lists are read from it.
+  query: z
+    .string()
+    .max(QUERY_LIMITS.length * 2, `at most ${QUERY_LIMITS.length} characters`)
+    .optional(),
   // The minimums as typed (minFixed, minHourly, minYearly, minCurrency, and the old minBudget), or
   // `minPay` as stored; `minPayOfSubscriberInput` says which wins.
   minFixed: minPayInputShape.minFixed.optional(),
@@ -139,17 +154,29 @@ export const subscriberInputSchema = z.object({
   about: aboutSchema.optional(),
   fitThreshold: fitThresholdSchema.optional(),
 });
+
+/** The input as a whole: a written query must parse, and without one there must be a keyword. */
+export const subscriberInputSchema = subscriberInputFields.superRefine((input, ctx) => {
+  const written = input.query?.trim();
+  if (!written && input.keywords.length === 0) ctx.addIssue({ code: 'custom', path: ['keywords'], message: 'at least one keyword' });
+  const stored = written ? storedQueryOf(input) : null;
+  if (stored && !stored.ok) ctx.addIssue({ code: 'custom', path: ['query'], message: stored.error.message });
+});
 export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 
 /** The minimums an operator's input sets: `minPay` as given, else the typed fields (none when it sends neither). */
 export const minPayOfSubscriberInput = (parsed: MinPayInput & { minPay?: MinPay }): MinPay => parsed.minPay ?? minPayOfInput(parsed);
 
 /** What a verdict depends on: a change to any of these bumps `profileVersion`. */
-export type VerdictProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay' | 'about'>;
+export type VerdictProfile = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay' | 'about' | 'query'>;
 
-/** Compared by meaning: an old `minBudget` of 500 and a `minPay.fixed` of $500 are the same profile. */
+/**
+ * Compared by meaning: an old `minBudget` of 500 and a `minPay.fixed` of $500 are the same
+ * profile, and so are keyword lists without a stored query and the same lists with their
+ * canonical query (the migration writes it without changing what anyone receives).
+ */
 export const verdictProfileChanged = (a: VerdictProfile, b: VerdictProfile) =>
-  JSON.stringify([a.keywords, a.excludes, a.about]) !== JSON.stringify([b.keywords, b.excludes, b.about]) ||
+  JSON.stringify([a.keywords, a.excludes, queryTextOf(a), a.about]) !== JSON.stringify([b.keywords, b.excludes, queryTextOf(b), b.about]) ||
   !sameMinPay(a.minPay, b.minPay);
 
 /** The version a new subscriber starts at; a stored document without one reads as 0. */
@@ -169,6 +196,7 @@ export function readSubscriberFields(id: string, data: DocumentData): Subscriber
     email: d.email,
     keywords: d.keywords ?? [],
     excludes: d.excludes ?? [],
+    ...(typeof d.query === 'string' ? { query: d.query } : {}),
     minPay: readMinPay(data),
     mode: (DELIVERY_MODES as readonly string[]).includes(d.mode) ? d.mode : 'instant',
     about: typeof d.about === 'string' ? d.about : '',

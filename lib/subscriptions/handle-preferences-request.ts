@@ -11,7 +11,7 @@ import { describeCadence } from '../subscribers/describe-schedule';
 import { isCurrentLink, unsubscribeUrl, verifyLinkToken, type LinkClaims } from '../subscribers/link-token';
 import { addExclude, canEditPreferences, changeStatus, updatePreferences } from './preferences';
 import { readExcludeSuggestion } from '../feedback/read-exclude-suggestion';
-import { normaliseKeyword } from '../subscribers/keyword-term';
+import { normaliseKeyword } from '../query/keyword-term';
 import { formValuesOf, preferencesFormPage, type PreferenceFormValues } from './preferences-page';
 import {
   linksRevokedPage,
@@ -46,7 +46,6 @@ export type PreferencesDeps = {
     | 'CHANNEL_ALLOW_LOOPBACK'
     | 'TELEGRAM_BOT_TOKEN'
     | 'TELEGRAM_BOT_USERNAME'
-    
   >;
   now: Date;
   log?: Logger;
@@ -207,7 +206,7 @@ async function preview(
 ): Promise<Response> {
   const { values } = postedPreferences(input.fields, input.current, aiEnabled(deps.config));
   const page = { token: input.token, subscriber: input.current, values };
-  const parsed = parsePreview(values);
+  const parsed = parsePreview(values, input.current);
   if (!parsed.ok) {
     // The values are always an object, so every message has a field of the form to sit next to.
     const { body: _body, ...errors } = parsed.fields;

@@ -18,7 +18,7 @@ import { DEFAULT_FIT_THRESHOLD } from '../subscribers/fit-profile';
 export type AccountEmail = 'confirm' | 'manage';
 type Preferences = Pick<
   Subscriber,
-  'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+  'keywords' | 'excludes' | 'query' | 'minPay' | 'mode' | 'about' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
 >;
 /** What a signup asks for: `about` is left out while the AI stage is off (nothing reads it then), so a stored one is kept. */
 export type SignupPreferences = Omit<Preferences, 'about'> & { about?: string };

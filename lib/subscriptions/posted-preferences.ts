@@ -16,6 +16,8 @@ export function postedPreferences(fields: URLSearchParams, current: Subscriber, 
   const posted = {
     keywords: fields.get('keywords') ?? '',
     excludes: fields.get('excludes') ?? '',
+    // Absent (a page from before queries): the stored query stands unless the lists changed (resolveProfileQuery).
+    query: fields.get('query') ?? undefined,
     minFixed: fields.get('minFixed') ?? '',
     minHourly: fields.get('minHourly') ?? '',
     minYearly: fields.get('minYearly') ?? '',
@@ -32,6 +34,7 @@ export function postedPreferences(fields: URLSearchParams, current: Subscriber, 
   const stored = formValuesOf(current);
   const values: PreferenceFormValues = {
     ...posted,
+    query: posted.query ?? stored.query,
     about: posted.about ?? stored.about,
     fitThreshold: posted.fitThreshold ?? stored.fitThreshold,
     timezone: posted.timezone ?? stored.timezone,

@@ -12,6 +12,7 @@ import {
   type PreferenceFieldErrors,
 } from '../subscribers/preferences-schema';
 import type { Subscriber } from '../subscribers/subscriber';
+import { queryTextOf } from '../query/subscriber-query';
 import { COMMON_CURRENCIES, minPayFormValues } from '../pay/minimum-pay';
 import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
@@ -29,12 +30,13 @@ export type PreferenceFormValues = Record<PreferenceField, string>;
 export function formValuesOf(
   subscriber: Pick<
     Subscriber,
-    'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+    'keywords' | 'excludes' | 'query' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
   >,
 ): PreferenceFormValues {
   return {
     keywords: subscriber.keywords.join(', '),
     excludes: subscriber.excludes.join(', '),
+    query: queryTextOf(subscriber),
     ...minPayFormValues(subscriber.minPay),
     // The old single field is not on the page: the fixed minimum shows what it meant.
     minBudget: '',
@@ -78,6 +80,7 @@ export type PreferencesFormPage = {
 const LABELS: Record<PreferenceField, string> = {
   keywords: 'Keywords',
   excludes: 'Exclude postings that mention',
+  query: 'Advanced: write a query',
   minFixed: MINIMUM_PAY_WORDS.fields.minFixed.label,
   minHourly: MINIMUM_PAY_WORDS.fields.minHourly.label,
   minYearly: MINIMUM_PAY_WORDS.fields.minYearly.label,
@@ -92,6 +95,7 @@ const LABELS: Record<PreferenceField, string> = {
 const TARGETS: Record<PreferenceField, string> = {
   keywords: 'keywords',
   excludes: 'excludes',
+  query: 'query',
   minFixed: 'minFixed',
   minHourly: 'minHourly',
   minYearly: 'minYearly',

@@ -1,6 +1,6 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { guardedSubscriberUpdate } from '../subscribers/subscriber-writes';
-import { keywordTermSchema } from '../subscribers/keyword-term';
+import { keywordTermSchema } from '../query/keyword-term';
 import { MAX_EXCLUDES, parsePreferences, type PreferenceFieldErrors } from '../subscribers/preferences-schema';
 import { decideStatus, type StatusAction } from '../subscribers/set-subscriber-status';
 import { skipQueuedDeliveries } from './skip-queued-deliveries';
@@ -13,9 +13,11 @@ import {
   type SubscriberStatus,
 } from '../subscribers/subscriber';
 import { rescheduleQueuedDigests } from '../claims/reschedule-queued-digests';
+import { isKeywordQuery, queryTextOf, resolveProfileQuery } from '../query/subscriber-query';
+import { describeClause } from '../query/print-query';
 
 /**
- * What a subscriber changes from their preferences link: keywords, excludes, budget, mode, about
+ * What a subscriber changes from their preferences link: keywords and excludes or their query, budget, mode, about
  * and fit threshold (`updatePreferences`), a suggested exclude (`addExclude`), pause and resume (`changeStatus`). Every write is an update guarded by
  * the `lastUpdateTime` of the version it was decided on; when someone else changed the document
  * in between (another tab, an unsubscribe, the CLI), the decision is taken again on the fresh
@@ -48,16 +50,26 @@ export async function updatePreferences(
 ): Promise<UpdatePreferencesResult> {
   const parsed = parsePreferences(params.input);
   if (!parsed.ok) return { ok: false, kind: 'invalid', errors: parsed.errors };
-  const { keywords, excludes, minPay, mode } = parsed.preferences;
+  const { minPay, mode } = parsed.preferences;
 
   const outcome = await updateGuarded(db, params.uid, (current) => {
     if (!canEditPreferences(current.status))
       return stop<UpdatePreferencesResult>({ ok: false, kind: 'not-editable', status: current.status });
+    // Decided on the version read: which of the lists and the query was changed depends on what is stored.
+    const query = resolveProfileQuery(parsed.preferences, current);
+    if (!query.ok) return stop<UpdatePreferencesResult>({ ok: false, kind: 'invalid', errors: { [query.field]: query.message } });
+    const { keywords, excludes } = query.stored;
     // Absent from the form: kept as stored (see preferencesSchema).
     const about = parsed.preferences.about ?? current.about;
     const fitThreshold = parsed.preferences.fitThreshold ?? current.fitThreshold;
     const schedule = { ...scheduleFieldsOf(current), ...definedScheduleFields(parsed.preferences) };
-    return write(preferencesUpdate(current, { keywords, excludes, minPay, mode, about, fitThreshold, ...schedule }, params.now));
+    return write(
+      preferencesUpdate(
+        current,
+        { keywords, excludes, query: query.stored.query, minPay, mode, about, fitThreshold, ...schedule },
+        params.now,
+      ),
+    );
   });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
@@ -84,7 +96,9 @@ export async function addExclude(db: Firestore, params: { uid: string; term: unk
     if (current.excludes.includes(term)) return keep;
     if (current.excludes.length >= MAX_EXCLUDES)
       return stop<UpdatePreferencesResult>({ ok: false, kind: 'invalid', errors: { excludes: `enter at most ${MAX_EXCLUDES} excludes` } });
-    return write(preferencesUpdate(current, { ...current, excludes: [...current.excludes, term] }, params.now));
+    const query = queryExcluding(current, term);
+    if (!query.ok) return stop<UpdatePreferencesResult>({ ok: false, kind: 'invalid', errors: { query: query.message } });
+    return write(preferencesUpdate(current, { ...current, ...query.stored }, params.now));
   });
   if (outcome.kind === 'unknown') return { ok: false, kind: 'unknown-subscriber' };
   if (outcome.kind === 'stopped') return outcome.value;
@@ -114,9 +128,21 @@ export type SwitchModeResult =
   | { ok: true; subscriber: Subscriber; skippedDeliveries: number; changed: boolean }
   | Extract<UpdatePreferencesResult, { ok: false; kind: 'unknown-subscriber' | 'not-editable' }>;
 
+/**
+ * A subscription with one more thing left out: one more exclude of the lists, or, for a query they
+ * wrote, `-term` at its end (the lists read from it again), refused when that would pass a
+ * query's bounds.
+ */
+function queryExcluding(current: Subscriber, term: string): ReturnType<typeof resolveProfileQuery> {
+  if (isKeywordQuery(current)) return resolveProfileQuery({ keywords: current.keywords, excludes: [...current.excludes, term] });
+  const clause = describeClause({ kind: 'term', field: null, text: term, phrase: false, at: 0 });
+  const resolved = resolveProfileQuery({ keywords: [], excludes: [], query: `${queryTextOf(current)} -${clause}` }, current);
+  return resolved.ok ? resolved : { ...resolved, message: `leaving out “${term}” would make your query too long: ${resolved.message}` };
+}
+
 type PreferenceValues = Pick<
   Subscriber,
-  'keywords' | 'excludes' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+  'keywords' | 'excludes' | 'query' | 'minPay' | 'mode' | 'about' | 'fitThreshold' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
 >;
 
 const scheduleFieldsOf = (s: Subscriber) => ({
@@ -132,11 +158,12 @@ const scheduleFieldsOf = (s: Subscriber) => ({
  * a verdict bumps profileVersion once.
  */
 function preferencesUpdate(current: Subscriber, next: PreferenceValues, now: Date): SubscriberUpdate {
-  const { keywords, excludes, minPay, mode, about, fitThreshold, timezone, digestHour, weekdays, weeklyDay } = next;
-  const profileChanged = verdictProfileChanged(current, { keywords, excludes, minPay, about });
+  const { keywords, excludes, query, minPay, mode, about, fitThreshold, timezone, digestHour, weekdays, weeklyDay } = next;
+  const profileChanged = verdictProfileChanged(current, { keywords, excludes, query, minPay, about });
   return {
     keywords,
     excludes,
+    ...(query !== undefined ? { query } : {}),
     minPay,
     mode,
     about,
@@ -185,6 +212,7 @@ type SubscriberUpdate = Partial<
     Subscriber,
     | 'keywords'
     | 'excludes'
+    | 'query'
     | 'minPay'
     | 'mode'
     | 'about'

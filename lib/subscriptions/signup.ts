@@ -82,6 +82,7 @@ export async function signUp(
   const preferences: SignupPreferences = {
     keywords: input.keywords,
     excludes: input.excludes,
+    query: input.query,
     minPay: input.minPay,
     mode: input.mode,
     // Only the AI stage reads it: while it is off the field is not on the form, and a client that sends it anyway changes nothing.

@@ -8,9 +8,9 @@ import type { Posting } from '../../lib/feeds/posting';
 import { buildKeywordLookup, type MatchProfile } from '../../lib/matching/keyword-lookup';
 import { matchQuery, readQueryText } from '../../lib/matching/query/evaluate-query';
 import { indexTermsOf } from '../../lib/matching/query/index-terms';
-import { parseQuery } from '../../lib/matching/query/parse-query';
-import { printQuery } from '../../lib/matching/query/print-query';
-import type { QueryNode } from '../../lib/matching/query/query-tree';
+import { parseQuery } from '../../lib/query/parse-query';
+import { printQuery } from '../../lib/query/print-query';
+import type { QueryNode } from '../../lib/query/query-tree';
 import type { PatternCache } from '../../lib/matching/posting-text';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { EXCLUDES, seededRandom, VOCABULARY } from './bench-vocabulary';
@@ -105,7 +105,7 @@ export function keywordProfiles(queries: QuerySubscriber[]): (MatchProfile & { i
   });
 }
 
-type Indexed = MatchProfile & { query: QuerySubscriber };
+type Indexed = MatchProfile & { of: QuerySubscriber };
 
 /** Queries filed as matching will file them: under their index terms in the real keyword lookup, or as scans. */
 export function indexQueries(queries: QuerySubscriber[]) {
@@ -114,7 +114,7 @@ export function indexQueries(queries: QuerySubscriber[]) {
   for (const query of queries) {
     const index = indexTermsOf(query.tree);
     if (index.kind === 'scan') scans.push(query);
-    else indexed.push({ keywords: index.terms, excludes: [], minPay: NO_MIN_PAY, query });
+    else indexed.push({ keywords: index.terms, excludes: [], minPay: NO_MIN_PAY, of: query });
   }
   return { lookup: buildKeywordLookup(indexed), scans };
 }
@@ -131,7 +131,7 @@ export function matchQueries(postings: Posting[], index: ReturnType<typeof index
   const pass: QueryPass = { matches: [], candidates: 0, scanChecks: 0 };
   for (const posting of postings) {
     const text = readQueryText(posting, patterns);
-    const offered = only === 'scans' ? [] : index.lookup.candidatesFor(posting).map((entry) => entry.query);
+    const offered = only === 'scans' ? [] : index.lookup.candidatesFor(posting).map((entry) => entry.of);
     pass.candidates += offered.length + index.scans.length;
     pass.scanChecks += index.scans.length;
     for (const query of [...offered, ...index.scans]) {

@@ -14,7 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Posting } from '../../lib/feeds/posting';
-import { parseQuery } from '../../lib/matching/query/parse-query';
+import { parseQuery } from '../../lib/query/parse-query';
 import { matchPostings } from '../../lib/matching/match-postings';
 import { buildKeywordLookup } from '../../lib/matching/keyword-lookup';
 import { keywordSubscribers } from './bench-vocabulary';

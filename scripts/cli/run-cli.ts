@@ -6,6 +6,7 @@ import { usersAddCommand } from './users-add';
 import { usersImportCommand } from './users-import';
 import { usersListCommand } from './users-list';
 import { usersMigrateMinPayCommand } from './users-migrate-min-pay';
+import { usersMigrateQueriesCommand } from './users-migrate-queries';
 import { migrateCommand } from './migrate';
 import { migrateLedgerCommand } from './migrate-ledger';
 import { pruneCommand } from './prune';
@@ -19,7 +20,15 @@ import { telegramConnectCommand } from './telegram-connect';
 const groups: Record<string, { summary: string; commands: CliCommand[] }> = {
   users: {
     summary: 'manage subscribers',
-    commands: [usersAddCommand, usersImportCommand, usersListCommand, usersPauseCommand, usersResumeCommand, usersMigrateMinPayCommand],
+    commands: [
+      usersAddCommand,
+      usersImportCommand,
+      usersListCommand,
+      usersPauseCommand,
+      usersResumeCommand,
+      usersMigrateMinPayCommand,
+      usersMigrateQueriesCommand,
+    ],
   },
   telegram: { summary: "Scout's Telegram bot", commands: [telegramConnectCommand] },
 };

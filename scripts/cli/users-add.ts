@@ -9,7 +9,7 @@ import { expectPositionals, invalid, readArgv, splitList } from './cli-args';
 /** A subscriber as the schema leaves it: lowercased keywords, defaults filled in. */
 export type UsersAddArgs = { subscriber: z.output<typeof subscriberInputSchema> };
 
-const usage = `Usage: scout users add <email> --keywords <list> [--excludes <list>] [--min-fixed <amount>] [--min-hourly <amount>] [--min-yearly <amount>] [--min-currency <code>] [--mode instant|daily|weekly|feed] [--timezone <zone>] [--digest-hour <0-23>] [--weekdays <list>] [--weekly-day <day>] [--about <text>]
+const usage = `Usage: scout users add <email> (--keywords <list> [--excludes <list>] | --query <query>) [--min-fixed <amount>] [--min-hourly <amount>] [--min-yearly <amount>] [--min-currency <code>] [--mode instant|daily|weekly|feed] [--timezone <zone>] [--digest-hour <0-23>] [--weekdays <list>] [--weekly-day <day>] [--about <text>]
 
 Adds a subscriber as active (confirmed), or updates the one with that email (in any case).
 Someone who unsubscribed stays unsubscribed: opt-outs win.
@@ -17,6 +17,8 @@ Someone who unsubscribed stays unsubscribed: opt-outs win.
 Options:
   --keywords <list>      required; comma-separated, e.g. "react, next.js"
   --excludes <list>      postings mentioning any of these are never sent, e.g. "wordpress"
+  --query <query>        a search query instead of keywords and excludes (docs/query.md),
+                         e.g. 'title:(react OR vue) remote:yes -wordpress rate>=60'
   --min-fixed <amount>   skip fixed-price postings whose price, in the same currency, is below this, e.g. 500
   --min-hourly <amount>  the same for hourly rates, e.g. 45 or €45
   --min-yearly <amount>  the same for yearly salaries, e.g. 100000 or $150k
@@ -35,6 +37,7 @@ const argumentOf: Record<string, string> = {
   email: '<email>',
   keywords: '--keywords',
   excludes: '--excludes',
+  query: '--query',
   minFixed: '--min-fixed',
   minHourly: '--min-hourly',
   minYearly: '--min-yearly',
@@ -57,6 +60,7 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
       options: {
         keywords: { type: 'string' },
         excludes: { type: 'string' },
+        query: { type: 'string' },
         'min-fixed': { type: 'string' },
         'min-hourly': { type: 'string' },
         'min-yearly': { type: 'string' },
@@ -78,7 +82,8 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
 
   const positionalError = expectPositionals(positionals, ['<email>']);
   if (positionalError) return invalid(positionalError);
-  if (values.keywords === undefined) return invalid('--keywords is required, e.g. --keywords "react, next.js"');
+  if (values.keywords === undefined && values.query === undefined)
+    return invalid('--keywords or --query is required, e.g. --keywords "react, next.js" or --query "react OR vue -php"');
 
   // Each minimum is money text ("500", "$1,500", "150k"); the schema reads it and names the flag at fault.
   for (const flag of ['min-fixed', 'min-hourly', 'min-yearly', 'min-budget'] as const)
@@ -89,7 +94,8 @@ export function parseUsersAddArgs(argv: string[]): Parsed<UsersAddArgs> {
 
   const checked = subscriberInputSchema.safeParse({
     email: positionals[0].trim(),
-    keywords: splitList(values.keywords),
+    keywords: splitList(values.keywords ?? ''),
+    ...(values.query !== undefined ? { query: values.query } : {}),
     excludes: splitList(values.excludes ?? ''),
     minFixed: values['min-fixed'],
     minHourly: values['min-hourly'],
@@ -122,7 +128,7 @@ export async function usersAdd(ctx: CommandContext, { subscriber }: UsersAddArgs
   }
   const details = [
     subscriber.mode,
-    `keywords: ${subscriber.keywords.join(', ')}`,
+    subscriber.query?.trim() ? `query: ${subscriber.query.trim()}` : `keywords: ${subscriber.keywords.join(', ')}`,
     subscriber.excludes.length > 0 ? `excludes: ${subscriber.excludes.join(', ')}` : null,
     hasMinPay(minPay) ? `min pay: ${describeMinPay(minPay)}` : null,
     subscriber.about ? `about: ${[...subscriber.about].length} characters` : null,

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Posting } from '../../lib/feeds/posting';
 import { matchQuery } from '../../lib/matching/query/evaluate-query';
-import { parseQuery } from '../../lib/matching/query/parse-query';
-import { printQuery } from '../../lib/matching/query/print-query';
+import { parseQuery } from '../../lib/query/parse-query';
+import { printQuery } from '../../lib/query/print-query';
 import { readCorpusPostings } from '../../scripts/bench/corpus-postings';
 import { benchQueries, clauseCount, indexQueries, keywordProfiles, matchQueries } from '../../scripts/bench/query-bench';
 

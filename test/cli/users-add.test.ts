@@ -43,6 +43,29 @@ describe('scout users add', () => {
     });
   });
 
+  it('--query stores a written query, with the keyword lists read from it; a query that does not parse says where and writes nothing', async () => {
+    const run = await fx.cli(['users', 'add', 'q@example.com', '--query', 'title:(react OR vue) remote:yes -wordpress rate>=60']);
+    expect(run.code).toBe(0);
+    expect(run.out).toEqual(['created q@example.com (instant; query: title:(react OR vue) remote:yes -wordpress rate>=60)']);
+    expect((await fx.users())[0]).toMatchObject({
+      query: 'title:(react OR vue) remote:yes -wordpress rate>=60',
+      keywords: ['react', 'vue'],
+      excludes: ['wordpress'],
+    });
+
+    const bad = await fx.cli(['users', 'add', 'r@example.com', '--query', 'react (vue OR angular']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err.join('\n')).toContain('--query: `(` at 6 is never closed');
+    expect(await fx.users()).toHaveLength(1);
+
+    // The lists' own query is stored as its canonical text, whichever way it was typed.
+    await fx.cli(['users', 'add', 's@example.com', '--query', 'react | vue -php']);
+    expect((await fx.users()).find((u) => u.email === 's@example.com')).toMatchObject({
+      query: 'react OR vue -php',
+      keywords: ['react', 'vue'],
+    });
+  });
+
   it('--min-fixed, --min-hourly and --min-yearly set a minimum per kind, in --min-currency unless the amount names its own', async () => {
     const run = await fx.cli([
       'users',
@@ -175,6 +198,6 @@ describe('scout users add', () => {
   it('prints its help with exit 0, without opening the store', async () => {
     const run = await fx.cli(['users', 'add', '--help']);
     expect(run).toMatchObject({ code: 0, opened: false });
-    expect(run.out[0]).toMatch(/^Usage: scout users add <email> --keywords/);
+    expect(run.out[0]).toMatch(/^Usage: scout users add <email> \(--keywords <list> \[--excludes <list>\] \| --query <query>\)/);
   });
 });

@@ -123,7 +123,7 @@ async function createWorld(random: Random, model: ModelWorld | null): Promise<Wo
           keywords: [...new Set([random.pick(KEYWORDS), random.pick(KEYWORDS)])],
           mode: random.chance(0.5) ? 'instant' : 'daily',
         };
-    subscribers.push({ uid: await h.subscribe(input), keywords: input.keywords });
+    subscribers.push({ uid: await h.subscribe(input), keywords: input.keywords ?? [] });
   }
   return { random, h, subscribers, feed: [], postingSeq: 0, model, points: model ? MODEL_POINTS : POINTS };
 }
@@ -253,7 +253,7 @@ async function createCopiesWorld(random: Random): Promise<World> {
       ...(minBudget !== null && { minBudget }),
     };
     const uid = await h.subscribe(input);
-    subscribers.push({ uid, keywords: input.keywords });
+    subscribers.push({ uid, keywords: input.keywords ?? [] });
     minBudgets.set(uid, minBudget);
   }
   const boards: Boards = { jobs: [], tick: 0, copies: 0, reposts: 0, minBudgets, serve };

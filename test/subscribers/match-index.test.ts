@@ -79,6 +79,26 @@ describe('an index entry', () => {
     });
   });
 
+  it('a keyword subscription with its canonical query stored is packed as before: the query is its keyword lists', () => {
+    const migrated = profile({ query: 'react OR next.js -php' });
+    expect(encodeProfile(migrated)).toBe(encodeProfile(profile()));
+    expect(decodeProfile(migrated.id, encodeProfile(migrated))).toEqual(profile());
+  });
+
+  it('a written query is format 3: its text in place of the lists, which read back as what the simple form shows of it', () => {
+    const written = profile({
+      query: 'title:(react OR vue) remote:yes -wordpress rate>=60',
+      keywords: ['react', 'vue'],
+      excludes: ['wordpress'],
+    });
+    const fields = JSON.parse(encodeProfile(written)) as unknown[];
+    expect(fields.slice(0, 3)).toEqual([3, written.query, null]);
+    expect(decodeProfile(written.id, encodeProfile(written))).toEqual(written);
+    // Its text no longer parses (a corrupt entry): a pointer to users/, never a guess.
+    const broken = JSON.stringify([3, 'react (vue', null, ...fields.slice(3)]);
+    expect(decodeProfile(written.id, broken)).toBeNull();
+  });
+
   it('leaves out the address the uid already spells, and keeps one it does not', () => {
     expect(encodeProfile(profile())).not.toContain('ada@example.com');
     // Stored before addresses were normalised: the uid is of the lowercase address, the document keeps the case.

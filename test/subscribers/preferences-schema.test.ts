@@ -27,11 +27,13 @@ describe('parsePreferences', () => {
         excludes: ['php'],
         minPay: { fixed: { amount: 1500.5, currency: 'USD' }, hourly: null, yearly: { amount: 90_000, currency: 'USD' } },
         mode: 'daily',
+        // No query written: which of the lists and the stored query wins is decided with the stored one.
+        query: '',
       },
     });
     expect(parsePreferences({ keywords: ['Go'], mode: 'instant' })).toEqual({
       ok: true,
-      preferences: { keywords: ['go'], excludes: [], minPay: NO_MIN_PAY, mode: 'instant' },
+      preferences: { keywords: ['go'], excludes: [], query: '', minPay: NO_MIN_PAY, mode: 'instant' },
     });
     expect(parsePreferences({ keywords: 'go', minFixed: '', minHourly: '', minYearly: '', excludes: '', mode: 'instant' })).toMatchObject({
       ok: true,

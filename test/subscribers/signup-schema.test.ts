@@ -28,6 +28,8 @@ describe('parseSignup: what a valid signup becomes', () => {
       email: 'ada@example.com',
       keywords: ['react', 'next.js', 'react native'],
       excludes: [],
+      // The lists as the query they are (lib/query/subscriber-query.ts).
+      query: 'react OR next.js OR "react native"',
       minPay: { fixed: { amount: 500, currency: 'USD' }, hourly: null, yearly: null },
       mode: 'daily',
       about: '',
@@ -52,6 +54,7 @@ describe('parseSignup: what a valid signup becomes', () => {
       email: 'ada@example.com',
       keywords: ['react'],
       excludes: [],
+      query: 'react',
       minPay: NO_MIN_PAY,
       mode: 'instant',
       about: '',

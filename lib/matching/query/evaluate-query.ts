@@ -2,7 +2,7 @@ import type { Posting } from '../../feeds/posting';
 import { checkPay, DEFAULT_MINIMUM_CURRENCY, NO_MIN_PAY, type MinimumPayKind } from '../../pay/minimum-pay';
 import { readPostingText, type MatchedText, type PatternCache, type PostingText } from '../posting-text';
 import { keywordPattern } from '../text';
-import type { QueryField, QueryNode } from './query-tree';
+import type { QueryField, QueryNode } from '../../query/query-tree';
 
 /** What a query reads of a posting: its whole text, the fields a term can name, remote and pay. */
 export type QueryPosting = MatchedText & Pick<Posting, 'source' | 'budget' | 'company' | 'location' | 'remote'>;

@@ -1,5 +1,5 @@
 import { firstToken } from '../text';
-import type { QueryNode } from './query-tree';
+import type { QueryNode } from '../../query/query-tree';
 
 /**
  * What the keyword lookup (lib/matching/keyword-lookup.ts) files a query under, so that matching

@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Budget, Posting } from '../../../lib/feeds/posting';
 import { matchQuery, postingRemote, readQueryText } from '../../../lib/matching/query/evaluate-query';
-import type { QueryNode } from '../../../lib/matching/query/query-tree';
-import { scorePosting } from '../../../lib/matching/score-posting';
+import type { QueryNode } from '../../../lib/query/query-tree';
+import { scoreByKeywords } from './keyword-matching-before-queries';
 import type { PatternCache } from '../../../lib/matching/posting-text';
 import { MINIMUM_PAY_KINDS, NO_MIN_PAY, type MinPay } from '../../../lib/pay/minimum-pay';
 import { parsePayText } from '../../../lib/pay/parse-pay';
 import { readCorpusPostings } from '../../../scripts/bench/corpus-postings';
-import { and, not, or, pay, posting, remote, term } from './query-trees';
+import { and, not, or, pay, posting, remote, term } from '../../query/query-trees';
 
 const matches = (tree: QueryNode, fields: Partial<Posting>, currency = 'USD') => {
   const p = posting(fields);
@@ -127,7 +127,7 @@ function queryOf(keywords: string[], excludes: string[], minPay: MinPay): QueryN
 
 /** The query decides as scorePosting does, and names the keywords (and met pay) its reasons name. */
 function expectSameAsToday(keywords: string[], excludes: string[], minPay: MinPay, p: Posting, patterns: PatternCache): boolean {
-  const today = scorePosting({ keywords, excludes, minPay }, p);
+  const today = scoreByKeywords({ keywords, excludes, minPay }, p);
   const query = matchQuery(queryOf(keywords, excludes, minPay), p, readQueryText(p, patterns), { currency: 'USD' });
   expect(query.matches, `${p.id}: ${keywords.join(',')} -${excludes.join(',')}`).toBe(today.matched);
   if (!today.matched) return false;

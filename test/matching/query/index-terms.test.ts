@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildKeywordLookup } from '../../../lib/matching/keyword-lookup';
 import { matchQuery, readQueryText } from '../../../lib/matching/query/evaluate-query';
 import { indexTermsOf, type QueryIndex } from '../../../lib/matching/query/index-terms';
-import type { QueryNode } from '../../../lib/matching/query/query-tree';
+import type { QueryNode } from '../../../lib/query/query-tree';
 import { NO_MIN_PAY } from '../../../lib/pay/minimum-pay';
-import { postingArbitrary, treeArbitrary } from './query-arbitraries';
-import { and, not, or, pay, remote, term } from './query-trees';
+import { postingArbitrary, treeArbitrary } from '../../query/query-arbitraries';
+import { and, not, or, pay, remote, term } from '../../query/query-trees';
 
 describe('a query is indexed under one required term, else the alternatives of one OR, else scanned', () => {
   it.each<[string, QueryNode, QueryIndex]>([

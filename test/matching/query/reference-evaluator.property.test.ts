@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Posting } from '../../../lib/feeds/posting';
 import { matchQuery, readQueryText } from '../../../lib/matching/query/evaluate-query';
-import type { QueryNode } from '../../../lib/matching/query/query-tree';
+import type { QueryNode } from '../../../lib/query/query-tree';
 import type { PatternCache } from '../../../lib/matching/posting-text';
-import { postingArbitrary, treeArbitrary } from './query-arbitraries';
+import { postingArbitrary, treeArbitrary } from '../../query/query-arbitraries';
 
 /** A letter, mark or digit: what a term must not be glued to. */
 const isWordCharacter = (character: string | undefined) => character !== undefined && /[\p{L}\p{M}\p{N}]/u.test(character);

@@ -1,4 +1,4 @@
-import type { MinimumPayKind } from '../../pay/minimum-pay';
+import type { MinimumPayKind } from '../pay/minimum-pay';
 
 /**
  * A subscriber's search query as one tree (docs/query.md): what the parser (parse-query.ts) makes

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { Budget, Posting } from '../../../lib/feeds/posting';
-import { QUERY_FIELDS, type QueryNode } from '../../../lib/matching/query/query-tree';
-import { MINIMUM_PAY_KINDS } from '../../../lib/pay/minimum-pay';
+import type { Budget, Posting } from '../../lib/feeds/posting';
+import { QUERY_FIELDS, type QueryNode } from '../../lib/query/query-tree';
+import { MINIMUM_PAY_KINDS } from '../../lib/pay/minimum-pay';
 import { posting } from './query-trees';
 
 /**

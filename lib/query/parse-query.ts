@@ -1,5 +1,5 @@
-import { isCurrencyCode, MAX_MINIMUM_PAY, readMoneyText } from '../../pay/minimum-pay';
-import { keywordTermProblem, normaliseKeyword } from '../../subscribers/keyword-term';
+import { isCurrencyCode, MAX_MINIMUM_PAY, readMoneyText } from '../pay/minimum-pay';
+import { keywordTermProblem, normaliseKeyword } from './keyword-term';
 import { nameOf, QueryFailure, tokenize, type Token } from './query-tokens';
 import { PAY_WORDS, QUERY_FIELDS, QUERY_LIMITS, type ParsedQuery, type QueryField, type QueryNode } from './query-tree';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../../../lib/matching/query/parse-query';
-import { describeClause, printQuery, termNeedsQuotes } from '../../../lib/matching/query/print-query';
-import { QUERY_FIELDS, QUERY_LIMITS, type QueryNode } from '../../../lib/matching/query/query-tree';
+import { parseQuery } from '../../lib/query/parse-query';
+import { describeClause, printQuery, termNeedsQuotes } from '../../lib/query/print-query';
+import { QUERY_FIELDS, QUERY_LIMITS, type QueryNode } from '../../lib/query/query-tree';
 import { shapeOf } from './query-builders';
 
 const WORDS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { queryOfKeywords } from '../../../lib/matching/query/keywords-as-query';
-import { parseQuery } from '../../../lib/matching/query/parse-query';
-import { printQuery } from '../../../lib/matching/query/print-query';
+import { queryOfKeywords } from '../../lib/query/keywords-as-query';
+import { parseQuery } from '../../lib/query/parse-query';
+import { printQuery } from '../../lib/query/print-query';
 import { and, not, or, phrase, shapeOf, term } from './query-builders';
 
 /** Keyword lists as subscribers write them today (the keyword rule's own examples, and other scripts). */

@@ -1,5 +1,5 @@
-import type { MinimumPayKind } from '../../../lib/pay/minimum-pay';
-import type { QueryField, QueryNode } from '../../../lib/matching/query/query-tree';
+import type { MinimumPayKind } from '../../lib/pay/minimum-pay';
+import type { QueryField, QueryNode } from '../../lib/query/query-tree';
 
 /** Trees written compactly, positions left out: the tests compare trees with `at` removed. */
 export type Shape =

@@ -1,6 +1,6 @@
-import type { Posting } from '../../../lib/feeds/posting';
-import type { MinimumPayKind } from '../../../lib/pay/minimum-pay';
-import type { QueryField, QueryNode } from '../../../lib/matching/query/query-tree';
+import type { Posting } from '../../lib/feeds/posting';
+import type { MinimumPayKind } from '../../lib/pay/minimum-pay';
+import type { QueryField, QueryNode } from '../../lib/query/query-tree';
 
 /** Trees as the parser would make them, written short: the evaluator's tests do not go through text. */
 export const term = (text: string, field: QueryField | null = null): QueryNode => ({

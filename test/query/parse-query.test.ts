@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../../../lib/matching/query/parse-query';
-import { QUERY_LIMITS } from '../../../lib/matching/query/query-tree';
+import { parseQuery } from '../../lib/query/parse-query';
+import { QUERY_LIMITS } from '../../lib/query/query-tree';
 import { and, not, or, pay, phrase, remote, shapeOf, term, type Shape } from './query-builders';
 
 const ONLY_EXCLUSIONS = 'a query cannot be only exclusions: add something to look for';

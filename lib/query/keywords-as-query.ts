@@ -1,4 +1,4 @@
-import { normaliseKeyword } from '../../subscribers/keyword-term';
+import { normaliseKeyword } from './keyword-term';
 import { termNeedsQuotes } from './print-query';
 import type { QueryNode } from './query-tree';
 

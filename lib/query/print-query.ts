@@ -1,4 +1,4 @@
-import type { MinimumPayKind } from '../../pay/minimum-pay';
+import type { MinimumPayKind } from '../pay/minimum-pay';
 import { PAY_WORDS, type QueryNode } from './query-tree';
 
 /**
