@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { isKeywordQuery, queryTextOf } from '../query/subscriber-query';
 import type { SubscriberEmail, SubscriberHistory } from '../ops/read-subscriber-history';
 import {
   ActionButton,
@@ -87,6 +88,11 @@ function SubscriberFacts({ subscriber: s, digestHourUtc }: { subscriber: Subscri
       <dd>{s.keywords.join(', ') || '—'}</dd>
       <dt>Excludes</dt>
       <dd>{s.excludes.join(', ') || '—'}</dd>
+      <dt>Query</dt>
+      <dd>
+        <code>{queryTextOf(s) || '—'}</code>
+        {isKeywordQuery(s) ? ' (their keywords and excludes)' : ' (written)'}
+      </dd>
       <dt>Minimum pay</dt>
       <dd>{describeMinPay(s.minPay) || '—'}</dd>
       <dt>Created</dt>

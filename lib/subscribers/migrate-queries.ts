@@ -35,14 +35,22 @@ export const QUERY_MIGRATION_BATCH_SIZE = 200;
  */
 export async function migrateQueries(
   db: Firestore,
-  input: { dryRun: boolean; batchSize?: number; onProgress?: (report: QueryMigrationReport) => unknown },
+  input: {
+    dryRun: boolean;
+    batchSize?: number;
+    /** The last uid a run that did not finish had done (`scout migrate` resumes from its checkpoint). */
+    resumeAfter?: string | null;
+    /** After each page: the report so far and the last uid done. */
+    onProgress?: (report: QueryMigrationReport, lastUid: string) => unknown;
+  },
 ): Promise<QueryMigrationReport> {
   const batchSize = input.batchSize ?? QUERY_MIGRATION_BATCH_SIZE;
   const report: QueryMigrationReport = { dryRun: input.dryRun, read: 0, changed: 0, withoutKeywords: 0 };
-  let after: DocumentSnapshot | null = null;
+  let after: DocumentSnapshot | string | null = input.resumeAfter ?? null;
   for (;;) {
     // Raw documents, only the fields the decision needs: the walk reads every subscriber.
     let page = db.collection(subscribersCollection(db).path).select('query', 'keywords').orderBy(FieldPath.documentId()).limit(batchSize);
+    // A snapshot within this walk; the uid of a checkpoint when resumed (the order is by document id).
     if (after) page = page.startAfter(after);
     const snap = await page.get();
     if (snap.empty) break;
@@ -55,7 +63,7 @@ export async function migrateQueries(
       else if (await migrateOne(db, doc.id)) report.changed += 1;
     }
     after = snap.docs[snap.docs.length - 1];
-    await input.onProgress?.({ ...report });
+    await input.onProgress?.({ ...report }, after.id);
     if (snap.size < batchSize) break;
   }
   return report;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { isKeywordQuery, queryTextOf } from '../query/subscriber-query';
 import type { ConfirmFailure } from './confirm';
 import type { PreferencesLinkOutcome } from './email-preferences-link';
 import { ErrorPage, Page, pageResponse, serverErrorResponse } from '../http/page';
@@ -14,7 +15,10 @@ import { describeMinPay, hasMinPay } from '../pay/minimum-pay';
  * open every link in an email, so only the button's POST confirms.
  */
 
-type Preferences = Pick<Subscriber, 'keywords' | 'excludes' | 'minPay' | 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'>;
+type Preferences = Pick<
+  Subscriber,
+  'keywords' | 'excludes' | 'query' | 'minPay' | 'mode' | 'timezone' | 'digestHour' | 'weekdays' | 'weeklyDay'
+>;
 
 const Row = ({ term, value }: { term: string; value: string }) => (
   <li>
@@ -26,8 +30,14 @@ const Row = ({ term, value }: { term: string; value: string }) => (
 function PreferencesList({ preferences, digestHourUtc }: { preferences: Preferences; digestHourUtc: number }) {
   return (
     <ul>
-      <Row term="Keywords" value={preferences.keywords.join(', ')} />
-      {preferences.excludes.length > 0 ? <Row term="Excludes" value={preferences.excludes.join(', ')} /> : null}
+      {isKeywordQuery(preferences) ? (
+        <>
+          <Row term="Keywords" value={preferences.keywords.join(', ')} />
+          {preferences.excludes.length > 0 ? <Row term="Excludes" value={preferences.excludes.join(', ')} /> : null}
+        </>
+      ) : (
+        <Row term="Query" value={queryTextOf(preferences)} />
+      )}
       {hasMinPay(preferences.minPay) ? <Row term="Minimum pay" value={describeMinPay(preferences.minPay)} /> : null}
       <Row term="How often" value={describeCadence(preferences, digestHourUtc)} />
     </ul>

@@ -56,6 +56,8 @@ export type ScoreSubscriber = {
   id: string;
   keywords: string[];
   excludes: string[];
+  /** Their query's text; absent when their keyword lists are their query. */
+  query?: string;
   minPay: MinPay;
   about?: string;
   profileVersion: number;
@@ -221,7 +223,13 @@ export async function scoreOnce(deps: ScoreOnceDeps, input: ScoreOnceInput): Pro
     else tally.notClaimed(posting.id, decision);
   }
 
-  const wire = { keywords: subscriber.keywords, excludes: subscriber.excludes, minPay: subscriber.minPay, about: subscriber.about ?? '' };
+  const wire = {
+    keywords: subscriber.keywords,
+    excludes: subscriber.excludes,
+    query: subscriber.query,
+    minPay: subscriber.minPay,
+    about: subscriber.about ?? '',
+  };
   const scoring: Scoring = {
     deps,
     tally,

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { subscribersCollection, subscriberStatuses, type Subscriber, type SubscriberStatus } from '../../lib/subscribers/subscriber';
 import { describeMinPay } from '../../lib/pay/minimum-pay';
+import { isKeywordQuery } from '../../lib/query/subscriber-query';
 import { defineCommand, EXIT, type CommandContext, type Parsed } from './command';
 import { expectPositionals, invalid, readArgv } from './cli-args';
 import { formatTable } from './format-table';
@@ -53,7 +54,9 @@ export async function usersList(ctx: CommandContext, { status }: UsersListArgs):
   return EXIT.ok;
 }
 
-const describeKeywords = (s: Subscriber) => s.keywords.join(', ') + (s.excludes.length > 0 ? ` (not: ${s.excludes.join(', ')})` : '');
+/** Keyword lists as they always read; a written query as itself. */
+const describeKeywords = (s: Subscriber) =>
+  isKeywordQuery(s) ? s.keywords.join(', ') + (s.excludes.length > 0 ? ` (not: ${s.excludes.join(', ')})` : '') : `query: ${s.query}`;
 
 function countByStatus(subscribers: Subscriber[]): string {
   return subscriberStatuses

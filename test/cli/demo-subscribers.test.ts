@@ -30,6 +30,21 @@ describe('scripts/demo/demo-subscribers.csv', () => {
     }
   });
 
+  it('gives one subscriber a written query, which reads as itself and matches what it says', async () => {
+    const subscribers = await readCsv('scripts/demo/demo-subscribers.csv');
+    const written = subscribers.filter((s) => s.query);
+    expect(written.map((s) => [s.email, s.query])).toEqual([
+      ['tomas.novak@example.com', 'title:(firebase OR firestore) OR "security rules" -flutter'],
+    ]);
+    const postings = parseFeed(await readSampleFeed(), { source: 'sample', baseUrl: 'http://127.0.0.1:3030/sample.xml' });
+    const reasons = postings.flatMap((p) => {
+      const verdict = scorePosting(written[0], p);
+      return verdict.matched ? verdict.reasons : [];
+    });
+    // Its email's reasons name the query's clauses.
+    expect(reasons).toContain('matched title:firebase');
+  });
+
   it('demo-subscribers-ai.csv (npm run demo -- --ai) is the same four, each with an about, and the fake model keeps some matches and turns some down', async () => {
     const plain = await readCsv('scripts/demo/demo-subscribers.csv');
     const withAbout = await readCsv('scripts/demo/demo-subscribers-ai.csv');

@@ -126,6 +126,27 @@ describe('scout users migrate-queries', () => {
     expect(again.changed).toBe(0);
   });
 
+  it("resumed from a checkpoint (scout migrate), it goes on after the last uid done and reports each page's last uid", async () => {
+    await seedOldShapes(9);
+    const uids = (await fx.db.collection('users').orderBy('__name__').get()).docs.map((d) => d.id);
+    const checkpoints: string[] = [];
+    const report = await migrateQueries(fx.db, {
+      dryRun: false,
+      batchSize: 4,
+      resumeAfter: uids[4],
+      onProgress: (_r, last) => checkpoints.push(last),
+    });
+    expect(report.read).toBe(uids.length - 5);
+    const users = await rawUsers();
+    expect(
+      uids.filter(
+        (uid) =>
+          typeof users[uid].data.query === 'string' && users[uid].data.keywords.length > 0 && uid !== subscriberId('wrote@example.com'),
+      ),
+    ).toEqual(uids.slice(5).filter((uid) => uid !== subscriberId('wrote@example.com')));
+    expect(checkpoints.at(-1)).toBe(uids.at(-1));
+  });
+
   it('--dry-run counts and writes nothing', async () => {
     await seedOldShapes(5);
     const before = await rawUsers();

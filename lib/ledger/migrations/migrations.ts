@@ -2,6 +2,7 @@ import { digestDue } from './digest-due';
 import type { Migration } from './migration';
 import { minPay } from './min-pay';
 import { perPairLedger } from './per-pair-ledger';
+import { queries } from './queries';
 import { shardBucket } from './shard-bucket';
 
 /**
@@ -9,7 +10,7 @@ import { shardBucket } from './shard-bucket';
  * goes at the end with the next number, never between; one every store has passed stays, so that
  * a store restored from an old backup can still be brought up to date.
  */
-export const MIGRATIONS: readonly Migration[] = [perPairLedger, digestDue, shardBucket, minPay];
+export const MIGRATIONS: readonly Migration[] = [perPairLedger, digestDue, shardBucket, minPay, queries];
 
 /** The schema version this code reads and writes: the last migration's. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

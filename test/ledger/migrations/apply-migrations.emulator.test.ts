@@ -190,7 +190,7 @@ describe("the deployment's migrations on a store older code left", () => {
   const created = Timestamp.fromDate(new Date('2026-11-30T06:00:00Z'));
   const expireAt = Timestamp.fromDate(new Date('2026-12-30T00:00:00Z'));
 
-  it('day documents, queued items without a due instant or bucket, and minBudget all come out in the current shape; then nothing more', async () => {
+  it('day documents, queued items without a due instant or bucket, minBudget and a subscriber without a query all come out in the current shape; then nothing more', async () => {
     const db = freshStore();
     // The first ledger: one day document with one queued delivery.
     await db
@@ -261,6 +261,7 @@ describe("the deployment's migrations on a store older code left", () => {
       ['digest-due', 1],
       ['shard-bucket', 1],
       ['min-pay', 1],
+      ['queries', 1],
     ]);
     const deliveries = Object.fromEntries((await db.collection('deliveries').get()).docs.map((d) => [d.id, d.data()]));
     expect(Object.keys(deliveries).sort()).toEqual(['uid-a_rss_a-1', 'uid-b_rss_b-1']);
@@ -271,6 +272,8 @@ describe("the deployment's migrations on a store older code left", () => {
     const user = (await db.collection('users').doc(ada).get()).data()!;
     expect(user.minBudget).toBeUndefined();
     expect(user.minPay).toMatchObject({ fixed: { amount: 500, currency: 'USD' } });
+    // Its keyword list as the query it has always been.
+    expect(user.query).toBe('react');
 
     expect(await migrateStore(db, { now: later(60_000) })).toMatchObject({ applied: [], to: SCHEMA_VERSION });
   });

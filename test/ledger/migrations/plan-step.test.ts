@@ -101,7 +101,7 @@ describe('the migrations and the schema version', () => {
   it('are numbered 1, 2, 3… in the order they run, each with its name, what it changes and why', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
-    expect(MIGRATIONS.map((m) => m.name)).toEqual(['per-pair-ledger', 'digest-due', 'shard-bucket', 'min-pay']);
+    expect(MIGRATIONS.map((m) => m.name)).toEqual(['per-pair-ledger', 'digest-due', 'shard-bucket', 'min-pay', 'queries']);
     for (const m of MIGRATIONS) expect([m.changes.length > 0, m.why.length > 0]).toEqual([true, true]);
   });
 
