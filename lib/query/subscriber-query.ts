@@ -2,6 +2,7 @@ import { queryOfKeywords } from './keywords-as-query';
 import { parseQuery } from './parse-query';
 import { printQuery } from './print-query';
 import type { QueryError, QueryNode } from './query-tree';
+import { MAX_KEYWORD_LENGTH } from './keyword-term';
 
 /**
  * A subscriber's query as stored and as matched (docs/query.md "On a subscriber").
@@ -19,6 +20,17 @@ export type QueryProfile = { keywords: string[]; excludes: string[]; query?: str
 
 /** The keyword lists' own bounds: a query the simple form can say exactly stays within them. */
 export const SIMPLE_FORM_LIMITS = { keywords: 25, excludes: 25 } as const;
+
+/**
+ * The longest query text a form may post back: the canonical text of the longest lists (every
+ * term quoted, " OR " between keywords, " -" before each exclude), which a subscriber's page shows
+ * and posts back unchanged. A typed query is held to QUERY_LIMITS by the parser; this bounds a
+ * body before any parsing.
+ */
+export const MAX_QUERY_TEXT_LENGTH =
+  SIMPLE_FORM_LIMITS.keywords * (MAX_KEYWORD_LENGTH + 2) +
+  (SIMPLE_FORM_LIMITS.keywords - 1) * ' OR '.length +
+  SIMPLE_FORM_LIMITS.excludes * (MAX_KEYWORD_LENGTH + 4);
 
 /** The canonical text of a keyword subscription: any keyword, none of the excludes. */
 export const keywordQueryText = (keywords: string[], excludes: string[]) => printQuery(queryOfKeywords(keywords, excludes));

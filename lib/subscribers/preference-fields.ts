@@ -13,6 +13,7 @@ import {
 import { DELIVERY_MODES } from './subscriber';
 import { minPayInputShape } from '../pay/minimum-pay';
 import { QUERY_LIMITS } from '../query/query-tree';
+import { MAX_QUERY_TEXT_LENGTH } from '../query/subscriber-query';
 
 /**
  * The fields a subscriber chooses — keywords, excludes, minimum pay per kind, mode, about, fit
@@ -70,7 +71,7 @@ export const scheduleShape = {
  */
 export const querySchema = z.preprocess(
   (value) => (value === null || value === undefined ? '' : value),
-  z.string({ error: 'must be text' }).max(QUERY_LIMITS.length * 4, `the query is too long: at most ${QUERY_LIMITS.length} characters`),
+  z.string({ error: 'must be text' }).max(MAX_QUERY_TEXT_LENGTH, `the query is too long: at most ${QUERY_LIMITS.length} characters`),
 );
 
 export const preferenceShape = {

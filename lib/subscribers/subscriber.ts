@@ -3,7 +3,7 @@ import { FieldValue, type DocumentData, type Firestore, type FirestoreDataConver
 import { z } from 'zod';
 import { addDays, toDate, toTimestamp, type Stored } from '../store/timestamps';
 import { keywordTermSchema } from '../query/keyword-term';
-import { queryTextOf, storedQueryOf } from '../query/subscriber-query';
+import { MAX_QUERY_TEXT_LENGTH, queryTextOf, storedQueryOf } from '../query/subscriber-query';
 import { QUERY_LIMITS } from '../query/query-tree';
 import { aboutSchema, fitThresholdSchema, readFitThreshold } from './fit-profile';
 import { COLLECTIONS } from '../store/collections';
@@ -133,7 +133,7 @@ export const subscriberInputFields = z.object({
   // A written query (docs/query.md): when given, it is the subscription and the lists are read from it.
   query: z
     .string()
-    .max(QUERY_LIMITS.length * 2, `at most ${QUERY_LIMITS.length} characters`)
+    .max(MAX_QUERY_TEXT_LENGTH, `at most ${QUERY_LIMITS.length} characters`)
     .optional(),
   // The minimums as typed (minFixed, minHourly, minYearly, minCurrency, and the old minBudget), or
   // `minPay` as stored; `minPayOfSubscriberInput` says which wins.
