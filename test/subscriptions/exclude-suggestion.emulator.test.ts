@@ -148,6 +148,36 @@ describe('the exclude suggestion on the preferences page', () => {
     expect(again.profileVersion).toBe(2);
   });
 
+  it('for a written query, one click adds -term to the query itself, and the query still says what it said', async () => {
+    await h.db
+      .collection('users')
+      .doc(uid)
+      .update({ query: 'title:react remote:yes', keywords: ['react'], excludes: [] });
+    await seedMatches();
+    await markNotAFit();
+    const page = await post({ action: 'exclude', term: 'wordpress' });
+    expect(page.status).toBe(200);
+    const user = (await h.db.collection('users').doc(uid).get()).data()!;
+    expect(user).toMatchObject({ query: 'title:react remote:yes -wordpress', keywords: ['react'], excludes: ['wordpress'] });
+    await post({ action: 'exclude', term: 'wordpress' });
+    expect((await h.db.collection('users').doc(uid).get()).data()!.query).toBe('title:react remote:yes -wordpress');
+  });
+
+  it('with a written query at its limit, the exclude is refused with why, and nothing changes', async () => {
+    const full = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' OR ');
+    await h.db
+      .collection('users')
+      .doc(uid)
+      .update({ query: full, keywords: ['w0'], excludes: [] });
+    await seedMatches();
+    await markNotAFit();
+    const before = (await h.db.collection('users').doc(uid).get()).data()!;
+    const page = await post({ action: 'exclude', term: 'wordpress' });
+    expect(page.status).toBe(400);
+    expect(page.html).toContain('leaving out “wordpress” would make your query too long');
+    expect((await h.db.collection('users').doc(uid).get()).data()).toEqual(before);
+  });
+
   it('refuses a term no exclude may be, and changes nothing', async () => {
     await seedMatches();
     await markNotAFit();
