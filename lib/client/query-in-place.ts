@@ -1,10 +1,11 @@
+import { queryErrorSpan } from '../query/query-error-span';
 import { keywordQueryOf } from './keyword-query';
 
 /**
  * The "Advanced: write a query" field as the form script keeps it (lib/subscriptions/query-field.tsx
  * renders it): rewritten to the lists' query as the keywords and excludes are typed, and told a
- * preview's parse error in place — the message under it, and the query quoted with the character
- * the error is at in <mark> — in the elements the server renders for the same error, so a page
+ * preview's parse error in place — the message under it, and the query quoted with what the error
+ * is at in <mark> — in the elements the server renders for the same error, so a page
  * answered without a script looks the same. Built from text nodes: the query is never HTML.
  */
 
@@ -55,7 +56,7 @@ export function showQueryError(form: HTMLFormElement, message: string, at: numbe
   describe(query, true);
 }
 
-/** The query quoted, the character at `at` marked (a space past its end): QueryErrorAt's markup. */
+/** The query quoted, what its error is at marked (queryErrorSpan): QueryErrorAt's markup. */
 function errorAt(id: string, text: string, at: number): HTMLElement {
   const line = document.getElementById(id) ?? document.createElement('p');
   line.id = id;
@@ -63,10 +64,11 @@ function errorAt(id: string, text: string, at: number): HTMLElement {
   const hidden = document.createElement('span');
   hidden.className = 'visually-hidden';
   hidden.textContent = 'Here: ';
+  const { before, marked, after } = queryErrorSpan(text, at);
   const mark = document.createElement('mark');
-  mark.textContent = text.slice(at, at + 1) || ' ';
+  mark.textContent = marked;
   const code = document.createElement('code');
-  code.append(text.slice(0, at), mark, text.slice(at + 1));
+  code.append(before, mark, after);
   line.replaceChildren(hidden, code);
   return line;
 }

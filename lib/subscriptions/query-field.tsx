@@ -1,5 +1,6 @@
 import { parseQuery } from '../query/parse-query';
 import { simpleFormOf } from '../query/subscriber-query';
+import { queryErrorSpan } from '../query/query-error-span';
 
 /**
  * The "Advanced: write a query" field of the signup and preferences forms (docs/query.md "On the
@@ -22,21 +23,16 @@ export function isAdvancedQuery(text: string): boolean {
 
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
-/**
- * The query with the character its error is at marked, as the field's error points at it: the
- * page says where, not only a number. Past the end (a bracket never closed, an OR with nothing
- * after it) the mark is a space after the last character.
- */
+/** The query with what its error is at marked (queryErrorSpan): the page says where, not only a number. */
 export function QueryErrorAt({ id, text, at }: { id: string; text: string; at: number }) {
-  const before = text.slice(0, at);
-  const marked = text.slice(at, at + 1) || ' ';
+  const { before, marked, after } = queryErrorSpan(text, at);
   return (
     <p id={`${id}-at`} className="query-at">
       <span className="visually-hidden">Here: </span>
       <code>
         {before}
         <mark>{marked}</mark>
-        {text.slice(at + 1)}
+        {after}
       </code>
     </p>
   );
