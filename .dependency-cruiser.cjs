@@ -64,6 +64,7 @@ function allowedFor(folder) {
 const CLIENT_SAFE = [
   '^lib/client/',
   '^lib/preview/(preview|preview-words)\\.ts$',
+  '^lib/query/query-error-span\\.ts$',
   '^lib/subscribers/(default-time-zone|email-typo)\\.ts$',
   '^lib/subscriptions/(email-suggestion-words|resend-wait)\\.ts$',
   '^node_modules/@zootools/email-spell-checker/',

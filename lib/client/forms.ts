@@ -4,6 +4,7 @@ import { DEFAULT_TIMEZONE } from '../subscribers/default-time-zone';
 import { emailTypoSuggestion } from '../subscribers/email-typo';
 import { EMAIL_SUGGESTION_HINT_ID, EMAIL_SUGGESTION_WORDS as WORDS } from '../subscriptions/email-suggestion-words';
 import { RESEND_AFTER_SEC, resendHint } from '../subscriptions/resend-wait';
+import { clearQueryError, followLists, isListField, showQueryError, somethingToMatch } from './query-in-place';
 
 /**
  * The form script of every page with a form it makes better (the landing page's signup form, the
@@ -101,7 +102,7 @@ async function preview(form: HTMLFormElement) {
   state.inFlight = null;
   const fields = previewFields(form);
   // Nothing to match yet: no request, the panel says what it will show.
-  if (typeof fields.keywords !== 'string' || !fields.keywords.trim()) {
+  if (!somethingToMatch(fields)) {
     region.removeAttribute('aria-busy');
     region.replaceChildren(line('hint', PREVIEW_IDLE));
     return;
@@ -110,6 +111,7 @@ async function preview(form: HTMLFormElement) {
   state.inFlight = controller;
   region.setAttribute('aria-busy', 'true');
   let html: string | null;
+  let answer: PreviewAnswer | null = null;
   try {
     const response = await fetch('/api/preview', {
       method: 'POST',
@@ -117,8 +119,8 @@ async function preview(form: HTMLFormElement) {
       body: JSON.stringify(fields),
       signal: controller.signal,
     });
-    const body = (await response.json()) as { html?: unknown } | null;
-    html = typeof body?.html === 'string' ? body.html : null;
+    answer = (await response.json()) as PreviewAnswer | null;
+    html = typeof answer?.html === 'string' ? answer.html : null;
   } catch {
     html = null;
   }
@@ -126,9 +128,20 @@ async function preview(form: HTMLFormElement) {
   if (state.inFlight !== controller) return;
   state.inFlight = null;
   region.removeAttribute('aria-busy');
+  queryAnswered(form, answer);
   // The server's rendering of the panel's content (every text escaped there); the region is aria-live.
   if (html === null) region.replaceChildren(line('field-error', PREVIEW_UNAVAILABLE));
   else region.innerHTML = html;
+}
+
+/** What POST /api/preview answers that the page reads: the panel, and a query's error with where it is. */
+type PreviewAnswer = { html?: unknown; preview?: unknown; fields?: { query?: unknown }; queryAt?: unknown };
+
+/** The query field hears the preview's verdict on it: an error in place, or none once it reads. */
+function queryAnswered(form: HTMLFormElement, answer: PreviewAnswer | null) {
+  const message = answer?.fields?.query;
+  if (typeof message === 'string') showQueryError(form, message, typeof answer?.queryAt === 'number' ? answer.queryAt : 0);
+  else if (answer?.preview) clearQueryError(form);
 }
 
 // ---------- "Did you mean …?" as the email field is left ----------
@@ -295,6 +308,8 @@ function changed(event: Event) {
   if (!isField(field)) return;
   if (isSignupEmail(field)) emailChanged(field);
   const form = previewFormOf(field);
+  // The two ways of saying it stay in step: the lists, edited, are the query.
+  if (form && isListField(field.name)) followLists(form);
   if (form && PREVIEWED.includes(field.name)) schedulePreview(form);
 }
 

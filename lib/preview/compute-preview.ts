@@ -3,6 +3,10 @@ import type { StoredPosting } from '../feeds/postings-collection';
 import { employerLine, formatBudget } from '../mail/compose-email';
 import { postingExcerpt } from '../mail/posting-excerpt';
 import { matchPostings } from '../matching/match-postings';
+import { matchQuery } from '../matching/query/evaluate-query';
+import { chosenCurrencyOf } from '../pay/minimum-pay';
+import { queryOf } from '../query/subscriber-query';
+import type { QueryNode } from '../query/query-tree';
 import { digestScheduleOf } from '../subscribers/subscriber';
 import { estimateEmails } from './estimate-emails';
 import type { PreviewInput } from './preview-input';
@@ -25,7 +29,7 @@ export function computePreview(input: { recent: RecentPostings; profile: Preview
     checked: recent.postings.length,
     truncated: recent.truncated,
     matched: matches.length,
-    top: best.slice(0, PREVIEW_TOP).map((m) => previewPosting(m.posting, m.score, m.reasons, profile.keywords)),
+    top: best.slice(0, PREVIEW_TOP).map((m) => previewPosting(m.posting, m.score, m.reasons, matchedWords(profile, m.posting))),
     estimate: estimateEmails({
       mode: profile.mode,
       schedule: digestScheduleOf(profile, input.defaultDigestHour),
@@ -34,7 +38,22 @@ export function computePreview(input: { recent: RecentPostings; profile: Preview
   };
 }
 
-function previewPosting(posting: StoredPosting, score: number, reasons: string[], keywords: readonly string[]): PreviewPosting {
+/**
+ * The words the query matched in a posting, for the panel to mark: the terms among the clauses that
+ * made it match (not those under a NOT, nor an OR's alternative that did not hold). A whole-text
+ * term is marked in the title and the excerpt, a `title:` one in the title; `company:` and the like
+ * name what the meta line shows, and remote and pay are no words.
+ */
+function matchedWords(profile: PreviewInput, posting: StoredPosting): PreviewPosting['marks'] {
+  const tree = queryOf(profile);
+  const matched = tree ? matchQuery(tree, posting, undefined, { currency: chosenCurrencyOf(profile.minPay) }).matched : [];
+  const termsIn = (fields: (string | null)[]) => [
+    ...new Set(matched.flatMap((node: QueryNode) => (node.kind === 'term' && fields.includes(node.field) ? [node.text] : []))),
+  ];
+  return { title: termsIn([null, 'title']), text: termsIn([null]) };
+}
+
+function previewPosting(posting: StoredPosting, score: number, reasons: string[], marks: PreviewPosting['marks']): PreviewPosting {
   const title = cardTitle(posting);
   return {
     id: posting.id,
@@ -43,9 +62,11 @@ function previewPosting(posting: StoredPosting, score: number, reasons: string[]
     source: posting.sightings?.[0]?.label ?? posting.source,
     employer: employerLine(posting),
     budget: formatBudget(posting.budget),
-    excerpt: postingExcerpt({ title, description: posting.description }, keywords),
+    // The excerpt centres on the words that matched, as an email's card centres on the keywords.
+    excerpt: postingExcerpt({ title, description: posting.description }, marks.text),
     score,
     reasons,
+    marks,
     seenAt: posting.fetchedAt.toISOString(),
   };
 }

@@ -2,6 +2,7 @@ import { describeEstimate } from './describe-estimate';
 import { PREVIEW_MAX_POSTINGS, PREVIEW_WINDOW_DAYS, type Preview } from './preview';
 import type { PreviewField, PreviewFieldErrors } from './preview-input';
 import { PREVIEW_IDLE, PREVIEW_UNAVAILABLE } from './preview-words';
+import { markedParts } from './marked-words';
 
 /**
  * The preview panel of the signup and preferences forms. One component for every way it is shown:
@@ -102,13 +103,19 @@ function PreviewResult({ preview }: { preview: Preview }) {
               <li key={posting.id}>
                 {posting.url ? (
                   <a href={posting.url} rel="noopener noreferrer nofollow" target="_blank">
-                    {posting.title}
+                    <Marked text={posting.title} words={posting.marks.title} />
                   </a>
                 ) : (
-                  <span>{posting.title}</span>
+                  <span>
+                    <Marked text={posting.title} words={posting.marks.title} />
+                  </span>
                 )}
                 <span className="preview-meta">{[posting.source, posting.employer, posting.budget].filter(Boolean).join(' · ')}</span>
-                {posting.excerpt ? <span className="preview-excerpt">{posting.excerpt}</span> : null}
+                {posting.excerpt ? (
+                  <span className="preview-excerpt">
+                    <Marked text={posting.excerpt} words={posting.marks.text} />
+                  </span>
+                ) : null}
                 {/* Why it matched, in the words an email uses: the score behind the order is no number a reader can weigh. */}
                 {posting.reasons.length > 0 ? <span className="preview-why">Why: {posting.reasons.join('; ')}</span> : null}
               </li>
@@ -118,4 +125,9 @@ function PreviewResult({ preview }: { preview: Preview }) {
       ) : null}
     </>
   );
+}
+
+/** A posting's text with the words its query matched in <mark>: text nodes and elements only, every word escaped by React. */
+function Marked({ text, words }: { text: string; words: readonly string[] }) {
+  return <>{markedParts(text, words).map((part, i) => (part.marked ? <mark key={i}>{part.text}</mark> : part.text))}</>;
 }

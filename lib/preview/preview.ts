@@ -55,6 +55,11 @@ export type PreviewPosting = {
   excerpt: string;
   score: number;
   reasons: string[];
+  /**
+   * The words its query matched, to be marked in the title and the excerpt: the terms of the
+   * clauses that made it match (matchQuery's `matched`), `title:` ones for the title only.
+   */
+  marks: { title: string[]; text: string[] };
   /** ISO instant Scout first stored it. */
   seenAt: string;
 };

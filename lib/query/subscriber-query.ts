@@ -136,7 +136,7 @@ export function resolveProfileQuery(
   posted: { keywords: string[]; excludes: string[]; query?: string | null },
   stored?: QueryProfile,
 ): ResolvedQuery {
-  const written = posted.query?.trim() ?? '';
+  const written = saysTheLists(posted) ? '' : (posted.query?.trim() ?? '');
   const storedText = stored ? queryTextOf(stored) : '';
   if (written !== '' && written !== storedText) {
     const parsed = storedQueryOf({ ...posted, query: written });
@@ -151,5 +151,13 @@ export function resolveProfileQuery(
     stored: { query: keywordQueryText(posted.keywords, posted.excludes), keywords: posted.keywords, excludes: posted.excludes },
   };
 }
+
+/**
+ * The written query is the lists' own canonical text: what a page's script writes into the
+ * "Advanced" field as the keywords are typed. It is read as the lists, not parsed: the lists' bounds
+ * (25 and 25) are above a typed query's, and a list's error belongs to the list's field.
+ */
+export const saysTheLists = (posted: { keywords: string[]; excludes: string[]; query?: string | null }) =>
+  posted.keywords.length > 0 && posted.query?.trim() === keywordQueryText(posted.keywords, posted.excludes);
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { firstErrorPerField, nothingToLookFor, preferenceShape } from './preference-fields';
+import { firstErrorPerField, nothingToLookFor, preferenceShape, splitKeywordList } from './preference-fields';
 import { parseQuery } from '../query/parse-query';
 import { subscriberInputSchema } from './subscriber';
 import { MIN_PAY_INPUT_FIELDS, withMinPay } from '../pay/minimum-pay';
-import { resolveProfileQuery } from '../query/subscriber-query';
+import { resolveProfileQuery, saysTheLists } from '../query/subscriber-query';
 
 /**
  * POST /api/signup, validated at the boundary. The same fields arrive as JSON (lists as arrays or
@@ -66,7 +66,16 @@ export const signupSchema = z
   .superRefine(
     (form, ctx) => {
       // Nothing is stored at a signup: a written query is the subscription, and must parse.
-      const written = form.query?.trim();
+      // The lists' own text (a page's script keeps the field in step with them) is read as the lists.
+      // A list whose own field failed is still its text here: split as typed, so its error stays its own.
+      const listOf = (value: unknown): string[] =>
+        Array.isArray(value)
+          ? splitKeywordList(value.filter((item) => typeof item === 'string'))
+          : typeof value === 'string'
+            ? splitKeywordList(value)
+            : [];
+      const lists = { keywords: listOf(form.keywords), excludes: listOf(form.excludes), query: form.query };
+      const written = saysTheLists(lists) ? '' : form.query?.trim();
       const parsed = written ? parseQuery(written) : null;
       if (parsed && !parsed.ok) ctx.addIssue({ code: 'custom', path: ['query'], message: parsed.error.message });
     },

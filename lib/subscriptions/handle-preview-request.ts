@@ -60,7 +60,8 @@ type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
 /**
  * POST /api/preview: what the signup form's fields would have matched over the last week
  * (lib/preview). JSON in, JSON out for the forms' scripts: `{ preview, html }` (html: the panel's
- * content, rendered by its component), 400 with field errors, 429 with Retry-After. A form post —
+ * content, rendered by its component), 400 with field errors (and `queryAt`, where a query that
+ * does not parse goes wrong), 429 with Retry-After. A form post —
  * the signup form's Preview button without JavaScript — gets the signup page again, everything as
  * typed, with the panel filled in. Reads at most PREVIEW_MAX_POSTINGS postings; writes nothing but
  * its rate-limit counter.
@@ -81,7 +82,7 @@ export async function handlePreviewRequest(request: Request, deps: PreviewReques
 
   const body = decode(read.text, isForm);
   const values = isForm ? signupFormValuesOf(body as Record<string, string | string[]>) : emptySignupValues;
-  const answer = (status: number, panel: PreviewPanelState, extra: { fields?: object; retryAfterSec?: number } = {}) =>
+  const answer = (status: number, panel: PreviewPanelState, extra: AnswerExtra = {}) =>
     isForm
       ? signupPreviewPage({
           status,
@@ -95,7 +96,7 @@ export async function handlePreviewRequest(request: Request, deps: PreviewReques
       : jsonAnswer(status, panel, extra);
 
   const parsed = parsePreview(body);
-  if (!parsed.ok) return answer(400, invalidPreview(parsed.fields), { fields: parsed.fields });
+  if (!parsed.ok) return answer(400, invalidPreview(parsed.fields), { fields: parsed.fields, queryAt: parsed.queryAt });
   try {
     const outcome = await runPreview(deps, { clientAddress: clientAddressOf(request, deps.config), profile: parsed.input });
     if (outcome.kind === 'rate-limited') {
@@ -123,7 +124,10 @@ function decode(text: string, isForm: boolean): unknown {
   }
 }
 
-async function jsonAnswer(status: number, panel: PreviewPanelState, extra: { fields?: object; retryAfterSec?: number }): Promise<Response> {
+/** `queryAt`: where in the written query its error is (UTF-16 units of the trimmed text), for the page to mark it. */
+type AnswerExtra = { fields?: object; queryAt?: number; retryAfterSec?: number };
+
+async function jsonAnswer(status: number, panel: PreviewPanelState, extra: AnswerExtra): Promise<Response> {
   const html = await renderPreviewBody(panel);
   const body =
     panel.kind === 'shown'
@@ -132,7 +136,12 @@ async function jsonAnswer(status: number, panel: PreviewPanelState, extra: { fie
         ? { error: 'too many previews from your network; try again later', retryAfterSec: panel.retryAfterSec, html }
         : panel.kind === 'busy'
           ? { error: 'previews are busy for everyone; try again later', retryAfterSec: panel.retryAfterSec, html }
-          : { error: 'invalid preview', fields: extra.fields ?? {}, html };
+          : {
+              error: 'invalid preview',
+              fields: extra.fields ?? {},
+              ...(extra.queryAt !== undefined ? { queryAt: extra.queryAt } : {}),
+              html,
+            };
   return Response.json(body, {
     status,
     headers: { 'cache-control': 'no-store', ...(extra.retryAfterSec ? { 'retry-after': String(extra.retryAfterSec) } : {}) },

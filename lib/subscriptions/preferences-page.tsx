@@ -13,6 +13,7 @@ import {
 } from '../subscribers/preferences-schema';
 import type { Subscriber } from '../subscribers/subscriber';
 import { queryTextOf } from '../query/subscriber-query';
+import { AdvancedQueryNote, QueryField } from './query-field';
 import { COMMON_CURRENCIES, minPayFormValues } from '../pay/minimum-pay';
 import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import { ArchiveLinksSection, type ArchiveLinks } from '../archive/archive-links';
@@ -203,7 +204,7 @@ function ErrorSummary({ fieldsInError, errors }: { fieldsInError: PreferenceFiel
   );
 }
 
-/** What to match: the keywords a posting must mention, and the excludes it must not. */
+/** What to match: the keywords a posting must mention, the excludes it must not, and the query they are (to write by hand). */
 function WhatToMatchFields({ values, errors }: FieldsProps) {
   return (
     <>
@@ -213,7 +214,6 @@ function WhatToMatchFields({ values, errors }: FieldsProps) {
         error={errors.keywords}
         hint={`Postings that mention any of these. Separate them with commas or new lines; up to ${MAX_KEYWORDS}, each up to ${MAX_KEYWORD_LENGTH} characters.`}
         multiline
-        required
       />
       <TextField
         field="excludes"
@@ -222,6 +222,8 @@ function WhatToMatchFields({ values, errors }: FieldsProps) {
         hint={`Optional. Scout skips postings that mention any of these; up to ${MAX_EXCLUDES}.`}
         multiline
       />
+      <AdvancedQueryNote id="query-note" query={values.query} />
+      <QueryField id="query" value={values.query} error={errors.query} />
     </>
   );
 }

@@ -11,6 +11,8 @@ export type SignupFormValues = {
   email: string;
   keywords: string;
   excludes: string;
+  /** The "Advanced" field as typed; '' says the lists are the query. */
+  query: string;
   minFixed: string;
   minHourly: string;
   minYearly: string;
@@ -28,6 +30,7 @@ export const emptySignupValues: SignupFormValues = {
   email: '',
   keywords: '',
   excludes: '',
+  query: '',
   minFixed: '',
   minHourly: '',
   minYearly: '',
@@ -50,6 +53,7 @@ export function signupFormValuesOf(body: Record<string, string | string[] | unde
     email: text(body.confirmedEmail, '') || text(body.email, ''),
     keywords: text(body.keywords),
     excludes: text(body.excludes),
+    query: text(body.query, ' '),
     // An old form's minBudget is shown as the fixed minimum it means.
     minFixed: text(body.minFixed, '') || text(body.minBudget, ''),
     minHourly: text(body.minHourly, ''),

@@ -1,9 +1,9 @@
 import type { SignupFormValues } from './signup-form-values';
-import type { ReactNode } from 'react';
 import type { SignupField, SignupFieldErrors } from '../subscribers/signup-schema';
 import { EMAIL_SUGGESTION_WORDS as WORDS } from './email-suggestion-words';
 import { ABOUT_HINT, MAX_ABOUT_LENGTH } from '../subscribers/fit-profile';
 import { PreviewPanel, type PreviewPanelState } from '../preview/preview-panel';
+import { described, FieldError, id, Optional, sentence, WhatToMatchFields, type FieldsProps } from './signup-fields';
 import { COMMON_CURRENCIES } from '../pay/minimum-pay';
 import { MINIMUM_PAY_FIELDS, MINIMUM_PAY_WORDS } from '../pay/minimum-pay-words';
 import {
@@ -49,6 +49,7 @@ const ORDER: SignupField[] = [
   'email',
   'keywords',
   'excludes',
+  'query',
   'minFixed',
   'minHourly',
   'minYearly',
@@ -61,45 +62,10 @@ const ORDER: SignupField[] = [
   'weekdays',
   'weeklyDay',
 ];
-const id = (field: string) => `signup-${field}`;
 
 /** The select's currencies: the common ones, and one sent back that is not among them. */
 const currencyChoices = (chosen: string): string[] =>
   (COMMON_CURRENCIES as readonly string[]).includes(chosen) || !chosen ? [...COMMON_CURRENCIES] : [...COMMON_CURRENCIES, chosen];
-const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
-
-function FieldError({ field, errors }: { field: SignupField; errors: SignupFieldErrors }) {
-  const message = errors[field];
-  if (!message) return null;
-  return (
-    <p id={`${id(field)}-error`} className="field-error">
-      <span className="visually-hidden">Error: </span>
-      {sentence(message)}
-    </p>
-  );
-}
-
-/** aria-invalid and aria-describedby for a control: its hint, then its error when it has one. */
-function described(field: SignupField, errors: SignupFieldErrors, options: { hint?: boolean; autoFocus?: boolean }) {
-  const ids = [options.hint ? `${id(field)}-hint` : null, errors[field] ? `${id(field)}-error` : null].filter(Boolean);
-  return {
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': ids.length > 0 ? ids.join(' ') : undefined,
-    autoFocus: options.autoFocus || undefined,
-  };
-}
-
-function Optional({ children }: { children: ReactNode }) {
-  return (
-    <>
-      {children} <span className="optional">(optional)</span>
-    </>
-  );
-}
-
-/** What every field of the form needs: the values to show, the errors, and whether it takes focus. */
-type FieldsProps = { values: SignupFormValues; errors: SignupFieldErrors; focus: (field: SignupField) => boolean };
-
 export function SignupFormView({
   values,
   errors,
@@ -154,45 +120,6 @@ function EmailField({ values, errors, focus, suggestion }: FieldsProps & { sugge
       />
       {suggestion ? <EmailSuggestionBox suggestion={suggestion} /> : <FieldError field="email" errors={errors} />}
     </div>
-  );
-}
-
-/** What to match: the keywords a posting must mention, and the excludes it must not. */
-function WhatToMatchFields({ values, errors, focus }: FieldsProps) {
-  return (
-    <>
-      <div className="field">
-        <label htmlFor={id('keywords')}>Keywords</label>
-        <p id={`${id('keywords')}-hint`} className="hint">
-          Commas or new lines between them; phrases are fine. For example: react, next.js, firestore.
-        </p>
-        <textarea
-          id={id('keywords')}
-          name="keywords"
-          rows={2}
-          required
-          defaultValue={values.keywords}
-          {...described('keywords', errors, { hint: true, autoFocus: focus('keywords') })}
-        />
-        <FieldError field="keywords" errors={errors} />
-      </div>
-      <div className="field">
-        <label htmlFor={id('excludes')}>
-          <Optional>Excludes</Optional>
-        </label>
-        <p id={`${id('excludes')}-hint`} className="hint">
-          Postings that mention any of these are skipped. For example: wordpress, unpaid.
-        </p>
-        <textarea
-          id={id('excludes')}
-          name="excludes"
-          rows={2}
-          defaultValue={values.excludes}
-          {...described('excludes', errors, { hint: true, autoFocus: focus('excludes') })}
-        />
-        <FieldError field="excludes" errors={errors} />
-      </div>
-    </>
   );
 }
 

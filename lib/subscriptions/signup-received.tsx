@@ -72,6 +72,8 @@ function HiddenSignup({ email, values }: { email: string; values: SignupFormValu
   hidden('confirmedEmail', email);
   hidden('keywords', values.keywords);
   hidden('excludes', values.excludes);
+  // A written query is the subscription: a resend without it would sign up for its words alone.
+  if (values.query) hidden('query', values.query);
   hidden('minFixed', values.minFixed);
   hidden('minHourly', values.minHourly);
   hidden('minYearly', values.minYearly);

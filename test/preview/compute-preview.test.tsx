@@ -107,6 +107,46 @@ describe('computePreview: the run’s matching over the window’s postings', ()
   });
 });
 
+describe('the words a card marks: what its query matched', () => {
+  const marksFor = (query: string, posting: Partial<StoredPosting>) =>
+    computePreview({ recent: recent([stored({ hoursAgo: 1, ...posting })]), profile: profile({ query }), defaultDigestHour: 8 }).top[0]
+      ?.marks;
+
+  it('the terms of the clauses that held: not an OR’s alternative that did not, nor anything left out', () => {
+    expect(marksFor('(react OR vue) -php', { title: 'React developer', description: 'no php here, honest' })).toBeUndefined();
+    expect(marksFor('(react OR vue) -wordpress', { title: 'React developer', description: 'React and TypeScript' })).toEqual({
+      title: ['react'],
+      text: ['react'],
+    });
+  });
+
+  it('a title: term in the title only; company:, remote and pay mark nothing', () => {
+    expect(
+      marksFor('title:rust company:acme remote:yes rate>=60', {
+        title: 'Rust engineer',
+        company: 'Acme',
+        remote: true,
+        description: 'Rust at Acme',
+        budget: { amount: 80, currency: 'USD', kind: 'hourly' },
+      }),
+    ).toEqual({ title: ['rust'], text: [] });
+  });
+
+  it('the excerpt centres on the matched words, as an email’s card centres on the keywords', () => {
+    const story = 'Our company story goes on. '.repeat(200);
+    const postings = [
+      stored({ hoursAgo: 1, title: 'Platform engineer', description: `${story}Requirements: Terraform and AWS. ${story}` }),
+    ];
+    const preview = computePreview({
+      recent: recent(postings),
+      profile: profile({ query: 'title:platform terraform' }),
+      defaultDigestHour: 8,
+    });
+    expect(preview.top[0].excerpt).toMatch(/^… .*Requirements: Terraform and AWS\. .* …$/);
+    expect(preview.top[0].marks).toEqual({ title: ['platform', 'terraform'], text: ['terraform'] });
+  });
+});
+
 describe('the preview panel: each card as an email would show it', () => {
   it('shows a Gigboard posting without the feed’s noise, and why it matched in words, never a bare score', async () => {
     const [sample] = readFeed(await readSampleFeed(), { source: 'sample', baseUrl: 'http://127.0.0.1:3030/sample.xml' }).postings;

@@ -108,7 +108,7 @@ describe('the preview runs the matching over the stored postings of the last 7 d
     // The panel's own markup, for the preferences page's script: every posting's text escaped by React.
     expect(sent.json.html).toContain('<strong>3 postings</strong> of the last 7 days would have matched');
     expect(sent.json.html).toContain('About 2 emails a week');
-    expect(sent.json.html).toContain('React developer &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(sent.json.html).toContain('<mark>React</mark> developer &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(sent.json.html).not.toContain('<script');
   });
 
@@ -345,6 +345,76 @@ describe('the window-read budget bounds every instance together', () => {
   });
 });
 
+describe('a written query', () => {
+  it('is previewed as saving would store it: its matches, their reasons naming the clauses, the matched words marked and escaped', async () => {
+    await store(h.db, [
+      posting({ title: 'Senior <b>React</b> engineer', fetchedAt: ago(1), remote: true, description: 'Our React & TypeScript front end.' }),
+      posting({ title: 'Vue developer', fetchedAt: ago(2), location: 'Remote (EU)' }),
+      posting({ title: 'React on WordPress', fetchedAt: ago(3), remote: true }),
+      posting({ title: 'React developer, Berlin office', fetchedAt: ago(4), remote: false }),
+      posting({ title: 'Backend engineer', fetchedAt: ago(5), remote: true, description: 'behind a react app' }),
+    ]);
+    const sent = await preview({ keywords: '', query: 'title:(react OR vue) remote:yes -wordpress', mode: 'instant' });
+    expect(sent.status).toBe(200);
+    const shown = sent.json.preview as Preview;
+    expect(shown.matched).toBe(2);
+    const byTitle = Object.fromEntries(shown.top.map((p) => [p.title, p]));
+    expect(byTitle['Senior <b>React</b> engineer']).toMatchObject({ marks: { title: ['react'], text: [] } });
+    expect(byTitle['Senior <b>React</b> engineer'].reasons).toEqual(expect.arrayContaining(['matched title:react', 'matched remote:yes']));
+    expect(byTitle['Vue developer']).toMatchObject({ marks: { title: ['vue'], text: [] } });
+    // The words marked in the panel, every posting's text escaped around them.
+    expect(sent.json.html).toContain('Senior &lt;b&gt;<mark>React</mark>&lt;/b&gt; engineer');
+    expect(sent.json.html).toContain('<mark>Vue</mark> developer');
+    expect(sent.json.html).not.toContain('<b>');
+    // A title: term marks the title only, not the same word in the text.
+    expect(sent.json.html).toContain('Our React &amp; TypeScript front end.');
+  });
+
+  it('keywords mark their words in the title and the excerpt', async () => {
+    await store(h.db, [posting({ title: 'Rust engineer', fetchedAt: ago(1), description: 'Rust services, some Go and rust-analyzer.' })]);
+    const sent = await preview({ keywords: 'rust, kotlin', mode: 'instant' });
+    expect(sent.json.preview.top[0].marks).toEqual({ title: ['rust'], text: ['rust'] });
+    expect(sent.json.html).toContain('<mark>Rust</mark> engineer');
+    expect(sent.json.html).toContain('<mark>Rust</mark> services, some Go and <mark>rust</mark>-analyzer.');
+  });
+
+  it('one that does not parse: 400 with the field’s message and where it goes wrong, nothing read', async () => {
+    const counter = instrumentFirestore();
+    let sent: Answer;
+    try {
+      sent = await preview({ keywords: 'react', query: '  react (vue OR angular', mode: 'instant' });
+      expect(counter.snapshot()).toMatchObject({ reads: 0, writes: 0 });
+    } finally {
+      counter.restore();
+    }
+    expect(sent.status).toBe(400);
+    expect(sent.json).toMatchObject({ error: 'invalid preview', fields: { query: '`(` at 6 is never closed' }, queryAt: 6 });
+    expect(sent.json.html).toContain('No preview yet. Query: `(` at 6 is never closed.');
+    // Another field's error carries no position.
+    const other = await preview({ keywords: 'react', query: 'react', mode: 'hourly' });
+    expect(other.status).toBe(400);
+    expect(other.json).not.toHaveProperty('queryAt');
+  });
+
+  it('the lists’ own text, as the form script writes it, previews as the lists even above a typed query’s 30 clauses', async () => {
+    await store(h.db, [posting({ title: 'word7 developer', fetchedAt: ago(1) })]);
+    const keywords = Array.from({ length: 25 }, (_, i) => `word${i}`);
+    const excludes = Array.from({ length: 10 }, (_, i) => `not${i}`);
+    const query = `${keywords.join(' OR ')} ${excludes.map((e) => `-${e}`).join(' ')}`;
+    const sent = await preview({ keywords: keywords.join(', '), excludes: excludes.join(', '), query, mode: 'instant' });
+    expect(sent.status).toBe(200);
+    expect(sent.json.preview.matched).toBe(1);
+  });
+
+  it('a form post with a query that does not parse: the signup page, the error under the field and what it is at marked', async () => {
+    const page = await preview({ email: '', keywords: '', query: 'react <b>', mode: 'instant' }, { form: true });
+    expect(page.status).toBe(400);
+    expect(page.text).toMatch(/<p id="signup-query-error" class="field-error">.*`&lt;b&gt;` at 6: each term may use only/);
+    expect(page.text).toContain('<code>react <mark>&lt;b&gt;</mark></code>');
+    expect(page.text).not.toContain('<b>');
+  });
+});
+
 describe('what a preview refuses', () => {
   it('bad fields: 400 with the same message per field as signup, and nothing read or written', async () => {
     const counter = instrumentFirestore();
@@ -429,7 +499,7 @@ describe('the Preview buttons without JavaScript', () => {
     expect(page.text).toMatch(/<input[^>]*id="signup-weekdays-wed"[^>]*checked=""/);
     expect(page.text).not.toMatch(/<input[^>]*id="signup-weekdays-tue"[^>]*checked=""/);
     expect(page.text).toContain('<strong>1 posting</strong> of the last 7 days would have matched.');
-    expect(page.text).toContain('Svelte &amp; &lt;b&gt;TypeScript&lt;/b&gt; role');
+    expect(page.text).toContain('<mark>Svelte</mark> &amp; &lt;b&gt;<mark>TypeScript</mark>&lt;/b&gt; role');
     expect(page.text).toContain('About 1 email a week');
     expect(page.text).not.toContain('<script');
     expect((await h.db.collection('users').get()).size).toBe(0);
@@ -472,7 +542,7 @@ describe('the Preview buttons without JavaScript', () => {
     expect(response.status).toBe(200);
     expect(html).toMatch(/<textarea[^>]*name="keywords"[^>]*>kotlin<\/textarea>/);
     expect(html).toContain('<strong>1 posting</strong> of the last 7 days would have matched.');
-    expect(html).toContain('Kotlin developer');
+    expect(html).toContain('<mark>Kotlin</mark> developer');
     expect(html).toContain('About 1 email a week: your weekly digest.');
     // Still what is stored, in words; nothing saved.
     expect(html).toContain('Scout sends you an email as soon as a posting fits.');
