@@ -1,19 +1,18 @@
 /**
- * The parts of npm run bench:query (query-match.ts) a test can run on tiny sizes: subscribers'
- * queries generated from the bench vocabulary, the same subscribers as today's keyword profiles, and
- * one matching pass of queries through the keyword lookup (their index terms as keywords, the scans
- * checked against every posting).
+ * The subscribers of npm run bench:query and bench:query-store (query-match.ts, query-store.ts), on
+ * any size a test can run: queries generated from the bench vocabulary, each subscriber as a profile
+ * with that query (what matchPostings decides on, as a run reads it from the store) and the same
+ * subscriber as today's keyword profile; and the real corpus postings both benches match.
  */
 import type { Posting } from '../../lib/feeds/posting';
-import { buildKeywordLookup, type MatchProfile } from '../../lib/matching/keyword-lookup';
-import { matchQuery, readQueryText } from '../../lib/matching/query/evaluate-query';
-import { indexTermsOf } from '../../lib/matching/query/index-terms';
+import type { MatchProfile } from '../../lib/matching/keyword-lookup';
 import { parseQuery } from '../../lib/query/parse-query';
 import { printQuery } from '../../lib/query/print-query';
 import type { QueryNode } from '../../lib/query/query-tree';
-import type { PatternCache } from '../../lib/matching/posting-text';
+import { keywordQueryText, simpleFormOf } from '../../lib/query/subscriber-query';
 import { NO_MIN_PAY } from '../../lib/pay/minimum-pay';
 import { EXCLUDES, seededRandom, VOCABULARY } from './bench-vocabulary';
+import { readCorpusPostings } from './corpus-postings';
 
 const ROLES = ['senior engineer', 'engineer', 'developer', 'designer', 'manager', 'analyst', 'lead', 'staff', 'writer'];
 const PLACES = ['berlin', 'london', 'new york', 'europe', 'usa', 'canada', 'remote'];
@@ -85,58 +84,34 @@ export function benchQueries(count: number, seed = 42): QuerySubscriber[] {
   });
 }
 
-/** The terms a query looks for in the whole text, apart from those under a NOT (which are its excludes). */
-function termsOf(node: QueryNode, negated: boolean, into: { keywords: Set<string>; excludes: Set<string> }): void {
-  if (node.kind === 'term' && (node.field === null || node.field === 'title')) (negated ? into.excludes : into.keywords).add(node.text);
-  else if (node.kind === 'not') termsOf(node.part, !negated, into);
-  else if (node.kind === 'and' || node.kind === 'or') for (const part of node.parts) termsOf(part, negated, into);
-}
+export type BenchProfile = MatchProfile & { id: string };
 
 /**
- * The same subscribers as today's keyword profiles: every term a query looks for as a keyword, every
- * term under a NOT as an exclude (a query of only remote, pay and other fields keeps no keyword, and
- * today's lookup never offers it a posting).
+ * Each subscriber twice: `queries`, with their query's printed text as `query` and the lists the
+ * simple form shows of it (simpleFormOf), as the store holds a written query; and `keywords`, the
+ * same subscriber as today's keyword subscription of those lists, with their canonical text (a query
+ * of only fields, remote and pay keeps no keyword: as a keyword profile it has no query and never
+ * matches).
  */
-export function keywordProfiles(queries: QuerySubscriber[]): (MatchProfile & { id: string })[] {
-  return queries.map(({ id, tree }) => {
-    const terms = { keywords: new Set<string>(), excludes: new Set<string>() };
-    termsOf(tree, false, terms);
-    return { id, keywords: [...terms.keywords], excludes: [...terms.excludes], minPay: NO_MIN_PAY };
+export function benchProfiles(queries: QuerySubscriber[]): { queries: BenchProfile[]; keywords: BenchProfile[] } {
+  const forms = queries.map(({ id, tree }) => ({ id, text: printQuery(tree), ...simpleFormOf(tree) }));
+  return {
+    queries: forms.map(({ id, text, keywords, excludes }) => ({ id, keywords, excludes, minPay: NO_MIN_PAY, query: text })),
+    keywords: forms.map(({ id, keywords, excludes }) => ({
+      id,
+      keywords,
+      excludes,
+      minPay: NO_MIN_PAY,
+      ...(keywords.length > 0 ? { query: keywordQueryText(keywords, excludes) } : {}),
+    })),
+  };
+}
+
+/** The first `count` corpus postings with a text, taken again (with new ids) when the corpus has fewer. */
+export async function benchPostings(count: number): Promise<Posting[]> {
+  const corpus = (await readCorpusPostings()).flatMap((file) => file.postings).filter((p) => p.description !== '');
+  return Array.from({ length: count }, (_, i) => {
+    const posting = corpus[i % corpus.length];
+    return i < corpus.length ? posting : { ...posting, id: `${posting.id}#${Math.floor(i / corpus.length)}` };
   });
-}
-
-type Indexed = MatchProfile & { of: QuerySubscriber };
-
-/** Queries filed as matching will file them: under their index terms in the real keyword lookup, or as scans. */
-export function indexQueries(queries: QuerySubscriber[]) {
-  const indexed: Indexed[] = [];
-  const scans: QuerySubscriber[] = [];
-  for (const query of queries) {
-    const index = indexTermsOf(query.tree);
-    if (index.kind === 'scan') scans.push(query);
-    else indexed.push({ keywords: index.terms, excludes: [], minPay: NO_MIN_PAY, of: query });
-  }
-  return { lookup: buildKeywordLookup(indexed), scans };
-}
-
-export type QueryPass = { matches: { posting: string; subscriber: string }[]; candidates: number; scanChecks: number };
-
-/**
- * One matching pass: for each posting, the queries the lookup offers and every scan, the posting read
- * once for all of them (one pattern cache for the pass), each candidate decided by matchQuery.
- * `only: 'scans'` checks the scans alone, to state what they cost.
- */
-export function matchQueries(postings: Posting[], index: ReturnType<typeof indexQueries>, only?: 'scans'): QueryPass {
-  const patterns: PatternCache = new Map();
-  const pass: QueryPass = { matches: [], candidates: 0, scanChecks: 0 };
-  for (const posting of postings) {
-    const text = readQueryText(posting, patterns);
-    const offered = only === 'scans' ? [] : index.lookup.candidatesFor(posting).map((entry) => entry.of);
-    pass.candidates += offered.length + index.scans.length;
-    pass.scanChecks += index.scans.length;
-    for (const query of [...offered, ...index.scans]) {
-      if (matchQuery(query.tree, posting, text).matches) pass.matches.push({ posting: posting.id, subscriber: query.id });
-    }
-  }
-  return pass;
 }

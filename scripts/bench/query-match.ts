@@ -1,25 +1,27 @@
 /**
  * npm run bench:query — matching subscribers' search queries in memory, beside today's keywords, over
- * the real corpus (test/feeds/adapters/corpus, read by the real adapters). Pure CPU, no emulator: the
- * store's reads come when queries are wired into the run.
+ * the real corpus (test/feeds/adapters/corpus, read by the real adapters). Pure CPU, no emulator:
+ * npm run bench:query-store (query-store.ts) measures the same subscribers read from the store.
  *
  * - Parsing: each subscriber's query of 3 to 10 clauses (terms, phrases, OR, NOT, title:, location:,
  *   company:, remote:, rate>= and salary>=) generated as text and parsed; time per query.
- * - Today: the same subscribers as keyword profiles (their queries' terms as keywords, the terms under
- *   a NOT as excludes) through matchPostings; and bench:match's index (1–5 keywords each) beside them.
- * - Queries: each filed under its index terms in the real keyword lookup, or as a scan checked against
- *   every posting; per posting, the candidates read the posting once and matchQuery decides each.
+ * - Queries: each subscriber as a profile with their query's text, through matchPostings as a run
+ *   matches them (the keyword lookup files each query under its index terms, or offers it every
+ *   posting as a scan; scorePosting decides on the tree).
+ * - Today: the same subscribers as keyword profiles (the lists simpleFormOf shows of their query,
+ *   with their canonical text) through the same matchPostings; and bench:match's index (1–5 keywords
+ *   each) beside them.
  *
  * Options: --subscribers N (10000), --postings N (500), --repeats N (9).
  */
 import { parseArgs } from 'node:util';
-import type { Posting } from '../../lib/feeds/posting';
 import { parseQuery } from '../../lib/query/parse-query';
+import { queryOf } from '../../lib/query/subscriber-query';
 import { matchPostings } from '../../lib/matching/match-postings';
-import { buildKeywordLookup } from '../../lib/matching/keyword-lookup';
+import { buildKeywordLookup, type MatchProfile } from '../../lib/matching/keyword-lookup';
+import { indexTermsOf } from '../../lib/matching/query/index-terms';
 import { keywordSubscribers } from './bench-vocabulary';
-import { readCorpusPostings } from './corpus-postings';
-import { benchQueries, clauseCount, indexQueries, keywordProfiles, matchQueries } from './query-bench';
+import { benchPostings, benchProfiles, benchQueries, clauseCount } from './query-bench';
 
 const { values } = parseArgs({
   options: {
@@ -34,15 +36,6 @@ const REPEATS = Number(values.repeats);
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
-
-/** The first `count` corpus postings with a text, taken again (with new ids) when the corpus has fewer. */
-async function benchPostings(count: number): Promise<Posting[]> {
-  const corpus = (await readCorpusPostings()).flatMap((file) => file.postings).filter((p) => p.description !== '');
-  return Array.from({ length: count }, (_, i) => {
-    const posting = corpus[i % corpus.length];
-    return i < corpus.length ? posting : { ...posting, id: `${posting.id}#${Math.floor(i / corpus.length)}` };
-  });
-}
 
 /** Milliseconds of one pass, the median over REPEATS, the passes taking turns so a shared machine slows them alike. */
 function timePasses(passes: (() => unknown)[]): number[] {
@@ -75,56 +68,46 @@ async function main() {
       `(generated, parsed and printed back in ${generated.toFixed(0)} ms)`,
   );
 
-  const profiles = keywordProfiles(queries);
+  const profiles = benchProfiles(queries);
   const today = keywordSubscribers(SUBSCRIBERS);
-  started = process.hrtime.bigint();
-  const index = indexQueries(queries);
-  const indexMs = ms(started);
-  const keywordMatches = matchPostings(postings, profiles).length;
-  const candidatesOf = (lookup: { candidatesFor(posting: Posting): unknown[] }) =>
-    (postings.reduce((total, posting) => total + lookup.candidatesFor(posting).length, 0) / postings.length).toFixed(0);
-  const todayMatches = matchPostings(postings, today).length;
-  const full = matchQueries(postings, index);
-  const scansOnly = matchQueries(postings, index, 'scans');
-  const [todayTime, keywordTime, queryTime, scanTime] = timePasses([
-    () => matchPostings(postings, today),
-    () => matchPostings(postings, profiles),
-    () => matchQueries(postings, index),
-    () => matchQueries(postings, index, 'scans'),
-  ]);
+  const scans = profiles.queries.filter((profile) => {
+    const tree = queryOf(profile);
+    return tree !== null && indexTermsOf(tree).kind === 'scan';
+  });
+  const candidatesOf = (subscribers: MatchProfile[]) => {
+    const lookup = buildKeywordLookup(subscribers);
+    return (postings.reduce((total, posting) => total + lookup.candidatesFor(posting).length, 0) / postings.length).toFixed(0);
+  };
+  const rows: [string, MatchProfile[]][] = [
+    ["keywords, 1–5 each (bench:match's index)", today],
+    ["keywords: the queries' lists (today)", profiles.keywords],
+    ['queries', profiles.queries],
+    ['  of which scans', scans],
+  ];
+  const times = timePasses(
+    rows.map(
+      ([, subscribers]) =>
+        () =>
+          matchPostings(postings, subscribers),
+    ),
+  );
+  const [todayTime, keywordTime, queryTime, scanTime] = times;
 
   const per = (total: number) => (total / postings.length).toFixed(3);
-  console.log(`\nMatching, per posting (median of ${REPEATS} passes over ${postings.length} postings):`);
-  console.table([
-    {
-      what: "keywords, 1–5 each (bench:match's index)",
-      'ms per posting': per(todayTime),
-      'candidates per posting': candidatesOf(buildKeywordLookup(today)),
-      matches: todayMatches,
-    },
-    {
-      what: "keywords: the queries' terms",
-      'ms per posting': per(keywordTime),
-      'candidates per posting': candidatesOf(buildKeywordLookup(profiles)),
-      matches: keywordMatches,
-    },
-    {
-      what: 'queries',
-      'ms per posting': per(queryTime),
-      'candidates per posting': (full.candidates / postings.length).toFixed(0),
-      matches: full.matches.length,
-    },
-    {
-      what: '  of which scans',
-      'ms per posting': per(scanTime),
-      'candidates per posting': (scansOnly.candidates / postings.length).toFixed(0),
-      matches: scansOnly.matches.length,
-    },
-  ]);
+  console.log(`\nMatching through matchPostings, per posting (median of ${REPEATS} passes over ${postings.length} postings):`);
+  console.table(
+    rows.map(([what, subscribers], i) => ({
+      what,
+      subscribers: subscribers.length,
+      'ms per posting': per(times[i]),
+      'candidates per posting': candidatesOf(subscribers),
+      matches: matchPostings(postings, subscribers).length,
+    })),
+  );
   console.log(
-    `scans: ${index.scans.length} of ${queries.length} queries (${((100 * index.scans.length) / queries.length).toFixed(1)}%), ` +
-      `${((100 * scanTime) / queryTime).toFixed(0)}% of the query time; index built in ${indexMs.toFixed(0)} ms; ` +
-      `query/keyword time ${(queryTime / keywordTime).toFixed(2)}× (their terms), ${(queryTime / todayTime).toFixed(2)}× (bench:match's index)`,
+    `scans: ${scans.length} of ${queries.length} queries (${((100 * scans.length) / queries.length).toFixed(1)}%), ` +
+      `${((100 * scanTime) / queryTime).toFixed(0)}% of the query time; ` +
+      `query/keyword time ${(queryTime / keywordTime).toFixed(2)}× (their lists), ${(queryTime / todayTime).toFixed(2)}× (bench:match's index)`,
   );
 }
 

@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Posting } from '../../lib/feeds/posting';
-import { matchQuery } from '../../lib/matching/query/evaluate-query';
+import { buildKeywordLookup } from '../../lib/matching/keyword-lookup';
+import { matchPostings } from '../../lib/matching/match-postings';
+import { scorePosting } from '../../lib/matching/score-posting';
 import { parseQuery } from '../../lib/query/parse-query';
 import { printQuery } from '../../lib/query/print-query';
+import { isKeywordQuery } from '../../lib/query/subscriber-query';
 import { readCorpusPostings } from '../../scripts/bench/corpus-postings';
-import { benchQueries, clauseCount, indexQueries, keywordProfiles, matchQueries } from '../../scripts/bench/query-bench';
+import { benchProfiles, benchQueries, clauseCount } from '../../scripts/bench/query-bench';
 
 let postings: Posting[] = [];
 
@@ -34,21 +37,24 @@ describe('the query bench', () => {
     expect(benchQueries(50, 7).map((q) => q.text)).toEqual(benchQueries(50, 7).map((q) => q.text));
   });
 
-  it('loses no match through the index: the lookup and the scans find exactly what matchQuery finds over every pair', () => {
+  it('loses no match through the real lookup: matchPostings finds exactly the pairs scorePosting accepts over every pair, scans included', () => {
     let matches = 0;
     let scans = 0;
     let offeredFewer = 0;
     for (const seed of SEEDS) {
-      const queries = benchQueries(50, seed);
-      const index = indexQueries(queries);
-      const pass = matchQueries(postings, index);
+      const { queries: profiles } = benchProfiles(benchQueries(50, seed));
+      const found = matchPostings(postings, profiles).map((m) => ({ posting: m.posting.id, subscriber: m.subscriber.id }));
       const everyPair = postings.flatMap((posting) =>
-        queries.filter((query) => matchQuery(query.tree, posting).matches).map((query) => ({ posting: posting.id, subscriber: query.id })),
+        profiles
+          .filter((profile) => scorePosting(profile, posting).matched)
+          .map((profile) => ({ posting: posting.id, subscriber: profile.id })),
       );
-      expect(pass.matches.map(pairKey).sort()).toEqual(everyPair.map(pairKey).sort());
+      expect(found.map(pairKey).sort()).toEqual(everyPair.map(pairKey).sort());
       matches += everyPair.length;
-      scans += index.scans.length;
-      if (pass.candidates < postings.length * queries.length) offeredFewer++;
+      const lookup = buildKeywordLookup(profiles);
+      scans += lookup.scans;
+      const offered = postings.reduce((total, posting) => total + lookup.candidatesFor(posting).length, 0);
+      if (offered < postings.length * profiles.length) offeredFewer++;
     }
     // The check means something: pairs match, some queries are scans, and the lookup does narrow the candidates.
     expect(matches).toBeGreaterThan(0);
@@ -56,13 +62,21 @@ describe('the query bench', () => {
     expect(offeredFewer).toBe(SEEDS.length);
   });
 
-  it("keeps today's figure comparable: every subscriber has a keyword profile, a query's NOT terms its excludes", () => {
+  it('matches each subscriber by the query they wrote, and the same subscriber as today by their keyword lists', () => {
     const queries = benchQueries(50, 1);
-    const profiles = keywordProfiles(queries);
-    expect(profiles.map((p) => p.id)).toEqual(queries.map((q) => q.id));
+    const profiles = benchProfiles(queries);
+    expect(profiles.queries.map((p) => p.id)).toEqual(queries.map((q) => q.id));
+    expect(profiles.keywords.map((p) => p.id)).toEqual(queries.map((q) => q.id));
     for (const [i, query] of queries.entries()) {
-      for (const keyword of profiles[i].keywords) expect(query.text.toLowerCase()).toContain(keyword);
-      if (/(^| )(-|NOT )/.test(query.text)) expect(profiles[i].excludes.length).toBeGreaterThan(0);
+      const written = profiles.queries[i];
+      const parsed = parseQuery(written.query!);
+      expect(parsed.ok && printQuery(parsed.tree)).toBe(printQuery(query.tree));
+      const keywords = profiles.keywords[i];
+      // Written, unless it says exactly what its lists say (a few queries of ORs alone).
+      expect(isKeywordQuery(written)).toBe(written.query === keywords.query);
+      expect(keywords.keywords).toEqual(written.keywords);
+      for (const keyword of keywords.keywords) expect(query.text.toLowerCase()).toContain(keyword);
+      if (keywords.keywords.length > 0) expect(isKeywordQuery(keywords)).toBe(true);
     }
   });
 });
