@@ -1,38 +1,38 @@
 import type { Posting } from '../feeds/posting';
 import { firstToken, tokenize } from './text';
-import { indexTermsOf } from './query/index-terms';
-import type { QueryNode } from '../query/query-tree';
-import { queryOf } from '../query/subscriber-query';
-import type { MatchProfile } from './score-posting';
+import { indexTermsOf, type QueryIndex } from './query/index-terms';
+import { planOfProfile, type MatchProfile, type QueryPlan } from './score-posting';
 
 export type { MatchProfile };
+
+/** A subscriber as a pass holds them: their query planned once (score-posting.ts), for every posting. */
+export type LookupEntry<S extends MatchProfile> = { subscriber: S; plan: QueryPlan };
 
 /**
  * The keyword lookup: a map from a word to the subscribers whose query needs it (the first word of
  * each of its index terms, lib/matching/query/index-terms.ts), built once per run, so that matching
  * costs grow with postings × candidates, never with postings × subscribers. A keyword subscription
  * is filed under each keyword, as it always was. A query that needs no word in the text (only
- * fields, remote:, pay) is a scan: offered every posting, and counted in `scans`.
+ * fields, remote:, pay) is a scan: offered every posting, and counted in `scans`. A subscriber with
+ * nothing to look for is filed nowhere.
  */
 export type KeywordLookup<S extends MatchProfile = MatchProfile> = {
-  candidatesFor(posting: Posting): S[];
-  /** Each subscriber's query, parsed once for the pass; null for one with nothing to match. */
-  queryOf(subscriber: S): QueryNode | null;
+  candidatesFor(posting: Posting): LookupEntry<S>[];
   size: number;
   scans: number;
 };
 
 export function buildKeywordLookup<S extends MatchProfile>(subscribers: S[]): KeywordLookup<S> {
-  const byToken = new Map<string, Set<S>>();
-  const trees = new Map<S, QueryNode | null>();
-  const scanned: S[] = [];
+  const byToken = new Map<string, Set<LookupEntry<S>>>();
+  const scanned: LookupEntry<S>[] = [];
   for (const subscriber of subscribers) {
-    const tree = queryOf(subscriber);
-    trees.set(subscriber, tree);
-    if (!tree) continue;
-    const index = indexTermsOf(tree);
+    const planned = planOfProfile(subscriber);
+    if (!planned) continue;
+    const candidate = { subscriber, plan: planned.plan };
+    // Keyword lists are filed under each keyword, as they always were; a tree under its index terms.
+    const index: QueryIndex = planned.tree ? indexTermsOf(planned.tree) : { kind: 'terms', terms: subscriber.keywords };
     if (index.kind === 'scan') {
-      scanned.push(subscriber);
+      scanned.push(candidate);
       continue;
     }
     for (const term of index.terms) {
@@ -40,18 +40,17 @@ export function buildKeywordLookup<S extends MatchProfile>(subscribers: S[]): Ke
       if (!token) continue;
       let bucket = byToken.get(token);
       if (!bucket) byToken.set(token, (bucket = new Set()));
-      bucket.add(subscriber);
+      bucket.add(candidate);
     }
   }
   return {
     size: subscribers.length,
     scans: scanned.length,
-    queryOf: (subscriber) => (trees.has(subscriber) ? trees.get(subscriber)! : queryOf(subscriber)),
     candidatesFor(posting) {
-      const candidates = new Set<S>(scanned);
+      const candidates = new Set<LookupEntry<S>>(scanned);
       const tokens = new Set(tokenize(`${posting.title} ${posting.skills.join(' ')} ${posting.description}`));
       for (const token of tokens) {
-        for (const subscriber of byToken.get(token) ?? []) candidates.add(subscriber);
+        for (const candidate of byToken.get(token) ?? []) candidates.add(candidate);
       }
       return [...candidates];
     },

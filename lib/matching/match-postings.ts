@@ -1,6 +1,6 @@
 import type { Posting } from '../feeds/posting';
 import type { Subscriber } from '../subscribers/subscriber';
-import { scorePosting, type MatchProfile, type NearMiss } from './score-posting';
+import { decidePlanned, type MatchProfile, type NearMiss } from './score-posting';
 import { buildKeywordLookup } from './keyword-lookup';
 import type { PatternCache } from './posting-text';
 import { readQueryText } from './query/evaluate-query';
@@ -33,8 +33,8 @@ export function matchPostings<P extends Posting, S extends MatchProfile = Subscr
   for (const posting of postings) {
     // Read once for all its candidates: each term is looked for in the whole text once, not once per subscriber.
     const text = readQueryText(posting, patterns);
-    for (const subscriber of lookup.candidatesFor(posting)) {
-      const verdict = scorePosting(subscriber, posting, text, lookup.queryOf(subscriber));
+    for (const { subscriber, plan } of lookup.candidatesFor(posting)) {
+      const verdict = decidePlanned(plan, subscriber, posting, text);
       if (verdict.matched) found.push({ subscriber, posting, score: verdict.score, reasons: verdict.reasons });
       else if (verdict.nearMiss && options.keepNearMisses?.(subscriber))
         found.push({ subscriber, posting, score: 0, reasons: verdict.reasons ?? [], nearMiss: verdict.nearMiss });

@@ -16,7 +16,7 @@ const FIELDS: readonly TextField[] = ['title', 'skills', 'description'];
  * text × the distinct terms the candidates use. A term whose first word is not among the
  * posting's words is not looked for at all: it cannot be there (the index relies on the same rule).
  */
-export type PostingText = { fieldNaming(term: string): TextField | null };
+export type PostingText = { fieldNaming: (term: string) => TextField | null };
 
 /** Compiled keyword patterns, shared by every posting of one matching pass. */
 export type PatternCache = Map<string, RegExp>;

@@ -5,7 +5,7 @@ import { checkPay, chosenCurrencyOf } from '../pay/minimum-pay';
 import { matchQuery, readQueryText, type QueryPosting, type QueryText } from './query/evaluate-query';
 import { describeClause } from '../query/print-query';
 import type { QueryNode } from '../query/query-tree';
-import { queryOf, type QueryProfile } from '../query/subscriber-query';
+import { isKeywordQuery, queryOf, type QueryProfile } from '../query/subscriber-query';
 
 /**
  * Why a posting that matched what the subscriber looks for was still left out: something they
@@ -34,6 +34,63 @@ export type { MatchedText };
  */
 export function excludedBy(excludes: readonly string[], posting: MatchedText, text: PostingText = readPostingText(posting)): string | null {
   return excludes.find((exclude) => text.fieldNaming(exclude) !== null) ?? null;
+}
+
+/**
+ * How a query is decided, worked out once per tree (a pass decides each subscriber's tree against
+ * many postings):
+ * - `lists`: any of these whole-text terms and none of those, the simple form's shape (every
+ *   keyword subscription, and a written query that says no more): decided term by term, the way
+ *   keywords always were, with no tree to walk;
+ * - `clauses`: anything else: the top-level parts that say what they look for, the NOTs that leave
+ *   postings out, and the query's pay clauses, each decided by matchQuery.
+ */
+export type QueryPlan =
+  | { kind: 'lists'; any: string[]; none: string[] }
+  | { kind: 'clauses'; wanted: QueryNode[]; exclusions: Extract<QueryNode, { kind: 'not' }>[]; pays: QueryNode[] };
+
+const plans = new WeakMap<QueryNode, QueryPlan>();
+
+const wholeTextTerm = (node: QueryNode): string | null => (node.kind === 'term' && node.field === null ? node.text : null);
+
+function listsOf(tree: QueryNode): QueryPlan | null {
+  const [first, ...rest] = tree.kind === 'and' ? tree.parts : [tree];
+  const alternatives = first.kind === 'or' ? first.parts : [first];
+  const any = alternatives.map(wholeTextTerm);
+  const none = rest.map((part) => (part.kind === 'not' ? wholeTextTerm(part.part) : null));
+  if (any.includes(null) || none.includes(null)) return null;
+  return { kind: 'lists', any: any as string[], none: none as string[] };
+}
+
+function clausesOf(tree: QueryNode): QueryPlan {
+  const parts = tree.kind === 'and' ? tree.parts : [tree];
+  const exclusions = parts.filter((part) => part.kind === 'not');
+  const pays = parts.filter((part) => part.kind === 'pay');
+  const wanted = parts.filter((part) => part.kind !== 'not' && part.kind !== 'pay');
+  // A query of pay and exclusions only (`salary>=100k -php`): the pay is what it looks for.
+  return wanted.length > 0 ? { kind: 'clauses', wanted, exclusions, pays } : { kind: 'clauses', wanted: pays, exclusions, pays: [] };
+}
+
+/**
+ * A subscriber's plan: their keyword lists as they are stored, with no tree to build, when the
+ * lists are their query (every keyword subscription: decided by the very terms keywords were
+ * always decided by); else their query's tree planned. Null when there is nothing to look for.
+ */
+export function planOfProfile(profile: MatchProfile): { plan: QueryPlan; tree: QueryNode | null } | null {
+  if (isKeywordQuery(profile)) {
+    return profile.keywords.length > 0 ? { plan: { kind: 'lists', any: profile.keywords, none: profile.excludes }, tree: null } : null;
+  }
+  const tree = queryOf(profile);
+  return tree ? { plan: planOf(tree), tree } : null;
+}
+
+/** A tree's plan, worked out once (kept with the tree, which a pass keeps for its subscriber). */
+export function planOf(tree: QueryNode): QueryPlan {
+  const known = plans.get(tree);
+  if (known) return known;
+  const plan = listsOf(tree) ?? clausesOf(tree);
+  plans.set(tree, plan);
+  return plan;
 }
 
 /**
@@ -69,20 +126,48 @@ export function scorePosting(
   posting: QueryPosting & Pick<Posting, 'budget'>,
   /** The posting's text as one matching pass reads it for every subscriber (matchPostings); read anew when absent. */
   text: QueryText = readQueryText(posting),
-  /** The subscriber's query, parsed once per pass; read from the profile when absent. */
-  tree: QueryNode | null = queryOf(subscriber),
+  /** A query to decide with in place of the subscriber's own (a tree already parsed). */
+  tree?: QueryNode,
 ): Verdict {
-  if (!tree) return { matched: false, reason: 'no keyword' };
-  const options = { currency: chosenCurrencyOf(subscriber.minPay) };
-  const parts = tree.kind === 'and' ? tree.parts : [tree];
-  const exclusions = parts.filter((part) => part.kind === 'not');
-  const pays: QueryNode[] = parts.filter((part) => part.kind === 'pay');
-  let wanted: QueryNode[] = parts.filter((part) => part.kind !== 'not' && part.kind !== 'pay');
-  // A query of pay and exclusions only (`salary>=100k -php`): the pay is what it looks for.
-  if (wanted.length === 0) wanted = pays.splice(0);
+  const plan = tree ? planOf(tree) : planOfProfile(subscriber)?.plan;
+  return plan ? decidePlanned(plan, subscriber, posting, text) : { matched: false, reason: 'no keyword' };
+}
 
+/** scorePosting for a query already planned: what a matching pass calls for each candidate. */
+export function decidePlanned(plan: QueryPlan, subscriber: MatchProfile, posting: QueryPosting, text: QueryText): Verdict {
+  return plan.kind === 'lists' ? decideLists(plan, subscriber, posting, text) : decideClauses(plan, subscriber, posting, text);
+}
+
+/** Any of the terms, none of the others: each term looked up once, as keywords always were. */
+function decideLists(
+  plan: Extract<QueryPlan, { kind: 'lists' }>,
+  subscriber: MatchProfile,
+  posting: QueryPosting,
+  text: QueryText,
+): Verdict {
+  let score = 0;
+  const reasons: string[] = [];
+  for (const keyword of plan.any) {
+    const where = text.fieldNaming(keyword);
+    if (!where) continue;
+    score += WEIGHT[where];
+    reasons.push(`“${keyword}” in the ${where}`);
+  }
+  if (reasons.length === 0) return { matched: false, reason: 'no keyword' };
+  const exclude = plan.none.find((term) => text.fieldNaming(term) !== null);
+  if (exclude !== undefined) return { matched: false, reason: `excluded by “${exclude}”`, nearMiss: 'excluded', reasons };
+  return withMinimumPay(subscriber, posting, score, reasons);
+}
+
+function decideClauses(
+  plan: Extract<QueryPlan, { kind: 'clauses' }>,
+  subscriber: MatchProfile,
+  posting: QueryPosting,
+  text: QueryText,
+): Verdict {
+  const options = { currency: chosenCurrencyOf(subscriber.minPay) };
   const matched: QueryNode[] = [];
-  for (const part of wanted) {
+  for (const part of plan.wanted) {
     const found = matchQuery(part, posting, text, options);
     if (!found.matches) return { matched: false, reason: 'no keyword' };
     matched.push(...found.matched);
@@ -94,10 +179,9 @@ export function scorePosting(
     score += weight;
     reasons.push(reason);
   }
-
-  const excluded = exclusions.find((part) => !matchQuery(part, posting, text, options).matches);
+  const excluded = plan.exclusions.find((part) => !matchQuery(part, posting, text, options).matches);
   if (excluded) return { matched: false, reason: excludedReason(excluded), nearMiss: 'excluded', reasons };
-  for (const part of pays) {
+  for (const part of plan.pays) {
     const found = matchQuery(part, posting, text, options);
     if (!found.matches) return { matched: false, reason: `pay under ${describeClause(part)}`, nearMiss: 'under_min_budget', reasons };
     for (const clause of found.matched) {
@@ -105,7 +189,11 @@ export function scorePosting(
       reasons.push(reasonOf(clause, text).reason);
     }
   }
+  return withMinimumPay(subscriber, posting, score, reasons);
+}
 
+/** The subscriber's pay minimums, last: below one is a near miss; meeting one is a reason. */
+function withMinimumPay(subscriber: MatchProfile, posting: QueryPosting, score: number, reasons: string[]): Verdict {
   const pay = checkPay(subscriber.minPay, posting.budget);
   if (pay.outcome === 'below') return { matched: false, reason: pay.reason, nearMiss: 'under_min_budget', reasons };
   if (pay.outcome === 'meets') {

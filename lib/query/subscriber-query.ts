@@ -52,10 +52,25 @@ export function isKeywordQuery(profile: QueryProfile): boolean {
  */
 export function queryOf(profile: QueryProfile): QueryNode | null {
   if (!isKeywordQuery(profile)) {
+    const known = parsedQueries.get(profile);
+    if (known && known.text === profile.query) return known.tree;
     const parsed = parseQuery(profile.query!);
-    if (parsed.ok) return parsed.tree;
+    if (parsed.ok) return rememberQuery(profile, parsed.tree);
   }
   return profile.keywords.length > 0 ? queryOfKeywords(profile.keywords, profile.excludes) : null;
+}
+
+/**
+ * Written queries already parsed, by the profile they were parsed for (with the text they were
+ * parsed from, so a profile whose query changed is parsed again): a run decodes a written query
+ * from the match index once, and its matching pass reuses that tree instead of parsing it again.
+ */
+const parsedQueries = new WeakMap<object, { text: string; tree: QueryNode }>();
+
+/** Keeps a profile's written query as parsed, for queryOf to find; answers the tree. */
+export function rememberQuery(profile: QueryProfile, tree: QueryNode): QueryNode {
+  if (profile.query !== undefined) parsedQueries.set(profile, { text: profile.query, tree });
+  return tree;
 }
 
 /** The query's text as the "Advanced" field shows it: the stored one, or the canonical text of the lists. */

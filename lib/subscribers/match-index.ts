@@ -6,7 +6,8 @@ import { documentSize, FIRESTORE_LIMITS } from '../store/firestore-limits';
 import { MAX_INLINE_ENTRY_BYTES, readIndexLayout } from './match-index-layout';
 import { toDate } from '../store/timestamps';
 import { parseQuery } from '../query/parse-query';
-import { isKeywordQuery, simpleFormOf } from '../query/subscriber-query';
+import { isKeywordQuery, rememberQuery, simpleFormOf } from '../query/subscriber-query';
+import type { QueryNode } from '../query/query-tree';
 import { WEEKDAYS, type Weekday } from './digest-schedule';
 import type { ChannelKind, ChannelRoute } from '../channels/channel';
 import { hasMinPay, MINIMUM_PAY_KINDS, minimumSchema, minPayOfLegacyBudget, NO_MIN_PAY, type MinPay } from '../pay/minimum-pay';
@@ -179,13 +180,13 @@ function unpackRoutes(field: unknown): ChannelRoute[] {
   });
 }
 
-/** A written query's fields from its text; null when it does not parse (read users/ instead). */
-function queryFieldsOf(text: unknown): Pick<IndexedSubscriber, 'keywords' | 'excludes' | 'query'> | null {
+/** A written query's fields from its text, and its tree; null when it does not parse (read users/ instead). */
+function writtenQueryOf(text: unknown): { fields: Pick<IndexedSubscriber, 'keywords' | 'excludes' | 'query'>; tree: QueryNode } | null {
   if (typeof text !== 'string') return null;
   const parsed = parseQuery(text);
   if (!parsed.ok) return null;
   const { keywords, excludes } = simpleFormOf(parsed.tree);
-  return { keywords, excludes, query: text };
+  return { fields: { keywords, excludes, query: text }, tree: parsed.tree };
 }
 
 const emailOfId = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
@@ -198,15 +199,16 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
     if (!MODE_OF_CODE[f[4] as string]) return null;
     const minPay = unpackMinPay(f[0] === ENTRY_FORMAT_QUERY ? ENTRY_FORMAT_MIN_PAY : (f[0] as number), f[3]);
     if (!minPay) return null;
-    const query = f[0] === ENTRY_FORMAT_QUERY ? queryFieldsOf(f[1]) : { keywords: f[1] as string[], excludes: f[2] as string[] };
-    if (!query) return null;
+    const written = f[0] === ENTRY_FORMAT_QUERY ? writtenQueryOf(f[1]) : null;
+    if (f[0] === ENTRY_FORMAT_QUERY && !written) return null;
+    const query = written?.fields ?? { keywords: f[1] as string[], excludes: f[2] as string[] };
     const linkVersion = typeof f[LINK_VERSION_FIELD] === 'number' ? f[LINK_VERSION_FIELD] : 0;
     const stated = f.slice(LINK_VERSION_FIELD).find((field) => typeof field === 'string');
     const email = typeof stated === 'string' ? stated : emailOfId(uid);
     if (subscriberId(email) !== uid) return null;
     const weekdays = weekdaysOfMask(Number(fieldOr(f, 9)) & ALL_WEEKDAYS_MASK);
     const routes = unpackRoutes(f[ROUTES_FIELD]);
-    return {
+    const subscriber: IndexedSubscriber = {
       id: uid,
       email,
       ...query,
@@ -223,6 +225,9 @@ export function decodeProfile(uid: string, entry: string): IndexedSubscriber | n
       linkVersion,
       ...(routes.length > 0 ? { routes } : {}),
     };
+    // Parsed once here: the run's matching pass finds the tree instead of parsing the text again.
+    if (written) rememberQuery(subscriber, written.tree);
+    return subscriber;
   } catch {
     return null;
   }

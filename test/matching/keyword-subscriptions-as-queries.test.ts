@@ -6,6 +6,8 @@ import { readPostingText } from '../../lib/matching/posting-text';
 import { scorePosting } from '../../lib/matching/score-posting';
 import { NO_MIN_PAY, type MinPay } from '../../lib/pay/minimum-pay';
 import { keywordQueryText } from '../../lib/query/subscriber-query';
+import { queryOfKeywords } from '../../lib/query/keywords-as-query';
+import type { QueryNode } from '../../lib/query/query-tree';
 import { keywordSubscribers, seededRandom } from '../../scripts/bench/bench-vocabulary';
 import { readCorpusPostings } from '../../scripts/bench/corpus-postings';
 import { scoreByKeywords } from './query/keyword-matching-before-queries';
@@ -33,19 +35,26 @@ describe('a keyword subscription read as its query receives exactly what its key
     const postings: Posting[] = (await readCorpusPostings()).flatMap((file) => file.postings);
     let matched = 0;
     let nearMisses = 0;
-    const all = profiles(150).map((profile) => ({
-      profile,
-      migrated: { ...profile, query: keywordQueryText(profile.keywords, profile.excludes) },
-    }));
+    const all = profiles(150).map((profile) => {
+      const lists = queryOfKeywords(profile.keywords, profile.excludes);
+      const exclusionsFirst: QueryNode | null =
+        lists.kind === 'and' ? { kind: 'and', parts: [...lists.parts.slice(1), lists.parts[0]], at: 0 } : null;
+      return { profile, migrated: { ...profile, query: keywordQueryText(profile.keywords, profile.excludes) }, lists, exclusionsFirst };
+    });
+    expect(all.filter((p) => p.exclusionsFirst).length).toBeGreaterThan(50);
     const patterns = new Map<string, RegExp>();
     for (const posting of postings) {
       // Each side reads the posting once for every profile, as a run does.
       const oldText = readPostingText(posting, patterns);
       const newText = readQueryText(posting, patterns);
-      for (const { profile, migrated } of all) {
+      for (const { profile, migrated, lists, exclusionsFirst } of all) {
         const before = scoreByKeywords(profile, posting, oldText);
         expect(scorePosting(migrated, posting, newText), `${posting.id} × ${migrated.query}`).toEqual(before);
         expect(scorePosting(profile, posting, newText)).toEqual(before);
+        // Its tree, as a parsed query would give it, is read as lists too.
+        expect(scorePosting(profile, posting, newText, lists)).toEqual(before);
+        // The same query with its exclusions written first is decided clause by clause, not as lists: the same verdict.
+        if (exclusionsFirst) expect(scorePosting(profile, posting, newText, exclusionsFirst)).toEqual(before);
         if (before.matched) matched++;
         else if (before.nearMiss) nearMisses++;
       }

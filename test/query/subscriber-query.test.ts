@@ -10,6 +10,7 @@ import {
   MAX_QUERY_TEXT_LENGTH,
   queryOf,
   queryTextOf,
+  rememberQuery,
   resolveProfileQuery,
   simpleFormOf,
   storedQueryOf,
@@ -48,6 +49,21 @@ describe('a subscriber’s query, stored beside the keyword lists', () => {
     expect(queryOf(written)).toEqual(tree('title:(react OR vue) -wordpress'));
     expect(queryOf({ ...written, query: 'react (vue' })).toEqual(queryOfKeywords(['react', 'vue'], ['wordpress']));
     expect(queryOf({ keywords: [], excludes: [], query: 'react (vue' })).toBeNull();
+  });
+});
+
+describe('a written query is parsed once per profile', () => {
+  it('queryOf finds the tree remembered for the profile, and parses again once its text changed', () => {
+    const profile = { keywords: ['react'], excludes: [], query: 'title:react remote:yes' };
+    const first = queryOf(profile);
+    expect(queryOf(profile)).toBe(first);
+    const decoded = { ...profile };
+    const parsed = tree('title:react remote:yes');
+    expect(queryOf({ ...decoded })).not.toBe(parsed);
+    rememberQuery(decoded, parsed);
+    expect(queryOf(decoded)).toBe(parsed);
+    decoded.query = 'title:vue';
+    expect(queryOf(decoded)).toEqual(tree('title:vue'));
   });
 });
 

@@ -32,10 +32,12 @@ function fieldText(posting: QueryPosting, field: QueryField): string | null {
 
 export function readQueryText(posting: QueryPosting, patterns: PatternCache = new Map()): QueryText {
   const whole = readPostingText(posting, patterns);
-  const found = new Map<string, boolean>();
+  // Made on the first field term: most passes' queries name none.
+  let found: Map<string, boolean> | null = null;
   return {
-    fieldNaming: (term) => whole.fieldNaming(term),
+    fieldNaming: whole.fieldNaming,
     fieldHas(field, term) {
+      found ??= new Map();
       const key = `${field}\u0000${term}`;
       const known = found.get(key);
       if (known !== undefined) return known;
