@@ -1,6 +1,6 @@
 import type { Posting } from '../feeds/posting';
-import { firstToken, tokenize } from './text';
-import { indexTermsOf, type QueryIndex } from './query/index-terms';
+import { tokenize } from './text';
+import { fieldWords, INDEXED_FIELDS, indexTermParts, indexTermsOf, type IndexedField, type QueryIndex } from './query/index-terms';
 import { planOfProfile, type MatchProfile, type QueryPlan } from './score-posting';
 
 export type { MatchProfile };
@@ -12,9 +12,10 @@ export type LookupEntry<S extends MatchProfile> = { subscriber: S; plan: QueryPl
  * The keyword lookup: a map from a word to the subscribers whose query needs it (the first word of
  * each of its index terms, lib/matching/query/index-terms.ts), built once per run, so that matching
  * costs grow with postings × candidates, never with postings × subscribers. A keyword subscription
- * is filed under each keyword, as it always was. A query that needs no word in the text (only
- * fields, remote:, pay) is a scan: offered every posting, and counted in `scans`. A subscriber with
- * nothing to look for is filed nowhere.
+ * is filed under each keyword, as it always was; a `company:`, `location:` or `source:` term under
+ * its word in that field's map. A query that needs no word anywhere (only remote:, pay, NOTs) is
+ * a scan: offered every posting, and counted in `scans`. A subscriber with nothing to look for is
+ * filed nowhere.
  */
 export type KeywordLookup<S extends MatchProfile = MatchProfile> = {
   candidatesFor(posting: Posting): LookupEntry<S>[];
@@ -23,7 +24,8 @@ export type KeywordLookup<S extends MatchProfile = MatchProfile> = {
 };
 
 export function buildKeywordLookup<S extends MatchProfile>(subscribers: S[]): KeywordLookup<S> {
-  const byToken = new Map<string, Set<LookupEntry<S>>>();
+  // One map per place a word is looked up: the posting's text, and each field an index term may name.
+  const byToken = new Map<'text' | IndexedField, Map<string, Set<LookupEntry<S>>>>();
   const scanned: LookupEntry<S>[] = [];
   for (const subscriber of subscribers) {
     const planned = planOfProfile(subscriber);
@@ -36,22 +38,27 @@ export function buildKeywordLookup<S extends MatchProfile>(subscribers: S[]): Ke
       continue;
     }
     for (const term of index.terms) {
-      const token = firstToken(term);
-      if (!token) continue;
-      let bucket = byToken.get(token);
-      if (!bucket) byToken.set(token, (bucket = new Set()));
+      const filed = indexTermParts(term);
+      if (!filed) continue;
+      let place = byToken.get(filed.in);
+      if (!place) byToken.set(filed.in, (place = new Map()));
+      let bucket = place.get(filed.token);
+      if (!bucket) place.set(filed.token, (bucket = new Set()));
       bucket.add(candidate);
     }
   }
+  const offer = (into: Set<LookupEntry<S>>, place: 'text' | IndexedField, tokens: Iterable<string>) => {
+    const buckets = byToken.get(place);
+    if (!buckets) return;
+    for (const token of tokens) for (const candidate of buckets.get(token) ?? []) into.add(candidate);
+  };
   return {
     size: subscribers.length,
     scans: scanned.length,
     candidatesFor(posting) {
       const candidates = new Set<LookupEntry<S>>(scanned);
-      const tokens = new Set(tokenize(`${posting.title} ${posting.skills.join(' ')} ${posting.description}`));
-      for (const token of tokens) {
-        for (const candidate of byToken.get(token) ?? []) candidates.add(candidate);
-      }
+      offer(candidates, 'text', new Set(tokenize(`${posting.title} ${posting.skills.join(' ')} ${posting.description}`)));
+      for (const field of INDEXED_FIELDS) if (byToken.has(field)) offer(candidates, field, fieldWords(posting, field));
       return [...candidates];
     },
   };

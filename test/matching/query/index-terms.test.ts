@@ -5,6 +5,8 @@ import { matchQuery, readQueryText } from '../../../lib/matching/query/evaluate-
 import { indexTermsOf, type QueryIndex } from '../../../lib/matching/query/index-terms';
 import type { QueryNode } from '../../../lib/query/query-tree';
 import { NO_MIN_PAY } from '../../../lib/pay/minimum-pay';
+import { printQuery } from '../../../lib/query/print-query';
+import { rememberQuery } from '../../../lib/query/subscriber-query';
 import { postingArbitrary, treeArbitrary } from '../../query/query-arbitraries';
 import { and, not, or, pay, remote, term } from '../../query/query-trees';
 
@@ -31,14 +33,23 @@ describe('a query is indexed under one required term, else the alternatives of o
       { kind: 'terms', terms: ['senior engineer'] },
     ],
     [
-      'a required term beside fields, pay and NOT',
-      and(term('acme', 'company'), pay('yearly', 1), not(term('php')), term('rust')),
-      { kind: 'terms', terms: ['rust'] },
+      'a required term beside a field, pay and NOT: the rarer-looking word',
+      and(term('acme', 'company'), pay('yearly', 1), not(term('php')), term('kubernetes')),
+      { kind: 'terms', terms: ['kubernetes'] },
     ],
     ['NOT of an AND of NOTs is an OR', not(and(not(term('react')), not(term('vue')))), { kind: 'terms', terms: ['react', 'vue'] }],
     ['double NOT', not(not(term('rust'))), { kind: 'terms', terms: ['rust'] }],
-    ['an OR with a field alternative', or(term('rust'), term('acme', 'company')), { kind: 'scan' }],
-    ['only fields', and(term('acme', 'company'), term('berlin', 'location'), term('remoteok', 'source')), { kind: 'scan' }],
+    ['an OR with a field alternative', or(term('rust'), term('acme', 'company')), { kind: 'terms', terms: ['rust', 'company:acme'] }],
+    [
+      'only fields: the rarest-looking, in its field',
+      and(term('acme', 'company'), term('berlin', 'location'), term('remoteok', 'source')),
+      { kind: 'terms', terms: ['source:remoteok'] },
+    ],
+    [
+      'a field term and a text term filed by the same word are two alternatives',
+      or(term('acme'), term('acme', 'company')),
+      { kind: 'terms', terms: ['acme', 'company:acme'] },
+    ],
     ['only remote and pay', and(remote(true), pay('yearly', 100_000)), { kind: 'scan' }],
     ['only a NOT', not(term('php')), { kind: 'scan' }],
     ['NOT of an OR', not(or(term('php'), term('java'))), { kind: 'scan' }],
@@ -56,8 +67,11 @@ describe('every posting a query matches is found through its index terms', () =>
         const index = indexTermsOf(tree);
         if (index.kind === 'scan') return;
         indexed++;
-        // The lookup as the run builds it, with the index terms standing for a subscriber's keywords.
-        const lookup = buildKeywordLookup([{ keywords: index.terms, excludes: [], minPay: NO_MIN_PAY }]);
+        // The lookup as the run builds it, for a subscriber who wrote this query (its tree kept, as a decoded entry's is).
+        const subscriber = { keywords: [], excludes: [], minPay: NO_MIN_PAY, query: printQuery(tree) };
+        rememberQuery(subscriber, tree);
+        const lookup = buildKeywordLookup([subscriber]);
+        expect(lookup.scans).toBe(0);
         for (const p of postings) {
           if (!matchQuery(tree, p, readQueryText(p), { currency: 'USD' }).matches) continue;
           expect(lookup.candidatesFor(p), JSON.stringify(index.terms)).toHaveLength(1);
