@@ -41,7 +41,7 @@ export function buildKeywordLookup<S extends MatchProfile>(subscribers: S[]): Ke
       const filed = indexTermParts(term);
       if (!filed) continue;
       let place = byToken.get(filed.in);
-      if (!place) byToken.set(filed.in, (place = new Map()));
+      if (!place) byToken.set(filed.in, (place = new Map<string, Set<LookupEntry<S>>>()));
       let bucket = place.get(filed.token);
       if (!bucket) place.set(filed.token, (bucket = new Set()));
       bucket.add(candidate);
