@@ -5,10 +5,10 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 import { createFirestore } from '../../lib/store/firestore';
-import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { postingsCollection } from '../../lib/feeds/postings-collection';
+import { postingHoursAgo } from '../support/postings';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { preferencesUrl } from '../../lib/subscribers/link-token';
-import { DAY_MS } from '../../lib/store/timestamps';
 import { BROWSER_LINK_SECRET, launchChromium, screenshot, screenshotOf, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 
@@ -31,35 +31,13 @@ const contexts: BrowserContext[] = [];
 /** Anything a page's policy blocked: every page's one script is the form script, from 'self'. */
 const cspViolations: string[] = [];
 
-function posting(n: number, title: string, hoursAgo: number, extra: Partial<StoredPosting> = {}): StoredPosting {
-  const id = `board_${n}`;
-  const at = new Date(Date.now() - hoursAgo * 3_600_000);
-  return {
-    id,
-    source: 'board',
-    guid: null,
-    title,
-    url: `https://jobs.example.com/${id}`,
-    description: '',
-    budget: null,
-    skills: [],
-    publishedAt: at,
-    matchState: 'matched',
-    runId: `run-${Math.floor(hoursAgo)}`,
-    fetchedAt: at,
-    expireAt: new Date(Date.now() + 30 * DAY_MS),
-    canonicalId: id,
-    ...extra,
-  };
-}
-
 const POSTINGS = [
-  posting(1, 'React developer, product team', 2, { company: 'Acme', budget: { amount: 4000, currency: 'USD', kind: 'fixed' } }),
-  posting(2, 'Senior React engineer', 5),
-  posting(3, 'React on WordPress', 26),
-  posting(4, 'Rust engineer', 30),
-  posting(5, 'React <em>native</em> & web', 50),
-  posting(6, 'React, last month', 24 * 9),
+  postingHoursAgo(1, 'React developer, product team', 2, { company: 'Acme', budget: { amount: 4000, currency: 'USD', kind: 'fixed' } }),
+  postingHoursAgo(2, 'Senior React engineer', 5),
+  postingHoursAgo(3, 'React on WordPress', 26),
+  postingHoursAgo(4, 'Rust engineer', 30),
+  postingHoursAgo(5, 'React <em>native</em> & web', 50),
+  postingHoursAgo(6, 'React, last month', 24 * 9),
 ];
 
 async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {

@@ -5,10 +5,10 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
 import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 import { createFirestore } from '../../lib/store/firestore';
-import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { postingsCollection } from '../../lib/feeds/postings-collection';
+import { postingHoursAgo } from '../support/postings';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { preferencesUrl } from '../../lib/subscribers/link-token';
-import { DAY_MS } from '../../lib/store/timestamps';
 import { BROWSER_LINK_SECRET, launchChromium, screenshotOf, startBrowserApp, watchForCspViolations } from '../support/browser';
 import type { NextProcess } from '../support/next-process';
 
@@ -30,39 +30,17 @@ const projectId = `scout-query-${randomBytes(4).toString('hex')}`;
 const contexts: BrowserContext[] = [];
 const cspViolations: string[] = [];
 
-function posting(n: number, title: string, hoursAgo: number, extra: Partial<StoredPosting> = {}): StoredPosting {
-  const id = `board_${n}`;
-  const at = new Date(Date.now() - hoursAgo * 3_600_000);
-  return {
-    id,
-    source: 'board',
-    guid: null,
-    title,
-    url: `https://jobs.example.com/${id}`,
-    description: '',
-    budget: null,
-    skills: [],
-    publishedAt: at,
-    matchState: 'matched',
-    runId: `run-${Math.floor(hoursAgo)}`,
-    fetchedAt: at,
-    expireAt: new Date(Date.now() + 30 * DAY_MS),
-    canonicalId: id,
-    ...extra,
-  };
-}
-
 const POSTINGS = [
-  posting(1, 'Senior React engineer', 2, {
+  postingHoursAgo(1, 'Senior React engineer', 2, {
     remote: true,
     company: 'Acme',
     description: 'Build our React front end with TypeScript. Remote across Europe.',
   }),
-  posting(2, 'Vue developer', 5, { location: 'Remote (EU)', description: 'Vue 3 and Nuxt for a small product team.' }),
-  posting(3, 'React on WordPress', 8, { remote: true }),
-  posting(4, 'React developer, Berlin office', 12, { remote: false }),
-  posting(5, 'Rust engineer', 20, { remote: true, description: 'Rust services, some Go.' }),
-  posting(6, 'Backend engineer', 30, { remote: true, description: 'Node services behind a react app.' }),
+  postingHoursAgo(2, 'Vue developer', 5, { location: 'Remote (EU)', description: 'Vue 3 and Nuxt for a small product team.' }),
+  postingHoursAgo(3, 'React on WordPress', 8, { remote: true }),
+  postingHoursAgo(4, 'React developer, Berlin office', 12, { remote: false }),
+  postingHoursAgo(5, 'Rust engineer', 20, { remote: true, description: 'Rust services, some Go.' }),
+  postingHoursAgo(6, 'Backend engineer', 30, { remote: true, description: 'Node services behind a react app.' }),
 ];
 
 async function newPage(): Promise<Page> {

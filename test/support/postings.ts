@@ -25,3 +25,29 @@ export async function putPosting(
   await postingsCollection(db).doc(posting.id).set(posting);
   return posting;
 }
+
+/**
+ * A posting first stored `hoursAgo` before now, as the preview reads the last 7 days: `board_{n}`,
+ * matched, from a run of that hour. For the browser tests, whose app runs on the real clock.
+ */
+export function postingHoursAgo(n: number, title: string, hoursAgo: number, extra: Partial<StoredPosting> = {}): StoredPosting {
+  const id = `board_${n}`;
+  const at = new Date(Date.now() - hoursAgo * 3_600_000);
+  return {
+    id,
+    source: 'board',
+    guid: null,
+    title,
+    url: `https://jobs.example.com/${id}`,
+    description: '',
+    budget: null,
+    skills: [],
+    publishedAt: at,
+    matchState: 'matched',
+    runId: `run-${Math.floor(hoursAgo)}`,
+    fetchedAt: at,
+    expireAt: new Date(Date.now() + 30 * 86_400_000),
+    canonicalId: id,
+    ...extra,
+  };
+}
