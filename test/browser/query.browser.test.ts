@@ -2,15 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Firestore } from 'firebase-admin/firestore';
-import { startFeedServer, type FeedServer } from '../../scripts/sample-feed/server';
-import { rssFeed } from '../../scripts/sample-feed/rss-feed';
-import { createFirestore } from '../../lib/store/firestore';
-import { postingsCollection } from '../../lib/feeds/postings-collection';
 import { postingHoursAgo } from '../support/postings';
 import { addActiveSubscriber } from '../../lib/subscribers/add-subscriber';
 import { preferencesUrl } from '../../lib/subscribers/link-token';
-import { BROWSER_LINK_SECRET, launchChromium, screenshotOf, startBrowserApp, watchForCspViolations } from '../support/browser';
-import type { NextProcess } from '../support/next-process';
+import { BROWSER_LINK_SECRET, screenshotOf, watchForCspViolations, startAppWithPostings, type AppWithPostings } from '../support/browser';
 
 /**
  * "Advanced: write a query" in Debian's Chromium against the real app (`next start`) and the
@@ -21,8 +16,7 @@ import type { NextProcess } from '../support/next-process';
  * (npm run docs:screenshots).
  */
 let browser: Browser;
-let server: NextProcess;
-let feeds: FeedServer;
+let app: AppWithPostings;
 let appUrl: string;
 let db: Firestore;
 const apiKey = `re_browser_${randomBytes(4).toString('hex')}`;
@@ -52,21 +46,13 @@ async function newPage(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  feeds = await startFeedServer({ port: 0 });
-  feeds.setFeed('/jobs.xml', { body: rssFeed([]), contentType: 'application/rss+xml' });
-  ({ server, appUrl } = await startBrowserApp({ apiKey, projectId, env: { FEED_URLS: `${feeds.url}/jobs.xml` } }));
-  db = createFirestore({ projectId });
-  const batch = db.batch();
-  for (const p of POSTINGS) batch.set(postingsCollection(db).doc(p.id), p);
-  await batch.commit();
-  browser = await launchChromium();
+  app = await startAppWithPostings({ apiKey, projectId, postings: POSTINGS });
+  ({ appUrl, db, browser } = app);
 }, 300_000);
 
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-  await feeds?.close();
+  await app?.close();
 });
 
 describe('a query written on the landing page', () => {

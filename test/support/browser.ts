@@ -6,6 +6,11 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { inject } from 'vitest';
 import type { SinkMessage } from '../../scripts/mail-sink/types';
 import { ensureTestBuild, freePort, startNextProcess, TEST_BUILD_ENV, type NextProcess } from './next-process';
+import type { Firestore } from 'firebase-admin/firestore';
+import { createFirestore } from '../../lib/store/firestore';
+import { postingsCollection, type StoredPosting } from '../../lib/feeds/postings-collection';
+import { startFeedServer } from '../../scripts/sample-feed/server';
+import { rssFeed } from '../../scripts/sample-feed/rss-feed';
 
 /** Debian's Chromium; SCOUT_CHROMIUM points elsewhere (e.g. /usr/bin/google-chrome on GitHub's runners). */
 const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
@@ -54,6 +59,42 @@ export async function startBrowserApp(input: {
     },
   });
   return { server, appUrl };
+}
+
+/** What the preview's browser tests start from (startAppWithPostings). */
+export type AppWithPostings = { appUrl: string; db: Firestore; browser: Browser; close(): Promise<void> };
+
+/**
+ * The real app with an empty feed, the postings of the preview's week already stored in its
+ * project, and Chromium: what a test of the preview starts from. `close` stops all three.
+ */
+export async function startAppWithPostings(input: {
+  apiKey: string;
+  projectId: string;
+  postings: StoredPosting[];
+}): Promise<AppWithPostings> {
+  const feeds = await startFeedServer({ port: 0 });
+  feeds.setFeed('/jobs.xml', { body: rssFeed([]), contentType: 'application/rss+xml' });
+  const { server, appUrl } = await startBrowserApp({
+    apiKey: input.apiKey,
+    projectId: input.projectId,
+    env: { FEED_URLS: `${feeds.url}/jobs.xml` },
+  });
+  const db = createFirestore({ projectId: input.projectId });
+  const batch = db.batch();
+  for (const posting of input.postings) batch.set(postingsCollection(db).doc(posting.id), posting);
+  await batch.commit();
+  const browser = await launchChromium();
+  return {
+    appUrl,
+    db,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+      await feeds.close();
+    },
+  };
 }
 
 /** Chromium as the guide prescribes (never a downloaded browser), and the screenshot folder ready. */
